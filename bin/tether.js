@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The `tether` command. The CLI is built with the app (npm run build) so both share one core.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const cli = fileURLToPath(new URL('../out/main/cli.js', import.meta.url));
+if (!existsSync(cli)) {
+  process.stderr.write('tether: the CLI is not built yet. Run `npm run build` in the Tether folder first.\n');
+  process.exit(1);
+}
+await import(cli);

@@ -1,0 +1,158 @@
+import type { ConversationItem, Usage } from '../../shared/conversation';
+import type { LiveEvent, SessionEndStatus } from '../../shared/events';
+import { isFinished, unfinishedCalls } from '../../shared/session';
+import { ModelError, type ModelProvider } from '../model/provider';
+import { streamWithRetries, type RetryOptions } from '../model/retry';
+import { executeToolCall, type ToolRunnerDeps } from '../tools/execute';
+import { buildModelItems, defaultContextOptions, type ContextOptions } from './context';
+import type { SessionLog } from './sessionLog';
+
+/**
+ * The agent loop: ask the model, run the tools it asks for, feed the results back, and stop when it
+ * answers in plain text, when maxSteps is reached, when the model fails for good, or when aborted.
+ * Every step is appended to the log before it is acted on, so the loop can stop anywhere and resume.
+ */
+
+export interface LoopDeps extends ToolRunnerDeps {
+  provider: ModelProvider;
+  instructions: string;
+  /** Messages the person sent while the agent worked; taken before each model request. */
+  takeQueuedMessages?(): string[];
+  retry?: Partial<RetryOptions>;
+  context?: ContextOptions;
+}
+
+export interface LoopOutcome {
+  status: SessionEndStatus;
+  reason: string;
+}
+
+/** What one turn came to (the openai-agents shape: run again, or stop with a reason). */
+type TurnResult = { next: 'run_again' } | ({ next: 'stop' } & LoopOutcome);
+
+export async function runLoop(deps: LoopDeps): Promise<LoopOutcome> {
+  const outcome = await runUntilStopped(deps);
+  deps.log.append({ type: 'session.finished', status: outcome.status, reason: outcome.reason });
+  return outcome;
+}
+
+async function runUntilStopped(deps: LoopDeps): Promise<LoopOutcome> {
+  const { log } = deps;
+  const firstStep = log.state.steps;
+  const settled = await settleUnfinishedCalls(deps);
+  if (settled) return settled;
+  for (;;) {
+    if (deps.signal.aborted) return aborted();
+    const stepsThisRun = log.state.steps - firstStep;
+    if (stepsThisRun >= log.state.maxSteps) {
+      return {
+        status: 'max_steps',
+        reason: `Stopped after ${stepsThisRun} model requests (maxSteps is ${log.state.maxSteps}) without a final answer. Continue the session, or raise maxSteps.`,
+      };
+    }
+    const result = await runTurn(deps);
+    if (result.next === 'stop') return { status: result.status, reason: result.reason };
+  }
+}
+
+async function runTurn(deps: LoopDeps): Promise<TurnResult> {
+  const { log } = deps;
+  for (const text of deps.takeQueuedMessages?.() ?? []) log.append({ type: 'user.messaged', text });
+  log.append({ type: 'model.requested', step: log.state.steps + 1 });
+
+  let response: { items: ConversationItem[]; usage: Usage };
+  try {
+    response = await requestModel(deps);
+  } catch (error) {
+    if (deps.signal.aborted) return { next: 'stop', ...aborted() };
+    const message = error instanceof ModelError ? error.message : `The model request failed: ${(error as Error).message}`;
+    return { next: 'stop', status: 'failed', reason: message };
+  }
+  log.append({ type: 'model.responded', items: response.items, usage: response.usage });
+
+  const calls = response.items.filter((item) => item.type === 'tool_call');
+  if (calls.length === 0) return { next: 'stop', status: 'done', reason: 'The model answered.' };
+  for (const call of calls) {
+    if (deps.signal.aborted) break;
+    await executeToolCall(call, deps);
+  }
+  const settled = await settleUnfinishedCalls(deps);
+  return settled ? { next: 'stop', ...settled } : { next: 'run_again' };
+}
+
+async function requestModel(deps: LoopDeps): Promise<{ items: ConversationItem[]; usage: Usage }> {
+  const { log } = deps;
+  const live = (event: LiveEvent) => deps.onLive(event);
+  const stream = streamWithRetries(
+    deps.provider,
+    {
+      model: log.state.model,
+      instructions: deps.instructions,
+      items: buildModelItems(log.state, deps.context ?? defaultContextOptions),
+      tools: deps.tools.specs(),
+      signal: deps.signal,
+    },
+    { ...deps.retry, signal: deps.signal },
+  );
+  for await (const event of stream) {
+    switch (event.type) {
+      case 'text_delta':
+        live({ type: 'model.text_delta', sessionId: log.sessionId, text: event.text });
+        break;
+      case 'reasoning_delta':
+        live({ type: 'model.reasoning_delta', sessionId: log.sessionId, text: event.text });
+        break;
+      case 'retrying':
+        log.append({ type: 'model.retrying', attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+        break;
+      case 'done':
+        return { items: event.items, usage: event.usage };
+    }
+  }
+  throw new ModelError('connection', 'The model stream ended without a complete response.');
+}
+
+/**
+ * Makes sure every call the model asked for has a result before the next request. A call that
+ * started and never finished (the process died) is not run again: its outcome is unknown and the
+ * model is told so. One that never started runs now, through the same gate as any other.
+ */
+async function settleUnfinishedCalls(deps: LoopDeps): Promise<LoopOutcome | undefined> {
+  const { log } = deps;
+  for (const call of unfinishedCalls(log.state)) {
+    if (deps.signal.aborted) break;
+    if (call.status === 'running') {
+      log.append({
+        type: 'tool.finished',
+        callId: call.callId,
+        name: call.name,
+        outcome: 'unknown',
+        title: `Outcome unknown: ${call.name}`,
+        output:
+          `Outcome unknown: Tether stopped while ${call.name} was running, so its result was never recorded. ` +
+          'It was not run again. Check its effects (files, processes) before you repeat it.',
+        durationMs: 0,
+      });
+    } else {
+      await executeToolCall({ type: 'tool_call', callId: call.callId, name: call.name, arguments: call.arguments }, deps);
+    }
+  }
+  if (!deps.signal.aborted) return undefined;
+  for (const call of unfinishedCalls(log.state)) {
+    if (isFinished(call.status)) continue;
+    log.append({
+      type: 'tool.finished',
+      callId: call.callId,
+      name: call.name,
+      outcome: 'aborted',
+      title: `Not run: ${call.name}`,
+      output: 'Not run: the session was stopped before this call started.',
+      durationMs: 0,
+    });
+  }
+  return aborted();
+}
+
+function aborted(): LoopOutcome {
+  return { status: 'aborted', reason: 'Stopped by the person.' };
+}

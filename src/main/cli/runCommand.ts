@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { SessionEndStatus } from '../../shared/events';
+import { createCore, DEFAULT_MAX_STEPS } from '../core';
+import { resolveModelConfig } from '../model/config';
+import { HeadlessBroker } from '../permissions/broker';
+import { CliError, dataDirFrom } from './cliError';
+import { formatEvent } from './formatEvent';
+
+export const runUsage = `Usage: tether run "<task>" [options]
+       tether run --session <id> ["<message>"] [options]
+
+Runs the agent headless until the model answers, maxSteps stops it, or it fails.
+Every action that needs approval is denied, unless --unleashed is given for this run.
+
+Options:
+  --cwd <dir>          the workspace folder (default: the current folder)
+  --model <name>       the model (env TETHER_MODEL)
+  --base-url <url>     an OpenAI-compatible base URL (env TETHER_BASE_URL)
+  --api <api>          responses | chat (env TETHER_API; default responses)
+  --max-steps <n>      model requests before it stops (default ${DEFAULT_MAX_STEPS})
+  --session <id>       continue a session (its model and workspace stay as they were)
+  --unleashed          allow every action that would ask, for this run only
+  --json               print one JSON event per line on stdout
+  --data-dir <dir>     where sessions are kept (env TETHER_HOME)
+
+Exit status: 0 answered, 2 stopped by maxSteps, 3 model or provider error, 130 interrupted, 1 usage error.`;
+
+const exitCodes: Record<SessionEndStatus, number> = { done: 0, max_steps: 2, failed: 3, aborted: 130 };
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      cwd: { type: 'string' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      api: { type: 'string' },
+      'max-steps': { type: 'string' },
+      session: { type: 'string' },
+      unleashed: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${runUsage}\n`);
+    return 0;
+  }
+  const task = positionals.join(' ').trim();
+  if (!values.session && task === '') throw new CliError(`tether run needs a task.\n\n${runUsage}`);
+  const maxSteps = parseMaxSteps(values['max-steps']);
+  const model = resolveModelConfig({ baseUrl: values['base-url'], model: values.model, api: values.api });
+
+  const core = createCore({ dataDir: dataDirFrom(values['data-dir']) });
+  try {
+    let sessionId = values.session;
+    if (sessionId) {
+      const session = core.store.sessions.get(sessionId);
+      if (!session) throw new CliError(`No session ${sessionId}. List them with: tether sessions`);
+      if (values.model && values.model !== session.model) {
+        throw new CliError(`Session ${sessionId} is pinned to the model ${session.model}; start a new session to use ${values.model}.`);
+      }
+    } else {
+      sessionId = core.createSession({ workspace: resolve(values.cwd ?? process.cwd()), task, model, maxSteps });
+    }
+
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onInterrupt = () => {
+      interrupts += 1;
+      if (interrupts > 1) process.exit(130); // a second Ctrl-C does not wait for the cleanup
+      process.stderr.write('\nStopping… (Ctrl-C again to quit at once)\n');
+      controller.abort();
+    };
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onInterrupt);
+
+    const json = values.json;
+    let streamedText = false;
+    try {
+      const outcome = await core.run(sessionId, {
+        model,
+        broker: new HeadlessBroker({ unleashed: values.unleashed }),
+        signal: controller.signal,
+        resume: Boolean(values.session),
+        ...(values.session && task ? { message: task } : {}),
+        onEvent(stored) {
+          if (json) {
+            process.stdout.write(`${JSON.stringify(stored)}\n`);
+            return;
+          }
+          if (stored.event.type === 'model.responded' && streamedText) {
+            // The answer's text went to stdout as it streamed; show the rest of the response on stderr.
+            streamedText = false;
+            process.stdout.write('\n');
+            const rest = { ...stored, event: { ...stored.event, items: stored.event.items.filter((item) => item.type !== 'assistant') } };
+            for (const line of formatEvent(rest)) process.stderr.write(`${line}\n`);
+            return;
+          }
+          for (const line of formatEvent(stored)) process.stderr.write(`${line}\n`);
+        },
+        onLive(event) {
+          if (json || event.type !== 'model.text_delta') return;
+          streamedText = true;
+          process.stdout.write(event.text);
+        },
+      });
+      if (!json) process.stderr.write(`session ${sessionId}\n`);
+      if (outcome.status !== 'done') process.stderr.write(`tether: ${outcome.reason}\n`);
+      return exitCodes[outcome.status];
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    }
+  } finally {
+    core.close();
+  }
+}
+
+function parseMaxSteps(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_STEPS;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new CliError(`--max-steps takes a whole number of 1 or more, not "${text}".`);
+  return value;
+}

@@ -1,0 +1,44 @@
+import { CliError } from './cliError';
+import { runCommand, runUsage } from './runCommand';
+import { sessionsCommand, sessionsUsage } from './sessionsCommand';
+
+const usage = `tether: a coding agent on a tether
+
+Commands:
+  tether run "<task>"         run the agent headless (see tether run --help)
+  tether sessions [show <id>] list sessions, or print one's log
+
+${runUsage}
+
+${sessionsUsage}`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'run':
+      return runCommand(rest);
+    case 'sessions':
+      return sessionsCommand(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${usage}\n`);
+      return command === undefined ? 1 : 0;
+    default:
+      throw new CliError(`Unknown command "${command}". Commands: run, sessions. See tether --help.`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // Bad flags, a locked or newer database, a missing folder: one clear line, no stack.
+    const known = error instanceof CliError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+    process.stderr.write(`tether: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (!known && error instanceof Error && process.env.TETHER_DEBUG) process.stderr.write(`${error.stack}\n`);
+    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+  },
+);

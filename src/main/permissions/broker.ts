@@ -1,0 +1,40 @@
+import type { Json } from '../../shared/json';
+import type { Decision, Risk } from '../../shared/permissions';
+
+/** A permission request as the person (or their stand-in) sees it. */
+export interface ApprovalRequest {
+  approvalId: string;
+  sessionId: string;
+  callId: string;
+  tool: string;
+  risk: Risk;
+  summary: string;
+  args: Json;
+  /** Why the policy asked. */
+  reason: string;
+}
+
+/**
+ * Turns an "ask" into a decision: the desktop app waits for the person, a headless run answers for
+ * them. The request is already in the log when `decide` is called, so it survives a restart.
+ */
+export interface Broker {
+  decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision>;
+}
+
+/** `tether run`: nobody is there to ask, so every ask is a denial, unless the run was unleashed. */
+export class HeadlessBroker implements Broker {
+  constructor(private readonly options: { unleashed: boolean }) {}
+
+  async decide(): Promise<Decision> {
+    if (this.options.unleashed) return { action: 'allow', scope: 'once', by: 'headless' };
+    return {
+      action: 'deny',
+      scope: 'once',
+      by: 'headless',
+      message:
+        'This is a headless run (tether run) and nobody can approve actions; it denies every action that needs ' +
+        'approval unless it was started with --unleashed. Use the read-only tools, or finish and say what you would do.',
+    };
+  }
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { Json } from '../../shared/json';
+import type { Risk } from '../../shared/permissions';
+import type { PlanStep } from '../../shared/plan';
+import type { Workspace } from '../workspace/workspace';
+import type { Terminal } from '../terminal/terminal';
+
+/**
+ * A tool is its name, its long description (a .txt beside it), a zod schema for its arguments, its
+ * risk, and what it does. Everything every tool needs (validation, the permission gate, the ledger,
+ * timeouts, trimming) lives once in execute.ts.
+ */
+
+export interface ToolContext {
+  workspace: Workspace;
+  terminal: Terminal;
+  sessionId: string;
+  callId: string;
+  /** Aborted when the person stops the session or the call times out. */
+  signal: AbortSignal;
+  /** Streams output while the tool runs (the UI's terminal and tool card). */
+  onOutput(chunk: string): void;
+  /** Records the plan (update_plan). */
+  setPlan(steps: PlanStep[]): void;
+}
+
+export interface ToolResult {
+  /** One line for the tool card: what happened. */
+  title: string;
+  /** The whole output; the model gets a trimmed copy. */
+  output: string;
+  /** The call ran but failed (a non-zero exit, say): the model should read the output. */
+  isError?: boolean;
+  metadata?: Json;
+}
+
+/** A failure the model caused and can fix; its message goes back to the model as the result. */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+}
+
+export interface Tool<Args = unknown> {
+  name: string;
+  description: string;
+  risk: Risk;
+  parameters: z.ZodType<Args>;
+  /** One line for a person deciding whether to allow the call. */
+  summarize(args: Args): string;
+  execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/**
+ * A tool whose argument type is forgotten, so tools of different shapes share one list. Its
+ * arguments are only ever the output of its own `parameters` schema (execute.ts validates first).
+ */
+export interface AnyTool {
+  name: string;
+  description: string;
+  risk: Risk;
+  parameters: z.ZodType<unknown>;
+  summarize(args: never): string;
+  execute(args: never, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function defineTool<Schema extends z.ZodType>(tool: {
+  name: string;
+  description: string;
+  risk: Risk;
+  parameters: Schema;
+  summarize: (args: z.infer<Schema>) => string;
+  execute: (args: z.infer<Schema>, ctx: ToolContext) => Promise<ToolResult>;
+}): Tool<z.infer<Schema>> {
+  return tool;
+}

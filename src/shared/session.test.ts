@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent, StoredEvent } from './events';
+import { SessionEvent as SessionEventSchema } from './events';
+import { foldEvents, initialSessionState, reduce, unfinishedCalls } from './session';
+
+const usage = { inputTokens: 10, outputTokens: 5, cachedInputTokens: 2, reasoningTokens: 1 };
+const log: SessionEvent[] = [
+  { type: 'session.started', workspace: '/w', model: 'gpt', api: 'chat', baseUrl: 'http://x/v1', maxSteps: 7 },
+  { type: 'user.messaged', text: 'fix it' },
+  { type: 'model.requested', step: 1 },
+  {
+    type: 'model.responded',
+    usage,
+    items: [
+      { type: 'assistant', text: 'Looking.' },
+      { type: 'tool_call', callId: 'c1', name: 'read_file', arguments: '{"path":"a"}' },
+      { type: 'tool_call', callId: 'c2', name: 'run_command', arguments: '{"command":"ls"}' },
+    ],
+  },
+  { type: 'tool.started', callId: 'c1', name: 'read_file', args: { path: 'a' } },
+  { type: 'tool.finished', callId: 'c1', name: 'read_file', outcome: 'ok', title: 'Read a', output: '1\ta', durationMs: 3 },
+  { type: 'approval.asked', approvalId: 'p1', callId: 'c2', tool: 'run_command', risk: 'exec', summary: 'Run ls', args: { command: 'ls' } },
+];
+
+function stored(events: SessionEvent[]): StoredEvent[] {
+  return events.map((event, i) => ({ sessionId: 's', seq: i + 1, at: 0, event }));
+}
+
+describe('reduce', () => {
+  it('folds a session into its conversation, calls, approvals and totals', () => {
+    const state = foldEvents(stored(log));
+    expect(state.status).toBe('waiting');
+    expect(state.model).toBe('gpt');
+    expect(state.maxSteps).toBe(7);
+    expect(state.steps).toBe(1);
+    expect(state.usage).toEqual(usage);
+    expect(state.items.map((item) => item.type)).toEqual(['user', 'assistant', 'tool_call', 'tool_call', 'tool_result']);
+    expect(state.toolCalls.c1?.status).toBe('ok');
+    expect(state.toolCalls.c2?.status).toBe('awaiting_approval');
+    expect(state.pendingApprovals).toEqual(['p1']);
+    expect(unfinishedCalls(state).map((call) => call.callId)).toEqual(['c2']);
+  });
+
+  it('records a denial on the call and clears the pending approval', () => {
+    const state = [
+      ...log,
+      { type: 'approval.answered', approvalId: 'p1', callId: 'c2', decision: { action: 'deny', scope: 'once', by: 'person', message: 'no' } },
+    ].reduce(reduce, initialSessionState);
+    expect(state.toolCalls.c2?.status).toBe('denied');
+    expect(state.pendingApprovals).toEqual([]);
+    expect(state.status).toBe('working');
+  });
+
+  it('ignores events it already holds when a resync resends them', () => {
+    const once = foldEvents(stored(log));
+    const twice = foldEvents(stored(log), once);
+    expect(twice).toBe(once);
+  });
+
+  it('accepts every event of the log through the schema', () => {
+    for (const event of log) expect(SessionEventSchema.parse(event)).toEqual(event);
+  });
+});
