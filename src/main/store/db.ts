@@ -1,0 +1,321 @@
+import BetterSqlite3 from 'better-sqlite3';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { migrations as knownMigrations, type Migration } from './migrations';
+import { StoreError } from './storeError';
+
+/**
+ * The one door to SQLite: the only file that imports better-sqlite3, so the native module (built per
+ * ABI: Node's for the CLI and tests, Electron's for the app) has a single place to be swapped or
+ * mocked, and every error it throws is turned into one a person can act on.
+ */
+
+export interface DatabaseOptions {
+  /**
+   * How long a write waits for another process (the app and `tether run` on the same data dir)
+   * to release the write lock before it fails with a clear message.
+   */
+  busyTimeoutMs?: number;
+  /** The schema to bring the file up to; tests pass their own. Defaults to this build's. */
+  migrations?: readonly Migration[];
+  /**
+   * Checkpoint the WAL on a worker thread (the default for files), so the fsyncs it needs never
+   * stall an append. Off: SQLite checkpoints inside whichever commit fills the WAL.
+   */
+  backgroundCheckpoints?: boolean;
+}
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** A prepared statement; named parameters are passed as one object, hence `[{ ... }]`. */
+export type Statement<Params extends unknown[] = [], Row = unknown> = BetterSqlite3.Statement<Params, Row>;
+
+export class Database {
+  constructor(
+    readonly file: string,
+    private readonly sqlite: BetterSqlite3.Database,
+    readonly busyTimeoutMs: number,
+    private readonly checkpointer?: Checkpointer,
+  ) {}
+
+  prepare<Params extends unknown[] = [], Row = unknown>(sql: string): Statement<Params, Row> {
+    return this.sqlite.prepare(sql) as unknown as Statement<Params, Row>;
+  }
+
+  /**
+   * Wraps `fn` as a write transaction, built once. It begins IMMEDIATE: the write lock is taken
+   * before anything is read, so the busy timeout applies to it and whatever `fn` reads (the next
+   * seq) is current. A deferred transaction that reads first and then writes can instead fail at
+   * once with SQLITE_BUSY when another process wrote in between, without waiting at all.
+   */
+  writer<Args extends unknown[], Result>(fn: (...args: Args) => Result): (...args: Args) => Result {
+    const transaction = this.sqlite.transaction(fn);
+    return (...args: Args): Result => {
+      try {
+        return transaction.immediate(...args) as Result;
+      } catch (error) {
+        throw explainSqliteError(this.file, error, this.busyTimeoutMs);
+      }
+    };
+  }
+
+  /** Runs SQL text as is; for what has no parameters and runs rarely (a lock held on purpose). */
+  exec(sql: string): void {
+    try {
+      this.sqlite.exec(sql);
+    } catch (error) {
+      throw explainSqliteError(this.file, error, this.busyTimeoutMs);
+    }
+  }
+
+  close(): void {
+    this.checkpointer?.stop();
+    if (this.sqlite.open) this.sqlite.close();
+  }
+}
+
+/**
+ * Opens (creating if needed) a Tether database and brings its schema up to date. Refuses, without
+ * writing a byte, a file that is not SQLite, one another program owns, and one a newer Tether wrote.
+ */
+export function openDatabase(file: string, options: DatabaseOptions = {}): Database {
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const migrations = options.migrations ?? knownMigrations;
+  checkMigrationList(migrations);
+
+  let sqlite: BetterSqlite3.Database;
+  try {
+    // `timeout` is better-sqlite3's name for SQLite's busy_timeout.
+    sqlite = new BetterSqlite3(file, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw new StoreError(
+      'cannot_open',
+      `Cannot open the database ${file}: ${messageOf(error)}. Check that its folder exists and is writable, or point --data-dir elsewhere.`,
+      { cause: error },
+    );
+  }
+
+  try {
+    // Nothing above wrote to the file; everything from WAL on may, so every refusal comes first.
+    const version = userVersion(sqlite);
+    const latest = migrations.length;
+    if (version > latest) throw newerSchema(file, version, latest);
+    if (version === 0 && hasTables(sqlite)) {
+      throw new StoreError(
+        'foreign_database',
+        `${file} is a SQLite database that Tether did not create (it has tables but no Tether schema version); it was left untouched. Point --data-dir elsewhere.`,
+      );
+    }
+    sqlite.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL syncs only at checkpoints: a commit is a write to the WAL, not an fsync,
+    // which is what makes one transaction per event affordable. A power cut may lose the last
+    // commits but never corrupts the file.
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    migrate(sqlite, file, version, migrations);
+  } catch (error) {
+    sqlite.close();
+    throw explainSqliteError(file, error, busyTimeoutMs);
+  }
+  if (options.backgroundCheckpoints === false || sqlite.memory) return new Database(file, sqlite, busyTimeoutMs);
+  // Left to this connection only when the worker falls behind, so the WAL stays bounded; if the
+  // worker cannot run at all, SQLite's own default takes over again.
+  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+  const checkpointer = new Checkpointer(file, () => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_CHECKPOINT_PAGES}`);
+  });
+  return new Database(file, sqlite, busyTimeoutMs, checkpointer);
+}
+
+/** Where the copy of a database is kept before migrating it away from schema `version`. */
+export function backupFile(file: string, version: number): string {
+  return `${file}.backup-v${version}`;
+}
+
+function migrate(sqlite: BetterSqlite3.Database, file: string, from: number, migrations: readonly Migration[]): void {
+  // Only the state before this process's first migration is worth a copy; a new file has none.
+  let firstRun = true;
+  for (const migration of migrations.slice(from)) {
+    sqlite
+      .transaction(() => {
+        // Another process may have migrated while this one waited for the lock, even past this build.
+        const current = userVersion(sqlite);
+        if (current > migrations.length) throw newerSchema(file, current, migrations.length);
+        if (current >= migration.version) return;
+        if (firstRun && current > 0) backUp(file, current);
+        firstRun = false;
+        try {
+          sqlite.exec(migration.sql);
+        } catch (error) {
+          if (isBusy(error)) throw error;
+          throw new StoreError(
+            'migration_failed',
+            `Migration ${migration.version} (${migration.name}) failed on ${file}: ${messageOf(error)}. None of it was applied; the database is still at schema ${current}. Report this with the message.`,
+            { cause: error },
+          );
+        }
+        sqlite.pragma(`user_version = ${migration.version}`);
+      })
+      .immediate();
+  }
+}
+
+function newerSchema(file: string, version: number, latest: number): StoreError {
+  return new StoreError(
+    'newer_schema',
+    `${file} was written by a newer Tether (schema ${version}; this build knows up to ${latest}). Update Tether or point --data-dir elsewhere.`,
+  );
+}
+
+/**
+ * Copies the database as it is before the first migration. It runs while this connection holds
+ * the write lock and has not written yet, so the copy is exactly the state being migrated away
+ * from. VACUUM INTO (on a second, read-only connection, since it cannot run inside a transaction)
+ * is synchronous, unlike better-sqlite3's backup(), so opening the store stays synchronous too.
+ */
+function backUp(file: string, version: number): void {
+  const target = backupFile(file, version);
+  const partial = `${target}.partial-${process.pid}`;
+  fs.rmSync(partial, { force: true });
+  const reader = new BetterSqlite3(file, { readonly: true });
+  try {
+    reader.prepare('VACUUM INTO ?').run(partial);
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw new StoreError(
+      'backup_failed',
+      `Could not back up ${file} to ${target} before migrating it: ${messageOf(error)}. Nothing was migrated; free some disk space or check the folder's permissions and try again.`,
+      { cause: error },
+    );
+  } finally {
+    reader.close();
+  }
+  // Renamed into place only when whole, so a backup file is never half a database.
+  fs.renameSync(partial, target);
+}
+
+function userVersion(sqlite: BetterSqlite3.Database): number {
+  return sqlite.pragma('user_version', { simple: true }) as number;
+}
+
+function hasTables(sqlite: BetterSqlite3.Database): boolean {
+  return sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' LIMIT 1").get() !== undefined;
+}
+
+function checkMigrationList(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(
+        `Migration "${migration.name}" has version ${migration.version} but is number ${index + 1} in the list; migrations must be numbered 1, 2, 3... in order in store/migrations/index.ts.`,
+      );
+    }
+  });
+}
+
+/** Turns what SQLite says into what a person can act on; anything else passes through. */
+function explainSqliteError(file: string, error: unknown, busyTimeoutMs: number): unknown {
+  if (!(error instanceof BetterSqlite3.SqliteError)) return error;
+  const code = error.code;
+  if (isBusy(error)) {
+    return new StoreError(
+      'locked',
+      `the database ${file} is locked by another Tether process; it was still busy after ${busyTimeoutMs} ms. Wait for that process to finish (or close it) and try again, or point --data-dir elsewhere.`,
+      { cause: error },
+    );
+  }
+  if (code === 'SQLITE_NOTADB') {
+    return new StoreError(
+      'not_a_database',
+      `${file} is not a SQLite database (SQLite says: ${error.message}); it was left untouched. Move it aside or point --data-dir elsewhere.`,
+      { cause: error },
+    );
+  }
+  if (code.startsWith('SQLITE_CORRUPT')) {
+    return new StoreError(
+      'corrupt',
+      `${file} is damaged (SQLite says: ${error.message}). Restore it from a backup (${file}.backup-v*) or move it aside.`,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
+function isBusy(error: unknown): boolean {
+  return error instanceof BetterSqlite3.SqliteError && (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED'));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const SQLITE_DEFAULT_CHECKPOINT_PAGES = 1000;
+const FALLBACK_CHECKPOINT_PAGES = 8000;
+const CHECKPOINT_INTERVAL_MS = 100;
+
+// Checkpointer states, shared with the worker through one Int32.
+const STARTING = 0;
+const RUNNING = 1;
+const STOPPING = 2;
+const STOPPED = 3;
+
+// Plain CommonJS, evaluated in the worker; better-sqlite3 is loaded from the path this file resolves.
+const CHECKPOINT_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const state = new Int32Array(workerData.state);
+if (Atomics.compareExchange(state, 0, ${STARTING}, ${RUNNING}) === ${STARTING}) {
+  let db;
+  try {
+    const Database = require(workerData.binding);
+    db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
+    while (Atomics.wait(state, 0, ${RUNNING}, workerData.intervalMs) === 'timed-out') {
+      // Busy means another checkpoint is running; the next round catches up.
+      try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+    }
+  } catch (error) {
+    parentPort.postMessage(String(error));
+  } finally {
+    if (db) db.close();
+  }
+}
+Atomics.store(state, 0, ${STOPPED});
+Atomics.notify(state, 0);
+`;
+
+/**
+ * Runs PASSIVE WAL checkpoints on a worker thread with its own connection. With synchronous=NORMAL
+ * a commit never fsyncs; the checkpoint that copies the WAL into the database does, twice, and
+ * SQLite's automatic checkpoint runs it inside whichever append fills the WAL. On a disk where a
+ * sync takes milliseconds that one append stalled for them every few hundred events, and halved
+ * the sustained rate (see bench/eventAppend.bench.ts). A PASSIVE checkpoint never blocks the
+ * writer, and the sync happens off the thread that runs the agent loop and answers the UI.
+ */
+class Checkpointer {
+  private readonly state = new Int32Array(new SharedArrayBuffer(4));
+  private readonly worker: Worker;
+
+  constructor(file: string, onFailure: () => void) {
+    const binding = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.worker = new Worker(CHECKPOINT_WORKER, {
+      eval: true,
+      workerData: { file, binding, intervalMs: CHECKPOINT_INTERVAL_MS, state: this.state.buffer },
+    });
+    // It must never keep a process alive.
+    this.worker.unref();
+    this.worker.on('message', onFailure);
+    this.worker.on('error', () => {
+      Atomics.store(this.state, 0, STOPPED);
+      onFailure();
+    });
+  }
+
+  /** Stops the worker and waits (briefly) until its connection is closed, so closing is synchronous. */
+  stop(): void {
+    const was = Atomics.exchange(this.state, 0, STOPPING);
+    if (was === RUNNING) {
+      Atomics.notify(this.state, 0);
+      Atomics.wait(this.state, 0, STOPPING, 2000);
+    }
+    void this.worker.terminate();
+  }
+}

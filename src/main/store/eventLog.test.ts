@@ -1,0 +1,318 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventOf, SessionEvent } from '../../shared/events';
+import { foldEvents } from '../../shared/session';
+import { openDatabase } from './db';
+import { StoreError } from './storeError';
+import { openStore, type Store } from './store';
+
+let dir: string;
+let store: Store;
+let clock: number;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-log-'));
+  clock = 1_700_000_000_000;
+  store = openStore(dir, { now: () => ++clock });
+});
+
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function newSession(): string {
+  return store.sessions.create({ workspace: '/work/app', model: 'gpt-test', api: 'responses', baseUrl: 'http://127.0.0.1:9', maxSteps: 50 }).id;
+}
+
+function thrown(fn: () => unknown): StoreError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof StoreError) return error;
+    throw error;
+  }
+  throw new Error('expected a StoreError, but nothing was thrown');
+}
+
+const started: EventOf<'session.started'> = {
+  type: 'session.started',
+  workspace: '/work/app',
+  model: 'gpt-test',
+  api: 'responses',
+  baseUrl: 'http://127.0.0.1:9',
+  maxSteps: 50,
+};
+const task: EventOf<'user.messaged'> = { type: 'user.messaged', text: 'fix the failing test in src/auth\nit fails since Monday' };
+const responded = (inputTokens: number): EventOf<'model.responded'> => ({
+  type: 'model.responded',
+  items: [
+    { type: 'assistant', text: 'Running the tests first.' },
+    { type: 'tool_call', callId: 'call_1', name: 'run_command', arguments: '{"command":"npm test"}' },
+  ],
+  usage: { inputTokens, outputTokens: 20, cachedInputTokens: 5, reasoningTokens: 3 },
+});
+const asked: EventOf<'approval.asked'> = {
+  type: 'approval.asked',
+  approvalId: 'ap_1',
+  callId: 'call_1',
+  tool: 'run_command',
+  risk: 'exec',
+  summary: 'Run npm test',
+  args: { command: 'npm test' },
+};
+const answered: EventOf<'approval.answered'> = {
+  type: 'approval.answered',
+  approvalId: 'ap_1',
+  callId: 'call_1',
+  decision: { action: 'allow', scope: 'once', by: 'person' },
+};
+const toolStarted: EventOf<'tool.started'> = { type: 'tool.started', callId: 'call_1', name: 'run_command', args: { command: 'npm test' } };
+const toolFinished: EventOf<'tool.finished'> = {
+  type: 'tool.finished',
+  callId: 'call_1',
+  name: 'run_command',
+  outcome: 'ok',
+  title: 'npm test (exit 0)',
+  output: 'all 12 tests passed\n',
+  durationMs: 1234,
+  metadata: { exitCode: 0 },
+};
+const finished: EventOf<'session.finished'> = { type: 'session.finished', status: 'done', reason: 'The model answered.' };
+
+const wholeRun: SessionEvent[] = [started, task, { type: 'model.requested', step: 1 }, responded(100), asked, answered, toolStarted, toolFinished, finished];
+
+describe('append', () => {
+  it('gives each event the next seq, from 1, with no gaps', () => {
+    const id = newSession();
+    const seqs = wholeRun.map((event) => store.events.append(id, event).seq);
+    expect(seqs).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(store.events.count(id)).toBe(9);
+    expect(store.sessions.get(id)?.lastSeq).toBe(9);
+  });
+
+  it('numbers each session on its own', () => {
+    const a = newSession();
+    const b = newSession();
+    store.events.append(a, started);
+    store.events.append(a, task);
+    expect(store.events.append(b, started).seq).toBe(1);
+    expect(store.events.append(a, finished).seq).toBe(3);
+  });
+
+  it('returns what it stored, and list gives back the same events in order', () => {
+    const id = newSession();
+    const stored = wholeRun.map((event) => store.events.append(id, event));
+    expect(store.events.list(id)).toEqual(stored);
+    expect(store.events.list(id, 6).map((event) => event.seq)).toEqual([7, 8, 9]);
+    expect(stored[0]).toEqual({ sessionId: id, seq: 1, at: stored[0]?.at, event: started });
+  });
+
+  it('keeps the session row in step with its log: status, totals, title and updated_at', () => {
+    const id = newSession();
+    const statuses: string[] = [];
+    for (const event of wholeRun) {
+      const { at } = store.events.append(id, event);
+      const row = store.sessions.get(id);
+      statuses.push(row?.status ?? 'missing');
+      expect(row?.updatedAt).toBe(at);
+    }
+    expect(statuses).toEqual(['working', 'working', 'working', 'working', 'waiting', 'working', 'working', 'working', 'done']);
+    const row = store.sessions.get(id);
+    expect(row?.title).toBe('fix the failing test in src/auth');
+    expect(row?.usage).toEqual({ inputTokens: 100, outputTokens: 20, cachedInputTokens: 5, reasoningTokens: 3 });
+    store.events.append(id, { type: 'session.resumed' });
+    store.events.append(id, responded(50));
+    expect(store.sessions.get(id)?.usage.inputTokens).toBe(150);
+  });
+
+  it('agrees with the shared reducer about the session status after every event', () => {
+    const id = newSession();
+    for (const event of wholeRun) {
+      store.events.append(id, event);
+      expect(store.sessions.get(id)?.status).toBe(foldEvents(store.events.list(id)).status);
+    }
+  });
+
+  it('pins the model and workspace the session actually started with', () => {
+    const id = newSession();
+    store.events.append(id, { ...started, model: 'other-model', api: 'chat', maxSteps: 7 });
+    expect(store.sessions.get(id)).toMatchObject({ model: 'other-model', api: 'chat', maxSteps: 7 });
+  });
+
+  it('refuses an event for a session that does not exist, and stores nothing', () => {
+    const error = thrown(() => store.events.append('nope', task));
+    expect(error.code).toBe('not_found');
+    expect(error.message).toContain('There is no session nope');
+    expect(store.events.count('nope')).toBe(0);
+  });
+});
+
+describe('the ledger projection', () => {
+  it('records a call as started before it runs, and its result after, in the same transaction as the event', () => {
+    const id = newSession();
+    store.events.append(id, responded(1));
+    const { at: startedAt } = store.events.append(id, toolStarted);
+    expect(store.ledger.get(id, 'call_1')).toEqual({
+      sessionId: id,
+      callId: 'call_1',
+      name: 'run_command',
+      args: { command: 'npm test' },
+      startedAt,
+      status: 'started',
+    });
+    expect(store.ledger.unfinished(id).map((call) => call.callId)).toEqual(['call_1']);
+
+    const { at: finishedAt } = store.events.append(id, toolFinished);
+    expect(store.ledger.get(id, 'call_1')).toEqual({
+      sessionId: id,
+      callId: 'call_1',
+      name: 'run_command',
+      args: { command: 'npm test' },
+      startedAt,
+      status: 'finished',
+      outcome: 'ok',
+      title: 'npm test (exit 0)',
+      output: 'all 12 tests passed\n',
+      metadata: { exitCode: 0 },
+      durationMs: 1234,
+      finishedAt,
+    });
+    expect(store.ledger.unfinished(id)).toEqual([]);
+  });
+
+  it('records a call that finished without starting (a denial)', () => {
+    const id = newSession();
+    store.events.append(id, { ...toolFinished, outcome: 'denied', title: 'Denied', output: 'The person said no: use yarn.', metadata: undefined });
+    expect(store.ledger.get(id, 'call_1')).toMatchObject({ status: 'finished', outcome: 'denied', args: null, startedAt: null, metadata: null });
+  });
+
+  it('refuses to start a call twice, and the refused event is not in the log', () => {
+    const id = newSession();
+    store.events.append(id, toolStarted);
+    const error = thrown(() => store.events.append(id, toolStarted));
+    expect(error.code).toBe('conflict');
+    expect(error.message).toContain('a call runs once');
+    expect(store.events.count(id)).toBe(1);
+    expect(store.sessions.get(id)?.lastSeq).toBe(1);
+  });
+
+  it('refuses to finish a call twice and keeps the first result', () => {
+    const id = newSession();
+    store.events.append(id, toolStarted);
+    store.events.append(id, toolFinished);
+    const error = thrown(() => store.events.append(id, { ...toolFinished, output: 'second' }));
+    expect(error.code).toBe('conflict');
+    expect(store.ledger.get(id, 'call_1')).toMatchObject({ output: 'all 12 tests passed\n' });
+    expect(store.events.count(id)).toBe(2);
+  });
+});
+
+describe('the approvals projection', () => {
+  it('stores the request when asked and the decision when answered, leaving the inbox', () => {
+    const id = newSession();
+    const { at: askedAt } = store.events.append(id, asked);
+    expect(store.approvals.pending()).toEqual([
+      {
+        id: 'ap_1',
+        sessionId: id,
+        callId: 'call_1',
+        tool: 'run_command',
+        risk: 'exec',
+        summary: 'Run npm test',
+        args: { command: 'npm test' },
+        decision: null,
+        ruleId: null,
+        askedAt,
+        answeredAt: null,
+        expiredAt: null,
+      },
+    ]);
+    const denial = { action: 'deny', scope: 'once', message: 'use yarn', by: 'person' } as const;
+    const { at: answeredAt } = store.events.append(id, { ...answered, decision: denial });
+    expect(store.approvals.pending(id)).toEqual([]);
+    expect(store.approvals.get('ap_1')).toMatchObject({ decision: denial, answeredAt });
+  });
+
+  it('lists what is waiting across sessions, oldest first', () => {
+    const a = newSession();
+    const b = newSession();
+    store.events.append(b, { ...asked, approvalId: 'first' });
+    store.events.append(a, { ...asked, approvalId: 'second' });
+    store.events.append(b, { ...asked, approvalId: 'third', callId: 'call_2' });
+    expect(store.approvals.pending().map((approval) => approval.id)).toEqual(['first', 'second', 'third']);
+    expect(store.approvals.pending(b).map((approval) => approval.id)).toEqual(['first', 'third']);
+  });
+
+  it('stays waiting while another approval of the session is still unanswered', () => {
+    const id = newSession();
+    store.events.append(id, asked);
+    store.events.append(id, { ...asked, approvalId: 'ap_2', callId: 'call_2' });
+    store.events.append(id, answered);
+    expect(store.sessions.get(id)?.status).toBe('waiting');
+    store.events.append(id, { ...answered, approvalId: 'ap_2', callId: 'call_2' });
+    expect(store.sessions.get(id)?.status).toBe('working');
+  });
+
+  it('refuses an answer to an approval that was never asked, or answered already', () => {
+    const id = newSession();
+    expect(thrown(() => store.events.append(id, answered)).message).toContain('was never asked');
+    store.events.append(id, asked);
+    store.events.append(id, answered);
+    expect(thrown(() => store.events.append(id, answered)).message).toContain('already answered');
+    expect(store.events.count(id)).toBe(2);
+  });
+
+  it('takes a question out of the inbox when its session finishes unanswered', () => {
+    const id = newSession();
+    store.events.append(id, asked);
+    store.events.append(id, { type: 'session.finished', status: 'aborted', reason: 'Stopped by the person.' });
+    expect(store.approvals.pending()).toEqual([]);
+    expect(store.approvals.get('ap_1')?.expiredAt).not.toBeNull();
+    expect(thrown(() => store.events.append(id, answered)).message).toContain('no longer waiting');
+  });
+});
+
+describe('the log on disk', () => {
+  it('survives closing and reopening the store', () => {
+    const id = newSession();
+    const stored = wholeRun.map((event) => store.events.append(id, event));
+    store.close();
+    store = openStore(dir);
+    expect(store.events.list(id)).toEqual(stored);
+    expect(store.events.append(id, { type: 'session.resumed' }).seq).toBe(10);
+  });
+
+  it('names the session and seq of a row that no longer parses', () => {
+    const id = newSession();
+    store.events.append(id, started);
+    store.events.append(id, task);
+    const db = openDatabase(store.file);
+    db.exec(`INSERT INTO events (session_id, seq, type, at, payload) VALUES ('${id}', 3, 'tool.finished', 0, '{"type":"tool.finished","callId":7}')`);
+    db.exec(`INSERT INTO events (session_id, seq, type, at, payload) VALUES ('${id}', 4, 'user.messaged', 0, '{not json')`);
+    db.close();
+
+    const error = thrown(() => store.events.list(id));
+    expect(error.code).toBe('corrupt');
+    expect(error.message).toContain(`Event 3 of session ${id}`);
+    expect(error.message).toContain('callId');
+    expect(thrown(() => store.events.list(id, 3)).message).toMatch(new RegExp(`Event 4 of session ${id} .* is corrupt: its payload is not JSON`));
+    expect(store.events.list(id, 4)).toEqual([]);
+  });
+
+  it('keeps stored events from being changed or deleted, except with their session', () => {
+    const id = newSession();
+    store.events.append(id, started);
+    const db = openDatabase(store.file);
+    try {
+      expect(() => db.exec(`UPDATE events SET payload = '{}' WHERE session_id = '${id}'`)).toThrow(/append-only/);
+      expect(() => db.exec(`DELETE FROM events WHERE session_id = '${id}'`)).toThrow(/append-only/);
+    } finally {
+      db.close();
+    }
+    store.sessions.delete(id);
+    expect(store.events.count(id)).toBe(0);
+  });
+});

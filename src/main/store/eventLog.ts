@@ -1,0 +1,53 @@
+import type { SessionEvent, StoredEvent } from '../../shared/events';
+import type { Database, Statement } from './db';
+import { parseEvent, type EventRecord } from './parseEvent';
+import type { Projections } from './projections';
+
+/**
+ * The session log. An event is appended, with everything it changes elsewhere, in one transaction
+ * of its own before anyone acts on it; once stored it never changes.
+ */
+export class EventLog {
+  private readonly appendTx: (sessionId: string, event: SessionEvent) => StoredEvent;
+  private readonly selectAfter: Statement<[{ sessionId: string; afterSeq: number }], EventRecord>;
+  private readonly countOf: Statement<[string], { count: number }>;
+
+  constructor(
+    private readonly db: Database,
+    projections: Projections,
+    now: () => number,
+  ) {
+    const insert = db.prepare<[{ sessionId: string; seq: number; type: string; at: number; payload: string }]>(
+      'INSERT INTO events (session_id, seq, type, at, payload) VALUES (@sessionId, @seq, @type, @at, @payload)',
+    );
+    this.selectAfter = db.prepare(
+      'SELECT seq, type, at, payload FROM events WHERE session_id = @sessionId AND seq > @afterSeq ORDER BY seq',
+    );
+    this.countOf = db.prepare('SELECT COUNT(*) AS count FROM events WHERE session_id = ?');
+    this.appendTx = db.writer((sessionId: string, event: SessionEvent): StoredEvent => {
+      const at = now();
+      const seq = projections.apply(sessionId, event, at);
+      insert.run({ sessionId, seq, type: event.type, at, payload: JSON.stringify(event) });
+      return { sessionId, seq, at, event };
+    });
+  }
+
+  /**
+   * Stores `event` as the session's next one and returns it with its seq. The event is trusted to
+   * be well formed (the caller built it from the SessionEvent types); it is checked when read.
+   */
+  append(sessionId: string, event: SessionEvent): StoredEvent {
+    return this.appendTx(sessionId, event);
+  }
+
+  /** The session's events after `afterSeq`, in order; a row that no longer parses is a clear error. */
+  list(sessionId: string, afterSeq = 0): StoredEvent[] {
+    return this.selectAfter
+      .all({ sessionId, afterSeq })
+      .map((record) => ({ sessionId, seq: record.seq, at: record.at, event: parseEvent(this.db.file, sessionId, record) }));
+  }
+
+  count(sessionId: string): number {
+    return this.countOf.get(sessionId)?.count ?? 0;
+  }
+}

@@ -1,0 +1,11 @@
+import m0001 from './0001_initial.sql?raw';
+
+/** One step of the schema. `version` is the `PRAGMA user_version` the database has once it ran. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Every migration this build knows, in order; a new one goes at the end and never edits an old one. */
+export const migrations: readonly Migration[] = [{ version: 1, name: 'initial', sql: m0001 }];
