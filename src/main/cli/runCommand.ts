@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SessionEndStatus } from '../../shared/events';
+import type { SessionEndStatus, StoredEvent } from '../../shared/events';
 import { createCore, DEFAULT_MAX_STEPS } from '../core';
 import { resolveModelConfig } from '../model/config';
 import { HeadlessBroker } from '../permissions/broker';
@@ -80,6 +80,22 @@ export async function runCommand(argv: string[]): Promise<number> {
 
     const json = values.json;
     let streamedText = false;
+    const onEvent = (stored: StoredEvent): void => {
+      if (json) {
+        process.stdout.write(`${JSON.stringify(stored)}\n`);
+        return;
+      }
+      let shown = stored;
+      if (stored.event.type === 'model.responded' && streamedText) {
+        // The answer's text already went to stdout as it streamed; the rest of the response goes to stderr.
+        streamedText = false;
+        process.stdout.write('\n');
+        shown = { ...stored, event: { ...stored.event, items: stored.event.items.filter((item) => item.type !== 'assistant') } };
+      }
+      for (const line of formatEvent(shown)) process.stderr.write(`${line}\n`);
+    };
+    // A new session's first events were written when it was created, before the run began.
+    if (!values.session) for (const stored of core.store.events.list(sessionId)) onEvent(stored);
     try {
       const outcome = await core.run(sessionId, {
         model,
@@ -87,21 +103,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         signal: controller.signal,
         resume: Boolean(values.session),
         ...(values.session && task ? { message: task } : {}),
-        onEvent(stored) {
-          if (json) {
-            process.stdout.write(`${JSON.stringify(stored)}\n`);
-            return;
-          }
-          if (stored.event.type === 'model.responded' && streamedText) {
-            // The answer's text went to stdout as it streamed; show the rest of the response on stderr.
-            streamedText = false;
-            process.stdout.write('\n');
-            const rest = { ...stored, event: { ...stored.event, items: stored.event.items.filter((item) => item.type !== 'assistant') } };
-            for (const line of formatEvent(rest)) process.stderr.write(`${line}\n`);
-            return;
-          }
-          for (const line of formatEvent(stored)) process.stderr.write(`${line}\n`);
-        },
+        onEvent,
         onLive(event) {
           if (json || event.type !== 'model.text_delta') return;
           streamedText = true;

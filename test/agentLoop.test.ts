@@ -1,0 +1,261 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionEvent, StoredEvent } from '../src/shared/events';
+import { createCore, type Core } from '../src/main/core';
+import type { ModelConfig } from '../src/main/model/config';
+import { HeadlessBroker } from '../src/main/permissions/broker';
+import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
+import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import { allToolOutputs } from './support/toolResults';
+
+// The real loop, tools, PTY and SQLite, against the scripted model over real HTTP and the openai SDK.
+
+const fastRetry = { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 };
+
+let core: Core;
+let server: ScriptedModel | undefined;
+
+beforeEach(() => {
+  core = createCore({ dataDir: tempDir('tether-data-') });
+});
+
+afterEach(async () => {
+  core.close();
+  await server?.close();
+  server = undefined;
+  removeTempDirs();
+});
+
+async function runTask(
+  workspace: string,
+  turns: Turn[],
+  options: { api?: 'responses' | 'chat'; unleashed?: boolean; maxSteps?: number; task?: string; signal?: AbortSignal } = {},
+) {
+  server = await startScriptedModel({ turns });
+  const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'test-key', model: 'scripted-model', api: options.api ?? 'responses' };
+  const sessionId = core.createSession({ workspace, task: options.task ?? 'do the task', model, maxSteps: options.maxSteps ?? 50 });
+  const outcome = await core.run(sessionId, {
+    model,
+    broker: new HeadlessBroker({ unleashed: options.unleashed ?? true }),
+    signal: options.signal ?? new AbortController().signal,
+    retry: fastRetry,
+  });
+  const events = core.store.events.list(sessionId);
+  return { sessionId, outcome, events, types: events.map((stored) => stored.event.type), server };
+}
+
+function finished(events: StoredEvent[]): Extract<SessionEvent, { type: 'tool.finished' }>[] {
+  return events.flatMap((stored) => (stored.event.type === 'tool.finished' ? [stored.event] : []));
+}
+
+describe.each(['responses', 'chat'] as const)('the agent loop over the %s API', (api) => {
+  it('fixes a failing test: reads, edits, runs the tests, sees them pass, answers', async () => {
+    const repo = fixtureRepo('failing-test');
+    const { outcome, events, types, server } = await runTask(
+      repo,
+      [
+        { toolCalls: [{ name: 'update_plan', arguments: { steps: [{ step: 'Find the bug', status: 'in_progress' }, { step: 'Fix it', status: 'pending' }] } }] },
+        { reasoning: 'Read the code first.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }, { name: 'run_command', arguments: { command: 'npm test' } }] },
+        { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent', new_string: 'cents * percent / 100' } }] },
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'npm test' } }] },
+        { toolCalls: [{ name: 'update_plan', arguments: { steps: [{ step: 'Find the bug', status: 'done' }, { step: 'Fix it', status: 'done' }] } }] },
+        { text: 'Fixed: the discount divided by 100 was missing. The tests pass.' },
+      ],
+      { api },
+    );
+
+    expect(outcome).toEqual({ status: 'done', reason: 'The model answered.' });
+    expect(readFileSync(path.join(repo, 'src/price.js'), 'utf8')).toContain('cents - cents * percent / 100');
+
+    // The log holds every step, in order, each call started before it finished.
+    expect(types[0]).toBe('session.started');
+    expect(types[1]).toBe('user.messaged');
+    expect(types.filter((type) => type === 'model.requested')).toHaveLength(6);
+    expect(types.at(-1)).toBe('session.finished');
+    expect(finished(events).map((event) => `${event.name}:${event.outcome}`)).toEqual([
+      'update_plan:ok',
+      'read_file:ok',
+      'run_command:error',
+      'edit_file:ok',
+      'run_command:ok',
+      'update_plan:ok',
+    ]);
+    for (const [index, stored] of events.entries()) {
+      if (stored.event.type !== 'tool.finished' || stored.event.outcome === 'denied') continue;
+      const callId = stored.event.callId;
+      const startedAt = events.findIndex((other) => other.event.type === 'tool.started' && other.event.callId === callId);
+      expect(startedAt).toBeGreaterThan(-1);
+      expect(startedAt).toBeLessThan(index);
+    }
+    expect(events.map((stored) => stored.seq)).toEqual(events.map((_, i) => i + 1));
+
+    // The model saw the failing run, then the passing one.
+    const outputs = server.requests.map(allToolOutputs);
+    expect(outputs[2]?.join('\n')).toMatch(/fail 1/);
+    expect(outputs[2]?.join('\n')).toMatch(/exit code 1/);
+    expect(outputs[4]?.join('\n')).toMatch(/pass 1/);
+    expect(outputs[4]?.join('\n')).toMatch(/exit code 0/);
+
+    const state = core.store.sessions.get(events[0]!.sessionId);
+    expect(state?.status).toBe('done');
+  });
+});
+
+describe('bad input from the model goes back to it as the tool result', () => {
+  it('answers malformed JSON, an unknown tool, wrong types, an escaping path and a missing command, then goes on', async () => {
+    const repo = fixtureRepo('failing-test');
+    const { outcome, events, server } = await runTask(repo, [
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: '{"path": "src/price.js"' },
+          { name: 'delete_everything', arguments: {} },
+          { name: 'read_file', arguments: { path: 42 } },
+          { name: 'read_file', arguments: { path: '../../etc/passwd' } },
+          { name: 'run_command', arguments: { command: 'no-such-program-xyz --version' } },
+        ],
+      },
+      { text: 'I could not do it.' },
+    ]);
+    expect(outcome.status).toBe('done');
+    const results = finished(events);
+    expect(results.map((event) => event.outcome)).toEqual(['error', 'error', 'error', 'error', 'error']);
+    const told = allToolOutputs(server.requests[1]!);
+    expect(told[0]).toMatch(/not valid JSON/);
+    expect(told[1]).toMatch(/no tool named "delete_everything".*read_file/s);
+    expect(told[2]).toMatch(/Invalid arguments for read_file[\s\S]*path/);
+    expect(told[3]).toMatch(/outside|escape|inside/i);
+    expect(told[4]).toMatch(/127/);
+    expect(told[4]).toMatch(/not found/);
+  });
+});
+
+describe('stopping', () => {
+  it('ends a runaway loop at maxSteps and says so', async () => {
+    const repo = fixtureRepo('failing-test');
+    const turns: Turn[] = Array.from({ length: 5 }, () => ({ toolCalls: [{ name: 'list_files', arguments: {} }] }));
+    const { outcome, types } = await runTask(repo, turns, { maxSteps: 3 });
+    expect(outcome.status).toBe('max_steps');
+    expect(outcome.reason).toMatch(/3 model requests.*maxSteps is 3/);
+    expect(types.filter((type) => type === 'model.requested')).toHaveLength(3);
+    expect(types.at(-1)).toBe('session.finished');
+  });
+
+  it('stops at once on abort, kills the running command, and leaves the log consistent', async () => {
+    const repo = fixtureRepo('failing-test');
+    const controller = new AbortController();
+    const marker = path.join(repo, 'after-sleep');
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 1500);
+    const { outcome, events, types } = await runTask(
+      repo,
+      [{ toolCalls: [{ name: 'run_command', arguments: { command: `sleep 30 && touch ${marker}` } }, { name: 'list_files', arguments: {} }] }, { text: 'never' }],
+      { signal: controller.signal },
+    );
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(outcome.status).toBe('aborted');
+    expect(finished(events).map((event) => event.outcome)).toEqual(['aborted', 'aborted']);
+    expect(types.at(-1)).toBe('session.finished');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe('headless permissions', () => {
+  it('denies edits and commands without --unleashed; the model is told why and finishes', async () => {
+    const repo = fixtureRepo('failing-test');
+    const before = readFileSync(path.join(repo, 'src/price.js'), 'utf8');
+    const { outcome, events, server } = await runTask(
+      repo,
+      [
+        { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'percent;', new_string: 'percent / 100;' } }, { name: 'run_command', arguments: { command: 'touch ran' } }] },
+        { text: 'I was not allowed to.' },
+      ],
+      { unleashed: false },
+    );
+    expect(outcome.status).toBe('done');
+    expect(readFileSync(path.join(repo, 'src/price.js'), 'utf8')).toBe(before);
+    expect(existsSync(path.join(repo, 'ran'))).toBe(false);
+    expect(finished(events).map((event) => event.outcome)).toEqual(['denied', 'denied']);
+    const answered = events.filter((stored) => stored.event.type === 'approval.answered');
+    expect(answered).toHaveLength(2);
+    for (const text of allToolOutputs(server.requests[1]!)) expect(text).toMatch(/--unleashed/);
+  });
+});
+
+describe('the model server failing', () => {
+  it('retries a stream dropped after a tool call was announced without running the tool twice', async () => {
+    const repo = fixtureRepo('failing-test');
+    const call = { name: 'run_command', arguments: { command: 'echo ran >> counter.txt' } };
+    const { outcome, types } = await runTask(repo, [{ toolCalls: [call], dropAfter: 'toolCall' }, { toolCalls: [call] }, { text: 'done' }]);
+    expect(outcome.status).toBe('done');
+    expect(types).toContain('model.retrying');
+    expect(readFileSync(path.join(repo, 'counter.txt'), 'utf8')).toBe('ran\n');
+  });
+
+  it('honours retry-after on 429 and then goes on', async () => {
+    const repo = fixtureRepo('failing-test');
+    const { outcome, events } = await runTask(repo, [{ error: { status: 429, retryAfter: '0.05' } }, { text: 'ok' }]);
+    expect(outcome.status).toBe('done');
+    const retry = events.find((stored) => stored.event.type === 'model.retrying')?.event;
+    expect(retry?.type === 'model.retrying' && retry.delayMs).toBe(50);
+  });
+
+  it.each([
+    [401, /key/i],
+    [404, /not found|model/i],
+  ])('fails clearly and at once on %i', async (status, message) => {
+    const repo = fixtureRepo('failing-test');
+    const { outcome, types, server } = await runTask(repo, [{ error: { status } }]);
+    expect(outcome.status).toBe('failed');
+    expect(outcome.reason).toMatch(message);
+    expect(types).not.toContain('model.retrying');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('gives up after the last retry of a 500 with a final message', async () => {
+    const repo = fixtureRepo('failing-test');
+    const { outcome, types } = await runTask(repo, [{ error: { status: 500 } }, { error: { status: 500 } }, { error: { status: 500 } }]);
+    expect(outcome.status).toBe('failed');
+    expect(outcome.reason).toMatch(/3 attempts/);
+    expect(types.filter((type) => type === 'model.retrying')).toHaveLength(2);
+  });
+
+  it('refuses a model the server says cannot use tools, before the first turn', async () => {
+    const repo = fixtureRepo('failing-test');
+    server = await startScriptedModel({ turns: [{ text: 'unused' }], models: [{ id: 'no-tools', supports_tools: false }] });
+    const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'no-tools', api: 'chat' };
+    const sessionId = core.createSession({ workspace: repo, task: 't', model, maxSteps: 5 });
+    const outcome = await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: true }), signal: new AbortController().signal });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.reason).toMatch(/no-tools.*cannot use tools/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('resuming', () => {
+  it('reports a call that started and never finished as outcome unknown, and does not run it again', async () => {
+    const repo = fixtureRepo('failing-test');
+    server = await startScriptedModel({ turns: [{ text: 'I will check what happened.' }] });
+    const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
+    const sessionId = core.createSession({ workspace: repo, task: 't', model, maxSteps: 5 });
+    // What a process that died mid-command leaves behind.
+    const command = `echo ran >> ${path.join(repo, 'counter.txt')}`;
+    core.store.events.append(sessionId, { type: 'model.requested', step: 1 });
+    core.store.events.append(sessionId, {
+      type: 'model.responded',
+      usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+      items: [{ type: 'tool_call', callId: 'call_1', name: 'run_command', arguments: JSON.stringify({ command }) }],
+    });
+    core.store.events.append(sessionId, { type: 'tool.started', callId: 'call_1', name: 'run_command', args: { command } });
+    appendFileSync(path.join(repo, 'counter.txt'), 'ran\n');
+
+    const outcome = await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: true }), signal: new AbortController().signal, resume: true });
+    expect(outcome.status).toBe('done');
+    expect(readFileSync(path.join(repo, 'counter.txt'), 'utf8')).toBe('ran\n');
+    expect(allToolOutputs(server.requests[0]!)[0]).toMatch(/^Outcome unknown/);
+    const unknown = finished(core.store.events.list(sessionId));
+    expect(unknown.map((event) => event.outcome)).toEqual(['unknown']);
+    expect(core.store.ledger.unfinished(sessionId)).toEqual([]);
+  });
+});

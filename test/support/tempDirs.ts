@@ -1,0 +1,25 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/repos');
+const made: string[] = [];
+
+/** A fresh temporary folder, removed by `removeTempDirs` (call it in afterEach/afterAll). */
+export function tempDir(prefix = 'tether-test-'): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** A copy of test/fixtures/repos/<name> in a fresh temporary folder. */
+export function fixtureRepo(name: string): string {
+  const dir = tempDir(`tether-${name}-`);
+  cpSync(path.join(fixtures, name), dir, { recursive: true });
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
