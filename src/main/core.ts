@@ -66,7 +66,16 @@ export function createCore(options: CoreOptions): Core {
 
     createSession({ workspace, task, model, maxSteps }) {
       const root = canonicalWorkspace(workspace);
-      const session = store.sessions.create({ workspace: root, model: model.model, api: model.api, baseUrl: model.baseUrl, maxSteps, title: titleFrom(task) });
+      const project = store.projects.ensure(root);
+      const session = store.sessions.create({
+        workspace: root,
+        projectId: project.id,
+        model: model.model,
+        api: model.api,
+        baseUrl: model.baseUrl,
+        maxSteps,
+        title: titleFrom(task),
+      });
       const log = new SessionLog(store, session.id);
       log.append({ type: 'session.started', workspace: root, model: model.model, api: model.api, baseUrl: model.baseUrl, maxSteps });
       log.append({ type: 'user.messaged', text: task });

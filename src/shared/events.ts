@@ -53,6 +53,14 @@ export const ApprovalAsked = z.object({
   /** One line a person can read: what will happen if they allow it. */
   summary: z.string(),
   args: Json,
+  /** Why the engine asked. */
+  reason: z.string().optional(),
+  /** The simple commands found in a run_command, wrappers stripped; null when it could not be pinned down. */
+  commands: z.array(z.array(z.string())).nullable().optional(),
+  /** The rule "Allow always" would create (editable), or why it is not offered. */
+  allowAlways: z.union([z.object({ rule: z.string() }), z.object({ refused: z.string() })]).optional(),
+  /** Why the session counts as tainted, when the taint gate is why it asks. */
+  taint: z.string().optional(),
 });
 
 export const ApprovalAnswered = z.object({
@@ -88,6 +96,16 @@ export const ToolFinished = z.object({
   metadata: Json.optional(),
 });
 
+/**
+ * The session read outside content (a web page, an MCP result, a dependency's file). From now on,
+ * actions that can send data out ask first.
+ */
+export const SessionTainted = z.object({
+  type: z.literal('session.tainted'),
+  callId: z.string(),
+  reason: z.string(),
+});
+
 export const PlanUpdated = z.object({ type: z.literal('plan.updated'), steps: z.array(PlanStep) });
 
 export const SessionEndStatus = z.enum(['done', 'max_steps', 'failed', 'aborted']);
@@ -111,6 +129,7 @@ export const SessionEvent = z.discriminatedUnion('type', [
   ApprovalAnswered,
   ToolStarted,
   ToolFinished,
+  SessionTainted,
   PlanUpdated,
   SessionFinished,
 ]);

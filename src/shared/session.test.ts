@@ -42,10 +42,13 @@ describe('reduce', () => {
   });
 
   it('records a denial on the call and clears the pending approval', () => {
-    const state = [
-      ...log,
-      { type: 'approval.answered', approvalId: 'p1', callId: 'c2', decision: { action: 'deny', scope: 'once', by: 'person', message: 'no' } },
-    ].reduce(reduce, initialSessionState);
+    const answered: SessionEvent = {
+      type: 'approval.answered',
+      approvalId: 'p1',
+      callId: 'c2',
+      decision: { action: 'deny', scope: 'once', by: 'person', message: 'no' },
+    };
+    const state = [...log, answered].reduce(reduce, initialSessionState);
     expect(state.toolCalls.c2?.status).toBe('denied');
     expect(state.pendingApprovals).toEqual([]);
     expect(state.status).toBe('working');

@@ -1,7 +1,7 @@
 import type { ConversationItem, Usage } from './conversation';
 import { addUsage, zeroUsage } from './conversation';
 import type { EventOf, SessionEvent, SessionEndStatus, StoredEvent, ToolOutcome } from './events';
-import type { Decision, Risk } from './permissions';
+import type { Decision } from './permissions';
 import type { PlanStep } from './plan';
 import type { Json } from './json';
 
@@ -25,15 +25,7 @@ export interface ToolCallView {
   approvalId?: string;
 }
 
-export interface ApprovalView {
-  approvalId: string;
-  callId: string;
-  tool: string;
-  risk: Risk;
-  summary: string;
-  args: Json;
-  decision?: Decision;
-}
+export type ApprovalView = Omit<EventOf<'approval.asked'>, 'type'> & { decision?: Decision };
 
 /** Where a session is, as the sidebar shows it. */
 export type SessionStatus = 'new' | 'working' | 'waiting' | SessionEndStatus;
@@ -57,6 +49,8 @@ export interface SessionState {
   usage: Usage;
   /** Why the session last stopped, for a person. */
   endReason?: string;
+  /** Outside content the session has read, oldest first; while any, egress asks first. */
+  taints: string[];
   lastSeq: number;
 }
 
@@ -74,6 +68,7 @@ export const initialSessionState: SessionState = {
   pendingApprovals: [],
   steps: 0,
   usage: zeroUsage,
+  taints: [],
   lastSeq: 0,
 };
 
@@ -107,6 +102,8 @@ export function reduce(state: SessionState, event: SessionEvent): SessionState {
       return updateCall(state, event.callId, { status: 'running' });
     case 'tool.finished':
       return withToolFinished(state, event);
+    case 'session.tainted':
+      return { ...state, taints: [...state.taints, event.reason] };
     case 'plan.updated':
       return { ...state, plan: event.steps };
     case 'session.finished':

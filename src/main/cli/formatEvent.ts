@@ -28,7 +28,7 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
         }
       });
     case 'approval.asked':
-      return [`? permission asked (${event.risk}): ${event.summary}`];
+      return [`? permission asked (${event.risk}): ${event.summary}${event.reason ? ` (${event.reason})` : ''}`];
     case 'approval.answered':
       return [
         event.decision.action === 'allow'
@@ -43,6 +43,8 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
       if (options.full || event.outcome !== 'ok') lines.push(...indent(event.output, options.full ? Infinity : 12));
       return lines;
     }
+    case 'session.tainted':
+      return [`  ⚠ outside content: ${event.reason}; actions that can send data out now ask first`];
     case 'plan.updated':
       return ['  plan:', ...event.steps.map((step) => `    ${planMark[step.status]} ${step.step}`)];
     case 'session.finished':

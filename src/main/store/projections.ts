@@ -129,6 +129,7 @@ export class Projections {
       case 'model.requested':
       case 'model.retrying':
       case 'model.responded':
+      case 'session.tainted':
       case 'plan.updated':
         break;
       default:
@@ -231,6 +232,7 @@ function statusAfter(event: SessionEvent): SessionStatus | null {
     case 'model.responded':
     case 'tool.started':
     case 'tool.finished':
+    case 'session.tainted':
     case 'plan.updated':
       return null;
     default:

@@ -39,6 +39,14 @@ export class ToolError extends Error {
   override readonly name = 'ToolError';
 }
 
+/** What a call touches, as the permission rules see it. */
+export type PermissionSubject =
+  /** Paths as the model gave them (the engine resolves them against the workspace). */
+  | { kind: 'paths'; access: 'read' | 'write'; paths: string[] }
+  | { kind: 'command'; command: string; cwd?: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'none' };
+
 export interface Tool<Args = unknown> {
   name: string;
   description: string;
@@ -46,6 +54,13 @@ export interface Tool<Args = unknown> {
   parameters: z.ZodType<Args>;
   /** One line for a person deciding whether to allow the call. */
   summarize(args: Args): string;
+  /** What rules match against; a tool without it is matched by name only. */
+  subject?(args: Args): PermissionSubject;
+  /**
+   * Why this call's result is outside content (a web page, an MCP result, a dependency's file), if it
+   * is: the session is then tainted and actions that can send data out ask first.
+   */
+  taints?(args: Args): string | undefined;
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -59,16 +74,20 @@ export interface AnyTool {
   risk: Risk;
   parameters: z.ZodType<unknown>;
   summarize(args: never): string;
+  subject?(args: never): PermissionSubject;
+  taints?(args: never): string | undefined;
   execute(args: never, ctx: ToolContext): Promise<ToolResult>;
 }
 
-export function defineTool<Schema extends z.ZodType>(tool: {
+export function defineTool<Args>(tool: {
   name: string;
   description: string;
   risk: Risk;
-  parameters: Schema;
-  summarize: (args: z.infer<Schema>) => string;
-  execute: (args: z.infer<Schema>, ctx: ToolContext) => Promise<ToolResult>;
-}): Tool<z.infer<Schema>> {
+  parameters: z.ZodType<Args>;
+  summarize: (args: Args) => string;
+  subject?: (args: Args) => PermissionSubject;
+  taints?: (args: Args) => string | undefined;
+  execute: (args: Args, ctx: ToolContext) => Promise<ToolResult>;
+}): Tool<Args> {
   return tool;
 }

@@ -1,0 +1,31 @@
+/**
+ * What the shell analysis (shell/analyzeCommand.ts) finds in one command line, for the policy engine.
+ * It is computed by a real bash parser (tree-sitter-bash), never by regular expressions.
+ */
+
+/** One simple command that will run, after wrappers (timeout, nice, env VAR=, sudo, xargs, ...) were stripped. */
+export interface SimpleCommand {
+  /** The real program and its arguments, quotes removed: ['git', 'commit', '-m', 'a b']. */
+  argv: string[];
+  /** The wrappers stripped in front of it, outermost first: ['sudo', 'timeout']. */
+  wrappers: string[];
+  /** Variable assignments in front of it (`FOO=1 cmd`), by name. */
+  assignments: string[];
+  /** On the built-in read-only list with arguments that keep it read-only, and resolving to a system program. */
+  readOnly: boolean;
+  /** May reach the network (curl, git push, npm install, ...), or is a program the engine does not know to be local. */
+  mayReachNetwork: boolean;
+  /** The redirections that write to a file (`> out.txt`, `>> log`), by target as written. */
+  writesTo: string[];
+}
+
+export interface CommandAnalysis {
+  /** Every simple command found, in order. Empty for an empty command. */
+  commands: SimpleCommand[];
+  /**
+   * Why the command cannot be pinned down, when it cannot: a program name that is not a literal word,
+   * eval/source/exec, a parse error, a dangerous environment prefix, an escape that changes an option.
+   * When set, `commands` holds what was found but the policy never allows it without asking.
+   */
+  unpinnable?: string;
+}
