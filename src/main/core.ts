@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import type { LiveEvent, StoredEvent } from '../shared/events';
+import type { OutsideContentSetting, PermissionMode } from '../shared/permissions';
 import { buildInstructions } from './agent/context';
 import { runLoop, type LoopOutcome } from './agent/loop';
 import { SessionLog } from './agent/sessionLog';
@@ -9,10 +10,16 @@ import { checkToolSupport } from './model/models';
 import { ModelError } from './model/provider';
 import type { RetryOptions } from './model/retry';
 import type { Broker } from './permissions/broker';
-import { askUnlessReadOnly, type Policy } from './permissions/policy';
+import type { PermissionEngine } from './permissions/engine';
+import type { Policy } from './permissions/policy';
+import { matchDomain } from './permissions/ruleMatchDomain';
+import { parseRule } from './permissions/rules';
+import { createSessionPermissions, permissionDefaults } from './permissions/sessionPermissions';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
 import { builtinTools } from './tools/builtinTools';
+import type { AnyTool } from './tools/defineTool';
+import { createFetchUrl, fetchUrl } from './tools/fetchUrl';
 import { ToolRegistry } from './tools/registry';
 import { openWorkspace } from './workspace/paths';
 
@@ -46,6 +53,15 @@ export interface RunOptions {
   onEvent?(stored: StoredEvent): void;
   onLive?(event: LiveEvent): void;
   retry?: Partial<RetryOptions>;
+  /** The permission mode for this run; the person's default when absent. */
+  mode?: PermissionMode;
+  outsideContent?: OutsideContentSetting;
+  /** A rules file named for this run (`tether run --rules`). */
+  rulesFile?: string;
+  /** Messages the person sent while the agent worked, taken before each model request. */
+  takeQueuedMessages?(): string[];
+  /** Hands the run's permission engine to the host, which may change its mode while it runs. */
+  onPermissions?(engine: PermissionEngine): void;
 }
 
 export interface Core {
@@ -59,7 +75,6 @@ export const DEFAULT_MAX_STEPS = 50;
 
 export function createCore(options: CoreOptions): Core {
   const store = openStore(options.dataDir);
-  const tools = new ToolRegistry(builtinTools);
 
   return {
     store,
@@ -102,14 +117,28 @@ export function createCore(options: CoreOptions): Core {
         }
       }
 
+      const defaults = permissionDefaults(options.dataDir);
+      const permissions = await createSessionPermissions({
+        store,
+        dataDir: options.dataDir,
+        workspace: state.workspace,
+        sessionId,
+        mode: run.mode ?? defaults.mode,
+        outsideContent: run.outsideContent ?? defaults.outsideContent,
+        ...(run.rulesFile ? { cliRulesFile: run.rulesFile } : {}),
+      });
+      run.onPermissions?.(permissions.engine);
       const terminal = createPtyTerminal();
       try {
         return await runLoop({
           log,
-          tools,
+          tools: sessionTools(permissions.engine),
           provider: createProvider(model),
           instructions: buildInstructions(state.workspace),
-          policy: run.policy ?? askUnlessReadOnly,
+          policy: run.policy ?? permissions.engine,
+          onGrant: (grant) => permissions.remember(grant),
+          canRead: (file) => permissions.engine.canRead(file),
+          ...(run.takeQueuedMessages ? { takeQueuedMessages: run.takeQueuedMessages } : {}),
           broker: run.broker,
           workspace: openWorkspace(state.workspace),
           terminal,
@@ -126,6 +155,29 @@ export function createCore(options: CoreOptions): Core {
       store.close();
     },
   };
+}
+
+/**
+ * The tools a session has. fetch_url consults the session's rules for the two things it decides
+ * mid-call: whether a private address may be reached, and whether a redirect to another host is followed.
+ */
+function sessionTools(engine: PermissionEngine): ToolRegistry {
+  const allowedWithoutAsking = (url: string) =>
+    engine.evaluate({ sessionId: '', callId: '', tool: fetchUrl as AnyTool, args: { url } }).action === 'allow';
+  const fetchTool = createFetchUrl({
+    allowPrivateHosts: (host) => hasDomainAllowRule(engine, host),
+    followRedirect: (_from, to) => allowedWithoutAsking(to.href),
+  });
+  return new ToolRegistry([...builtinTools, fetchTool as AnyTool]);
+}
+
+/** A private address is reached only when a rule names its host outright: `fetch_url(domain:localhost)`. */
+function hasDomainAllowRule(engine: PermissionEngine, host: string): boolean {
+  return engine.rules().some((rule) => {
+    if (rule.action !== 'allow') return false;
+    const { target } = parseRule(rule.pattern);
+    return target.kind === 'domain' && target.pattern !== undefined && matchDomain(target.pattern, host);
+  });
 }
 
 function canonicalWorkspace(path: string): string {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SessionEndStatus, StoredEvent } from '../../shared/events';
+import { PermissionMode } from '../../shared/permissions';
 import { createCore, DEFAULT_MAX_STEPS } from '../core';
 import { resolveModelConfig } from '../model/config';
 import { HeadlessBroker } from '../permissions/broker';
@@ -20,7 +21,9 @@ Options:
   --api <api>          responses | chat (env TETHER_API; default responses)
   --max-steps <n>      model requests before it stops (default ${DEFAULT_MAX_STEPS})
   --session <id>       continue a session (its model and workspace stay as they were)
-  --unleashed          allow every action that would ask, for this run only
+  --mode <mode>        ask (default) | auto-edit | read-only
+  --unleashed          allow every action that would ask, for this run only (deny rules still hold)
+  --rules <file>       extra permission rules for this run: {"allow": [...], "ask": [...], "deny": [...]}
   --json               print one JSON event per line on stdout
   --data-dir <dir>     where sessions are kept (env TETHER_HOME)
 
@@ -40,6 +43,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       'max-steps': { type: 'string' },
       session: { type: 'string' },
       unleashed: { type: 'boolean', default: false },
+      mode: { type: 'string' },
+      rules: { type: 'string' },
       json: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -52,6 +57,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const task = positionals.join(' ').trim();
   if (!values.session && task === '') throw new CliError(`tether run needs a task.\n\n${runUsage}`);
   const maxSteps = parseMaxSteps(values['max-steps']);
+  const mode = values.unleashed ? 'unleashed' : parseRunMode(values.mode);
   const model = resolveModelConfig({ baseUrl: values['base-url'], model: values.model, api: values.api });
 
   const core = createCore({ dataDir: dataDirFrom(values['data-dir']) });
@@ -100,6 +106,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       const outcome = await core.run(sessionId, {
         model,
         broker: new HeadlessBroker({ unleashed: values.unleashed }),
+        ...(mode ? { mode } : {}),
+        ...(values.rules ? { rulesFile: resolve(values.rules) } : {}),
         signal: controller.signal,
         resume: Boolean(values.session),
         ...(values.session && task ? { message: task } : {}),
@@ -120,6 +128,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   } finally {
     core.close();
   }
+}
+
+function parseRunMode(text: string | undefined): PermissionMode | undefined {
+  if (text === undefined) return undefined;
+  if (text === 'unleashed') throw new CliError('Use --unleashed (for this run only) rather than --mode unleashed.');
+  const parsed = PermissionMode.safeParse(text);
+  if (!parsed.success) throw new CliError(`--mode is one of ask, auto-edit, read-only; not "${text}".`);
+  return parsed.data;
 }
 
 function parseMaxSteps(text: string | undefined): number {

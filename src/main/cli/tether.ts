@@ -1,4 +1,6 @@
 import { CliError } from './cliError';
+import { serveCommand, serveUsage } from '../host/serveCommand';
+import { permissionsCommand, permissionsUsage } from './permissionsCommand';
 import { runCommand, runUsage } from './runCommand';
 import { sessionsCommand, sessionsUsage } from './sessionsCommand';
 
@@ -7,10 +9,16 @@ const usage = `tether: a coding agent on a tether
 Commands:
   tether run "<task>"         run the agent headless (see tether run --help)
   tether sessions [show <id>] list sessions, or print one's log
+  tether permissions ...      explain a decision; list or revoke remembered rules
+  tether serve                the app in a browser, on 127.0.0.1 with a one-time token
 
 ${runUsage}
 
-${sessionsUsage}`;
+${sessionsUsage}
+
+${permissionsUsage}
+
+${serveUsage}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -19,6 +27,10 @@ async function main(argv: string[]): Promise<number> {
       return runCommand(rest);
     case 'sessions':
       return sessionsCommand(rest);
+    case 'permissions':
+      return permissionsCommand(rest);
+    case 'serve':
+      return serveCommand(rest);
     case undefined:
     case 'help':
     case '--help':
@@ -26,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${usage}\n`);
       return command === undefined ? 1 : 0;
     default:
-      throw new CliError(`Unknown command "${command}". Commands: run, sessions. See tether --help.`);
+      throw new CliError(`Unknown command "${command}". Commands: run, sessions, permissions, serve. See tether --help.`);
   }
 }
 

@@ -5,7 +5,11 @@
 
 /** One simple command that will run, after wrappers (timeout, nice, env VAR=, sudo, xargs, ...) were stripped. */
 export interface SimpleCommand {
-  /** The real program and its arguments, quotes removed: ['git', 'commit', '-m', 'a b']. */
+  /**
+   * The real program and its arguments, quotes removed: ['git', 'commit', '-m', 'a b']. A word
+   * only known when it runs ($x, $(...), ~/x) is given as written. Empty for a line that is only
+   * redirections (`> out.txt`), which still writes.
+   */
   argv: string[];
   /** The wrappers stripped in front of it, outermost first: ['sudo', 'timeout']. */
   wrappers: string[];
@@ -15,7 +19,11 @@ export interface SimpleCommand {
   readOnly: boolean;
   /** May reach the network (curl, git push, npm install, ...), or is a program the engine does not know to be local. */
   mayReachNetwork: boolean;
-  /** The redirections that write to a file (`> out.txt`, `>> log`), by target as written. */
+  /**
+   * The redirections that write to a file (`> out.txt`, `>> log`), by target as written; those of
+   * an enclosing group count (`{ a; b; } > out`). Not /dev/null, /dev/stderr, nor `2>&1`. A command
+   * that writes is never readOnly.
+   */
   writesTo: string[];
 }
 
@@ -25,7 +33,13 @@ export interface CommandAnalysis {
   /**
    * Why the command cannot be pinned down, when it cannot: a program name that is not a literal word,
    * eval/source/exec, a parse error, a dangerous environment prefix, an escape that changes an option.
-   * When set, `commands` holds what was found but the policy never allows it without asking.
+   * When set, `commands` holds what was found but the policy never allows it without asking
+   * (and every command's readOnly is false).
    */
   unpinnable?: string;
+  /**
+   * Things the person should know that do not stop the command from being pinned down, e.g.
+   * "python3 runs the program written in the here-document".
+   */
+  notes?: string[];
 }

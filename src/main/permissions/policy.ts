@@ -1,4 +1,4 @@
-import type { PolicyAction } from '../../shared/permissions';
+import type { PolicyAction, RuleSource } from '../../shared/permissions';
 import type { AnyTool } from '../tools/defineTool';
 
 /** What the policy is asked: one validated tool call. */
@@ -7,7 +7,17 @@ export interface PermissionQuery {
   callId: string;
   tool: AnyTool;
   args: unknown;
+  /**
+   * Why the session holds outside content (a web page, an MCP result...), once it does. While set,
+   * actions that can send data out ask first (or are blocked), whatever the rules allow.
+   */
+  taint?: string;
+  /** For an MCP tool: its server marks it read-only (it cannot change anything or send data out). */
+  mcpReadOnly?: boolean;
 }
+
+/** What "Allow always" would create for an ask: a rule the dialog shows (and lets the person narrow), or why not. */
+export type AllowAlwaysOffer = { rule: string } | { refused: string };
 
 export interface PolicyVerdict {
   action: PolicyAction;
@@ -15,6 +25,14 @@ export interface PolicyVerdict {
   reason: string;
   /** The rule that decided, written as the person would write it; undefined for a built-in default. */
   rule?: string;
+  /** Where the deciding rule came from. */
+  source?: RuleSource;
+  /** For run_command: the simple commands found (argv, wrappers stripped); null when the command cannot be pinned down. */
+  commands?: string[][] | null;
+  /** For an ask: the rule "Allow always" would create, or why it is not offered. Absent for allow and deny. */
+  allowAlways?: AllowAlwaysOffer;
+  /** The session's taint, when the outside-content gate decided this verdict. */
+  taint?: string;
 }
 
 export interface Policy {
@@ -23,7 +41,7 @@ export interface Policy {
 
 /**
  * The foundation's stop-gap: tools that only read (or only record the plan) run; everything else asks.
- * The permissions engine (rules, modes, shell analysis, taint) replaces it behind the same interface.
+ * Kept until the runner switches to the permission engine (engine.ts), which implements the same interface.
  */
 export const askUnlessReadOnly: Policy = {
   evaluate({ tool }) {

@@ -22,6 +22,8 @@ export interface ToolContext {
   onOutput(chunk: string): void;
   /** Records the plan (update_plan). */
   setPlan(steps: PlanStep[]): void;
+  /** False for a file the permission rules keep from being read: tools that read many files leave it out. */
+  canRead(absolutePath: string): boolean;
 }
 
 export interface ToolResult {

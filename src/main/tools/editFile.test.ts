@@ -140,12 +140,6 @@ describe('edit_file', () => {
     expect(fs.readFileSync(path.join(root, 'latin1.txt'), 'latin1')).toBe('caf\xe9\n');
   });
 
-  it('refuses to write inside .git', async () => {
-    write('.git/config', '[core]\n');
-    await expect(edit({ path: '.git/config', old_string: '[core]', new_string: '[x]' })).rejects.toThrow(/^edit_file: \.git\/config is inside a \.git folder/);
-    expect(readBack('.git/config')).toBe('[core]\n');
-  });
-
   it.each([
     ['a .. escape', () => '../outside.txt'],
     ['an absolute path outside', () => path.join(base, 'outside.txt')],

@@ -5,7 +5,6 @@ import description from './editFile.txt?raw';
 import { dominantLineEnding, withLineEnding } from './files/lineEndings';
 import { looksBinary } from './files/looksBinary';
 import { missingPathError } from './files/missingPathError';
-import { refuseGitDir } from './files/refuseGitDir';
 import { resolvePath } from './files/resolvePath';
 import { unifiedDiff } from './files/unifiedDiff';
 
@@ -36,7 +35,6 @@ export const editFile = defineTool({
     `Edit ${path}: replace ${lineCount(old_string)} line${lineCount(old_string) === 1 ? '' : 's'} with ${lineCount(new_string)}${replace_all ? ' (every occurrence)' : ''}`,
   async execute({ path, old_string, new_string, replace_all = false }, ctx) {
     const file = resolvePath('edit_file', ctx.workspace, path);
-    refuseGitDir('edit_file', file.relative);
     if (old_string === '') {
       throw new ToolError(
         'edit_file: old_string is empty. To add text, put a neighbouring line in old_string and the same line plus your text in new_string; to create a file, use write_file.',

@@ -3,10 +3,12 @@ import { z } from 'zod';
 import type { ToolCallItem } from '../../shared/conversation';
 import type { LiveEvent, ToolOutcome } from '../../shared/events';
 import type { Json } from '../../shared/json';
+import type { Decision, Scope } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
 import type { SessionLog } from '../agent/sessionLog';
 import type { Broker } from '../permissions/broker';
-import type { Policy } from '../permissions/policy';
+import { validateAllowAlwaysRule } from '../permissions/allowAlways';
+import type { AllowAlwaysOffer, Policy } from '../permissions/policy';
 import type { Terminal } from '../terminal/terminal';
 import type { Workspace } from '../workspace/workspace';
 import { ToolError, type AnyTool } from './defineTool';
@@ -30,6 +32,17 @@ export interface ToolRunnerDeps {
   onLive(event: LiveEvent): void;
   /** The longest any call may run; run_command keeps its own, shorter, timeout inside it. */
   timeoutMs?: number;
+  /** The permission rules' say on reading a file, for tools that read many (search_code). */
+  canRead?(absolutePath: string): boolean;
+  /** Remembers an "Allow always" the person gave (the rule is already checked against the offer). */
+  onGrant?(grant: Grant): void;
+}
+
+/** A rule a person created with "Allow always". */
+export interface Grant {
+  approvalId: string;
+  rule: string;
+  scope: Exclude<Scope, 'once'>;
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 11 * 60_000;
@@ -74,6 +87,11 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   deps.log.append({ type: 'tool.started', callId: call.callId, name: tool.name, args: args as Json });
   const result = await runWithTimeout(tool, args, call.callId, deps);
   finish(result.outcome, result.title, result.output, result.metadata);
+  // What the tool brought in is outside content whether or not it "succeeded" (an error page is a page too).
+  const taint = result.outcome === 'ok' || result.outcome === 'error' ? tool.taints?.(args as never) : undefined;
+  if (taint && !deps.log.state.taints.includes(taint)) {
+    deps.log.append({ type: 'session.tainted', callId: call.callId, reason: taint });
+  }
 }
 
 type Parsed = { ok: true; args: unknown } | { ok: false; message: string };
@@ -104,7 +122,8 @@ type Permission = { action: 'allow' } | { action: 'deny'; message: string };
 
 async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, deps: ToolRunnerDeps): Promise<Permission> {
   const { log, broker } = deps;
-  const verdict = deps.policy.evaluate({ sessionId: log.sessionId, callId: call.callId, tool, args });
+  const taint = log.state.taints.length > 0 ? log.state.taints.join('; ') : undefined;
+  const verdict = deps.policy.evaluate({ sessionId: log.sessionId, callId: call.callId, tool, args, ...(taint ? { taint } : {}) });
   if (verdict.action === 'allow') return { action: 'allow' };
   if (verdict.action === 'deny') {
     return { action: 'deny', message: `Denied by ${verdict.rule ? `the rule ${verdict.rule}` : 'policy'}: ${verdict.reason}` };
@@ -115,7 +134,19 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
   const approvalId = existing && !log.state.approvals[existing]?.decision ? existing : randomUUID();
   const summary = safeSummary(tool, args);
   if (approvalId !== existing) {
-    log.append({ type: 'approval.asked', approvalId, callId: call.callId, tool: tool.name, risk: tool.risk, summary, args: args as Json });
+    log.append({
+      type: 'approval.asked',
+      approvalId,
+      callId: call.callId,
+      tool: tool.name,
+      risk: tool.risk,
+      summary,
+      args: args as Json,
+      reason: verdict.reason,
+      ...(verdict.commands !== undefined ? { commands: verdict.commands } : {}),
+      ...(verdict.allowAlways ? { allowAlways: verdict.allowAlways } : {}),
+      ...(verdict.taint ? { taint: verdict.taint } : {}),
+    });
   }
   let decision;
   try {
@@ -127,10 +158,26 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
     if (!deps.signal.aborted) throw error;
     return { action: 'deny', message: 'Not run: the session was stopped while this call waited for approval.' };
   }
+  decision = withinOffer(decision, verdict.allowAlways);
   log.append({ type: 'approval.answered', approvalId, callId: call.callId, decision });
-  if (decision.action === 'allow') return { action: 'allow' };
+  if (decision.action === 'allow') {
+    if (decision.scope !== 'once' && decision.rule) deps.onGrant?.({ approvalId, rule: decision.rule, scope: decision.scope });
+    return { action: 'allow' };
+  }
   const who = decision.by === 'person' ? 'The person denied this call.' : 'Denied.';
   return { action: 'deny', message: decision.message ? `${who} ${decision.message}` : `${who} Try another way, or ask what they want.` };
+}
+
+/**
+ * A person can only grant what they were offered: an "Allow always" where none was offered, or with a
+ * rule broader than the offer, becomes "allow once". The dialog checks this too; main decides.
+ */
+function withinOffer(decision: Decision, offer: AllowAlwaysOffer | undefined): Decision {
+  if (decision.action !== 'allow' || decision.scope === 'once') return decision;
+  const once: Decision = { action: 'allow', scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
+  if (!offer || !('rule' in offer)) return once;
+  const check = validateAllowAlwaysRule(decision.rule ?? offer.rule, offer.rule);
+  return check.ok ? { ...decision, rule: check.rule } : once;
 }
 
 interface RunResult {
@@ -159,6 +206,7 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
     setPlan(steps: PlanStep[]) {
       log.append({ type: 'plan.updated', steps });
     },
+    canRead: deps.canRead ?? (() => true),
   };
   const stopped = new Promise<'stopped'>((resolve) => {
     if (signal.aborted) resolve('stopped');

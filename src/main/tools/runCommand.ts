@@ -29,6 +29,7 @@ export const runCommand = defineTool({
     /** Why, for the person approving. */
     description: z.string().optional().describe('Why you are running this command, in a few words, for the person who approves it.'),
   }),
+  subject: ({ command, cwd }) => ({ kind: 'command', command, ...(cwd ? { cwd } : {}) }),
   summarize: ({ command, cwd }) => (cwd && cwd !== '.' ? `${command}  (in ${cwd})` : command),
 
   async execute({ command, cwd, timeout_ms }, ctx) {

@@ -71,13 +71,6 @@ describe('write_file', () => {
     expect(fs.existsSync(path.join(root, 'newdir'))).toBe(false);
   });
 
-  it('refuses to write inside .git', async () => {
-    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
-    await expect(write({ path: '.git/hooks/pre-commit', content: '#!/bin/sh\n' })).rejects.toThrow(/^write_file: \.git\/hooks\/pre-commit is inside a \.git folder/);
-    await expect(write({ path: 'vendor/lib/.git/config', content: '' })).rejects.toThrow(/inside a \.git folder/);
-    expect(fs.existsSync(path.join(root, '.git', 'hooks', 'pre-commit'))).toBe(false);
-  });
-
   it.each([
     ['a .. escape', () => '../escaped.txt', () => path.join(base, 'escaped.txt')],
     ['an absolute path outside', () => path.join(base, 'escaped.txt'), () => path.join(base, 'escaped.txt')],

@@ -5,7 +5,6 @@ import { defineTool, ToolError } from './defineTool';
 import description from './writeFile.txt?raw';
 import { dominantLineEnding, withLineEnding } from './files/lineEndings';
 import { looksBinary } from './files/looksBinary';
-import { refuseGitDir } from './files/refuseGitDir';
 import { resolvePath } from './files/resolvePath';
 import { unifiedDiff } from './files/unifiedDiff';
 
@@ -28,7 +27,6 @@ export const writeFile = defineTool({
       throw new ToolError(`write_file: ${JSON.stringify(path)} ends with a slash, so it names a folder; give the path of the file to write.`);
     }
     const file = resolvePath('write_file', ctx.workspace, path);
-    refuseGitDir('write_file', file.relative);
 
     let before: string | null = null;
     let existed = false;

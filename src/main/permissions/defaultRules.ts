@@ -1,0 +1,60 @@
+import type { PermissionRule, RuleAction } from '../../shared/permissions';
+
+/** A built-in rule, with the reason a person is shown when it decides. */
+export interface DefaultRule {
+  pattern: string;
+  action: RuleAction;
+  why: string;
+  /** Still asks in unleashed mode (Claude Code's bypass mode keeps asking for these too). */
+  holdsWhenUnleashed?: boolean;
+}
+
+/**
+ * The built-in rules (source 'default'). Few on purpose: each one is something nearly everybody
+ * wants, and since deny beats ask beats allow, a default that is too broad could never be undone.
+ */
+export const DEFAULT_RULES: readonly DefaultRule[] = [
+  {
+    pattern: 'read_file(~/.ssh/**)',
+    action: 'deny',
+    why: 'SSH keys never go to a model.',
+  },
+  {
+    pattern: 'read_file(~/.aws/**)',
+    action: 'deny',
+    why: 'cloud credentials never go to a model.',
+  },
+  {
+    pattern: 'read_file(~/.gnupg/**)',
+    action: 'deny',
+    why: 'GnuPG keys never go to a model.',
+  },
+  {
+    // .env files hold secrets; reading one sends them to the model provider. An ask, not a deny, so a
+    // person can still say yes; the sample files projects commit are left out, or nobody could silence it.
+    pattern: 'read_file(.env)',
+    action: 'ask',
+    why: '.env files usually hold secrets, and reading one sends them to the model provider.',
+  },
+  {
+    pattern: 'read_file(.env.!(example|sample|template|dist|defaults))',
+    action: 'ask',
+    why: '.env files usually hold secrets, and reading one sends them to the model provider.',
+  },
+  {
+    pattern: 'edit_file(.git)',
+    action: 'ask',
+    why: "changing Git's own files (hooks, config) can run code later or rewrite history.",
+    holdsWhenUnleashed: true,
+  },
+  {
+    pattern: 'edit_file(.tether)',
+    action: 'ask',
+    why: "the .tether folder holds this project's permission settings; the agent must not grant itself more.",
+    holdsWhenUnleashed: true,
+  },
+];
+
+export function defaultPermissionRules(): PermissionRule[] {
+  return DEFAULT_RULES.map(({ pattern, action }) => ({ pattern, action, source: 'default' }));
+}

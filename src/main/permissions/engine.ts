@@ -1,0 +1,618 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { OutsideContentSetting, PermissionMode, PermissionRule, PolicyAction } from '../../shared/permissions';
+import type { PermissionSubject } from '../tools/defineTool';
+import { openWorkspace } from '../workspace/paths';
+import { offerAllowAlways, type AllowAlwaysSubject } from './allowAlways';
+import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
+import { DEFAULT_RULES } from './defaultRules';
+import { modeDefault, modeForbids, type ActionClass } from './modes';
+import type { AllowAlwaysOffer, PermissionQuery, Policy, PolicyVerdict } from './policy';
+import { parseRule, RuleSyntaxError, type ParsedRule } from './rules';
+import { matchTokens, showArgv, type CommandPattern } from './ruleMatchCommand';
+import { matchDomain } from './ruleMatchDomain';
+import { compilePathPattern, type PathMatcher } from './ruleMatchPath';
+import { analyzeCommand } from './shell/analyzeCommand';
+
+/**
+ * The permission engine (DESIGN.md section 5). For every tool call, in this order:
+ *   path guard      a write that resolves outside the workspace is denied
+ *   deny rules      any item (a command's part, a path, a host) a deny rule matches denies the call
+ *   read-only mode  anything but reading is denied
+ *   taint gate      while the session holds outside content, actions that can send data out are
+ *                   blocked (outsideContent 'block')...
+ *   ask rules       any item an ask rule matches asks; a command that cannot be pinned down asks
+ *   taint gate      ...or ask even when a rule allows them (outsideContent 'ask'), with no "Allow always"
+ *   allow rules     the call is allowed when every item is allowed by a rule (remembered grants are
+ *                   session rules); project allow rules count only once the folder is trusted
+ *   mode default    per item, for the items no rule allowed (see modes.ts)
+ * then unleashed mode turns asks into allows, except the built-in asks for .git/ and .tether/.
+ * Deny beats ask beats allow, whatever the order, specificity or source of the rules.
+ *
+ * Commands: rules match each simple command the shell analysis finds. Deny and ask rules match the
+ * argv with or without its wrappers (`run_command(sudo *)` denies `sudo rm x`), and with a program
+ * given as a path cut to its name (`rm *` denies `/bin/rm -rf x`); an allow rule must
+ * match the argv as it runs, wrappers included, so `npm test *` never allows `sudo npm test`. A rule
+ * whose text is exactly the whole command line matches all of it (that is what "Allow always" creates
+ * for a compound command). A redirection that writes a file is also an item: edit rules apply to it,
+ * and by default it asks like an edit (outside the workspace it asks in every mode but unleashed).
+ */
+
+export type CommandAnalyzer = (
+  command: string,
+  context: { cwd: string; workspaceRoot: string; pathEnv?: string },
+) => CommandAnalysis;
+
+export interface PermissionEngineOptions {
+  /** The workspace folder; canonicalised (realpath) once. */
+  workspaceRoot: string;
+  /** The home folder `~/` rules refer to; defaults to the user's. */
+  home?: string;
+  mode: PermissionMode;
+  outsideContent: OutsideContentSetting;
+  /** User, project, CLI and session rules (settings.ts loads them). The built-in defaults are added unless `builtinDefaults` is false. */
+  rules: PermissionRule[];
+  /** The person trusts this folder: its project allow rules apply. */
+  projectTrusted: boolean;
+  /** The shell analysis; the real parser by default (initShellParser() must have finished). */
+  analyze?: CommandAnalyzer;
+  /** PATH for resolving programs; defaults to this process's. */
+  pathEnv?: string;
+  builtinDefaults?: boolean;
+}
+
+export interface PermissionEngine extends Policy {
+  evaluate(query: PermissionQuery): PolicyVerdict;
+  /** False when a deny rule, or an ask rule naming it, covers reading this file: search_code leaves its contents out. */
+  canRead(absolutePath: string): boolean;
+  readonly mode: PermissionMode;
+  setMode(mode: PermissionMode): void;
+  /** The person trusted (or stopped trusting) the folder: its project allow rules apply (or stop applying) at once. */
+  setProjectTrusted(trusted: boolean): void;
+  /** Adds a rule (a grant from "Allow always", say). Throws RuleSyntaxError for a rule that cannot be read. */
+  addRule(rule: PermissionRule): void;
+  /** Removes the rules with this id, or with this pattern, action and source; returns how many. */
+  removeRule(which: { id: string } | Pick<PermissionRule, 'pattern' | 'action' | 'source'>): number;
+  /** Every rule in force, built-in defaults first, in the order they were given. */
+  rules(): PermissionRule[];
+}
+
+interface CompiledRule {
+  rule: PermissionRule;
+  parsed: ParsedRule;
+  why?: string;
+  holdsWhenUnleashed: boolean;
+  matchPath?: PathMatcher;
+}
+
+type Item =
+  | { kind: 'part'; index: number; total: number; command: SimpleCommand; shown: string }
+  | {
+      kind: 'path';
+      access: 'read' | 'write';
+      /** The canonical path, and the path as given when it differs: deny and ask match either, allow must match both. */
+      candidates: string[];
+      shown: string;
+      inside: boolean;
+      /** Written by a command's redirection rather than by a file tool. */
+      redirect?: boolean;
+      /** A redirection target that is only known when the command runs (`> $OUT`). */
+      unknown?: boolean;
+    }
+  | { kind: 'host'; host: string }
+  | { kind: 'call' };
+
+interface Call {
+  toolName: string;
+  subject: PermissionSubject;
+  items: Item[];
+  cls: ActionClass;
+  /** Can send data out: the taint gate applies. */
+  egress: boolean;
+  /** Why the call could not be read (a subject that threw, a bad URL): it asks. */
+  problem?: string;
+  /** Why the path guard refuses it. */
+  guard?: string;
+  command?: { text: string; analysis: CommandAnalysis };
+}
+
+interface Decided {
+  action: PolicyAction;
+  reason: string;
+  rule?: CompiledRule;
+  /** Several rules allowed the parts between them. */
+  rules?: CompiledRule[];
+  taint?: string;
+  /** Why "Allow always" cannot help here, decided by the step that asked. */
+  noOffer?: string;
+  holdsWhenUnleashed?: boolean;
+}
+
+/** Harmless places a redirection may write: not files anybody keeps. */
+const SINKS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+const PRIVILEGED = new Set(['sudo', 'doas', 'su', 'runuser', 'pkexec']);
+const TRANSPARENT_WRAPPERS = new Set(['timeout', 'time', 'nice', 'nohup', 'stdbuf', 'ionice', 'command']);
+
+export function createPermissionEngine(options: PermissionEngineOptions): PermissionEngine {
+  const workspace = openWorkspace(options.workspaceRoot);
+  const root = workspace.root;
+  const home = canonicalPath(options.home ?? os.homedir());
+  const analyze = options.analyze ?? analyzeCommand;
+  const pathEnv = options.pathEnv ?? process.env.PATH;
+  let mode = options.mode;
+  let projectTrusted = options.projectTrusted;
+  const places = { workspaceRoot: root, home };
+
+  const compile = (rule: PermissionRule, extra?: { why: string; holdsWhenUnleashed?: boolean }): CompiledRule => {
+    let parsed: ParsedRule;
+    try {
+      parsed = parseRule(rule.pattern);
+    } catch (error) {
+      if (error instanceof RuleSyntaxError) throw new RuleSyntaxError(error.rule, error.problem, `(a ${rule.source} ${rule.action} rule)`);
+      throw error;
+    }
+    const t = parsed.target;
+    return {
+      rule,
+      parsed,
+      ...(extra ? { why: extra.why } : {}),
+      holdsWhenUnleashed: extra?.holdsWhenUnleashed ?? false,
+      ...(t.kind === 'path' && t.pattern ? { matchPath: compilePathPattern(t.pattern, places) } : {}),
+    };
+  };
+
+  let compiled: CompiledRule[] = [
+    ...(options.builtinDefaults === false
+      ? []
+      : DEFAULT_RULES.map((d) => compile({ pattern: d.pattern, action: d.action, source: 'default' }, d))),
+    ...options.rules.map((rule) => compile(rule)),
+  ];
+  let byAction = group(compiled);
+  const regroup = () => {
+    byAction = group(compiled);
+  };
+  function group(rules: CompiledRule[]) {
+    // Untrusted project allow rules stay listed but never match; that is the whole point of trust.
+    const live = rules.filter((r) => !(r.rule.source === 'project' && r.rule.action === 'allow' && !projectTrusted));
+    return {
+      deny: live.filter((r) => r.rule.action === 'deny'),
+      ask: live.filter((r) => r.rule.action === 'ask'),
+      allow: live.filter((r) => r.rule.action === 'allow'),
+    };
+  }
+
+  function describe(query: PermissionQuery): Call {
+    const toolName = query.tool.name;
+    let subject: PermissionSubject = { kind: 'none' };
+    try {
+      if (query.tool.subject) subject = query.tool.subject(query.args as never);
+    } catch (error) {
+      return { toolName, subject, items: [{ kind: 'call' }], cls: 'exec', egress: true, problem: `${toolName} could not say what it touches (${(error as Error).message})` };
+    }
+    switch (subject.kind) {
+      case 'command':
+        return describeCommand(toolName, subject);
+      case 'paths':
+        return describePaths(toolName, subject);
+      case 'url': {
+        let host: string;
+        try {
+          host = new URL(subject.url).hostname;
+        } catch {
+          return { toolName, subject, items: [{ kind: 'call' }], cls: 'egress', egress: true, problem: `${JSON.stringify(subject.url)} is not a URL` };
+        }
+        return { toolName, subject, items: [{ kind: 'host', host }], cls: 'egress', egress: true };
+      }
+      case 'none': {
+        const mcp = toolName.startsWith('mcp__');
+        const readOnly = mcp && query.mcpReadOnly === true;
+        const risk = query.tool.risk;
+        const cls: ActionClass = readOnly || risk === 'read' ? 'read' : risk === 'none' ? 'none' : risk;
+        return { toolName, subject, items: [{ kind: 'call' }], cls, egress: mcp ? !readOnly : risk === 'egress' };
+      }
+    }
+  }
+
+  function describeCommand(toolName: string, subject: Extract<PermissionSubject, { kind: 'command' }>): Call {
+    const text = subject.command;
+    const cwd = path.resolve(root, subject.cwd ?? '.');
+    let analysis: CommandAnalysis;
+    try {
+      analysis = analyze(text, { cwd, workspaceRoot: root, ...(pathEnv === undefined ? {} : { pathEnv }) });
+    } catch (error) {
+      analysis = { commands: [], unpinnable: `the shell analysis failed: ${(error as Error).message}` };
+    }
+    const total = analysis.commands.length;
+    const items: Item[] = [];
+    let redirects = 0;
+    analysis.commands.forEach((command, index) => {
+      items.push({ kind: 'part', index, total, command, shown: showPart(command) });
+      for (const target of command.writesTo) {
+        if (SINKS.has(target) || target.startsWith('/dev/fd/')) continue;
+        redirects++;
+        items.push(redirectItem(target, cwd));
+      }
+    });
+    const call: Call = {
+      toolName,
+      subject,
+      items,
+      cls: 'exec',
+      egress: analysis.unpinnable !== undefined || analysis.commands.some((c) => c.mayReachNetwork),
+      command: { text, analysis },
+    };
+    if (!analysis.unpinnable && redirects === 0 && total > 0 && analysis.commands.every(readsOnly)) call.cls = 'read';
+    if (total === 0 && !analysis.unpinnable) call.problem = 'the command is empty';
+    return call;
+  }
+
+  function redirectItem(target: string, cwd: string): Item {
+    if (/[$`*?[\]{}]/.test(target) || target.startsWith('~') && !target.startsWith('~/')) {
+      return { kind: 'path', access: 'write', candidates: [], shown: target, inside: false, redirect: true, unknown: true };
+    }
+    const absolute = target.startsWith('~/') ? path.join(home, target.slice(2)) : path.resolve(cwd, target);
+    const canonical = canonicalPath(absolute);
+    return { kind: 'path', access: 'write', candidates: unique([canonical, absolute]), shown: target, inside: isInside(canonical), redirect: true };
+  }
+
+  function describePaths(toolName: string, subject: Extract<PermissionSubject, { kind: 'paths' }>): Call {
+    const items: Item[] = [];
+    let guard: string | undefined;
+    for (const given of subject.paths) {
+      const lexical = given === '~' || given.startsWith('~/') ? path.join(home, given.slice(2)) : path.resolve(root, given);
+      let canonical: string;
+      let inside = true;
+      try {
+        canonical = workspace.resolve(given);
+      } catch (error) {
+        inside = false;
+        canonical = canonicalPath(lexical);
+        if (subject.access === 'write') guard ??= `${toolName} would write ${canonical}, outside the workspace ${root}; file tools only change files inside it (${(error as Error).message})`;
+      }
+      items.push({ kind: 'path', access: subject.access, candidates: unique([canonical, lexical]), shown: inside ? workspace.relative(canonical) : canonical, inside });
+    }
+    const outside = items.some((i) => i.kind === 'path' && !i.inside);
+    const cls: ActionClass = subject.access === 'write' ? 'edit' : outside ? 'read-outside' : 'read';
+    const call: Call = { toolName, subject, items, cls, egress: false };
+    if (guard) call.guard = guard;
+    if (items.length === 0) call.problem = `${toolName} names no path`;
+    return call;
+  }
+
+  function isInside(absolute: string): boolean {
+    return absolute === root || absolute.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+  }
+
+  function wholeLine(pattern: CommandPattern, call: Call): boolean {
+    return (pattern.wholeLine || pattern.exact) && call.command !== undefined && pattern.text === call.command.text.trim();
+  }
+
+  function matches(r: CompiledRule, call: Call, item: Item): boolean {
+    const t = r.parsed.target;
+    const allow = r.rule.action === 'allow';
+    // A bare tool name matches that tool by name, whether or not it says what it touches.
+    if (t.kind !== 'tool' && !t.pattern && sameTool(r.parsed.tool, call.toolName)) return true;
+    switch (t.kind) {
+      case 'tool':
+        return t.names.test(call.toolName);
+      case 'command': {
+        if (call.subject.kind !== 'command') return false;
+        if (t.pattern && wholeLine(t.pattern, call)) return true;
+        if (item.kind !== 'part') return false;
+        if (!t.pattern) return true;
+        if (t.pattern.wholeLine) return false;
+        const tokens = t.pattern.tokens;
+        const { argv, wrappers } = item.command;
+        const wrapped = wrappers.length === 0 ? argv : [...wrappers, ...argv];
+        if (matchTokens(tokens, wrapped)) return true;
+        // Wrappers that only limit or time a program leave it the same program: `npm test *` allows
+        // `timeout 60 npm test`. Privileged or argument-feeding wrappers (sudo, xargs, env) must be named.
+        if (allow) return wrappers.every((w) => TRANSPARENT_WRAPPERS.has(w)) && wrappers.length > 0 && matchTokens(tokens, argv);
+        if (wrappers.length > 0 && matchTokens(tokens, argv)) return true;
+        // `/bin/rm -rf x` must not slip past a deny of `rm *`.
+        const program = argv[0];
+        if (program === undefined || !program.includes('/')) return false;
+        const bare = [path.posix.basename(program), ...argv.slice(1)];
+        return matchTokens(tokens, bare) || (wrappers.length > 0 && matchTokens(tokens, [...wrappers, ...bare]));
+      }
+      case 'path': {
+        if (item.kind !== 'path') return false;
+        if (t.family === 'read' || t.family === 'write') {
+          if (item.access !== t.family) return false;
+        } else if (call.toolName !== t.family || item.redirect) {
+          return false;
+        }
+        if (!r.matchPath) return true;
+        // Where `> $OUT` writes is only known when it runs: no pattern can say; it asks by default.
+        if (item.unknown) return false;
+        return allow ? item.candidates.every(r.matchPath) : item.candidates.some(r.matchPath);
+      }
+      case 'domain':
+        return item.kind === 'host' && (!t.pattern || matchDomain(t.pattern, item.host));
+    }
+  }
+
+  function firstMatch(rules: CompiledRule[], call: Call, item: Item): CompiledRule | undefined {
+    for (const r of rules) if (matches(r, call, item)) return r;
+    return undefined;
+  }
+
+  function what(call: Call, item: Item): string {
+    switch (item.kind) {
+      case 'part':
+      {
+        const notes = [
+          ...(item.total > 1 ? [`part ${item.index + 1} of ${item.total}`] : []),
+          ...(item.command.wrappers.length > 0 ? [`through ${item.command.wrappers.join(', ')}`] : []),
+        ];
+        return `${item.shown}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+      }
+      case 'path':
+        if (item.redirect) return `the redirection that writes ${item.shown}`;
+        return `${item.access === 'read' ? 'reading' : 'changing'} ${item.shown}`;
+      case 'host':
+        return `fetching from ${item.host}`;
+      case 'call':
+        return call.toolName;
+    }
+  }
+
+  function builtIn(r: CompiledRule): string {
+    return r.why ? ` (a built-in rule: ${r.why.replace(/\.$/, '')})` : '';
+  }
+
+  function itemDefault(call: Call, item: Item): { action: PolicyAction; reason: string } {
+    let cls: ActionClass;
+    // A part's redirections are items of their own, so only the program itself counts here.
+    if (item.kind === 'part' && item.command.argv.length === 0) cls = 'none';
+    else if (item.kind === 'part') cls = item.command.readOnly && !item.command.wrappers.some((w) => PRIVILEGED.has(w)) ? 'read' : 'exec';
+    else if (item.kind === 'path' && item.redirect) cls = item.inside ? 'edit' : 'edit-outside';
+    else if (item.kind === 'path') cls = item.access === 'write' ? 'edit' : item.inside ? 'read' : 'read-outside';
+    else cls = call.cls;
+    const d = modeDefault(mode, cls);
+    const subject = item.kind === 'call' ? call.toolName : item.kind === 'path' && !item.redirect ? `${call.toolName} on ${item.shown}` : what(call, item);
+    const reason = item.kind === 'path' && item.unknown ? `${subject} writes to a place only known when it runs` : `${capitalise(subject)} ${d.reason}`;
+    return { action: d.action, reason };
+  }
+
+  function decide(call: Call, taint: string | undefined, extraAllow?: CompiledRule): Decided {
+    if (call.guard) return { action: 'deny', reason: `${capitalise(call.guard)}.` };
+
+    for (const item of call.items) {
+      const r = firstMatch(byAction.deny, call, item);
+      if (r) return { action: 'deny', reason: `${r.rule.pattern} denies ${what(call, item)}${builtIn(r)}.`, rule: r };
+    }
+
+    const forbidden = modeForbids(mode, call.cls);
+    if (forbidden) return { action: 'deny', reason: forbidden };
+
+    const gate = taint !== undefined && options.outsideContent !== 'off' && call.egress;
+    if (gate && options.outsideContent === 'block') {
+      return {
+        action: 'deny',
+        reason: `The session holds outside content (${taint}), and ${subjectPhrase(call)} can send data out; outside content is set to block such actions until the session ends.`,
+        taint,
+      };
+    }
+
+    for (const item of call.items) {
+      const r = firstMatch(byAction.ask, call, item);
+      if (r) {
+        return {
+          action: 'ask',
+          reason: `${r.rule.pattern} asks before ${what(call, item)}${builtIn(r)}.`,
+          rule: r,
+          holdsWhenUnleashed: r.holdsWhenUnleashed,
+          noOffer: `${r.rule.pattern} asks every time, and an allow rule cannot override an ask rule`,
+        };
+      }
+    }
+    if (gate) {
+      return {
+        action: 'ask',
+        reason: `The session holds outside content (${taint}), and ${subjectPhrase(call)} can send data out, so it asks even when a rule allows it.`,
+        taint,
+        noOffer: 'the session holds outside content, and actions that can send data out ask every time until it ends',
+      };
+    }
+
+    const unpinnable = call.command?.analysis.unpinnable;
+    if (unpinnable) {
+      const why = `the command cannot be pinned down (${unpinnable})`;
+      return { action: 'ask', reason: `${capitalise(why)}, so it asks whatever the rules say.`, noOffer: `${why}, so no rule can cover it` };
+    }
+    if (call.problem) return { action: 'ask', reason: `${capitalise(call.problem)}, so a person decides.`, noOffer: call.problem };
+    const allowRules = extraAllow ? [...byAction.allow, extraAllow] : byAction.allow;
+    const byRule: CompiledRule[] = [];
+    const fragments: string[] = [];
+    let asked: { reason: string } | undefined;
+    for (const item of call.items) {
+      const r = firstMatch(allowRules, call, item);
+      if (r) {
+        if (!byRule.includes(r)) byRule.push(r);
+        fragments.push(`${r.rule.pattern} allows ${what(call, item)}`);
+        continue;
+      }
+      const d = itemDefault(call, item);
+      if (d.action === 'ask') {
+        asked ??= d;
+      } else {
+        fragments.push(d.reason.charAt(0).toLowerCase() + d.reason.slice(1));
+      }
+    }
+    if (asked) return { action: 'ask', reason: `${asked.reason}.` };
+    const reason = fragments.length === 1 ? `${capitalise(fragments[0] as string)}.` : `Every part is allowed: ${fragments.join('; ')}.`;
+    if (byRule.length === 1) return { action: 'allow', reason, rule: byRule[0] as CompiledRule };
+    return { action: 'allow', reason, rules: byRule };
+  }
+
+  function subjectPhrase(call: Call): string {
+    if (call.command) return `\`${call.command.text.trim()}\``;
+    const host = call.items.find((i) => i.kind === 'host');
+    if (host && host.kind === 'host') return `${call.toolName} to ${host.host}`;
+    return call.toolName;
+  }
+
+  function offer(call: Call, taint: string | undefined, decided: Decided): AllowAlwaysOffer {
+    if (decided.noOffer) return { refused: decided.noOffer };
+    const subject = allowAlwaysSubject(call);
+    let made = offerAllowAlways(subject);
+    // The offer must do what it says: with it as a grant, this very call would be allowed.
+    if ('rule' in made && !grants(call, taint, made.rule) && subject.kind === 'command') {
+      made = offerAllowAlways({ ...subject, exactOnly: 'the prefix would not cover all of it' });
+    }
+    if ('rule' in made && !grants(call, taint, made.rule)) {
+      return { refused: `no single rule would allow all of it (${made.rule} would not); allow it once` };
+    }
+    return made;
+  }
+
+  function grants(call: Call, taint: string | undefined, rule: string): boolean {
+    const extra = compile({ pattern: rule, action: 'allow', source: 'session' });
+    return decide(call, taint, extra).action === 'allow';
+  }
+
+  function allowAlwaysSubject(call: Call): AllowAlwaysSubject {
+    if (call.command) {
+      const outside = call.items.some((i) => i.kind === 'path' && (!i.inside || i.unknown));
+      return {
+        kind: 'command',
+        command: call.command.text,
+        analysis: call.command.analysis,
+        ...(outside ? { exactOnly: 'it writes outside the workspace' } : {}),
+      };
+    }
+    const paths = call.items.flatMap((i) => (i.kind === 'path' ? [i] : []));
+    if (paths.length > 0 && call.subject.kind === 'paths') {
+      return {
+        kind: 'paths',
+        access: call.subject.access,
+        paths: paths.map((p) => ({ absolute: p.candidates[0] as string, ...(p.inside ? { relative: p.shown } : {}) })),
+      };
+    }
+    const host = call.items.find((i) => i.kind === 'host');
+    if (host && host.kind === 'host') return { kind: 'url', host: host.host };
+    return { kind: 'tool', name: call.toolName };
+  }
+
+  return {
+    get mode() {
+      return mode;
+    },
+
+    setMode(next) {
+      mode = next;
+    },
+
+    setProjectTrusted(trusted) {
+      projectTrusted = trusted;
+      regroup();
+    },
+
+    evaluate(query) {
+      const call = describe(query);
+      const taint = query.taint;
+      const decided = decide(call, taint);
+      const verdict: PolicyVerdict = { action: decided.action, reason: decided.reason };
+      if (decided.rule) {
+        verdict.rule = decided.rule.rule.pattern;
+        verdict.source = decided.rule.rule.source;
+      } else if (decided.rules && decided.rules.length > 0) {
+        verdict.rule = decided.rules.map((r) => r.rule.pattern).join(', ');
+      }
+      if (call.command) {
+        const { analysis } = call.command;
+        verdict.commands = analysis.unpinnable ? null : analysis.commands.map((c) => [...c.argv]);
+      }
+      if (decided.taint) verdict.taint = decided.taint;
+      if (verdict.action === 'ask' && mode === 'unleashed' && !decided.holdsWhenUnleashed) {
+        return { ...verdict, action: 'allow', reason: `Unleashed mode allows what would ask: ${decided.reason}` };
+      }
+      if (verdict.action === 'ask') {
+        // What the analysis noticed (a program fed from a here-document, say) helps the person decide.
+        const notes = call.command?.analysis.notes ?? [];
+        if (notes.length > 0) verdict.reason += ` Note: ${notes.join('; ')}.`;
+        verdict.allowAlways = offer(call, taint, decided);
+      }
+      return verdict;
+    },
+
+    canRead(absolutePath) {
+      const lexical = path.resolve(root, absolutePath);
+      const candidates = unique([canonicalPath(lexical), lexical]);
+      if (!candidates.some(isInside)) return false;
+      const readers = (r: CompiledRule) => {
+        const t = r.parsed.target;
+        return (t.kind === 'path' && t.family === 'read') || (t.kind === 'tool' && t.names.test('read_file'));
+      };
+      for (const r of byAction.deny) {
+        if (readers(r) && (!r.matchPath || candidates.some(r.matchPath))) return false;
+      }
+      for (const r of byAction.ask) {
+        if (readers(r) && r.matchPath && candidates.some(r.matchPath)) return false;
+      }
+      return true;
+    },
+
+    addRule(rule) {
+      compiled.push(compile(rule));
+      regroup();
+    },
+
+    removeRule(which) {
+      const before = compiled.length;
+      compiled = compiled.filter((c) =>
+        'id' in which ? c.rule.id !== which.id : !(c.rule.pattern === which.pattern && c.rule.action === which.action && c.rule.source === which.source),
+      );
+      regroup();
+      return before - compiled.length;
+    },
+
+    rules() {
+      return compiled.map((c) => ({ ...c.rule }));
+    },
+  };
+}
+
+/** One simple command for a person: `rm -rf build` (its wrappers are named after it, by `what`). */
+function showPart(command: SimpleCommand): string {
+  return command.argv.length === 0 ? 'a line of only redirections' : `\`${showArgv(command.argv)}\``;
+}
+
+function sameTool(ruleTool: string, toolName: string): boolean {
+  if (ruleTool === toolName) return true;
+  const writers = ['edit_file', 'write_file'];
+  return writers.includes(ruleTool) && writers.includes(toolName);
+}
+
+function readsOnly(command: SimpleCommand): boolean {
+  return command.readOnly && command.writesTo.every((t) => SINKS.has(t) || t.startsWith('/dev/fd/')) && !command.wrappers.some((w) => PRIVILEGED.has(w));
+}
+
+/** The realpath of the longest existing prefix, the rest appended: where the path would really be. */
+function canonicalPath(absolute: string): string {
+  const rest: string[] = [];
+  let prefix = absolute;
+  // existsSync first: a thrown ENOENT costs more than the whole rule match.
+  while (!fs.existsSync(prefix)) {
+    const parent = path.dirname(prefix);
+    if (parent === prefix) return absolute;
+    rest.unshift(path.basename(prefix));
+    prefix = parent;
+  }
+  try {
+    return path.join(fs.realpathSync.native(prefix), ...rest);
+  } catch {
+    return absolute;
+  }
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+/** Starts a sentence; a tool name or a rule stays as written (`edit_file on src/a.ts ...`). */
+function capitalise(text: string): string {
+  return /^[a-z]+(?=[\s,.:]|$)/.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}

@@ -1,0 +1,71 @@
+import type { OutsideContentSetting, PermissionMode, PermissionRule } from '../../shared/permissions';
+import { readAppSettings, settingsFile } from '../settings/appSettings';
+import type { Store } from '../store/store';
+import type { Grant } from '../tools/execute';
+import { createPermissionEngine, type PermissionEngine } from './engine';
+import { initShellParser } from './shell/parser';
+import { loadPermissionRules } from './settings';
+
+export interface SessionPermissionOptions {
+  store: Store;
+  dataDir: string;
+  workspace: string;
+  sessionId: string;
+  mode: PermissionMode;
+  outsideContent: OutsideContentSetting;
+  /** A rules file named for this run (`--rules`). */
+  cliRulesFile?: string;
+}
+
+export interface SessionPermissions {
+  engine: PermissionEngine;
+  /** Stores an "Allow always" and puts it in force at once. */
+  remember(grant: Grant): void;
+}
+
+/**
+ * The permission engine for one session, with every rule that applies to it: the built-in defaults,
+ * the person's settings, the project's `.tether/settings.json` (its allow rules only once the folder is
+ * trusted), a `--rules` file, and the grants remembered in the store for this session, project or everywhere.
+ */
+export async function createSessionPermissions(options: SessionPermissionOptions): Promise<SessionPermissions> {
+  await initShellParser();
+  const { store, sessionId } = options;
+  const project = store.projects.byPath(options.workspace);
+  const fileRules = loadPermissionRules({
+    workspaceRoot: options.workspace,
+    userSettings: settingsFile(options.dataDir),
+    ...(options.cliRulesFile ? { cliRules: options.cliRulesFile } : {}),
+  });
+  const remembered = store.rules.list({ sessionId, ...(project ? { projectId: project.id } : {}) }).map(
+    (row): PermissionRule => ({ id: row.id, pattern: row.pattern, action: row.action, source: row.scope === 'session' ? 'session' : 'user' }),
+  );
+  const engine = createPermissionEngine({
+    workspaceRoot: options.workspace,
+    mode: options.mode,
+    outsideContent: options.outsideContent,
+    rules: [...fileRules, ...remembered],
+    projectTrusted: project?.trusted ?? false,
+  });
+  return {
+    engine,
+    remember({ approvalId, rule, scope }) {
+      const row = store.rules.add({
+        pattern: rule,
+        action: 'allow',
+        scope,
+        source: 'approval',
+        sessionId,
+        ...(project ? { projectId: project.id } : {}),
+        createdFromApproval: approvalId,
+      });
+      engine.addRule({ id: row.id, pattern: row.pattern, action: 'allow', source: scope === 'session' ? 'session' : 'user' });
+    },
+  };
+}
+
+/** The mode and outside-content setting a run starts with: the person's settings, unless the run says otherwise. */
+export function permissionDefaults(dataDir: string): { mode: PermissionMode; outsideContent: OutsideContentSetting } {
+  const settings = readAppSettings(dataDir);
+  return { mode: settings.mode ?? 'ask', outsideContent: settings.outsideContent ?? 'ask' };
+}

@@ -1,0 +1,1493 @@
+import path from 'node:path';
+import type { Node } from 'web-tree-sitter';
+import type { CommandAnalysis, SimpleCommand } from '../commandAnalysis';
+import { classifyInvocation, type InvocationContext } from './classifyInvocation';
+import { isDangerousVariable } from './dangerousVariable';
+import { globMatches } from './globMatches';
+import { parseShell } from './parser';
+import { createProgramResolver, type ProgramLocation, type ProgramResolver } from './programResolver';
+import { literalWord, readWord, touchingGroups, type Word } from './readWord';
+import { scanOptions } from './scanOptions';
+import { wrapperSpecs } from './wrapperSpecs';
+
+/**
+ * The walk behind analyzeCommand: every simple command that can run, found in every place bash
+ * runs one, with wrappers stripped and each judged on its own. Whatever it cannot pin down is
+ * recorded as a reason, and one reason is enough to make the whole line ask.
+ */
+
+export interface ShellAnalysisOptions {
+  cwd: string;
+  workspaceRoot: string;
+  pathEnv: string;
+}
+
+/** What feeds a command's standard input, as far as an interpreter reading its program from it goes. */
+type Stdin = 'inherited' | 'pipe' | 'literal-document' | 'expanding-document' | 'file';
+
+type Dialect = 'bash' | 'sh' | 'zsh';
+
+/** What the surroundings of a statement impose on the commands in it. */
+interface Frame {
+  /** Wrappers around the whole script (bash -c, eval, watch ...), outermost first. */
+  wrappers: readonly string[];
+  /** Files written by redirections of enclosing compound statements (`{ ...; } > out`). */
+  writes: readonly string[];
+  stdin: Stdin;
+  /** Why nothing in here can be read-only (it runs as another user, ...), if something says so. */
+  blockReadOnly: string | null;
+  dialect: Dialect;
+  depth: number;
+}
+
+/** The part of an invocation that wrappers build up before the real program is reached. */
+/** A wrapper's options, read, and the words after them. */
+interface ParsedWrapper {
+  scan: Extract<ReturnType<typeof scanOptions>, { ok: true }>;
+  rest: Word[];
+}
+
+interface Invocation {
+  wrappers: string[];
+  assignments: string[];
+  /** Started by exec(3) from a wrapper: no shell builtin or function applies. */
+  viaExec: boolean;
+  blockReadOnly: string | null;
+  /** xargs appends arguments read from its input. */
+  appendsArguments: boolean;
+  /** Words containing this (xargs -I, find's {}) are replaced at run time. */
+  placeholder: string | null;
+  /** A wrapper changed directory (env -C, sudo -D). */
+  changesDirectory: boolean;
+  /** The words of the command position came straight from the parser (keywords are bash's). */
+  fromParser: boolean;
+  writes: readonly string[];
+  stdin: Stdin;
+  frame: Frame;
+}
+
+const MAX_DEPTH = 6;
+
+/** Words bash reads as syntax in command position; a "command" named so means the parser and bash disagree. */
+const RESERVED_WORDS = new Set(['{', '}', '!', '[[', ']]', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'function', 'select', 'coproc']);
+
+const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'posh', 'yash']);
+const FOREIGN_SHELLS = new Set(['fish', 'csh', 'tcsh', 'nu', 'elvish', 'xonsh', 'pwsh', 'powershell']);
+
+/** Interpreters that read their program from standard input when given no script. */
+const STDIN_INTERPRETERS: Record<string, { inline: readonly string[]; withValue: readonly string[] }> = {
+  python: { inline: ['-c', '-m'], withValue: ['-W', '-X', '-Q'] },
+  node: { inline: ['-e', '--eval', '-p', '--print'], withValue: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title'] },
+  perl: { inline: ['-e', '-E'], withValue: ['-I', '-M', '-m', '-x'] },
+  ruby: { inline: ['-e'], withValue: ['-I', '-r', '-C', '-E'] },
+  php: { inline: ['-r'], withValue: ['-c', '-d', '-z'] },
+  lua: { inline: ['-e'], withValue: ['-l'] },
+  Rscript: { inline: ['-e'], withValue: [] },
+  osascript: { inline: ['-e'], withValue: ['-l'] },
+  tclsh: { inline: [], withValue: [] },
+  deno: { inline: ['eval'], withValue: [] },
+  bun: { inline: ['-e', '--eval', '-p', '--print'], withValue: [] },
+};
+
+function interpreterKind(name: string): string | null {
+  if (/^python[0-9.]*$/.test(name) || name === 'pypy' || name === 'pypy3') return 'python';
+  if (name === 'nodejs') return 'node';
+  if (/^lua(jit|[0-9.]*)$/.test(name)) return 'lua';
+  return name in STDIN_INTERPRETERS ? name : null;
+}
+
+/** Parameters whose value is always a number, so arithmetic on them cannot hide a command. */
+const NUMERIC_SPECIAL_PARAMETERS = new Set(['?', '#', '$', '!', 'RANDOM', 'SRANDOM', 'SECONDS', 'LINENO', 'BASHPID', 'PPID', 'UID', 'EUID', 'EPOCHSECONDS', 'OPTIND']);
+
+/** Devices a redirection may write to without writing a file. */
+const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd/1', '/dev/fd/2']);
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ARITHMETIC_NUMBER = /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9A-Za-z@_]+)?)$/;
+
+export class ShellAnalysis {
+  private readonly commands: SimpleCommand[] = [];
+  private readonly reasons: string[] = [];
+  private readonly notes: string[] = [];
+  private readonly functions = new Set<string>();
+  private readonly programNames = new Set<string>();
+  /** Per variable: whether every assignment seen gives it a number. */
+  private readonly variables = new Map<string, 'numeric' | 'other'>();
+  private readonly arithmeticReads = new Set<string>();
+  /** Variables the line makes arrays. */
+  private readonly arrays = new Set<string>();
+  /** Where commands run, if every place they may run is known to be inside the workspace. */
+  private cwd: { dir: string; certain: boolean } | null;
+  private readonly resolver: ProgramResolver;
+  private readonly cdpathSet = Boolean(process.env.CDPATH);
+
+  constructor(private readonly options: ShellAnalysisOptions) {
+    this.resolver = createProgramResolver(options.workspaceRoot, options.pathEnv);
+    const cwd = path.resolve(options.workspaceRoot, options.cwd);
+    this.cwd = this.resolver.isInsideWorkspace(cwd) ? { dir: cwd, certain: true } : null;
+  }
+
+  analyze(source: string): CommandAnalysis {
+    // bash passes the command as a C string: a NUL ends it where the parser would read on.
+    const nul = source.indexOf('\0');
+    if (nul >= 0) {
+      this.reason('the command contains a NUL character, which bash and this parser read differently');
+      source = source.slice(0, nul);
+    }
+    this.script(source, { wrappers: [], writes: [], stdin: 'inherited', blockReadOnly: null, dialect: 'bash', depth: 0 });
+    for (const name of this.functions) {
+      // Calling a function defined on the line is fine (its body is analysed); one named like a
+      // builtin or a program makes `name` mean one thing or the other depending on the order of runs.
+      if (this.programNames.has(name) && this.resolver.resolve(name, false).kind !== 'missing') {
+        this.reason(`the function ${name} shadows the program of the same name, so what \`${name}\` runs depends on the order the line runs in`);
+      }
+    }
+    for (const name of this.arithmeticReads) {
+      if (!NUMERIC_SPECIAL_PARAMETERS.has(name) && this.variables.get(name) !== 'numeric') {
+        this.reason(`arithmetic evaluates the variable ${name}, whose value could hide a command (a[$(cmd)])`);
+      }
+    }
+    const result: CommandAnalysis = { commands: this.commands };
+    if (this.reasons.length) {
+      result.unpinnable = this.reasons.join('; ');
+      // Belt and braces: a consumer that only looks at readOnly must not allow an unpinnable line.
+      for (const command of this.commands) command.readOnly = false;
+    }
+    if (this.notes.length) result.notes = [...new Set(this.notes)];
+    return result;
+  }
+
+  private reason(text: string): void {
+    if (!this.reasons.includes(text)) this.reasons.push(text);
+  }
+
+  // ── statements ──────────────────────────────────────────────────────────────────────────────
+
+  private script(source: string, frame: Frame): void {
+    if (frame.depth > MAX_DEPTH) {
+      this.reason(`scripts nested more than ${MAX_DEPTH} deep are not analysed`);
+      return;
+    }
+    let tree = parseShell(source);
+    try {
+      // tree-sitter splits a word at a backslash-newline, which bash removes before anything else:
+      // `ec\<newline>ho` is echo to bash. Remove them as bash does, then read the result.
+      const joined = joinContinuedLines(source, tree.rootNode);
+      if (joined !== null) {
+        tree.delete();
+        tree = parseShell(joined);
+      }
+      if (tree.rootNode.hasError) this.reason(`bash syntax the parser could not read (${describeError(tree.rootNode)})`);
+      this.statement(tree.rootNode, frame);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private statement(node: Node, frame: Frame): void {
+    switch (node.type) {
+      case 'command':
+        this.command(node, frame);
+        return;
+      case 'pipeline':
+        this.pipeline(node, frame, false);
+        return;
+      case 'redirected_statement':
+        this.redirectedStatement(node, frame);
+        return;
+      case 'declaration_command':
+        this.declaration(node, frame);
+        return;
+      case 'unset_command':
+        this.unset(node, frame);
+        return;
+      case 'variable_assignment':
+        this.assignment(node, frame, true);
+        return;
+      case 'variable_assignments':
+        for (const child of named(node)) this.statement(child, frame);
+        return;
+      case 'function_definition':
+        this.functionDefinition(node, frame);
+        return;
+      case 'for_statement':
+        this.forStatement(node, frame);
+        return;
+      case 'c_style_for_statement':
+        this.cStyleFor(node, frame);
+        return;
+      case 'case_statement':
+        this.caseStatement(node, frame);
+        return;
+      case 'test_command':
+        this.testCommand(node, frame);
+        return;
+      case 'compound_statement':
+        if (node.firstChild?.type === '((') {
+          for (const child of named(node)) this.arithmetic(child, frame);
+          return;
+        }
+        for (const child of named(node)) this.statement(child, frame);
+        return;
+      case 'comment':
+        return;
+      case 'ERROR':
+        for (const child of named(node)) this.statement(child, frame);
+        return;
+      case 'program':
+      case 'list':
+      case 'subshell':
+      case 'do_group':
+      case 'if_statement':
+      case 'elif_clause':
+      case 'else_clause':
+      case 'while_statement':
+      case 'negated_command':
+      case 'case_item':
+        for (const child of named(node)) this.statement(child, frame);
+        return;
+      default:
+        // Anything else in statement position (a word the parser stranded, an expansion): look inside it.
+        this.expressions(node, frame);
+    }
+  }
+
+  private pipeline(node: Node, frame: Frame, allFedByPipe: boolean): void {
+    let first = !allFedByPipe;
+    for (const child of named(node)) {
+      if (child.type === 'comment') continue;
+      this.statement(child, first ? frame : { ...frame, stdin: 'pipe' });
+      first = false;
+    }
+  }
+
+  private redirectedStatement(node: Node, frame: Frame): void {
+    const body = node.childForFieldName('body');
+    // Commands inside the redirections (a substitution in a target, a pipeline after a here-document)
+    // are listed after the statement they belong to.
+    const mark = this.commands.length;
+    const { writes, stdin, strays } = this.redirects(node.children.filter((child): child is Node => child !== null && !sameNode(child, body)), frame);
+    const nested = this.commands.splice(mark);
+    const inner: Frame = { ...frame, writes: [...frame.writes, ...writes], stdin: stdin ?? frame.stdin };
+    if (body?.type === 'command') this.command(body, inner, strays);
+    else {
+      if (strays.length) this.reason(`words after a redirection (${strays.map((stray) => stray.text).join(' ')}) that bash would give to a command`);
+      for (const stray of strays) this.expressions(stray, frame);
+      if (body) this.statement(body, inner);
+      // Only redirections (`> out.txt`): nothing runs, but a file is still created or emptied.
+      else if (writes.length) this.commands.push({ argv: [], wrappers: [...frame.wrappers], assignments: [], readOnly: false, mayReachNetwork: false, writesTo: [...inner.writes] });
+    }
+    this.commands.push(...nested);
+  }
+
+  /**
+   * Reads redirections: the files they write, what they feed to standard input, and any command in
+   * them (a substitution in a target, a here-document body). tree-sitter hangs the rest of a line
+   * that follows a here-document operator inside the redirect node; those statements are walked too.
+   * It also hangs the words after a target there (`find . >/dev/null -delete`): bash gives those to
+   * the command, so they come back as strays for the caller to put into the command's arguments.
+   */
+  private redirects(nodes: readonly Node[], frame: Frame): { writes: string[]; stdin: Stdin | null; strays: Node[] } {
+    const writes: string[] = [];
+    const strays: Node[] = [];
+    let stdin: Stdin | null = null;
+    for (const node of nodes) {
+      if (node.type === 'file_redirect') {
+        const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? '';
+        const descriptor = node.childForFieldName('descriptor')?.text ?? null;
+        const [target, ...rest] = touchingGroups(node.childrenForFieldName('destination').filter((child): child is Node => child !== null));
+        for (const group of rest) strays.push(...group);
+        if (!target) continue;
+        const isProcess = target.length === 1 && target[0]!.type === 'process_substitution';
+        for (const part of target) this.expressions(part, frame, isProcess && operator.startsWith('>') ? 'pipe' : undefined);
+        const word = readWord(target);
+        if (operator === '<' && (descriptor === null || descriptor === '0')) stdin = isProcess ? 'pipe' : 'file';
+        if (operator === '<&' || operator === '>&-' || operator === '<&-') continue;
+        if (operator === '>&' && (/^\d+-?$/.test(word.text) || word.text === '-')) continue;
+        if (/^(>|>>|>\||&>|&>>|>&|<>)$/.test(operator) && !isProcess && !NOT_FILES.has(word.text)) writes.push(word.text);
+      } else if (node.type === 'heredoc_redirect') {
+        const start = node.children.find((child) => child?.type === 'heredoc_start');
+        const body = node.children.find((child) => child?.type === 'heredoc_body');
+        const quoted = start ? /['"\\]/.test(start.text) : false;
+        if (body && !quoted) this.expressions(body, frame);
+        stdin = quoted || !body || body.namedChildCount === 0 ? 'literal-document' : 'expanding-document';
+        let piped = false;
+        for (const child of node.children) {
+          if (!child) continue;
+          if (child.type === '|' || child.type === '|&') piped = true;
+          if (child.type === 'pipeline') this.pipeline(child, frame, true);
+          else if (child.type === 'file_redirect' || child.type === 'heredoc_redirect' || child.type === 'herestring_redirect') {
+            const nested = this.redirects([child], frame);
+            writes.push(...nested.writes);
+            strays.push(...nested.strays);
+          } else if (child.isNamed && !['heredoc_start', 'heredoc_body', 'heredoc_end'].includes(child.type)) {
+            this.statement(child, piped ? { ...frame, stdin: 'pipe' } : frame);
+          }
+        }
+      } else if (node.type === 'herestring_redirect') {
+        const [value, ...rest] = touchingGroups(named(node));
+        for (const group of rest) strays.push(...group);
+        for (const part of value ?? []) this.expressions(part, frame);
+        stdin = value && readWord(value).kind === 'literal' ? 'literal-document' : 'expanding-document';
+      } else if (node.isNamed) {
+        this.statement(node, frame);
+      }
+    }
+    return { writes, stdin, strays };
+  }
+
+  private functionDefinition(node: Node, frame: Frame): void {
+    const name = node.childForFieldName('name');
+    if (name) {
+      const word = readWord(name);
+      if (word.kind !== 'literal') this.reason(`a function whose name is only known when it runs (${name.text})`);
+      else this.functions.add(word.text);
+    }
+    const body = node.childForFieldName('body');
+    const redirects = node.children.filter((child): child is Node => child !== null && !sameNode(child, body) && !sameNode(child, name) && child.isNamed);
+    const { writes } = this.redirects(redirects, frame);
+    if (body) this.statement(body, { ...frame, writes: [...frame.writes, ...writes] });
+  }
+
+  private forStatement(node: Node, frame: Frame): void {
+    const variable = node.childForFieldName('variable');
+    if (variable) this.assignVariable(variable.text, 'other', frame);
+    for (const value of node.childrenForFieldName('value')) if (value) this.expressions(value, frame);
+    const body = node.childForFieldName('body');
+    if (body) this.statement(body, frame);
+  }
+
+  private cStyleFor(node: Node, frame: Frame): void {
+    for (const field of ['initializer', 'condition', 'update']) {
+      for (const part of node.childrenForFieldName(field)) if (part?.isNamed) this.arithmetic(part, frame);
+    }
+    const body = node.childForFieldName('body');
+    if (body) this.statement(body, frame);
+  }
+
+  private caseStatement(node: Node, frame: Frame): void {
+    for (const value of node.childrenForFieldName('value')) if (value) this.expressions(value, frame);
+    for (const item of named(node)) {
+      if (item.type !== 'case_item') continue;
+      for (let i = 0; i < item.childCount; i++) {
+        const child = item.child(i);
+        if (!child?.isNamed) continue;
+        if (item.fieldNameForChild(i) === 'value') this.expressions(child, frame);
+        else this.statement(child, frame);
+      }
+    }
+  }
+
+  /** `[[ ... ]]` and `[ ... ]`: nothing runs, but -eq and friends evaluate arithmetic inside [[ ]], and -v evaluates subscripts. */
+  private testCommand(node: Node, frame: Frame): void {
+    const doubleBracket = node.firstChild?.type === '[[';
+    const visit = (expression: Node): void => {
+      if (expression.type === 'binary_expression' || expression.type === 'unary_expression') {
+        const operator = expression.childForFieldName('operator');
+        const op = operator?.text ?? '';
+        const operands = named(expression).filter((child) => !sameNode(child, operator));
+        if (doubleBracket && /^-(eq|ne|lt|le|gt|ge)$/.test(op)) {
+          for (const operand of operands) this.arithmeticOperand(operand, frame);
+          return;
+        }
+        if (op === '-v') {
+          for (const operand of operands) this.checkVariableNameWord(readWord(operand), 'test -v', frame);
+        }
+        for (const operand of operands) visit(operand);
+        return;
+      }
+      if (expression.type === 'parenthesized_expression') {
+        for (const child of named(expression)) visit(child);
+        return;
+      }
+      this.expressions(expression, frame);
+    };
+    for (const child of named(node)) visit(child);
+  }
+
+  // ── assignments and declarations ────────────────────────────────────────────────────────────
+
+  /** `NAME=value`, `NAME[i]=value`, `NAME+=value`; `standalone` when it is a statement of its own. */
+  private assignment(node: Node, frame: Frame, standalone: boolean, touching: readonly Node[] = []): string | null {
+    const nameNode = node.childForFieldName('name');
+    const value = node.childForFieldName('value');
+    if (value) this.expressions(value, frame);
+    for (const part of touching) this.expressions(part, frame);
+    const valueText = value || touching.length ? readWord(value ? [value, ...touching] : touching).text : '';
+    if (!nameNode) return null;
+    let name = nameNode.text;
+    if (nameNode.type === 'subscript') {
+      const base = nameNode.childForFieldName('name');
+      name = base?.text ?? name;
+      const index = nameNode.childForFieldName('index');
+      if (index) this.subscriptIndex(index, frame);
+    }
+    const operator = node.children.find((child) => child !== null && !child.isNamed)?.type;
+    if (value?.type === 'array') this.arrays.add(name);
+    const numeric = operator === '=' && /^-?[0-9]+$/.test(valueText);
+    const arithmeticValue = value?.type === 'arithmetic_expansion' && touching.length === 0;
+    this.assignVariable(name, numeric || arithmeticValue ? 'numeric' : 'other', frame);
+    if (isDangerousVariable(name)) {
+      this.reason(standalone ? `sets ${name}, which changes what later commands run` : `sets ${name} for the command, which changes what it runs`);
+    }
+    return name;
+  }
+
+  private assignVariable(name: string, kind: 'numeric' | 'other', _frame: Frame): void {
+    if (kind === 'other' || !this.variables.has(name)) this.variables.set(name, kind);
+  }
+
+  private declaration(node: Node, frame: Frame): void {
+    const keyword = node.firstChild?.type ?? 'declare';
+    const argv: string[] = [keyword];
+    let literal = true;
+    let arrayOption = false;
+    for (const group of touchingGroups(named(node))) {
+      const head = group[0]!;
+      if (head.type === 'variable_assignment') {
+        const name = this.assignment(head, frame, true, group.slice(1));
+        const value = head.childForFieldName('value');
+        const word = readWord(group);
+        argv.push(word.kind === 'literal' ? word.text : word.source);
+        if (name && value?.type !== 'array') {
+          const valueParts = value ? [value, ...group.slice(1)] : group.slice(1);
+          this.declaredValue(keyword, name, valueParts.length ? readWord(valueParts) : literalWord(''), arrayOption);
+        }
+        continue;
+      }
+      if (group.length === 1 && head.type === 'variable_name') {
+        argv.push(head.text);
+        continue;
+      }
+      const word = readWord(group);
+      for (const part of group) this.expressions(part, frame);
+      argv.push(word.text);
+      if (word.kind !== 'literal') {
+        literal = false;
+        this.reason(`${keyword} with an argument only known when it runs (${word.source}), which can name any variable`);
+        continue;
+      }
+      if (/^[-+]/.test(word.text)) {
+        // -i makes later assignments arithmetic (which can run commands); -n makes a name stand for another.
+        if (/[in]/.test(word.text.slice(1))) this.reason(`${keyword} ${word.text} makes assignments evaluate their values`);
+        if (/[aA]/.test(word.text.slice(1))) arrayOption = true;
+        continue;
+      }
+      // A quoted NAME=value is still an assignment to bash.
+      this.checkVariableNameWord(word, keyword, frame);
+      const eq = word.text.indexOf('=');
+      if (eq > 0) this.declaredValue(keyword, word.text.slice(0, eq).replace(/\+$/, ''), literalWord(word.text.slice(eq + 1)), arrayOption);
+    }
+    const location = this.resolver.resolve(keyword, false);
+    this.pushCommand(argv, { ...this.baseInvocation(frame, true), wrappers: [...frame.wrappers] }, literal ? { readOnly: true, local: true } : { readOnly: false, local: true }, location);
+  }
+
+  /**
+   * declare and friends read a value that looks like `(...)` as an array assignment, expanding it
+   * again (`declare -a x="($y)"` runs the command substitutions in y): for an array, a quoted or
+   * expanded value is code.
+   */
+  private declaredValue(keyword: string, name: string, value: Word, arrayOption: boolean): void {
+    const array = arrayOption || this.arrays.has(name);
+    if ((value.kind === 'literal' && value.text.trimStart().startsWith('(')) || (array && value.kind !== 'literal')) {
+      this.reason(`${keyword} ${name}=${value.source} is read as an array assignment and expanded again`);
+    }
+    if (arrayOption) this.arrays.add(name);
+  }
+
+  private unset(node: Node, frame: Frame): void {
+    const argv = ['unset'];
+    for (const group of touchingGroups(named(node))) {
+      const word = readWord(group);
+      for (const part of group) this.expressions(part, frame);
+      argv.push(word.text);
+      if (!word.text.startsWith('-')) this.checkVariableNameWord(word, 'unset', frame);
+    }
+    this.pushCommand(argv, this.baseInvocation(frame, true), { readOnly: true, local: true }, { kind: 'builtin' });
+  }
+
+  /**
+   * A word a builtin takes as a variable name (read NAME, printf -v NAME, declare NAME=..., test -v NAME):
+   * it must be literal, must not be one of the variables that change what runs, and a subscript in
+   * it is arithmetic.
+   */
+  private checkVariableNameWord(word: Word, builtin: string, frame: Frame): void {
+    if (word.kind !== 'literal') {
+      this.reason(`${builtin} takes a variable name only known when it runs (${word.source})`);
+      return;
+    }
+    const text = word.text;
+    const eq = text.indexOf('=');
+    const target = (eq >= 0 ? text.slice(0, eq) : text).replace(/\+$/, '');
+    const bracket = target.indexOf('[');
+    const name = bracket >= 0 ? target.slice(0, bracket) : target;
+    if (bracket >= 0) {
+      const index = target.slice(bracket + 1, target.endsWith(']') ? -1 : undefined);
+      if (!/^(\d+|@|\*)$/.test(index)) this.reason(`${builtin} ${text}: the subscript is evaluated as arithmetic, which can run commands`);
+    }
+    if (isDangerousVariable(name)) this.reason(`${builtin} sets ${name}, which changes what later commands run`);
+    if (eq >= 0) this.assignVariable(name, /^-?\d+$/.test(text.slice(eq + 1)) ? 'numeric' : 'other', frame);
+    else if (builtin !== 'unset' && builtin !== 'test -v' && builtin !== 'declare' && builtin !== 'local' && builtin !== 'export' && builtin !== 'readonly' && builtin !== 'typeset') {
+      this.assignVariable(name, 'other', frame);
+    }
+  }
+
+  // ── words and expressions ───────────────────────────────────────────────────────────────────
+
+  /**
+   * Looks inside a word-like node for what runs or evaluates there: command and process
+   * substitutions (walked as scripts), arithmetic, and expansions that evaluate a value as code.
+   */
+  private expressions(node: Node, frame: Frame, processStdin?: Stdin): void {
+    switch (node.type) {
+      case 'command_substitution':
+        this.substitution(node, frame);
+        return;
+      case 'process_substitution':
+        // >(cmd) reads what the outer command writes: for an interpreter, a program from a pipe.
+        for (const child of named(node)) this.statement(child, { ...frame, writes: [], stdin: processStdin ?? (node.firstChild?.type === '>(' ? 'pipe' : frame.stdin) });
+        return;
+      case 'arithmetic_expansion':
+        for (const child of named(node)) this.arithmetic(child, frame);
+        return;
+      case 'expansion':
+        this.expansion(node, frame);
+        return;
+      case 'simple_expansion':
+        return;
+      case 'raw_string':
+      case 'ansi_c_string':
+      case 'comment':
+      case 'heredoc_start':
+      case 'heredoc_end':
+        return;
+      default:
+        if (node.childCount === 0) {
+          this.checkLeaf(node);
+          return;
+        }
+        for (const child of named(node)) this.expressions(child, frame, processStdin);
+    }
+  }
+
+  /** A leaf the parser did not split, but which bash would expand: a substitution hiding in it. */
+  private checkLeaf(node: Node): void {
+    if (!node.isNamed || node.type === 'number' || node.type === 'variable_name' || node.type === 'test_operator') return;
+    if (node.type === 'heredoc_body' || node.type === 'heredoc_content') {
+      const start = node.parent?.children.find((child) => child?.type === 'heredoc_start') ?? node.parent?.parent?.children.find((child) => child?.type === 'heredoc_start');
+      if (start && /['"\\]/.test(start.text)) return;
+    }
+    if (hidesSubstitution(node.text)) this.reason(`the parser left \`${node.text.slice(0, 40)}\` unexpanded, but bash would run what is in it`);
+  }
+
+  private substitution(node: Node, frame: Frame): void {
+    const inner: Frame = { ...frame, writes: [], depth: frame.depth + 1 };
+    if (node.firstChild?.type === '`') {
+      // Inside backticks bash removes one level of backslashes and parses the rest again: nested
+      // backticks (`a \`b\``) are commands the first parse saw as text.
+      const text = node.text.slice(1, -1).replace(/\\([$`\\])/g, '$1');
+      this.script(text, inner);
+      return;
+    }
+    for (const child of named(node)) this.statement(child, inner);
+  }
+
+  private expansion(node: Node, frame: Frame): void {
+    const children = node.children.filter((child): child is Node => child !== null);
+    const operators = children.filter((child) => !child.isNamed).map((child) => child.type);
+    const firstNamed = children.find((child) => child.isNamed);
+    if (operators.includes('@') && children.some((child) => child.type === 'P')) {
+      this.reason(`${node.text} expands the value as a prompt, which runs the command substitutions in it`);
+    }
+    if (children[1]?.type === '!' && firstNamed?.type === 'variable_name' && !operators.includes('*') && !operators.includes('@')) {
+      this.reason(`${node.text} reads the variable named by another variable's value, which can hide a command in a subscript`);
+    }
+    if ((operators.includes(':=') || operators.includes('=')) && firstNamed?.type === 'variable_name') {
+      this.assignVariable(firstNamed.text, 'other', frame);
+      if (isDangerousVariable(firstNamed.text)) this.reason(`${node.text} sets ${firstNamed.text}, which changes what later commands run`);
+    }
+    let inOffset = false;
+    for (const child of children) {
+      if (!child.isNamed) {
+        if (child.type === ':') inOffset = true;
+        else if (child.type !== '}') inOffset = false;
+        continue;
+      }
+      if (child.type === 'subscript') {
+        const index = child.childForFieldName('index');
+        if (index) this.subscriptIndex(index, frame);
+        continue;
+      }
+      if (inOffset) {
+        this.arithmeticOperand(child, frame);
+        continue;
+      }
+      if (sameNode(child, firstNamed) && child.type === 'variable_name') continue;
+      this.expressions(child, frame);
+    }
+  }
+
+  private subscriptIndex(index: Node, frame: Frame): void {
+    if (index.text === '@' || index.text === '*') return;
+    this.arithmeticOperand(index, frame);
+  }
+
+  /** A word bash evaluates as an arithmetic expression (a subscript, an offset, an operand of -eq in [[ ]]). */
+  private arithmeticOperand(node: Node, frame: Frame): void {
+    if (node.type === 'word' || node.type === 'number' || node.type === 'variable_name') {
+      const text = node.text;
+      if (ARITHMETIC_NUMBER.test(text) || /^-[0-9]+$/.test(text)) return;
+      if (IDENTIFIER.test(text)) {
+        this.arithmeticReads.add(text);
+        return;
+      }
+      // Anything else is an expression in a string: parse it as bash would evaluate it.
+      this.arithmeticText(text, frame);
+      return;
+    }
+    this.arithmetic(node, frame);
+  }
+
+  /** An arithmetic expression given as text (a let argument, a subscript the parser kept as a word). */
+  private arithmeticText(text: string, frame: Frame): void {
+    const tree = parseShell(`(( ${text} ))`);
+    try {
+      if (tree.rootNode.hasError) this.reason(`an arithmetic expression the parser could not read (${text})`);
+      else for (const child of named(tree.rootNode)) this.statement(child, frame);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /** Inside $(( )), (( )), for (( )) and let: variables are read as expressions themselves. */
+  private arithmetic(node: Node, frame: Frame): void {
+    switch (node.type) {
+      case 'number':
+        return;
+      case 'variable_name':
+      case 'word':
+        if (ARITHMETIC_NUMBER.test(node.text)) return;
+        if (IDENTIFIER.test(node.text)) this.arithmeticReads.add(node.text);
+        else this.reason(`arithmetic on \`${node.text}\`, which the parser could not read as a name or number`);
+        return;
+      case 'simple_expansion': {
+        const inner = named(node)[0];
+        if (inner) this.arithmeticReads.add(inner.text);
+        return;
+      }
+      case 'expansion': {
+        const children = named(node);
+        if (children.length === 1 && children[0]!.type === 'variable_name' && node.namedChildCount === node.childCount - 2) {
+          this.arithmeticReads.add(children[0]!.text);
+          return;
+        }
+        this.reason(`arithmetic evaluates the expansion ${node.text}, whose value could hide a command`);
+        this.expansion(node, frame);
+        return;
+      }
+      case 'command_substitution':
+        this.reason(`arithmetic evaluates the output of ${node.text.slice(0, 40)}, which could hide a command (a[$(cmd)])`);
+        this.substitution(node, frame);
+        return;
+      case 'subscript': {
+        const base = node.childForFieldName('name');
+        if (base) this.arithmeticReads.add(base.text);
+        const index = node.childForFieldName('index');
+        if (index) this.subscriptIndex(index, frame);
+        return;
+      }
+      case 'variable_assignment': {
+        // `i=0` inside (( )) or for (( )): the result is a number.
+        const name = node.childForFieldName('name');
+        const value = node.childForFieldName('value');
+        if (name) this.assignVariable(name.text, 'numeric', frame);
+        if (value) this.arithmetic(value, frame);
+        return;
+      }
+      case 'binary_expression': {
+        const operator = node.childForFieldName('operator')?.text ?? '';
+        const left = node.childForFieldName('left');
+        if (/^([-+*/%&|^]|<<|>>|\*\*)?=$/.test(operator) && operator !== '==' && left && IDENTIFIER.test(left.text)) {
+          this.assignVariable(left.text, 'numeric', frame);
+          if (operator !== '=') this.arithmeticReads.add(left.text);
+          const right = node.childForFieldName('right');
+          if (right) this.arithmetic(right, frame);
+          return;
+        }
+        for (const child of named(node)) this.arithmetic(child, frame);
+        return;
+      }
+      case 'postfix_expression':
+      case 'unary_expression': {
+        const operand = named(node).find((child) => child.type !== 'test_operator');
+        const operator = node.children.find((child) => child !== null && !child.isNamed)?.type;
+        if (operand && (operator === '++' || operator === '--') && IDENTIFIER.test(operand.text)) {
+          this.assignVariable(operand.text, 'numeric', frame);
+          this.arithmeticReads.add(operand.text);
+          return;
+        }
+        for (const child of named(node)) this.arithmetic(child, frame);
+        return;
+      }
+      case 'parenthesized_expression':
+      case 'ternary_expression':
+      case 'arithmetic_expansion':
+        for (const child of named(node)) this.arithmetic(child, frame);
+        return;
+      default:
+        this.reason(`arithmetic on \`${node.text.slice(0, 40)}\`, which could hide a command`);
+        this.expressions(node, frame);
+    }
+  }
+
+  // ── commands ────────────────────────────────────────────────────────────────────────────────
+
+  private command(node: Node, frame: Frame, strays: readonly Node[] = []): void {
+    // The command is listed first, then the commands nested in it ($( ), <( ), here-documents).
+    const mark = this.commands.length;
+    const parts: Node[] = [...strays];
+    const redirectNodes: Node[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child) continue;
+      const field = node.fieldNameForChild(i);
+      if (field === 'name') {
+        parts.push(child.type === 'command_name' ? named(child)[0] ?? child : child);
+      } else if (field === 'argument') {
+        if (!child.isNamed) {
+          // tree-sitter splits `$"..."` into a "$" and a string; bash reads one (translated) word.
+          this.reason(`the parser split \`${node.text.slice(0, 60)}\` differently from bash`);
+          continue;
+        }
+        parts.push(child);
+      } else if (field === 'redirect' || child.type.endsWith('_redirect')) {
+        redirectNodes.push(child);
+      } else if (child.type === 'variable_assignment') {
+        parts.push(child);
+      } else if (child.isNamed && child.type !== 'comment') {
+        this.reason(`the parser found \`${child.text.slice(0, 40)}\` in a command where bash may read something else`);
+        this.expressions(child, frame);
+      }
+    }
+    const redirected = this.redirects(redirectNodes, frame);
+    // Pieces with no space between them are one word to bash, whatever the parser made of them.
+    const words: Word[] = [];
+    const wordNodes: Node[] = [];
+    const assignments: string[] = [];
+    for (const group of touchingGroups([...parts, ...redirected.strays])) {
+      const head = group[0]!;
+      if (words.length === 0 && head.type === 'variable_assignment') {
+        const name = this.assignment(head, frame, false, group.slice(1));
+        if (name) assignments.push(name);
+        continue;
+      }
+      words.push(readWord(group));
+      wordNodes.push(...group);
+    }
+    const nested = this.commands.splice(mark);
+    if (frame.dialect === 'zsh') this.checkZshWords(words);
+    const writes = redirected.writes;
+    if (words.length === 0) {
+      if (writes.length) this.commands.push({ argv: [], wrappers: [...frame.wrappers], assignments, readOnly: false, mayReachNetwork: false, writesTo: [...frame.writes, ...writes] });
+    } else {
+      this.invoke(words, { ...this.baseInvocation(frame, true), assignments, writes: [...frame.writes, ...writes], stdin: redirected.stdin ?? frame.stdin });
+    }
+    for (const part of wordNodes) this.expressions(part, frame);
+    this.commands.push(...nested);
+  }
+
+  private baseInvocation(frame: Frame, fromParser: boolean): Invocation {
+    return {
+      wrappers: [...frame.wrappers],
+      assignments: [],
+      viaExec: false,
+      blockReadOnly: frame.blockReadOnly,
+      appendsArguments: false,
+      placeholder: null,
+      changesDirectory: false,
+      fromParser,
+      writes: frame.writes,
+      stdin: frame.stdin,
+      frame,
+    };
+  }
+
+  /** zsh expands some words bash leaves alone (=cmd, glob qualifiers that run code): never guess at those. */
+  private checkZshWords(words: readonly Word[]): void {
+    for (const word of words) {
+      if (word.kind === 'pattern' || (word.kind === 'literal' && /^[=~]/.test(word.source)) || /[()^#]/.test(word.source.replace(/'[^']*'|"[^"]*"/g, ''))) {
+        this.reason(`zsh would expand ${word.source} differently from bash`);
+      }
+    }
+  }
+
+  /**
+   * Strips wrappers one after another until the real program is reached, then records it. Wrappers
+   * that run a script (bash -c, eval, watch, su -c) hand it to script(); find's -exec commands are
+   * invocations of their own.
+   */
+  private invoke(initial: readonly Word[], start: Invocation): void {
+    let words = [...initial];
+    const invocation: Invocation = { ...start, wrappers: [...start.wrappers], assignments: [...start.assignments] };
+    const frame = invocation.frame;
+    for (;;) {
+      const program = words[0];
+      if (!program) return;
+      if (invocation.placeholder && program.text.includes(invocation.placeholder)) words[0] = dynamicWord(program);
+      const head = words[0]!;
+      if (head.kind !== 'literal') {
+        this.reason(`the program name ${head.source} is only known when it runs`);
+        this.pushCommand(words.map((word) => word.text), invocation, { readOnly: false, local: false }, { kind: 'missing' });
+        return;
+      }
+      const name = head.text;
+      if (name === '') {
+        this.reason('an empty program name');
+        return;
+      }
+      this.programNames.add(name);
+      const location = this.resolver.resolve(name, invocation.viaExec);
+      const base = recognisedName(name, location);
+      if (invocation.fromParser && !invocation.viaExec && RESERVED_WORDS.has(name)) {
+        this.reason(`\`${name}\` here is bash syntax the parser read as a command`);
+      }
+      const args = words.slice(1);
+      const mark = this.commands.length;
+      const next = base === null ? null : this.unwrap(base, args, invocation, words);
+      if (next === 'done') return;
+      if (next === null) {
+        // What the program itself starts (find -exec, a trap's action) is listed after it.
+        const nested = this.commands.splice(mark);
+        this.finish(words, invocation, location, base);
+        this.commands.push(...nested);
+        return;
+      }
+      words = next;
+      invocation.fromParser = false;
+    }
+  }
+
+  /**
+   * One wrapper: returns the words of the command it runs, null when `name` is not a wrapper (the
+   * command is final), or 'done' when it was handled here (a script, a query, a wrapper alone).
+   */
+  private unwrap(name: string, args: Word[], invocation: Invocation, words: readonly Word[]): Word[] | null | 'done' {
+    const frame = invocation.frame;
+    const wrap = (wrapper: string, rest: Word[], exec = true): Word[] | 'done' => {
+      invocation.wrappers.push(wrapper);
+      if (exec) invocation.viaExec = true;
+      if (rest.length === 0) {
+        this.pushCommand(words.map((word) => word.text), { ...invocation, wrappers: invocation.wrappers.slice(0, -1) }, classifyInvocation(name, args, this.invocationContext(invocation)), this.resolver.resolve(words[0]!.text, invocation.viaExec));
+        return 'done';
+      }
+      return rest;
+    };
+    const options = (spec: keyof typeof wrapperSpecs): ParsedWrapper | null => {
+      const scan = scanOptions(
+        args.map((word) => word.text),
+        wrapperSpecs[spec]!,
+      );
+      if (!scan.ok) {
+        this.reason(`${name}: ${scan.reason}, so where its command starts is unclear`);
+        return null;
+      }
+      const dynamicInZone = args.slice(0, scan.firstOperand).find((word) => word.kind !== 'literal');
+      if (dynamicInZone) {
+        this.reason(`${name} has the argument ${dynamicInZone.source}, only known when it runs, so where its command starts is unclear`);
+        return null;
+      }
+      return { scan, rest: args.slice(scan.firstOperand) };
+    };
+
+    switch (name) {
+      case 'eval': {
+        this.reason('eval runs a string as a command');
+        invocation.wrappers.push('eval');
+        if (args.every((word) => word.kind === 'literal')) this.script(args.map((word) => word.text).join(' '), this.innerFrame(invocation, frame.dialect));
+        return 'done';
+      }
+      case 'source':
+      case '.':
+        this.reason(`${name} runs the commands of a file in this shell`);
+        return null;
+      case 'alias':
+        if (args.some((word) => word.text.includes('='))) this.reason('alias makes a name stand for other commands');
+        return null;
+      case 'enable':
+        this.reason('enable turns shell builtins on and off or loads new ones');
+        return null;
+      case 'fc':
+      case 'bind':
+      case 'complete':
+      case 'compgen':
+      case 'coproc':
+        if (name === 'fc' || name === 'coproc' || args.some((word) => /^-[^-]*[CFx]/.test(word.text))) this.reason(`${name} can run commands that are not on this line`);
+        return null;
+      case 'builtin':
+        if (args.length === 0) return null;
+        this.reason('builtin with a command runs a shell builtin that bypasses this analysis of functions and wrappers');
+        invocation.wrappers.push('builtin');
+        return args;
+      case 'exec': {
+        const parsed = options('exec');
+        if (!parsed) return 'done';
+        if (parsed.rest.length === 0) return null;
+        this.reason('exec replaces the shell with the command');
+        return wrap('exec', parsed.rest);
+      }
+      case 'command': {
+        const parsed = options('command');
+        if (!parsed) return 'done';
+        if (parsed.scan.options.some((option) => option.name === 'v' || option.name === 'V')) return null;
+        invocation.wrappers.push('command');
+        if (parsed.rest.length === 0) return 'done';
+        return parsed.rest;
+      }
+      case 'time': {
+        // bash's time keyword takes only -p; anything else is the command it times.
+        let index = 0;
+        while (args[index]?.kind === 'literal' && (args[index]!.text === '-p' || args[index]!.text === '--')) index++;
+        invocation.wrappers.push('time');
+        if (index >= args.length) return 'done';
+        return args.slice(index);
+      }
+      case 'nohup': {
+        const parsed = options('nohup');
+        if (!parsed) return 'done';
+        // With a terminal on stdout (ours is a PTY), nohup writes nohup.out.
+        invocation.blockReadOnly ??= 'nohup writes nohup.out';
+        return wrap('nohup', parsed.rest);
+      }
+      case 'timeout': {
+        const parsed = options('timeout');
+        if (!parsed) return 'done';
+        const [duration, ...rest] = parsed.rest;
+        if (duration && duration.kind !== 'literal') {
+          this.reason(`timeout's duration ${duration.source} is only known when it runs`);
+          return 'done';
+        }
+        return wrap('timeout', rest);
+      }
+      case 'nice':
+      case 'stdbuf':
+      case 'setsid': {
+        const parsed = options(name);
+        if (!parsed) return 'done';
+        return wrap(name, parsed.rest);
+      }
+      case 'ionice': {
+        const parsed = options('ionice');
+        if (!parsed) return 'done';
+        if (parsed.scan.options.some((option) => ['p', 'P', 'u', 'pid', 'pgid', 'uid'].includes(option.name))) return null;
+        return wrap('ionice', parsed.rest);
+      }
+      case 'env':
+        return this.unwrapEnv(args, invocation, words, options);
+      case 'sudo':
+      case 'doas': {
+        const parsed = options(name);
+        if (!parsed) return 'done';
+        const flags = parsed.scan.options.map((option) => option.name);
+        if (flags.some((flag) => ['e', 'edit', 'l', 'list', 'v', 'validate', 'k', 'K', 'V', 'L'].includes(flag)) && parsed.rest.length === 0) return null;
+        if (flags.includes('e') || flags.includes('edit')) {
+          invocation.blockReadOnly ??= `${name} -e edits files as another user`;
+          return null;
+        }
+        if (flags.some((flag) => ['D', 'chdir', 'R', 'chroot'].includes(flag))) invocation.changesDirectory = true;
+        invocation.blockReadOnly ??= `${name} runs the command as another user`;
+        let rest = parsed.rest;
+        while (rest[0]?.kind === 'literal' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].text)) {
+          const variable = rest[0].text.slice(0, rest[0].text.indexOf('='));
+          invocation.assignments.push(variable);
+          if (isDangerousVariable(variable)) this.reason(`${name} sets ${variable} for the command, which changes what it runs`);
+          rest = rest.slice(1);
+        }
+        return wrap(name, rest);
+      }
+      case 'su':
+        return this.unwrapSu(args, invocation);
+      case 'xargs':
+        return this.unwrapXargs(args, invocation, options);
+      case 'watch': {
+        const parsed = options('watch');
+        if (!parsed) return 'done';
+        if (parsed.scan.options.some((option) => option.name === 'x' || option.name === 'exec')) return wrap('watch', parsed.rest);
+        // Without --exec, watch joins its arguments and hands them to sh -c.
+        invocation.wrappers.push('watch');
+        if (parsed.rest.some((word) => word.kind !== 'literal')) {
+          this.reason('watch runs a shell script built from words only known when it runs');
+          return 'done';
+        }
+        if (parsed.rest.length) this.script(parsed.rest.map((word) => word.text).join(' '), this.innerFrame(invocation, 'sh'));
+        return 'done';
+      }
+      case 'find':
+        this.findExecs(args, invocation);
+        return null;
+      case 'trap':
+        this.trap(args, invocation);
+        return null;
+      case 'let':
+        for (const word of args) {
+          if (word.kind !== 'literal') this.reason(`let evaluates ${word.source}, only known when it runs, as arithmetic`);
+          else this.arithmeticText(word.text, frame);
+        }
+        return null;
+      case 'set':
+        if (args.some((word, index) => /^-[^-]*k/.test(word.text) || (word.text === '-o' && args[index + 1]?.text === 'keyword'))) {
+          this.reason('set -k turns every NAME=value argument into environment for the command');
+        }
+        return null;
+      case 'read':
+        this.builtinTargets(name, args, 'adinNptu', (option, value) => {
+          if (option !== 'a') return [];
+          this.arrays.add(value.text);
+          return [value];
+        }, frame);
+        return null;
+      case 'mapfile':
+      case 'readarray':
+        if (args.some((word) => /^-[^-]*C/.test(word.text))) this.reason(`${name} -C runs a callback command for the lines it reads`);
+        this.builtinTargets(name, args, 'dnOsuCc', () => [], frame);
+        for (const word of args) if (word.kind === 'literal' && IDENTIFIER.test(word.text)) this.arrays.add(word.text);
+        return null;
+      case 'printf':
+        if (args[0]?.kind === 'literal' && args[0].text.startsWith('-v')) {
+          const target = args[0].text === '-v' ? args[1] : literalWord(args[0].text.slice(2));
+          if (target) this.checkVariableNameWord(target, 'printf -v', frame);
+        }
+        return null;
+      case 'getopts':
+        if (args[1]) this.checkVariableNameWord(args[1], 'getopts', frame);
+        return null;
+      case 'wait': {
+        const index = args.findIndex((word) => word.text === '-p');
+        if (index >= 0 && args[index + 1]) this.checkVariableNameWord(args[index + 1]!, 'wait -p', frame);
+        return null;
+      }
+      case 'hash':
+        if (args.some((word) => /^-[^-]*p/.test(word.text))) this.reason('hash -p makes a name run a program from another path');
+        return null;
+      case 'declare':
+      case 'typeset':
+      case 'local':
+      case 'export':
+      case 'readonly':
+        // Reached through `builtin declare` or `command export`: same checks as the declaration syntax.
+        for (const word of args) {
+          if (word.kind === 'literal' && /^[-+]/.test(word.text)) {
+            if (/[in]/.test(word.text.slice(1))) this.reason(`${name} ${word.text} makes assignments evaluate their values`);
+          } else this.checkVariableNameWord(word, name, frame);
+        }
+        return null;
+      case 'test':
+      case '[': {
+        const index = args.findIndex((word) => word.text === '-v');
+        if (index >= 0 && args[index + 1]) this.checkVariableNameWord(args[index + 1]!, 'test -v', frame);
+        return null;
+      }
+      default:
+        if (SHELLS.has(name)) return this.unwrapShell(name, args, invocation);
+        if (FOREIGN_SHELLS.has(name) && args.some((word) => /^-[^-]*c$|^--command$|^-Command$/i.test(word.text))) {
+          this.reason(`${name} runs a script in a language this analysis does not read`);
+        }
+        return null;
+    }
+  }
+
+  private unwrapEnv(
+    args: Word[],
+    invocation: Invocation,
+    words: readonly Word[],
+    options: (spec: keyof typeof wrapperSpecs) => ParsedWrapper | null,
+  ): Word[] | null | 'done' {
+    const parsed = options('env');
+    if (!parsed) return 'done';
+    for (const option of parsed.scan.options) {
+      if (option.name === 'S' || option.name === 'split-string') {
+        this.reason('env -S splits a string into a command by rules of its own');
+        return 'done';
+      }
+      if (option.name === 'C' || option.name === 'chdir') invocation.changesDirectory = true;
+    }
+    let rest = parsed.rest;
+    // `env -` is -i.
+    if (rest[0]?.kind === 'literal' && rest[0].text === '-') rest = rest.slice(1);
+    while (rest[0] && rest[0].text.includes('=') && !rest[0].text.startsWith('=')) {
+      const word = rest[0];
+      if (word.kind !== 'literal' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.source)) {
+        this.reason(`env has the argument ${word.source}, only known when it runs, which could set any variable or be the command`);
+        return 'done';
+      }
+      if (word.splits) {
+        this.reason(`env's assignment ${word.source} may split into several words when it runs`);
+        return 'done';
+      }
+      const variable = (word.kind === 'literal' ? word.text : word.source).split('=', 1)[0]!;
+      invocation.assignments.push(variable);
+      if (isDangerousVariable(variable)) this.reason(`env sets ${variable} for the command, which changes what it runs`);
+      rest = rest.slice(1);
+    }
+    if (rest.length === 0) {
+      // Without a command, env prints the environment.
+      this.pushCommand(words.map((word) => word.text), invocation, classifyInvocation('env', args, this.invocationContext(invocation)), this.resolver.resolve(words[0]!.text, invocation.viaExec));
+      return 'done';
+    }
+    invocation.wrappers.push('env');
+    invocation.viaExec = true;
+    return rest;
+  }
+
+  private unwrapSu(args: Word[], invocation: Invocation): Word[] | null | 'done' {
+    const index = args.findIndex((word) => word.text === '-c' || word.text === '--command' || word.text.startsWith('--command='));
+    if (index < 0) return null;
+    const flag = args[index]!;
+    const script = flag.text.startsWith('--command=') ? literalWord(flag.text.slice('--command='.length)) : args[index + 1];
+    invocation.wrappers.push('su');
+    if (!script || script.kind !== 'literal') {
+      this.reason('su -c runs a script only known when it runs');
+      return 'done';
+    }
+    invocation.blockReadOnly ??= 'su runs the command as another user';
+    this.script(script.text, this.innerFrame(invocation, 'sh'));
+    return 'done';
+  }
+
+  private unwrapXargs(
+    args: Word[],
+    invocation: Invocation,
+    options: (spec: keyof typeof wrapperSpecs) => ParsedWrapper | null,
+  ): Word[] | 'done' {
+    const parsed = options('xargs');
+    if (!parsed) return 'done';
+    let placeholder: string | null = null;
+    for (const option of parsed.scan.options) {
+      if (option.name === 'I') placeholder = option.value ?? '{}';
+      if (option.name === 'i' || option.name === 'replace') placeholder = option.value ?? '{}';
+      if (option.name === 'process-slot-var' && option.value && isDangerousVariable(option.value)) {
+        this.reason(`xargs sets ${option.value} for the command, which changes what it runs`);
+      }
+    }
+    invocation.wrappers.push('xargs');
+    invocation.viaExec = true;
+    // Arguments read from input are appended, or replace the placeholder.
+    if (placeholder) invocation.placeholder = placeholder;
+    else invocation.appendsArguments = true;
+    if (parsed.rest.length === 0) return [literalWord('echo')];
+    return placeholder ? parsed.rest.map((word) => (word.text.includes(placeholder) ? dynamicWord(word) : word)) : parsed.rest;
+  }
+
+  /** bash -c SCRIPT, sh -c, zsh -c ...: the script is analysed as a line of its own. */
+  private unwrapShell(name: string, args: Word[], invocation: Invocation): null | 'done' {
+    let index = 0;
+    let command = false;
+    let readsStdin = false;
+    for (; index < args.length; index++) {
+      const word = args[index]!;
+      if (word.kind !== 'literal') {
+        if (command) break;
+        this.reason(`${name} has the argument ${word.source}, only known when it runs`);
+        return 'done';
+      }
+      const text = word.text;
+      if (text === '--' || text === '-') {
+        index++;
+        break;
+      }
+      if (/^--(rcfile|init-file)$/.test(text)) {
+        index++;
+        continue;
+      }
+      if (text.startsWith('--')) continue;
+      if (!/^[-+]/.test(text)) break;
+      if (/^[-+][^-]*[oO]$/.test(text)) {
+        const option = args[index + 1]?.text;
+        if (text.endsWith('o') && option === 'keyword') this.reason(`${name} -o keyword turns NAME=value arguments into environment`);
+        index++;
+      }
+      if (text.slice(1).includes('k')) this.reason(`${name} -k turns NAME=value arguments into environment`);
+      if (text.slice(1).includes('c')) command = true;
+      if (text.slice(1).includes('s')) readsStdin = true;
+    }
+    const dialect: Dialect = name === 'zsh' ? 'zsh' : name === 'bash' ? 'bash' : 'sh';
+    if (command) {
+      const script = args[index];
+      invocation.wrappers.push(name);
+      if (!script) return 'done';
+      if (script.kind !== 'literal') {
+        this.reason(`${name} -c runs a script only known when it runs (${script.source})`);
+        return 'done';
+      }
+      this.script(script.text, this.innerFrame(invocation, dialect));
+      return 'done';
+    }
+    const file = readsStdin ? undefined : args[index];
+    if (file && !isStdinPath(file)) {
+      if (file.source.startsWith('<(')) this.reason(`${name} runs a script produced by ${file.source.slice(0, 40)}`);
+      return null;
+    }
+    this.interpreterStdin(name, invocation);
+    return null;
+  }
+
+  /** An interpreter that reads its program from standard input: fine from a literal here-document, never from a pipe. */
+  private interpreterStdin(name: string, invocation: Invocation): void {
+    switch (invocation.stdin) {
+      case 'pipe':
+        this.reason(`${name} runs a program it reads from a pipe`);
+        return;
+      case 'expanding-document':
+        this.reason(`${name} runs a program from a here-document with expansions, only known when it runs`);
+        return;
+      case 'literal-document':
+        this.notes.push(`${name} runs the program written in the here-document`);
+        return;
+      default:
+    }
+  }
+
+  private findExecs(args: readonly Word[], invocation: Invocation): void {
+    const execs = ['-exec', '-execdir', '-ok', '-okdir'];
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i]!;
+      if (word.kind === 'dynamic' || (word.kind === 'pattern' && execs.some((exec) => globMatches(word.text, exec)))) {
+        this.reason(`find's argument ${word.source} could add an -exec command when it runs`);
+        continue;
+      }
+      if (!execs.includes(word.text)) continue;
+      let end = i + 1;
+      while (end < args.length && !(args[end]!.kind === 'literal' && (args[end]!.text === ';' || (args[end]!.text === '+' && args[end - 1]!.text.includes('{}'))))) end++;
+      const command = args.slice(i + 1, end).map((arg) => (arg.text.includes('{}') ? dynamicWord(arg) : arg));
+      if (command.length) {
+        this.invoke(command, {
+          ...this.baseInvocation(invocation.frame, false),
+          wrappers: [...invocation.wrappers, 'find'],
+          viaExec: true,
+          blockReadOnly: invocation.blockReadOnly,
+          writes: [],
+          stdin: 'inherited',
+        });
+      }
+      i = end;
+    }
+  }
+
+  private trap(args: readonly Word[], invocation: Invocation): void {
+    const operands = args.filter((word) => !(word.kind === 'literal' && /^-[lp]$/.test(word.text)));
+    if (operands.length < 2 && !(operands.length === 1 && operands[0]!.text === '-')) return;
+    const action = operands[0]!;
+    if (action.kind !== 'literal') {
+      this.reason(`trap runs ${action.source}, only known when it runs, later`);
+      return;
+    }
+    if (action.text === '' || action.text === '-' || /^\d+$/.test(action.text)) return;
+    // The action runs later, as a script of its own.
+    this.script(action.text, this.innerFrame({ ...invocation, wrappers: [...invocation.wrappers, 'trap'] }, invocation.frame.dialect));
+  }
+
+  /** Checks the variable names a builtin assigns: its operands, and the value of `nameOption` options. */
+  private builtinTargets(name: string, args: readonly Word[], valueLetters: string, extraTargets: (option: string, value: Word) => Word[], frame: Frame): void {
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i]!;
+      if (word.kind === 'literal' && word.text.startsWith('-') && word.text.length > 1) {
+        for (let k = 1; k < word.text.length; k++) {
+          const letter = word.text[k]!;
+          if (!valueLetters.includes(letter)) continue;
+          const attached = word.text.slice(k + 1);
+          const value = attached ? literalWord(attached) : args[++i];
+          if (value) for (const target of extraTargets(letter, value)) this.checkVariableNameWord(target, name, frame);
+          break;
+        }
+        continue;
+      }
+      this.checkVariableNameWord(word, name, frame);
+    }
+  }
+
+  private innerFrame(invocation: Invocation, dialect: Dialect): Frame {
+    return {
+      wrappers: [...invocation.wrappers],
+      writes: invocation.writes,
+      stdin: invocation.stdin,
+      blockReadOnly: invocation.blockReadOnly,
+      dialect,
+      depth: invocation.frame.depth + 1,
+    };
+  }
+
+  private invocationContext(invocation: Invocation): InvocationContext {
+    const cwd = invocation.changesDirectory ? null : this.cwd;
+    return {
+      cwdInWorkspace: cwd !== null,
+      directoryInWorkspace: (dir: string): boolean => {
+        if (dir.startsWith('~')) return false;
+        let target: string;
+        if (path.isAbsolute(dir)) target = dir;
+        else {
+          // A relative cd also searches CDPATH, which can lead anywhere.
+          if (!cwd?.certain || (this.cdpathSet && !/^\.\.?(\/|$)/.test(dir))) return false;
+          target = path.resolve(cwd.dir, dir);
+        }
+        return this.resolver.isInsideWorkspace(target);
+      },
+    };
+  }
+
+  /** The real program: classify it and record it. */
+  private finish(words: readonly Word[], invocation: Invocation, location: ProgramLocation, base: string | null): void {
+    const context = this.invocationContext(invocation);
+    let args = words.slice(1);
+    if (invocation.appendsArguments) args = [...args, { text: '$INPUT', kind: 'dynamic', splits: true, source: '$INPUT' }];
+    const classification = base ? classifyInvocation(base, args, context) : { readOnly: false, local: false };
+    if (base) {
+      const interpreter = interpreterKind(base);
+      if (interpreter) this.interpreterProgram(base, interpreter, words.slice(1), invocation);
+    }
+    this.pushCommand(words.map((word) => word.text), invocation, classification, location);
+    if (base === 'cd' || base === 'pushd') {
+      // After a cd into the workspace the shell may be in either place (the cd can fail or be
+      // skipped), both inside; relative paths after it are no longer certain.
+      const operand = words.slice(1).find((word) => !word.text.startsWith('-'));
+      const from = this.cwd;
+      this.cwd = classification.readOnly && operand && from ? { dir: path.resolve(from.dir, operand.text), certain: false } : null;
+    } else if (base === 'popd') {
+      this.cwd = null;
+    }
+  }
+
+  /** node, python, perl ...: inline code must be literal, and a program read from stdin must not come from a pipe. */
+  private interpreterProgram(name: string, kind: string, args: readonly Word[], invocation: Invocation): void {
+    const spec = STDIN_INTERPRETERS[kind]!;
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i]!;
+      const text = word.text;
+      if (spec.inline.includes(text) || spec.inline.some((flag) => flag.length === 2 && text.startsWith(flag) && text.length > 2 && !text.startsWith('--'))) {
+        const code = text.length > 2 && !spec.inline.includes(text) ? word : args[i + 1];
+        if (code && code.kind !== 'literal' && !(kind === 'python' && text.startsWith('-m'))) this.reason(`${name} ${text} runs code only known when it runs (${code.source})`);
+        return;
+      }
+      if (spec.withValue.includes(text)) {
+        i++;
+        continue;
+      }
+      if (word.kind === 'literal' && text.startsWith('-') && text !== '-') continue;
+      if (isStdinPath(word)) break;
+      if (word.source.startsWith('<(') || word.source.startsWith('>(')) {
+        this.reason(`${name} runs a program produced by ${word.source.slice(0, 40)}`);
+        return;
+      }
+      if (word.kind !== 'literal') {
+        this.reason(`${name} runs a script whose name is only known when it runs (${word.source})`);
+        return;
+      }
+      // A script file: what it does is its own business, and the person sees its name.
+      return;
+    }
+    this.interpreterStdin(name, invocation);
+  }
+
+  private pushCommand(argv: string[], invocation: Invocation, classification: { readOnly: boolean; local: boolean }, location: ProgramLocation): void {
+    const trusted = location.kind === 'builtin' || location.kind === 'system';
+    const writes = [...invocation.writes];
+    const readOnly =
+      classification.readOnly && trusted && writes.length === 0 && invocation.blockReadOnly === null && !invocation.changesDirectory && !invocation.placeholder;
+    const local = classification.local && trusted;
+    this.commands.push({
+      argv,
+      wrappers: [...invocation.wrappers],
+      assignments: [...invocation.assignments],
+      readOnly,
+      mayReachNetwork: !(readOnly || local),
+      writesTo: writes,
+    });
+  }
+}
+
+/** The name the rules know the program by: its base name when it is a builtin or a system program. */
+function recognisedName(name: string, location: ProgramLocation): string | null {
+  if (!name.includes('/')) return name;
+  return location.kind === 'system' ? path.basename(name) : null;
+}
+
+/** web-tree-sitter hands out a new object for every access: compare by id. */
+function sameNode(a: Node | null | undefined, b: Node | null | undefined): boolean {
+  return a !== null && a !== undefined && b !== null && b !== undefined && a.id === b.id;
+}
+
+function named(node: Node): Node[] {
+  const out: Node[] = [];
+  for (const child of node.namedChildren) if (child) out.push(child);
+  return out;
+}
+
+function dynamicWord(word: Word): Word {
+  return { text: word.text, kind: 'dynamic', splits: false, source: word.source };
+}
+
+function isStdinPath(word: Word): boolean {
+  return word.kind === 'literal' && (word.text === '-' || word.text === '/dev/stdin' || word.text === '/dev/fd/0');
+}
+
+/** `$(`, `${`, `$[` or a backtick that no backslash quotes: bash would expand it. */
+function hidesSubstitution(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '\\') {
+      i++;
+      continue;
+    }
+    if (char === '`') return true;
+    if (char === '$' && /[({[]/.test(text[i + 1] ?? '')) return true;
+  }
+  return false;
+}
+
+/**
+ * The source with every line continuation (an unescaped backslash before a newline) removed, where
+ * bash removes it: everywhere but in single quotes, $'...', comments and quoted here-documents.
+ * null when there is none to remove.
+ */
+function joinContinuedLines(source: string, root: Node): string | null {
+  const removals: number[] = [];
+  for (let index = source.indexOf('\\\n'); index >= 0; index = source.indexOf('\\\n', index + 2)) {
+    let backslashes = 0;
+    while (index - 1 - backslashes >= 0 && source[index - 1 - backslashes] === '\\') backslashes++;
+    if (backslashes % 2 === 1) continue;
+    if (!isLiteralContext(root.descendantForIndex(index, index + 1))) removals.push(index);
+  }
+  if (removals.length === 0) return null;
+  let out = '';
+  let position = 0;
+  for (const index of removals) {
+    out += source.slice(position, index);
+    position = index + 2;
+  }
+  return out + source.slice(position);
+}
+
+function isLiteralContext(node: Node | null): boolean {
+  for (let current = node; current; current = current.parent) {
+    if (current.type === 'raw_string' || current.type === 'ansi_c_string' || current.type === 'comment') return true;
+    if (current.type === 'heredoc_body') {
+      const start = current.parent?.children.find((child) => child?.type === 'heredoc_start');
+      return start !== undefined && start !== null && /['"\\]/.test(start.text);
+    }
+  }
+  return false;
+}
+
+function describeError(root: Node): string {
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.isError || node.isMissing) {
+      const where = `line ${node.startPosition.row + 1}, column ${node.startPosition.column + 1}`;
+      return node.isMissing ? `missing ${node.type} at ${where}` : `at ${where}: ${JSON.stringify(node.text.slice(0, 30))}`;
+    }
+    for (let i = node.childCount - 1; i >= 0; i--) {
+      const child = node.child(i);
+      if (child && (child.hasError || child.isMissing)) stack.push(child);
+    }
+  }
+  return 'an error node';
+}

@@ -1,0 +1,181 @@
+import { couldBeLongOption } from './scanOptions';
+
+/**
+ * What a git invocation does, from its literal arguments: whether it only reads the repository,
+ * and whether it stays on this machine.
+ *
+ * Read-only git is deliberately kept (newer Codex dropped git from its list because repository
+ * configuration can start pagers, fsmonitor hooks and diff drivers): here commands run in the
+ * sandbox, writes into .git/ ask, GIT_* variables make a line unpinnable, and every global option
+ * that loads other configuration or starts a program (-c, --config-env, --exec-path, --git-dir,
+ * --work-tree, -p) is refused, as is a repository outside the workspace (-C elsewhere, cd elsewhere).
+ *
+ * "Local" is stricter than "does not fetch": git runs repository hooks (pre-commit, post-checkout,
+ * reference-transaction, post-index-change ...) for almost every subcommand that writes, and hooks
+ * are project code (husky installs them from the repository), which may do anything. So only the
+ * reading subcommands and a few writers that run no hook count as local.
+ */
+export interface GitClassification {
+  readOnly: boolean;
+  /** Cannot reach the network, and runs no repository hook (which could). */
+  local: boolean;
+}
+
+export interface GitContext {
+  /** The directory git would run in is known to be inside the workspace. */
+  cwdInWorkspace: boolean;
+  /** Whether `-C dir` stays inside the workspace (relative to where the command runs). */
+  directoryInWorkspace(dir: string): boolean;
+}
+
+/** Global options that change nothing about what git runs or which configuration it reads. */
+const HARMLESS_GLOBAL_FLAGS = new Set([
+  '--no-pager',
+  '-P',
+  '--no-optional-locks',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-replace-objects',
+  '--no-advice',
+  '--no-lazy-fetch',
+]);
+
+/** Global options that take the next argument as their value. */
+const GLOBAL_WITH_VALUE = new Set(['-c', '--config-env', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--super-prefix', '--list-cmds', '--attr-source']);
+
+/** Flags that make a reading subcommand write a file or start a configured program. */
+const UNSAFE_LONG_FLAGS = ['output', 'ext-diff', 'textconv', 'exec', 'paginate', 'open-files-in-pager', 'filters', 'batch-command'];
+
+/** Short options that take an attached value, per subcommand: in `git grep -eo` the pattern is "o". */
+const SHORT_WITH_VALUE: Record<string, string> = { grep: 'efABCm', log: 'nSGLOUMCBl', show: 'nSGLOUMCBl', diff: 'SGLOUMCBl' };
+
+/** Subcommands that write but run no hook and reach no other machine. */
+const LOCAL_WRITERS = new Set(['init', 'config', 'var', 'version', 'hash-object', 'mktree', 'format-patch', 'check-ignore', 'check-attr', 'clean', 'count-objects', 'fsck', 'prune', 'repack']);
+
+export function classifyGit(args: readonly string[], context: GitContext): GitClassification {
+  let index = 0;
+  let directoryOk = context.cwdInWorkspace;
+  let globalsSafe = true;
+  while (index < args.length) {
+    const arg = args[index]!;
+    if (!arg.startsWith('-')) break;
+    if (arg === '-C' || (arg.startsWith('-C') && arg.length > 2)) {
+      const dir = arg === '-C' ? args[index + 1] : arg.slice(2);
+      if (dir === undefined) return { readOnly: false, local: true };
+      directoryOk = directoryOk && context.directoryInWorkspace(dir);
+      index += arg === '-C' ? 2 : 1;
+      continue;
+    }
+    if (!HARMLESS_GLOBAL_FLAGS.has(arg)) globalsSafe = false;
+    index += GLOBAL_WITH_VALUE.has(arg) ? 2 : 1;
+  }
+  const subcommand = args[index];
+  if (subcommand === undefined) return { readOnly: false, local: globalsSafe };
+  const rest = args.slice(index + 1);
+  if (!globalsSafe) return { readOnly: false, local: false };
+  if (rest.some((arg) => isUnsafeFlag(subcommand, arg))) return { readOnly: false, local: false };
+  const readOnly = directoryOk && subcommandReadsOnly(subcommand, rest);
+  const local = readOnly || (directoryOk && writesLocally(subcommand, rest));
+  return { readOnly, local };
+}
+
+function isUnsafeFlag(subcommand: string, arg: string): boolean {
+  if (UNSAFE_LONG_FLAGS.some((name) => couldBeLongOption(arg, name))) return true;
+  if (!/^-[^-]/.test(arg)) return false;
+  const withValue = SHORT_WITH_VALUE[subcommand] ?? '';
+  for (const letter of arg.slice(1)) {
+    // -o is --output's spelling in the policy's rules; grep's -O opens the matches in a pager.
+    if (letter === 'o' || (letter === 'O' && subcommand === 'grep')) return true;
+    if (withValue.includes(letter)) return false;
+  }
+  return false;
+}
+
+function subcommandReadsOnly(subcommand: string, args: readonly string[]): boolean {
+  switch (subcommand) {
+    case 'status':
+    case 'diff':
+    case 'log':
+    case 'show':
+    case 'rev-parse':
+    case 'ls-files':
+    case 'ls-tree':
+    case 'blame':
+    case 'grep':
+    case 'describe':
+    case 'rev-list':
+    case 'merge-base':
+    case 'shortlog':
+    case 'show-ref':
+    case 'for-each-ref':
+    case 'count-objects':
+    case 'check-ignore':
+    case 'name-rev':
+    case 'cat-file':
+      return true;
+    case 'branch':
+      return branchOnlyLists(args);
+    case 'tag':
+      return (
+        args.length === 0 ||
+        ((args.includes('-l') || args.includes('--list')) &&
+          args.every((arg) => arg === '-l' || arg === '--list' || /^-n\d*$/.test(arg) || arg.startsWith('--sort=') || !arg.startsWith('-')))
+      );
+    case 'remote':
+      return args.length === 0 || (args.length === 1 && (args[0] === '-v' || args[0] === '--verbose')) || args[0] === 'get-url';
+    case 'stash':
+    case 'worktree':
+      return args[0] === 'list';
+    case 'reflog':
+      return args.length === 0 || args[0] === 'show';
+    case 'config': {
+      const queries = ['--get', '--get-all', '--get-regexp', '--list', '-l'];
+      const modifiers = ['--show-origin', '--show-scope', '--local', '--global', '--system', '--name-only', '-z', '--null'];
+      return args.some((arg) => queries.includes(arg)) && args.every((arg) => queries.includes(arg) || modifiers.includes(arg) || !arg.startsWith('-'));
+    }
+    default:
+      return false;
+  }
+}
+
+/** `git branch` that lists (or shows the current branch), never one that creates, moves or deletes. */
+function branchOnlyLists(args: readonly string[]): boolean {
+  const listingFlags = new Set(['--list', '-l', '--show-current', '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-i', '--ignore-case', '--no-color', '--color', '--column', '--no-column', '--omit-empty', '--no-abbrev']);
+  // Filters put git branch in listing mode; the commit they take is optional, the others' value is not.
+  const optionalCommit = new Set(['--contains', '--no-contains', '--merged', '--no-merged']);
+  const requiredValue = new Set(['--points-at', '--sort', '--format']);
+  let listingMode = args.length === 0;
+  let explicitList = false;
+  let positionals = 0;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const name = arg.split('=', 1)[0]!;
+    if (listingFlags.has(arg)) {
+      listingMode = true;
+      if (arg === '--list' || arg === '-l') explicitList = true;
+    } else if (optionalCommit.has(name) || requiredValue.has(name)) {
+      listingMode = true;
+      explicitList = true;
+      if (!arg.includes('=') && (requiredValue.has(name) || (args[i + 1] !== undefined && !args[i + 1]!.startsWith('-')))) i++;
+    } else if (arg.startsWith('--abbrev') || arg.startsWith('--color=')) {
+      continue;
+    } else if (arg.startsWith('-')) {
+      return false;
+    } else {
+      positionals++;
+    }
+  }
+  // Without --list (or a filter), `git branch name` creates a branch.
+  return listingMode && (positionals === 0 || explicitList);
+}
+
+function writesLocally(subcommand: string, args: readonly string[]): boolean {
+  if (subcommand === 'remote') {
+    return ['add', 'remove', 'rm', 'rename', 'set-url'].includes(args[0] ?? '') || (args[0] === 'show' && args.includes('-n'));
+  }
+  if (subcommand === 'archive') return !args.some((arg) => couldBeLongOption(arg, 'remote'));
+  if (subcommand === 'submodule') return args.length === 0 || args[0] === 'status';
+  return LOCAL_WRITERS.has(subcommand);
+}

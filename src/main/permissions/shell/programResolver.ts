@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Where a program name will be found when the command runs, as far as read-only trust goes:
+ *   builtin:   bash runs its own builtin, whatever PATH holds;
+ *   system:    a file outside the workspace, found through PATH or named by an absolute path in a
+ *              system directory (or a PATH directory);
+ *   workspace: a file inside the workspace (project code: never read-only);
+ *   untrusted: a path relative to where the command runs (./ls, bin/ls), an absolute path elsewhere,
+ *              a PATH with a relative entry, or a name a workspace folder earlier on PATH could shadow;
+ *   missing:   found nowhere (the command fails; nothing to trust).
+ */
+export type ProgramLocation =
+  | { kind: 'builtin' }
+  | { kind: 'system'; path: string }
+  | { kind: 'workspace'; path: string }
+  | { kind: 'untrusted'; why: string }
+  | { kind: 'missing' };
+
+export interface ProgramResolver {
+  /** Where `name` resolves; `viaExec` for programs started by a wrapper (timeout, env, ...), where no builtin applies. */
+  resolve(name: string, viaExec: boolean): ProgramLocation;
+  /** The workspace root, canonical. */
+  readonly workspaceRoot: string;
+  /** Whether an absolute path is inside the workspace (after resolving symbolic links). */
+  isInsideWorkspace(absolutePath: string): boolean;
+}
+
+const BASH_BUILTINS = new Set([
+  ':', '.', '[', 'alias', 'bg', 'bind', 'break', 'builtin', 'caller', 'cd', 'command', 'compgen', 'complete',
+  'compopt', 'continue', 'declare', 'dirs', 'disown', 'echo', 'enable', 'eval', 'exec', 'exit', 'export',
+  'false', 'fc', 'fg', 'getopts', 'hash', 'help', 'history', 'jobs', 'kill', 'let', 'local', 'logout',
+  'mapfile', 'popd', 'printf', 'pushd', 'pwd', 'read', 'readarray', 'readonly', 'return', 'set', 'shift',
+  'shopt', 'source', 'suspend', 'test', 'times', 'trap', 'true', 'type', 'typeset', 'ulimit', 'umask',
+  'unalias', 'unset', 'wait',
+]);
+
+/** Where systems keep their own programs; an absolute path elsewhere (and off PATH) is not trusted. */
+const SYSTEM_DIRECTORIES = [
+  '/bin', '/sbin', '/usr/bin', '/usr/sbin', '/usr/local/bin', '/usr/local/sbin', '/usr/libexec',
+  '/opt/homebrew/bin', '/opt/homebrew/sbin', '/opt/local/bin', '/snap/bin', '/run/current-system/sw/bin',
+  '/home/linuxbrew/.linuxbrew/bin', '/nix/var/nix/profiles/default/bin',
+];
+
+export function isBashBuiltin(name: string): boolean {
+  return BASH_BUILTINS.has(name);
+}
+
+/** A resolver for one analysis: it caches lookups, so the file system is asked once per name. */
+export function createProgramResolver(workspaceRoot: string, pathEnv: string): ProgramResolver {
+  const root = canonical(workspaceRoot);
+  const cache = new Map<string, ProgramLocation>();
+  const isInsideWorkspace = (absolutePath: string): boolean => isInside(canonical(absolutePath), root);
+  let pathDirectories: { dir: string; inWorkspace: boolean; relative: boolean }[] | null = null;
+  const directories = (): { dir: string; inWorkspace: boolean; relative: boolean }[] => {
+    pathDirectories ??= pathEnv.split(':').map((dir) => {
+      const relative = dir === '' || !path.isAbsolute(dir);
+      return { dir, relative, inWorkspace: !relative && isInsideWorkspace(dir) };
+    });
+    return pathDirectories;
+  };
+
+  const lookUp = (name: string, viaExec: boolean): ProgramLocation => {
+    if (!viaExec && BASH_BUILTINS.has(name)) return { kind: 'builtin' };
+    if (name.includes('\0')) return { kind: 'untrusted', why: 'the name holds a NUL' };
+    if (name.includes('/')) {
+      if (!path.isAbsolute(name)) return { kind: 'untrusted', why: 'a path relative to where the command runs' };
+      const real = canonical(name);
+      if (isInside(real, root)) return { kind: 'workspace', path: real };
+      const dir = path.dirname(real);
+      const trusted =
+        SYSTEM_DIRECTORIES.some((system) => dir === system || isInside(dir, canonical(system))) ||
+        directories().some((entry) => !entry.relative && !entry.inWorkspace && canonical(entry.dir) === dir);
+      return trusted ? { kind: 'system', path: real } : { kind: 'untrusted', why: `${real} is not in a system directory` };
+    }
+    let shadowable = false;
+    for (const entry of directories()) {
+      // bash searches a relative entry from wherever the command runs, which a `cd` may change.
+      if (entry.relative) return { kind: 'untrusted', why: `PATH holds the relative entry "${entry.dir}"` };
+      const candidate = path.join(entry.dir, name);
+      if (!isExecutableFile(candidate)) {
+        if (entry.inWorkspace) shadowable = true;
+        continue;
+      }
+      const real = canonical(candidate);
+      if (entry.inWorkspace || isInside(real, root)) return { kind: 'workspace', path: real };
+      // A workspace folder earlier on PATH: any command that writes there first would take over the name.
+      if (shadowable) return { kind: 'untrusted', why: `a workspace folder on PATH comes before ${entry.dir}` };
+      return { kind: 'system', path: real };
+    }
+    return { kind: 'missing' };
+  };
+
+  return {
+    workspaceRoot: root,
+    isInsideWorkspace,
+    resolve(name: string, viaExec: boolean): ProgramLocation {
+      const key = `${viaExec ? 'x' : 'b'}:${name}`;
+      let location = cache.get(key);
+      if (!location) {
+        location = lookUp(name, viaExec);
+        cache.set(key, location);
+      }
+      return location;
+    },
+  };
+}
+
+function isExecutableFile(file: string): boolean {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && stat.isFile() && (stat.mode & 0o111) !== 0;
+}
+
+/** The real path of the longest existing prefix, with the rest appended: symbolic links cannot hide where a path leads. */
+function canonical(target: string): string {
+  const absolute = path.resolve(target);
+  let existing = absolute;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = fs.realpathSync.native(existing);
+      return rest.length ? path.join(real, ...rest.reverse()) : real;
+    } catch {
+      const parent = path.dirname(existing);
+      if (parent === existing) return absolute;
+      rest.push(path.basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+function isInside(child: string, root: string): boolean {
+  if (child === root) return true;
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  return child.startsWith(prefix);
+}

@@ -1,0 +1,95 @@
+import { spawnSync } from 'node:child_process';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initShellParser, parseShell } from './parser';
+import { readWord, type Word } from './readWord';
+
+beforeAll(async () => {
+  await initShellParser();
+});
+
+/** The word of `echo WORD`, read. */
+function wordOf(text: string): Word {
+  const tree = parseShell(`echo ${text}`);
+  try {
+    const command = tree.rootNode.namedChildren[0]!;
+    const argument = command.childrenForFieldName('argument')[0];
+    if (!argument) throw new Error(`no argument in ${JSON.stringify(text)}`);
+    return readWord(argument);
+  } finally {
+    tree.delete();
+  }
+}
+
+describe('readWord', () => {
+  it.each([
+    ['plain', 'plain'],
+    ["'single quoted'", 'single quoted'],
+    ['"double \\"quoted\\" \\$x \\\\ \\a"', 'double "quoted" $x \\ \\a'],
+    ['a\\ b\\;c', 'a b;c'],
+    ["$'tab\\there'", 'tab\there'],
+    ['-g"*.py"', '-g*.py'],
+    ["r''m", 'rm'],
+    ['{}', '{}'],
+    ['a=b', 'a=b'],
+  ])('%s is the literal %j', (text, value) => {
+    expect(wordOf(text)).toMatchObject({ text: value, kind: 'literal', splits: false });
+  });
+
+  it.each(['*.txt', 'a?', '[ab]', '{a,b}', 'x{1..3}', 'a{b,c}d'])('%s is a pattern the shell expands', (text) => {
+    expect(wordOf(text)).toMatchObject({ kind: 'pattern', splits: true });
+  });
+
+  it.each(["'*.txt'", '"a?"', '\\[ab]', "'{a,b}'", '"{1..3}"'])('%s is quoted, so literal', (text) => {
+    expect(wordOf(text).kind).toBe('literal');
+  });
+
+  it.each([
+    ['$x', true],
+    ['"$x"', false],
+    ['${x:-y}', true],
+    ['"$(cmd)"', false],
+    ['$(cmd)', true],
+    ['`cmd`', true],
+    ['~/x', false],
+    ['a$x', true],
+    ['$"translated"', false],
+  ])('%s is dynamic (splits: %s)', (text, splits) => {
+    expect(wordOf(text)).toMatchObject({ kind: 'dynamic', splits, text });
+  });
+
+  it('keeps the source of a dynamic word as its text', () => {
+    expect(wordOf('"pre-$x"')).toMatchObject({ text: '"pre-$x"', source: '"pre-$x"' });
+  });
+});
+
+/** The value bash gives the word, with globbing and brace expansion off so patterns print as they are. */
+function bashValue(text: string): string | null {
+  const result = spawnSync('/bin/bash', ['-c', `set -f +B; printf '%s\\0' ${text}`], { encoding: 'utf8', env: { LANG: 'C.UTF-8' }, timeout: 5000 });
+  if (result.status !== 0) return null;
+  const values = result.stdout.split('\0');
+  values.pop();
+  return values.length === 1 ? values[0]! : null;
+}
+
+describe('readWord against bash', () => {
+  const piece = fc.constantFrom(
+    'a', 'Z', '-', '-o', '=', '/', '.', '{', '}', ',', '*', '?', '[x]', '\\ ', '\\"', "\\'", '\\\\', '\\a', '\\$', '\\*',
+    '"a b"', '"\\$x"', '"\\\\"', '"\\a"', '"\\""', '"*"', '""', "''", "'\\n'", "'a\"b'", "$'\\x41'", "$'\\n'", "$'\\101'",
+    "$'\\u00e9'", "$'\\cA'", "$'\\''", "$'\\\\'", "$'\\e'", "$'\\x7'", "$'\\q'", '"\\n"',
+  );
+
+  it('gives a literal or pattern word the value bash gives it', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 6 }), (pieces) => {
+        const text = pieces.join('');
+        const word = wordOf(text);
+        if (word.kind === 'dynamic') return;
+        const value = bashValue(text);
+        if (value === null) return;
+        expect(word.text, `word ${text}`).toBe(value);
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+});
