@@ -18,6 +18,8 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // A sandboxed preload can require nothing but electron: bundle what it uses (the contract's names).
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
         // A sandboxed preload cannot be an ES module.

@@ -1,26 +1,75 @@
 import { join } from 'node:path';
-import { app, BrowserWindow } from 'electron';
+import { pathToFileURL } from 'node:url';
+import { app, dialog, ipcMain } from 'electron';
+import type { AppServices } from './host/appServices';
+import { bindIpc, broadcastTo } from './ipc';
+import { createAppServices } from './services';
+import { defaultDataDir } from './store/dataDir';
+import { createMainWindow, guardWebContents, type MainWindow } from './window';
 
-// Electron host. Kept thin: it opens the window; the core it will host is the same one `tether run`
-// builds (core.ts). The contract bridge arrives with the desktop app (issue 4).
-function createWindow(): void {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    title: 'Tether',
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
+// Electron host, kept thin: it builds the same services `tether serve` hosts, binds them to IPC and
+// opens the window. Everything that can be tested without Electron lives in host/.
+
+const devServer = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const appUrl = devServer ?? pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).href;
+const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+
+app.enableSandbox();
+app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appUrl));
+
+// A second instance would open a second store writer and window; it hands over to the first.
+if (!app.requestSingleInstanceLock()) app.quit();
+else void start();
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  let services: AppServices;
+  try {
+    services = await createAppServices({ dataDir: defaultDataDir(), host: 'electron' });
+  } catch (error) {
+    dialog.showErrorBox('Tether could not start', error instanceof Error ? error.message : String(error));
+    app.exit(1);
+    return;
+  }
+
+  let main: MainWindow | undefined;
+  const unbind = bindIpc(ipcMain, services.handlers, (frame) => main?.isTrustedSender(frame) ?? false);
+  const unsubscribe = services.subscribe(broadcastTo(() => main?.window.webContents));
+
+  const open = () => {
+    const opened = createMainWindow({ preloadPath, appUrl, ...(devServer ? { devServer } : {}) });
+    opened.window.on('closed', () => {
+      if (main === opened) main = undefined;
+    });
+    main = opened;
+  };
+  open();
+
+  app.on('second-instance', () => {
+    if (!main) return open();
+    if (main.window.isMinimized()) main.window.restore();
+    main.window.focus();
   });
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  window.webContents.on('will-navigate', (event) => event.preventDefault());
-  const devServer = process.env.ELECTRON_RENDERER_URL;
-  if (devServer) void window.loadURL(devServer);
-  else void window.loadFile(join(__dirname, '../renderer/index.html'));
-}
+  app.on('activate', () => {
+    if (!main) open();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
 
-void app.whenReady().then(createWindow);
-app.on('window-all-closed', () => app.quit());
+  // Running sessions are stopped and the store closed before the process ends.
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    unsubscribe();
+    unbind();
+    void Promise.resolve()
+      .then(() => services.close())
+      .catch((error: unknown) => console.error('tether: closing the services failed', error))
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
+  });
+}

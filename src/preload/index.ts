@@ -1,3 +1,5 @@
-// The bridge is generated from src/shared/contract.ts when the desktop app lands (issue 4). Until then
-// the renderer gets nothing: no raw ipcRenderer, no generic invoke.
-export {};
+import { contextBridge, ipcRenderer } from 'electron';
+import { createBridge } from './bridge';
+
+// Sandboxed and context-isolated: the page gets `window.tether` (the contract) and nothing else.
+contextBridge.exposeInMainWorld('tether', createBridge(ipcRenderer));

@@ -1,0 +1,120 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CliError, dataDirFrom } from '../cli/cliError';
+import { createAppServices } from '../services';
+import type { CreateAppServices } from './appServices';
+import { startServeHost, type ServeHost } from './serve';
+
+export const serveUsage = `Usage: tether serve [options]
+
+Serves Tether's UI to a browser on this machine, at http://127.0.0.1:<port>/ with a fresh access
+token in the address each run. Only 127.0.0.1 listens; from another machine, tunnel the same port
+(ssh -L <port>:127.0.0.1:<port> <host>) and open the printed address there.
+
+Options:
+  --port <n>           the port (default: any free one)
+  --cwd <dir>          a folder to offer as a project (default: the current folder)
+  --data-dir <dir>     where sessions are kept (env TETHER_HOME)
+
+Prints the address on stdout; Ctrl+C (or SIGTERM) stops it.`;
+
+type Signal = 'SIGINT' | 'SIGTERM';
+
+export interface ServeCommandDeps {
+  createAppServices?: CreateAppServices;
+  /** The built renderer; by default out/renderer beside the built CLI. */
+  rendererDir?: string;
+  stdout?: { write(text: string): unknown };
+  stderr?: { write(text: string): unknown };
+  /** Where SIGINT and SIGTERM arrive (the process). */
+  signals?: { once(signal: Signal, listener: () => void): unknown; off(signal: Signal, listener: () => void): unknown };
+  /** How a second Ctrl+C ends a shutdown that hangs. */
+  exit?: (code: number) => void;
+}
+
+export async function serveCommand(argv: string[], deps: ServeCommandDeps = {}): Promise<number> {
+  const stdout = deps.stdout ?? process.stdout;
+  const stderr = deps.stderr ?? process.stderr;
+  const signals = deps.signals ?? process;
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      cwd: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    stdout.write(`${serveUsage}\n`);
+    return 0;
+  }
+  const port = parsePort(values.port);
+  const cwd = existingFolder(values.cwd ?? process.cwd());
+  // The CLI is one bundle in out/main; the renderer is built beside it in out/renderer.
+  const rendererDir = deps.rendererDir ?? path.join(import.meta.dirname, '..', 'renderer');
+  if (!existsSync(path.join(rendererDir, 'index.html'))) {
+    throw new CliError(`The browser UI is not built: ${path.join(rendererDir, 'index.html')} is missing. Run \`npm run build\`, then try again.`);
+  }
+
+  const services = await (deps.createAppServices ?? createAppServices)({ dataDir: dataDirFrom(values['data-dir']), host: 'serve', cwd });
+  let host: ServeHost;
+  try {
+    host = await startServeHost({ handlers: services.handlers, subscribe: services.subscribe, rendererDir, port });
+  } catch (error) {
+    await services.close();
+    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+    if (code === 'EADDRINUSE' || code === 'EACCES') throw new CliError(error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+
+  stdout.write(`${host.url}\n`);
+  stderr.write(
+    `tether serve: open the address above in a browser on this machine; it carries this run's access token, so keep it to yourself. Ctrl+C stops.\n`,
+  );
+
+  const signal = await new Promise<Signal>((resolve) => {
+    const onInt = () => done('SIGINT');
+    const onTerm = () => done('SIGTERM');
+    const done = (received: Signal) => {
+      signals.off('SIGINT', onInt);
+      signals.off('SIGTERM', onTerm);
+      resolve(received);
+    };
+    signals.once('SIGINT', onInt);
+    signals.once('SIGTERM', onTerm);
+  });
+
+  stderr.write(`tether serve: ${signal}, stopping (press Ctrl+C again to stop at once).\n`);
+  const exit = deps.exit ?? ((code: number) => process.exit(code));
+  const force = () => exit(130);
+  signals.once('SIGINT', force);
+  try {
+    await host.close();
+    await services.close();
+  } finally {
+    signals.off('SIGINT', force);
+  }
+  stderr.write('tether serve: stopped.\n');
+  return 0;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new CliError(`--port must be a number from 0 to 65535 (0 picks a free one), not "${value}".`);
+  return port;
+}
+
+function existingFolder(folder: string): string {
+  const resolved = path.resolve(folder);
+  let isFolder = false;
+  try {
+    isFolder = statSync(resolved).isDirectory();
+  } catch {
+    // Missing or unreadable: said below.
+  }
+  if (!isFolder) throw new CliError(`--cwd ${resolved} is not a folder; give an existing folder.`);
+  return resolved;
+}

@@ -1,0 +1,104 @@
+import { createReadStream, realpathSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+
+/**
+ * Serves the built renderer (index.html and its assets) and nothing else: no listings, no dotfiles,
+ * nothing outside the folder, whatever the path says (`..`, encoded slashes, symlinks).
+ */
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.wasm': 'application/wasm',
+};
+
+export type StaticFileHandler = (pathname: string, request: IncomingMessage, response: ServerResponse, headers: Record<string, string>) => Promise<void>;
+
+export function staticFiles(rootDir: string): StaticFileHandler {
+  const root = realpathSync(rootDir);
+
+  return async (pathname, request, response, headers) => {
+    const file = resolveInside(root, pathname);
+    if (file === null) return plain(response, 404, 'Not found.', headers);
+
+    let real: string;
+    let size: number;
+    try {
+      real = await realpath(file);
+      const info = await stat(real);
+      if (!info.isFile() || !isInside(root, real)) return plain(response, 404, 'Not found.', headers);
+      size = info.size;
+    } catch {
+      return plain(response, 404, 'Not found.', headers);
+    }
+
+    const isIndex = real === path.join(root, 'index.html');
+    response.writeHead(200, {
+      ...headers,
+      'Content-Type': contentTypes[path.extname(real).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': String(size),
+      // The page carries no secret, but a cached one would outlive a rebuild; Vite's hashed assets never change.
+      'Cache-Control': isIndex ? 'no-store' : pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const stream = createReadStream(real);
+      stream.on('error', () => {
+        response.destroy();
+        resolve();
+      });
+      response.on('close', () => {
+        stream.destroy();
+        resolve();
+      });
+      stream.pipe(response);
+    });
+  };
+}
+
+/** The file a URL path names inside `root`, or null when it names anything else. */
+function resolveInside(root: string, pathname: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.split('/').filter((segment) => segment !== '');
+  // `.` and `..` are dot segments, `.env` and `.git` dotfiles: none belongs to a built renderer.
+  if (segments.some((segment) => segment.startsWith('.'))) return null;
+  const file = path.resolve(root, segments.length === 0 ? 'index.html' : segments.join('/'));
+  return isInside(root, file) ? file : null;
+}
+
+function isInside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+export function plain(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  response.end(`${text}\n`);
+}

@@ -1,0 +1,161 @@
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { EventName, EventPayload, Handlers, ProjectView, RuleView, SettingsView } from '../shared/contract';
+import { createCore, DEFAULT_MAX_STEPS } from './core';
+import type { AppServices, CreateAppServices, EmitEvent } from './host/appServices';
+import { DEFAULT_BASE_URL, DEFAULT_MODEL, resolveModelConfig, type ModelConfig } from './model/config';
+import { HostError } from './sessions/hostError';
+import { memoryKeyStore, type KeyStore } from './sessions/keyStore';
+import { SessionManager } from './sessions/sessionManager';
+import { readAppSettings, writeAppSettings } from './settings/appSettings';
+import type { ProjectRow } from './store/projects';
+import type { RuleRow } from './store/rules';
+
+const VERSION = '0.1.0';
+
+/**
+ * The composition for a UI host: the core, the sessions it runs, and one handler per request of the
+ * contract. Electron and `tether serve` both call this; they differ only in where the key is kept.
+ */
+export const createAppServices: CreateAppServices = (options) => createServices(options);
+
+export function createServices(options: Parameters<CreateAppServices>[0] & { keyStore?: KeyStore }): AppServices {
+  const { dataDir } = options;
+  const core = createCore({ dataDir });
+  const keyStore = options.keyStore ?? memoryKeyStore(resolveModelConfig({}).apiKey);
+  const listeners = new Set<EmitEvent>();
+  const emit = <E extends EventName>(name: E, payload: EventPayload<E>) => {
+    for (const listener of listeners) listener(name, payload);
+  };
+
+  const settings = () => readAppSettings(dataDir);
+  const modelConfig = (): ModelConfig => {
+    const stored = settings().model ?? {};
+    const fromEnv = resolveModelConfig({ ...stored });
+    return { ...fromEnv, apiKey: keyStore.get() ?? fromEnv.apiKey };
+  };
+  const sessions = new SessionManager({
+    core,
+    modelConfig,
+    maxSteps: () => settings().maxSteps ?? DEFAULT_MAX_STEPS,
+    defaultMode: () => settings().mode ?? 'ask',
+    emit,
+  });
+  if (options.cwd) core.store.projects.ensure(canonicalFolder(options.cwd));
+  sessions.resumeWaiting();
+
+  const settingsView = (): SettingsView => {
+    const current = settings();
+    const model = modelConfig();
+    return {
+      baseUrl: current.model?.baseUrl ?? model.baseUrl ?? DEFAULT_BASE_URL,
+      api: model.api,
+      model: current.model?.model ?? model.model ?? DEFAULT_MODEL,
+      hasApiKey: Boolean(model.apiKey),
+      maxSteps: current.maxSteps ?? DEFAULT_MAX_STEPS,
+      mode: current.mode ?? 'ask',
+      outsideContent: current.outsideContent ?? 'ask',
+    };
+  };
+
+  const handlers: Handlers = {
+    'app:info': async () => ({ version: VERSION, host: options.host, dataDir }),
+    'projects:list': async () => core.store.projects.list().map(projectView),
+    'projects:open': async ({ path: folder }) => projectView(core.store.projects.ensure(canonicalFolder(folder))),
+    'projects:trust': async ({ projectId, trusted }) => {
+      if (!core.store.projects.get(projectId)) throw new HostError('not_found', `There is no project ${projectId}.`);
+      return projectView(core.store.projects.setTrusted(projectId, trusted));
+    },
+    'sessions:list': async ({ projectId }) => sessions.list(projectId),
+    'session:start': async ({ workspace, task, mode }) => ({
+      sessionId: sessions.start({ workspace: canonicalFolder(workspace), task, ...(mode ? { mode } : {}) }),
+    }),
+    'session:events': async ({ sessionId, afterSeq }) => {
+      sessions.summary(sessionId);
+      return core.store.events.list(sessionId, afterSeq);
+    },
+    'session:send': async ({ sessionId, text }) => sessions.send(sessionId, text),
+    'session:stop': async ({ sessionId }) => sessions.stop(sessionId),
+    'session:rename': async ({ sessionId, title }) => {
+      sessions.summary(sessionId);
+      core.store.sessions.rename(sessionId, title);
+      const summary = sessions.summary(sessionId);
+      emit('sessions:changed', summary);
+      return summary;
+    },
+    'session:delete': async ({ sessionId }) => sessions.delete(sessionId),
+    'session:setMode': async ({ sessionId, mode }) => sessions.setMode(sessionId, mode),
+    'approval:answer': async (answer) => {
+      const stored = core.store.approvals.get(answer.approvalId);
+      if (!stored) throw new HostError('not_found', 'There is no such permission request.');
+      if (stored.decision) throw new HostError('conflict', 'This permission request was already answered.');
+      sessions.answer(answer);
+    },
+    'approvals:pending': async () =>
+      core.store.approvals.pending().map((row) => ({
+        approvalId: row.id,
+        sessionId: row.sessionId,
+        sessionTitle: core.store.sessions.get(row.sessionId)?.title ?? '',
+        askedAt: row.askedAt,
+      })),
+    'diff:files': async () => {
+      throw new HostError('failed', 'The live diff is not available yet.');
+    },
+    'diff:file': async () => {
+      throw new HostError('failed', 'The live diff is not available yet.');
+    },
+    'settings:get': async () => settingsView(),
+    'settings:update': async (update) => {
+      const { apiKey, baseUrl, api, model, ...rest } = update;
+      const current = settings();
+      const nextModel = { ...current.model, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(api ? { api } : {}), ...(model ? { model } : {}) };
+      writeAppSettings(dataDir, { ...current, ...rest, model: nextModel });
+      if (apiKey !== undefined) keyStore.set(apiKey);
+      return settingsView();
+    },
+    'rules:list': async ({ projectId }) => core.store.rules.list(projectId ? { projectId } : {}).map(ruleView),
+    'rules:revoke': async ({ ruleId }) => {
+      if (!core.store.rules.get(ruleId)) throw new HostError('not_found', `There is no rule ${ruleId}.`);
+      core.store.rules.revoke(ruleId);
+    },
+  };
+
+  return {
+    handlers,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      await sessions.close();
+      core.close();
+    },
+  };
+}
+
+function projectView(row: ProjectRow): ProjectView {
+  return { id: row.id, path: row.path, name: row.name, trusted: row.trusted };
+}
+
+function ruleView(row: RuleRow): RuleView {
+  return {
+    id: row.id,
+    pattern: row.pattern,
+    action: row.action,
+    scope: row.scope,
+    projectId: row.projectId,
+    sessionId: row.sessionId,
+    createdAt: row.createdAt,
+  };
+}
+
+function canonicalFolder(folder: string): string {
+  let resolved: string;
+  try {
+    resolved = realpathSync(path.resolve(folder));
+  } catch {
+    throw new HostError('not_found', `The folder ${folder} does not exist.`);
+  }
+  if (!statSync(resolved).isDirectory()) throw new HostError('invalid_input', `${folder} is a file, not a folder.`);
+  return resolved;
+}

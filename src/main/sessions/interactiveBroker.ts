@@ -1,0 +1,60 @@
+import type { ApprovalAnswer } from '../../shared/contract';
+import type { Decision } from '../../shared/permissions';
+import type { ApprovalRequest, Broker } from '../permissions/broker';
+import { HostError } from './hostError';
+
+interface Waiting {
+  request: ApprovalRequest;
+  resolve(decision: Decision): void;
+}
+
+/**
+ * The desktop broker: a request waits until the person answers it (in any window). The request is
+ * already in the log when it arrives here, so after a restart it is asked again under the same id.
+ * An answer is taken once; a second one, or one for a request that no longer waits, is refused.
+ */
+export class InteractiveBroker implements Broker {
+  private readonly waiting = new Map<string, Waiting>();
+
+  decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision> {
+    return new Promise<Decision>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = () => {
+        this.waiting.delete(request.approvalId);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(request.approvalId, {
+        request,
+        resolve: (decision) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(decision);
+        },
+      });
+    });
+  }
+
+  /** Whether this process holds the request, i.e. an answer now would be taken. */
+  isWaiting(approvalId: string): boolean {
+    return this.waiting.has(approvalId);
+  }
+
+  answer(answer: ApprovalAnswer): void {
+    const waiting = this.waiting.get(answer.approvalId);
+    if (!waiting) {
+      throw new HostError('not_found', 'This permission request is no longer waiting: it was already answered, or its session stopped.');
+    }
+    // Taken before resolving, so a second answer arriving in the same tick is refused, not applied twice.
+    this.waiting.delete(answer.approvalId);
+    waiting.resolve({
+      action: answer.action,
+      scope: answer.action === 'allow' ? answer.scope : 'once',
+      by: 'person',
+      ...(answer.message?.trim() ? { message: answer.message.trim() } : {}),
+      ...(answer.action === 'allow' && answer.scope !== 'once' && answer.rule ? { rule: answer.rule } : {}),
+    });
+  }
+}

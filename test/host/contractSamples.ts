@@ -1,0 +1,105 @@
+import type { Handlers, Input, Output, RequestName, SessionSummary } from '../../src/shared/contract';
+import type { StoredEvent } from '../../src/shared/events';
+
+// One valid input and one valid output per request. The mapped types make a request added to the
+// contract without a sample a compile error, so the host tests keep covering every request.
+
+const summary: SessionSummary = {
+  id: 's1',
+  projectId: 'p1',
+  title: 'Fix the failing test',
+  workspace: '/work/repo',
+  model: 'scripted-model',
+  status: 'working',
+  pendingApprovals: 0,
+  mode: 'ask',
+  updatedAt: 1_700_000_000_000,
+  lastSeq: 3,
+};
+
+export const storedEvent: StoredEvent = {
+  sessionId: 's1',
+  seq: 1,
+  at: 1_700_000_000_000,
+  event: { type: 'user.messaged', text: 'fix the failing test' },
+};
+
+export const sampleInputs: { [R in RequestName]: Input<R> } = {
+  'app:info': {},
+  'projects:list': {},
+  'projects:open': { path: '/work/repo' },
+  'projects:trust': { projectId: 'p1', trusted: true },
+  'sessions:list': { projectId: 'p1' },
+  'session:start': { workspace: '/work/repo', task: 'fix the failing test' },
+  'session:events': { sessionId: 's1', afterSeq: 0 },
+  'session:send': { sessionId: 's1', text: 'and run the tests' },
+  'session:stop': { sessionId: 's1' },
+  'session:rename': { sessionId: 's1', title: 'Auth fix' },
+  'session:delete': { sessionId: 's1' },
+  'session:setMode': { sessionId: 's1', mode: 'auto-edit' },
+  'approval:answer': { approvalId: 'a1', action: 'allow', scope: 'once' },
+  'approvals:pending': {},
+  'diff:files': { sessionId: 's1' },
+  'diff:file': { sessionId: 's1', path: 'src/a.ts' },
+  'settings:get': {},
+  'settings:update': { model: 'gpt-5' },
+  'rules:list': {},
+  'rules:revoke': { ruleId: 'r1' },
+};
+
+const settings = {
+  baseUrl: 'http://127.0.0.1:11434/v1',
+  api: 'responses',
+  model: 'scripted-model',
+  hasApiKey: false,
+  maxSteps: 50,
+  mode: 'ask',
+  outsideContent: 'ask',
+} as const;
+
+export const sampleOutputs: { [R in RequestName]: Output<R> } = {
+  'app:info': { version: '0.1.0', host: 'serve', dataDir: '/data' },
+  'projects:list': [{ id: 'p1', path: '/work/repo', name: 'repo', trusted: false }],
+  'projects:open': { id: 'p1', path: '/work/repo', name: 'repo', trusted: false },
+  'projects:trust': { id: 'p1', path: '/work/repo', name: 'repo', trusted: true },
+  'sessions:list': [summary],
+  'session:start': { sessionId: 's1' },
+  'session:events': [storedEvent],
+  'session:send': undefined,
+  'session:stop': undefined,
+  'session:rename': { ...summary, title: 'Auth fix' },
+  'session:delete': undefined,
+  'session:setMode': { ...summary, mode: 'auto-edit' },
+  'approval:answer': undefined,
+  'approvals:pending': [{ approvalId: 'a1', sessionId: 's1', sessionTitle: 'Fix', askedAt: 1 }],
+  'diff:files': [{ path: 'src/a.ts', status: 'modified', additions: 1, deletions: 1, binary: false }],
+  'diff:file': { path: 'src/a.ts', before: 'a', after: 'b', language: 'typescript', binary: false },
+  'settings:get': settings,
+  'settings:update': { ...settings, model: 'gpt-5' },
+  'rules:list': [
+    { id: 'r1', pattern: 'run_command(npm test *)', action: 'allow', scope: 'project', projectId: 'p1', sessionId: null, createdAt: 1 },
+  ],
+  'rules:revoke': undefined,
+};
+
+export interface RecordingHandlers {
+  handlers: Handlers;
+  /** Every call a handler received, in order, with the input as the handler saw it. */
+  calls: Array<{ name: RequestName; input: unknown }>;
+}
+
+/** Handlers that answer each request with its sample output and record what they were given. */
+export function recordingHandlers(overrides: Partial<Handlers> = {}): RecordingHandlers {
+  const calls: RecordingHandlers['calls'] = [];
+  const handlers = Object.fromEntries(
+    (Object.keys(sampleOutputs) as RequestName[]).map((name) => [
+      name,
+      async (input: unknown) => {
+        calls.push({ name, input });
+        const override = overrides[name] as ((input: unknown) => Promise<unknown>) | undefined;
+        return override ? override(input) : sampleOutputs[name];
+      },
+    ]),
+  ) as unknown as Handlers;
+  return { handlers, calls };
+}
