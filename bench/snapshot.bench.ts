@@ -1,0 +1,133 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, it } from 'vitest';
+import { changedFiles } from '../src/main/workspace/diff';
+import { openShadowRepo, type ShadowRepo } from '../src/main/workspace/shadowRepo';
+
+/**
+ * Shadow-repository snapshots of a generated 10,000-file workspace (plus an ignored
+ * node_modules/ of 2,000 files that must cost nothing): the first snapshot, an unchanged one,
+ * one after a one-line change, one after 1,000 files were touched without being changed, and the
+ * live diff (snapshot + changed files) after a one-line change. Target: median under 200 ms for
+ * a snapshot after a one-line change.
+ *
+ *   npx vitest run --dir bench bench/snapshot.bench.ts
+ */
+
+const FOLDERS = 100;
+const FILES_PER_FOLDER = 100;
+const IGNORED_FILES = 2000;
+const RUNS = 25;
+const TARGET_MS = 200;
+
+let base: string;
+let workspace: string;
+let repo: ShadowRepo;
+let fileCount = 0;
+
+function fileContent(index: number): string {
+  const lines: string[] = [];
+  for (let line = 0; line < 30; line++) lines.push(`export const value${index}_${line} = ${(index * 31 + line * 17) % 997};`);
+  return `${lines.join('\n')}\n`;
+}
+
+function filePath(index: number): string {
+  return path.join(workspace, `pkg${Math.floor(index / FILES_PER_FOLDER)}`, `file${index % FILES_PER_FOLDER}.ts`);
+}
+
+beforeAll(() => {
+  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-bench-snapshot-')));
+  workspace = path.join(base, 'workspace');
+  for (let folder = 0; folder < FOLDERS; folder++) {
+    fs.mkdirSync(path.join(workspace, `pkg${folder}`), { recursive: true });
+    for (let file = 0; file < FILES_PER_FOLDER; file++) fs.writeFileSync(filePath(fileCount), fileContent(fileCount++));
+  }
+  fs.writeFileSync(path.join(workspace, '.gitignore'), 'node_modules/\n');
+  fs.mkdirSync(path.join(workspace, 'node_modules', 'dep'), { recursive: true });
+  for (let i = 0; i < IGNORED_FILES; i++) fs.writeFileSync(path.join(workspace, 'node_modules', 'dep', `f${i}.js`), `module.exports = ${i};\n`);
+}, 600_000);
+
+afterAll(() => {
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+  return { median: at(0.5), p95: at(0.95), min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
+}
+
+function show(name: string, samples: number[]) {
+  const { median, p95, min, max } = stats(samples);
+  console.log(`${name.padEnd(46)} median ${median.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   min ${min.toFixed(1)}  max ${max.toFixed(1)}  (${samples.length} runs)`);
+  return median;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+it(
+  'snapshot timings on a 10,000-file workspace',
+  async () => {
+    const firstStart = performance.now();
+    repo = await openShadowRepo({ workspace, gitDir: path.join(base, 'data', 'shadow', 'project.git') });
+    const first = await repo.snapshot('session start', { ref: 'sessions/bench/base' });
+    const firstMs = performance.now() - firstStart;
+    const files = Number((await repo.git(['ls-tree', '-r', '--name-only', '-z', first.tree])).stdout.toString('utf8').split('\0').filter(Boolean).length);
+    console.log(`workspace: ${fileCount} files (+ ${IGNORED_FILES} ignored in node_modules/); first snapshot holds ${files} files, took ${firstMs.toFixed(0)} ms`);
+
+    const unchanged: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      unchanged.push(
+        await timed(async () => {
+          const result = await repo.snapshot('unchanged');
+          if (result.changed) throw new Error('an unchanged workspace produced a new snapshot');
+        }),
+      );
+    }
+
+    const oneLine: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const target = filePath((run * 397) % fileCount);
+      const text = fs.readFileSync(target, 'utf8').replace(/= (\d+);/, `= $1 + ${run + 1};`);
+      fs.writeFileSync(target, text);
+      oneLine.push(
+        await timed(async () => {
+          const result = await repo.snapshot(`step ${run}`);
+          if (!result.changed) throw new Error('a one-line change produced no new snapshot');
+        }),
+      );
+    }
+
+    const liveDiff: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      fs.appendFileSync(filePath((run * 211 + 5) % fileCount), `// edit ${run}\n`);
+      liveDiff.push(await timed(() => changedFiles(repo, first.commit, 'worktree')));
+    }
+
+    // A formatter or a branch switch rewrites files with the same bytes: new mtimes, same content.
+    const now = Date.now() / 1000;
+    for (let index = 0; index < 1000; index++) fs.utimesSync(filePath(index), now + 5, now + 5);
+    const touched: number[] = [];
+    for (let run = 0; run < 10; run++) touched.push(await timed(() => repo.snapshot('after touching')));
+
+    // How busy the machine is: a snapshot after a change is five git processes in a row.
+    const spawns: number[] = [];
+    for (let run = 0; run < RUNS; run++) spawns.push(await timed(() => new Promise((resolve) => execFile('git', ['--version'], resolve))));
+
+    console.log('');
+    show('baseline: one `git --version` process', spawns);
+    show('unchanged snapshot', unchanged);
+    const median = show('snapshot after a one-line change', oneLine);
+    show('live diff (snapshot + changed files)', liveDiff);
+    show('snapshot after 1,000 files touched, unchanged', touched);
+    console.log(`first touched run ${touched[0]?.toFixed(1)} ms, later runs ${touched.slice(1).map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    console.log(`\ntarget: median under ${TARGET_MS} ms after a one-line change: ${median < TARGET_MS ? 'MET' : 'NOT MET'} (${median.toFixed(1)} ms)`);
+  },
+  600_000,
+);
