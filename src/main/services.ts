@@ -6,6 +6,7 @@ import type { AppServices, CreateAppServices, EmitEvent } from './host/appServic
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, resolveModelConfig, type ModelConfig } from './model/config';
 import { HostError } from './sessions/hostError';
 import { memoryKeyStore, type KeyStore } from './sessions/keyStore';
+import { SessionDiffs } from './sessions/sessionDiffs';
 import { SessionManager } from './sessions/sessionManager';
 import { readAppSettings, writeAppSettings } from './settings/appSettings';
 import type { ProjectRow } from './store/projects';
@@ -34,8 +35,10 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     const fromEnv = resolveModelConfig({ ...stored });
     return { ...fromEnv, apiKey: keyStore.get() ?? fromEnv.apiKey };
   };
+  const diffs = new SessionDiffs(core.store, dataDir);
   const sessions = new SessionManager({
     core,
+    beforeFirstRun: (sessionId) => diffs.takeBase(sessionId),
     modelConfig,
     maxSteps: () => settings().maxSteps ?? DEFAULT_MAX_STEPS,
     defaultMode: () => settings().mode ?? 'ask',
@@ -89,7 +92,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       const stored = core.store.approvals.get(answer.approvalId);
       if (!stored) throw new HostError('not_found', 'There is no such permission request.');
       if (stored.decision) throw new HostError('conflict', 'This permission request was already answered.');
-      sessions.answer(answer);
+      if (stored.expiredAt) throw new HostError('not_found', 'This permission request is no longer waiting: its session stopped.');
+      sessions.answer(answer, stored.sessionId);
     },
     'approvals:pending': async () =>
       core.store.approvals.pending().map((row) => ({
@@ -98,17 +102,18 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
         sessionTitle: core.store.sessions.get(row.sessionId)?.title ?? '',
         askedAt: row.askedAt,
       })),
-    'diff:files': async () => {
-      throw new HostError('failed', 'The live diff is not available yet.');
-    },
-    'diff:file': async () => {
-      throw new HostError('failed', 'The live diff is not available yet.');
-    },
+    'diff:files': async ({ sessionId }) => diffs.files(sessionId),
+    'diff:file': async ({ sessionId, path: filePath }) => diffs.file(sessionId, filePath),
     'settings:get': async () => settingsView(),
     'settings:update': async (update) => {
       const { apiKey, baseUrl, api, model, ...rest } = update;
       const current = settings();
-      const nextModel = { ...current.model, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(api ? { api } : {}), ...(model ? { model } : {}) };
+      const nextModel = {
+        ...current.model,
+        ...(baseUrl !== undefined ? { baseUrl } : {}),
+        ...(api ? { api } : {}),
+        ...(model ? { model } : {}),
+      };
       writeAppSettings(dataDir, { ...current, ...rest, model: nextModel });
       if (apiKey !== undefined) keyStore.set(apiKey);
       return settingsView();

@@ -27,14 +27,9 @@ describe('buildModelItems', () => {
       { type: 'tool.finished', callId: 'a', name: 'read_file', outcome: 'error', title: 't', output: 'A', durationMs: 1 },
       { type: 'user.messaged', text: 'more' },
     ]);
-    expect(buildModelItems(state).map((item) => (item.type === 'tool_result' ? `${item.callId}:${item.output}:${item.isError}` : item.type))).toEqual([
-      'user',
-      'tool_call',
-      'tool_call',
-      'a:A:true',
-      'b:B:false',
-      'user',
-    ]);
+    expect(
+      buildModelItems(state).map((item) => (item.type === 'tool_result' ? `${item.callId}:${item.output}:${item.isError}` : item.type)),
+    ).toEqual(['user', 'tool_call', 'tool_call', 'a:A:true', 'b:B:false', 'user']);
   });
 
   it('trims a huge tool output for the model while the state keeps all of it', () => {

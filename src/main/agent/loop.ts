@@ -6,6 +6,7 @@ import { streamWithRetries, type RetryOptions } from '../model/retry';
 import { executeToolCall, type ToolRunnerDeps } from '../tools/execute';
 import { buildModelItems, defaultContextOptions, type ContextOptions } from './context';
 import type { SessionLog } from './sessionLog';
+import { ShuttingDown } from './shuttingDown';
 
 /**
  * The agent loop: ask the model, run the tools it asks for, feed the results back, and stop when it
@@ -31,7 +32,14 @@ export interface LoopOutcome {
 type TurnResult = { next: 'run_again' } | ({ next: 'stop' } & LoopOutcome);
 
 export async function runLoop(deps: LoopDeps): Promise<LoopOutcome> {
-  const outcome = await runUntilStopped(deps);
+  let outcome: LoopOutcome;
+  try {
+    outcome = await runUntilStopped(deps);
+  } catch (error) {
+    // The host closed while the session waited for the person: the log stays as it is, the question open.
+    if (error instanceof ShuttingDown) return { status: 'aborted', reason: error.message };
+    throw error;
+  }
   deps.log.append({ type: 'session.finished', status: outcome.status, reason: outcome.reason });
   return outcome;
 }
@@ -42,7 +50,7 @@ async function runUntilStopped(deps: LoopDeps): Promise<LoopOutcome> {
   const settled = await settleUnfinishedCalls(deps);
   if (settled) return settled;
   for (;;) {
-    if (deps.signal.aborted) return aborted();
+    if (deps.signal.aborted) return aborted(deps.signal);
     const stepsThisRun = log.state.steps - firstStep;
     if (stepsThisRun >= log.state.maxSteps) {
       return {
@@ -64,7 +72,7 @@ async function runTurn(deps: LoopDeps): Promise<TurnResult> {
   try {
     response = await requestModel(deps);
   } catch (error) {
-    if (deps.signal.aborted) return { next: 'stop', ...aborted() };
+    if (deps.signal.aborted) return { next: 'stop', ...aborted(deps.signal) };
     const message = error instanceof ModelError ? error.message : `The model request failed: ${(error as Error).message}`;
     return { next: 'stop', status: 'failed', reason: message };
   }
@@ -150,9 +158,9 @@ async function settleUnfinishedCalls(deps: LoopDeps): Promise<LoopOutcome | unde
       durationMs: 0,
     });
   }
-  return aborted();
+  return aborted(deps.signal);
 }
 
-function aborted(): LoopOutcome {
-  return { status: 'aborted', reason: 'Stopped by the person.' };
+function aborted(signal: AbortSignal): LoopOutcome {
+  return { status: 'aborted', reason: signal.reason instanceof ShuttingDown ? signal.reason.message : 'Stopped by the person.' };
 }

@@ -58,7 +58,9 @@ export async function permissionsCommand(argv: string[]): Promise<number> {
     case 'revoke':
       return revokeCommand(rest);
     default:
-      throw new CliError(verb === undefined || verb === '--help' ? permissionsUsage : `Unknown permissions command "${verb}".\n\n${permissionsUsage}`);
+      throw new CliError(
+        verb === undefined || verb === '--help' ? permissionsUsage : `Unknown permissions command "${verb}".\n\n${permissionsUsage}`,
+      );
   }
 }
 
@@ -151,7 +153,12 @@ export function explain(input: ExplainInput): Explanation {
   }
   const parsed = tool.parameters.safeParse(input.args);
   if (!parsed.success) {
-    return { decision: 'deny', reason: `Invalid arguments for ${tool.name}, so it would not run:\n${z.prettifyError(parsed.error)}`, rule: null, commands: null };
+    return {
+      decision: 'deny',
+      reason: `Invalid arguments for ${tool.name}, so it would not run:\n${z.prettifyError(parsed.error)}`,
+      rule: null,
+      commands: null,
+    };
   }
   const engine = createPermissionEngine({
     workspaceRoot: input.workspaceRoot,
@@ -184,7 +191,10 @@ function mcpStandIn(name: string): AnyTool | undefined {
 }
 
 async function listCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } },
+  });
   const store = openStore(dataDirFrom(values['data-dir']));
   try {
     const rules = store.rules.list({ includeRevoked: values.all });
@@ -194,7 +204,8 @@ async function listCommand(argv: string[]): Promise<number> {
       process.stdout.write('No remembered rules. "Allow always" in the permission dialog creates them.\n');
     } else {
       for (const rule of rules) {
-        const where = rule.scope === 'project' ? `project ${rule.projectId}` : rule.scope === 'session' ? `session ${rule.sessionId}` : 'everywhere';
+        const where =
+          rule.scope === 'project' ? `project ${rule.projectId}` : rule.scope === 'session' ? `session ${rule.sessionId}` : 'everywhere';
         const revoked = rule.revokedAt ? '  (revoked)' : '';
         process.stdout.write(`${rule.id}  ${rule.action.padEnd(5)}  ${rule.pattern}  [${where}]${revoked}\n`);
       }

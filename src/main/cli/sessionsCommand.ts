@@ -49,7 +49,9 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
       return 0;
     }
     const state = foldEvents(events);
-    process.stdout.write(`Session ${id}: ${session.title}\n${state.workspace} · ${state.model} · ${state.status} · ${state.steps} steps\n\n`);
+    process.stdout.write(
+      `Session ${id}: ${session.title}\n${state.workspace} · ${state.model} · ${state.status} · ${state.steps} steps\n\n`,
+    );
     for (const stored of events) {
       for (const line of formatEvent(stored, { full: true })) process.stdout.write(`${String(stored.seq).padStart(4)}  ${line}\n`);
     }

@@ -48,7 +48,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // Bad flags, a locked or newer database, a missing folder: one clear line, no stack.
-    const known = error instanceof CliError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+    const known =
+      error instanceof CliError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
     process.stderr.write(`tether: ${error instanceof Error ? error.message : String(error)}\n`);
     if (!known && error instanceof Error && process.env.TETHER_DEBUG) process.stderr.write(`${error.stack}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;

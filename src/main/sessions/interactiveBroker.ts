@@ -15,8 +15,15 @@ interface Waiting {
  */
 export class InteractiveBroker implements Broker {
   private readonly waiting = new Map<string, Waiting>();
+  /** Answers to requests stored in the log that a resuming run has not reached yet. */
+  private readonly early = new Map<string, Decision>();
 
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision> {
+    const answered = this.early.get(request.approvalId);
+    if (answered) {
+      this.early.delete(request.approvalId);
+      return Promise.resolve(answered);
+    }
     return new Promise<Decision>((resolve, reject) => {
       if (signal.aborted) {
         reject(signal.reason);
@@ -42,19 +49,31 @@ export class InteractiveBroker implements Broker {
     return this.waiting.has(approvalId);
   }
 
-  answer(answer: ApprovalAnswer): void {
+  /**
+   * Takes the person's answer. `stillAsked` says the log holds the request unanswered and its session is
+   * resuming: the answer is then kept until the run asks again, rather than refused.
+   */
+  answer(answer: ApprovalAnswer, options: { stillAsked?: boolean } = {}): void {
     const waiting = this.waiting.get(answer.approvalId);
+    if (!waiting && options.stillAsked && !this.early.has(answer.approvalId)) {
+      this.early.set(answer.approvalId, toDecision(answer));
+      return;
+    }
     if (!waiting) {
       throw new HostError('not_found', 'This permission request is no longer waiting: it was already answered, or its session stopped.');
     }
     // Taken before resolving, so a second answer arriving in the same tick is refused, not applied twice.
     this.waiting.delete(answer.approvalId);
-    waiting.resolve({
-      action: answer.action,
-      scope: answer.action === 'allow' ? answer.scope : 'once',
-      by: 'person',
-      ...(answer.message?.trim() ? { message: answer.message.trim() } : {}),
-      ...(answer.action === 'allow' && answer.scope !== 'once' && answer.rule ? { rule: answer.rule } : {}),
-    });
+    waiting.resolve(toDecision(answer));
   }
+}
+
+function toDecision(answer: ApprovalAnswer): Decision {
+  return {
+    action: answer.action,
+    scope: answer.action === 'allow' ? answer.scope : 'once',
+    by: 'person',
+    ...(answer.message?.trim() ? { message: answer.message.trim() } : {}),
+    ...(answer.action === 'allow' && answer.scope !== 'once' && answer.rule ? { rule: answer.rule } : {}),
+  };
 }

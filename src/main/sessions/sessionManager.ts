@@ -4,6 +4,7 @@ import type { Core } from '../core';
 import type { ModelConfig } from '../model/config';
 import type { PermissionEngine } from '../permissions/engine';
 import type { SessionRow } from '../store/sessions';
+import { ShuttingDown } from '../agent/shuttingDown';
 import { HostError } from './hostError';
 import { InteractiveBroker } from './interactiveBroker';
 
@@ -23,6 +24,8 @@ export interface SessionManagerOptions {
   maxSteps(): number;
   defaultMode(): Exclude<PermissionMode, 'unleashed'>;
   emit: Emit;
+  /** Runs before a new session's first step (the live diff's base snapshot). */
+  beforeFirstRun?(sessionId: string): Promise<void>;
 }
 
 /**
@@ -46,7 +49,7 @@ export class SessionManager {
     });
     this.modes.set(sessionId, input.mode ?? this.options.defaultMode());
     for (const stored of this.options.core.store.events.list(sessionId)) this.options.emit('session:event', stored);
-    this.launch(sessionId, { resume: false });
+    this.launch(sessionId, { resume: false, before: this.options.beforeFirstRun?.(sessionId) });
     return sessionId;
   }
 
@@ -66,8 +69,15 @@ export class SessionManager {
     this.running.get(sessionId)?.controller.abort(new Error('Stopped by the person.'));
   }
 
-  answer(answer: ApprovalAnswer): void {
-    this.broker.answer(answer);
+  /** `sessionId` is the session the stored, unanswered request belongs to. */
+  answer(answer: ApprovalAnswer, sessionId: string): void {
+    if (this.broker.isWaiting(answer.approvalId)) {
+      this.broker.answer(answer);
+      return;
+    }
+    // The run that will ask again is still starting (after a restart), or is not running at all.
+    this.broker.answer(answer, { stillAsked: true });
+    if (!this.running.has(sessionId)) this.launch(sessionId, { resume: true });
   }
 
   setMode(sessionId: string, mode: PermissionMode): SessionSummary {
@@ -112,33 +122,35 @@ export class SessionManager {
   /** Stops every run and waits for each to write its end. */
   async close(): Promise<void> {
     const runs = [...this.running.values()];
-    for (const run of runs) run.controller.abort(new Error('Tether is closing.'));
+    for (const run of runs) run.controller.abort(new ShuttingDown());
     await Promise.all(runs.map((run) => run.done));
   }
 
-  private launch(sessionId: string, start: { resume: boolean; message?: string }): void {
+  private launch(sessionId: string, start: { resume: boolean; message?: string; before?: Promise<void> | undefined }): void {
     const controller = new AbortController();
     const running: Running = { controller, queue: [], done: Promise.resolve() };
     this.running.set(sessionId, running);
     const { core, emit } = this.options;
-    running.done = core
-      .run(sessionId, {
-        model: this.options.modelConfig(),
-        broker: this.broker,
-        signal: controller.signal,
-        resume: start.resume,
-        ...(start.message ? { message: start.message } : {}),
-        mode: this.modes.get(sessionId) ?? this.options.defaultMode(),
-        takeQueuedMessages: () => running.queue.splice(0),
-        onPermissions: (engine) => {
-          running.engine = engine;
-        },
-        onEvent: (stored) => {
-          emit('session:event', stored);
-          emit('sessions:changed', this.summary(sessionId));
-        },
-        onLive: (event) => emit('session:live', event),
-      })
+    running.done = (start.before ?? Promise.resolve())
+      .then(() =>
+        core.run(sessionId, {
+          model: this.options.modelConfig(),
+          broker: this.broker,
+          signal: controller.signal,
+          resume: start.resume,
+          ...(start.message ? { message: start.message } : {}),
+          mode: this.modes.get(sessionId) ?? this.options.defaultMode(),
+          takeQueuedMessages: () => running.queue.splice(0),
+          onPermissions: (engine) => {
+            running.engine = engine;
+          },
+          onEvent: (stored) => {
+            emit('session:event', stored);
+            emit('sessions:changed', this.summary(sessionId));
+          },
+          onLive: (event) => emit('session:live', event),
+        }),
+      )
       .then(
         () => undefined,
         (error: unknown) => {

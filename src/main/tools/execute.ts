@@ -5,6 +5,7 @@ import type { LiveEvent, ToolOutcome } from '../../shared/events';
 import type { Json } from '../../shared/json';
 import type { Decision, Scope } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
+import { isShuttingDown } from '../agent/shuttingDown';
 import type { SessionLog } from '../agent/sessionLog';
 import type { Broker } from '../permissions/broker';
 import { validateAllowAlwaysRule } from '../permissions/allowAlways';
@@ -64,7 +65,11 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
 
   const tool = deps.tools.get(call.name);
   if (!tool) {
-    finish('error', `Unknown tool ${call.name}`, `There is no tool named "${call.name}". Available tools: ${deps.tools.names().join(', ')}.`);
+    finish(
+      'error',
+      `Unknown tool ${call.name}`,
+      `There is no tool named "${call.name}". Available tools: ${deps.tools.names().join(', ')}.`,
+    );
     return;
   }
   const parsed = parseArguments(tool, call.arguments);
@@ -151,11 +156,22 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
   let decision;
   try {
     decision = await broker.decide(
-      { approvalId, sessionId: log.sessionId, callId: call.callId, tool: tool.name, risk: tool.risk, summary, args: args as Json, reason: verdict.reason },
+      {
+        approvalId,
+        sessionId: log.sessionId,
+        callId: call.callId,
+        tool: tool.name,
+        risk: tool.risk,
+        summary,
+        args: args as Json,
+        reason: verdict.reason,
+      },
       deps.signal,
     );
   } catch (error) {
     if (!deps.signal.aborted) throw error;
+    // Closing the app leaves the question open for next time: nothing is written.
+    if (isShuttingDown(deps.signal)) throw deps.signal.reason;
     return { action: 'deny', message: 'Not run: the session was stopped while this call waited for approval.' };
   }
   decision = withinOffer(decision, verdict.allowAlways);
@@ -229,7 +245,11 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
   }
   const partial = collected.join('');
   if (deps.signal.aborted) {
-    return { outcome: 'aborted', title: `Stopped: ${tool.name}`, output: `${partial}\nStopped by the person before ${tool.name} finished.`.trimStart() };
+    return {
+      outcome: 'aborted',
+      title: `Stopped: ${tool.name}`,
+      output: `${partial}\nStopped by the person before ${tool.name} finished.`.trimStart(),
+    };
   }
   return {
     outcome: 'error',
