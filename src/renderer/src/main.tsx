@@ -1,11 +1,28 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import './app/theme.css';
+import './app/layout.css';
+import { getApi } from './lib/api';
+import { connectStore } from './stores/connectStore';
+import { createAppStore } from './stores/createAppStore';
+import { StoreContext } from './stores/useApp';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
+
+const api = getApi();
+const schedule = (callback: () => void) => {
+  requestAnimationFrame(() => callback());
+};
+const store = createAppStore({ api, schedule, diffDebounceMs: 300 });
+connectStore(store, api, schedule, api);
+void store.getState().init();
+
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <StoreContext.Provider value={store}>
+      <App />
+    </StoreContext.Provider>
   </StrictMode>,
 );

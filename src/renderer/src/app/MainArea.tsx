@@ -1,0 +1,28 @@
+import { useApp } from '../stores/useApp';
+import { SettingsScreen } from '../features/settings/SettingsScreen';
+import { Welcome } from '../features/welcome/Welcome';
+import { SessionWorkspace } from '../features/chat/SessionWorkspace';
+import { DraftSession } from '../features/chat/DraftSession';
+import { NoSessionSelected } from '../features/chat/NoSessionSelected';
+
+/** What fills the window beside the sidebar: settings, the welcome, a new session, or the selected one. */
+export function MainArea() {
+  const view = useApp((state) => state.view);
+  const selectedSessionId = useApp((state) => state.selectedSessionId);
+  const draftProjectId = useApp((state) => state.draftProjectId);
+  const projectsStatus = useApp((state) => state.projectsStatus);
+  const noProjects = useApp((state) => state.projects.length === 0 && Object.keys(state.sessions).length === 0);
+
+  if (view === 'settings') return <SettingsScreen />;
+  if (selectedSessionId) return <SessionWorkspace key={selectedSessionId} sessionId={selectedSessionId} />;
+  if (draftProjectId) return <DraftSession key={draftProjectId} projectId={draftProjectId} />;
+  if (projectsStatus === 'loading' || projectsStatus === 'idle') {
+    return (
+      <main className="main-area" data-testid="main-loading" aria-busy="true">
+        <div className="empty-state">Loading…</div>
+      </main>
+    );
+  }
+  if (noProjects) return <Welcome />;
+  return <NoSessionSelected />;
+}

@@ -1,0 +1,70 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useApp } from '../../stores/useApp';
+import { ConversationEntry } from './ConversationEntry';
+import { StreamingReasoning } from './StreamingReasoning';
+import { StreamingMessage } from './StreamingMessage';
+import { QueuedMessages } from './QueuedMessages';
+import { EndNotice } from './EndNotice';
+
+/** How close to the bottom counts as "following along": new content then keeps it in view. */
+const STICK_PX = 48;
+
+/**
+ * The conversation of one session. It re-renders when the log changes (an event), not per token:
+ * the text being streamed is its own component, subscribed to its own buffer.
+ */
+export function Conversation({ sessionId }: { sessionId: string }) {
+  const items = useApp((state) => state.logs[sessionId]?.state.items);
+  const loaded = useApp((state) => state.logs[sessionId]?.loaded ?? false);
+  const error = useApp((state) => state.logs[sessionId]?.error);
+  const loadSession = useApp((state) => state.loadSession);
+  const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const stuck = useRef(true);
+
+  function handleScroll() {
+    const element = scroller.current;
+    if (!element) return;
+    stuck.current = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_PX;
+  }
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, [loaded]);
+
+  // Content grows from many places (events, streamed text, an expanded card): follow it only if already at the bottom.
+  useEffect(() => {
+    const inner = content.current;
+    const element = scroller.current;
+    if (!inner || !element) return undefined;
+    const observer = new ResizeObserver(() => {
+      if (stuck.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, []);
+
+  return (
+    <div className="conversation scroll" ref={scroller} onScroll={handleScroll} data-testid="conversation" role="log" aria-label="Conversation" aria-busy={!loaded}>
+      <div className="conversation-content" ref={content}>
+        {!loaded && !error && <p className="faint conversation-note">Loading the session…</p>}
+        {error && !loaded && (
+          <div className="conversation-note error-text" role="alert">
+            Could not load this session: {error}{' '}
+            <button type="button" onClick={() => void loadSession(sessionId)}>
+              Try again
+            </button>
+          </div>
+        )}
+        {items?.map((item, index) => (
+          <ConversationEntry key={index} sessionId={sessionId} item={item} />
+        ))}
+        <QueuedMessages sessionId={sessionId} />
+        <StreamingReasoning sessionId={sessionId} />
+        <StreamingMessage sessionId={sessionId} />
+        <EndNotice sessionId={sessionId} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { useApp } from '../../stores/useApp';
+import { isActive } from '../../stores/selectors';
+import { Icon } from '../../app/Icon';
+import { TaskBox } from './TaskBox';
+
+/** The task box of a running or finished session: messages are queued for the agent's next turn. */
+export function SessionTaskBox({ sessionId }: { sessionId: string }) {
+  const status = useApp((state) => state.logs[sessionId]?.state.status ?? state.sessions[sessionId]?.status ?? 'new');
+  const sendMessage = useApp((state) => state.sendMessage);
+  const stopSession = useApp((state) => state.stopSession);
+  const active = isActive(status);
+
+  function handleSubmit(text: string) {
+    return sendMessage(sessionId, text);
+  }
+  function handleStop() {
+    void stopSession(sessionId);
+  }
+
+  return (
+    <TaskBox
+      placeholder={active ? 'Message the agent; it reads it on its next turn (Enter sends, Shift+Enter new line)' : 'Continue this session (Enter sends, Shift+Enter new line)'}
+      submitLabel={active ? 'Queue' : 'Send'}
+      onSubmit={handleSubmit}
+    >
+      {active && (
+        <button type="button" className="danger" data-testid="session-stop" onClick={handleStop} title="Stop the agent now">
+          <Icon name="stop" size={12} />
+          <span>Stop</span>
+        </button>
+      )}
+    </TaskBox>
+  );
+}

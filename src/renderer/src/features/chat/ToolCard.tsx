@@ -1,0 +1,68 @@
+import { useMemo, useState } from 'react';
+import type { ToolCallStatus } from '../../../../shared/session';
+import { useApp } from '../../stores/useApp';
+import { argsObject, callSubject } from '../../lib/toolArgs';
+import { formatDuration } from '../../lib/format';
+import { useNow } from '../../lib/useNow';
+import { ToolOutput } from './ToolOutput';
+
+const statusLabels: Record<ToolCallStatus, string> = {
+  pending: 'pending',
+  awaiting_approval: 'waiting for approval',
+  running: 'running',
+  ok: 'done',
+  error: 'error',
+  denied: 'denied',
+  unknown: 'outcome unknown',
+  aborted: 'aborted',
+};
+
+/** A tool call: what it acts on, where it stands, how long it took, and (opened) its whole output. */
+export function ToolCard({ sessionId, callId }: { sessionId: string; callId: string }) {
+  const call = useApp((state) => state.logs[sessionId]?.state.toolCalls[callId]);
+  const startedAt = useApp((state) => state.logs[sessionId]?.startedAt[callId]);
+  const [expanded, setExpanded] = useState<boolean | null>(null);
+  const running = call?.status === 'running';
+  const now = useNow(1000, running && startedAt !== undefined);
+  const args = useMemo(() => argsObject(call?.arguments), [call?.arguments]);
+
+  if (!call) return null;
+  const open = expanded ?? call.status === 'error';
+  const subject = callSubject(args);
+  const duration = call.durationMs !== undefined ? formatDuration(call.durationMs) : running && startedAt !== undefined ? formatDuration(Math.max(0, now - startedAt)) : '';
+  const bodyId = `tool-body-${callId}`;
+
+  return (
+    <article className={`tool-card tool-${call.status}`} data-testid="tool-card" data-call-id={callId} data-status={call.status} data-tool={call.name}>
+      <button type="button" className="tool-card-header" aria-expanded={open} aria-controls={bodyId} data-testid="tool-card-toggle" onClick={() => setExpanded(!open)}>
+        <span className={`tool-status-dot tool-${call.status}`} aria-hidden="true" />
+        <span className="tool-name mono">{call.name}</span>
+        <span className="tool-title" data-testid="tool-card-title">
+          {call.title ?? subject ?? ''}
+        </span>
+        <span className="tool-status" data-testid="tool-card-status">
+          {statusLabels[call.status]}
+        </span>
+        {duration && (
+          <span className="tool-duration faint" data-testid="tool-card-duration">
+            {duration}
+          </span>
+        )}
+      </button>
+      {open && (
+        <div className="tool-card-body" id={bodyId}>
+          {subject && call.title && <div className="tool-subject mono">{subject}</div>}
+          <details className="tool-args">
+            <summary>Arguments</summary>
+            <pre className="code-block">{args ? JSON.stringify(args, null, 2) : call.arguments}</pre>
+          </details>
+          {call.output !== undefined ? (
+            <ToolOutput text={call.output} />
+          ) : (
+            <p className="faint tool-note">{running ? 'Running… the terminal below shows its output live.' : 'No output yet.'}</p>
+          )}
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,100 @@
+import { useEffect, useRef } from 'react';
+import * as monaco from 'monaco-editor';
+import './monacoEnvironment';
+import type { FileDiff } from '../../../../shared/contract';
+
+const darkQuery = '(prefers-color-scheme: dark)';
+
+// A diff shows one file out of its project: the TypeScript service would only report imports it
+// cannot resolve, and spend the CPU a 10,000-line file needs for scrolling.
+for (const defaults of [monaco.typescript.typescriptDefaults, monaco.typescript.javascriptDefaults]) {
+  defaults.setDiagnosticsOptions({ noSemanticValidation: true, noSyntaxValidation: true, noSuggestionDiagnostics: true });
+}
+
+function knownLanguage(id: string): string {
+  return id && monaco.languages.getLanguages().some((language) => language.id === id) ? id : 'plaintext';
+}
+
+function themeNow(): string {
+  return window.matchMedia(darkQuery).matches ? 'vs-dark' : 'vs';
+}
+
+/**
+ * Monaco's diff editor for one file. The editor and its two models are made once; a new file or a
+ * refresh only replaces the models' text, so a 10,000-line file stays responsive and a refresh
+ * keeps the scroll position.
+ */
+export default function DiffViewer({ diff, layout }: { diff: FileDiff; layout: 'side' | 'inline' }) {
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
+  const shownPath = useRef<string | null>(null);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return undefined;
+    const created = monaco.editor.createDiffEditor(element, {
+      readOnly: true,
+      originalEditable: false,
+      automaticLayout: true,
+      renderSideBySide: layout === 'side',
+      useInlineViewWhenSpaceIsLimited: false,
+      theme: themeNow(),
+      fontSize: 12,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      renderOverviewRuler: true,
+      ignoreTrimWhitespace: false,
+      maxComputationTime: 10_000,
+      maxFileSize: 100,
+      hideUnchangedRegions: { enabled: false },
+      renderValidationDecorations: 'off',
+      stickyScroll: { enabled: false },
+      folding: false,
+      codeLens: false,
+      occurrencesHighlight: 'off',
+      selectionHighlight: false,
+      contextmenu: false,
+    });
+    created.setModel({
+      original: monaco.editor.createModel('', 'plaintext'),
+      modified: monaco.editor.createModel('', 'plaintext'),
+    });
+    editor.current = created;
+
+    const media = window.matchMedia(darkQuery);
+    const handleScheme = () => monaco.editor.setTheme(themeNow());
+    media.addEventListener('change', handleScheme);
+    return () => {
+      media.removeEventListener('change', handleScheme);
+      const model = created.getModel();
+      created.dispose();
+      model?.original.dispose();
+      model?.modified.dispose();
+      editor.current = null;
+      shownPath.current = null;
+    };
+    // The editor is made once; layout changes go through updateOptions below.
+  }, []);
+
+  useEffect(() => {
+    const current = editor.current;
+    const model = current?.getModel();
+    if (!current || !model) return;
+    const samePath = shownPath.current === diff.path;
+    const view = samePath ? current.saveViewState() : null;
+    const language = knownLanguage(diff.language);
+    if (model.original.getLanguageId() !== language) monaco.editor.setModelLanguage(model.original, language);
+    if (model.modified.getLanguageId() !== language) monaco.editor.setModelLanguage(model.modified, language);
+    if (model.original.getValue() !== diff.before) model.original.setValue(diff.before);
+    if (model.modified.getValue() !== diff.after) model.modified.setValue(diff.after);
+    if (view) current.restoreViewState(view);
+    else current.getModifiedEditor().setScrollTop(0);
+    shownPath.current = diff.path;
+  }, [diff]);
+
+  useEffect(() => {
+    editor.current?.updateOptions({ renderSideBySide: layout === 'side' });
+  }, [layout]);
+
+  return <div className="diff-viewer" ref={host} data-testid="diff-viewer" data-path={diff.path} data-layout={layout} aria-label={`Changes to ${diff.path}`} role="region" />;
+}

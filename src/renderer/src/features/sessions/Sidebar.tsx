@@ -1,0 +1,58 @@
+import { useShallow } from 'zustand/react/shallow';
+import { useApp } from '../../stores/useApp';
+import { selectProjectSessions } from '../../stores/selectors';
+import { Icon } from '../../app/Icon';
+import { Inbox } from './Inbox';
+import { OpenFolderForm } from './OpenFolderForm';
+import { ProjectGroup } from './ProjectGroup';
+import { SessionList } from './SessionList';
+
+/** Projects, their sessions with their state, and the inbox of everything waiting for the person. */
+export function Sidebar() {
+  const projects = useApp((state) => state.projects);
+  const orphans = useApp(useShallow((state) => selectProjectSessions(state, null)));
+  const view = useApp((state) => state.view);
+  const showSettings = useApp((state) => state.showSettings);
+  const showMain = useApp((state) => state.showMain);
+  const sessionsStatus = useApp((state) => state.sessionsStatus);
+
+  function handleSettings() {
+    if (view === 'settings') showMain();
+    else showSettings();
+  }
+
+  return (
+    <nav className="sidebar" aria-label="Projects and sessions" data-testid="sidebar">
+      <header className="sidebar-header">
+        <span className="app-name">Tether</span>
+        <button
+          type="button"
+          className={`ghost icon-button${view === 'settings' ? ' active' : ''}`}
+          aria-label="Settings"
+          aria-pressed={view === 'settings'}
+          title="Settings (Ctrl+,)"
+          data-testid="settings-button"
+          onClick={handleSettings}
+        >
+          <Icon name="gear" />
+        </button>
+      </header>
+      <Inbox />
+      <OpenFolderForm />
+      <div className="sidebar-scroll">
+        {projects.map((project) => (
+          <ProjectGroup key={project.id} project={project} />
+        ))}
+        {orphans.length > 0 && (
+          <section className="project-group" aria-label="Other sessions" data-testid="project-other">
+            <div className="project-header">
+              <span className="project-name muted">Other sessions</span>
+            </div>
+            <SessionList sessions={orphans} />
+          </section>
+        )}
+        {sessionsStatus === 'error' && <p className="sidebar-note error-text">Could not load the sessions.</p>}
+      </div>
+    </nav>
+  );
+}

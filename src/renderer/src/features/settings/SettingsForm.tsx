@@ -1,0 +1,122 @@
+import { useState, type FormEvent } from 'react';
+import type { SettingsUpdate, SettingsView } from '../../../../shared/contract';
+import { useApp } from '../../stores/useApp';
+
+type Mode = SettingsView['mode'];
+type Outside = SettingsView['outsideContent'];
+
+/**
+ * The model and permission defaults. The API key is write-only: the form never shows the stored
+ * key, only whether one is stored, and sends a key only when one is typed (or null to forget it).
+ */
+export function SettingsForm({ settings }: { settings: SettingsView }) {
+  const saveSettings = useApp((state) => state.saveSettings);
+  const [baseUrl, setBaseUrl] = useState(settings.baseUrl);
+  const [api, setApi] = useState(settings.api);
+  const [model, setModel] = useState(settings.model);
+  const [apiKey, setApiKey] = useState('');
+  const [maxSteps, setMaxSteps] = useState(String(settings.maxSteps));
+  const [mode, setMode] = useState<Mode>(settings.mode);
+  const [outsideContent, setOutsideContent] = useState<Outside>(settings.outsideContent);
+  const [saving, setSaving] = useState(false);
+  const steps = Number(maxSteps);
+  const stepsValid = Number.isInteger(steps) && steps > 0;
+
+  const update: SettingsUpdate = {};
+  if (baseUrl.trim() !== settings.baseUrl) update.baseUrl = baseUrl.trim();
+  if (api !== settings.api) update.api = api;
+  if (model.trim() !== settings.model) update.model = model.trim();
+  if (stepsValid && steps !== settings.maxSteps) update.maxSteps = steps;
+  if (mode !== settings.mode) update.mode = mode;
+  if (outsideContent !== settings.outsideContent) update.outsideContent = outsideContent;
+  if (apiKey) update.apiKey = apiKey;
+  const dirty = Object.keys(update).length > 0;
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!dirty || !stepsValid || saving) return;
+    setSaving(true);
+    const saved = await saveSettings(update);
+    setSaving(false);
+    if (saved) setApiKey('');
+  }
+  async function handleClearKey() {
+    setSaving(true);
+    await saveSettings({ apiKey: null });
+    setSaving(false);
+  }
+
+  return (
+    <form className="settings-form" onSubmit={handleSubmit} aria-label="Model and permissions">
+      <h2>Model</h2>
+      <label className="field">
+        <span>Base URL</span>
+        <input type="url" className="mono" data-testid="settings-base-url" spellCheck={false} value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
+        <small className="faint">Any OpenAI-compatible server: OpenAI, Ollama (http://127.0.0.1:11434/v1), LM Studio (http://127.0.0.1:1234/v1), vLLM…</small>
+      </label>
+      <label className="field">
+        <span>API</span>
+        <select data-testid="settings-api" value={api} onChange={(event) => setApi(event.target.value as SettingsView['api'])}>
+          <option value="responses">Responses</option>
+          <option value="chat">Chat Completions</option>
+        </select>
+        <small className="faint">Use Chat Completions for servers that lack the Responses API (Ollama, LM Studio, most gateways).</small>
+      </label>
+      <label className="field">
+        <span>Model</span>
+        <input type="text" className="mono" data-testid="settings-model" spellCheck={false} value={model} onChange={(event) => setModel(event.target.value)} />
+        <small className="faint">New sessions use it; a running session keeps the model it started with.</small>
+      </label>
+      <div className="field">
+        <label htmlFor="settings-api-key">API key</label>
+        <div className="field-row">
+          <input
+            id="settings-api-key"
+            type="password"
+            data-testid="settings-api-key"
+            autoComplete="new-password"
+            placeholder={settings.hasApiKey ? 'a key is stored; type to replace it' : 'no key stored'}
+            value={apiKey}
+            onChange={(event) => setApiKey(event.target.value)}
+          />
+          {settings.hasApiKey && (
+            <button type="button" data-testid="settings-clear-key" disabled={saving} onClick={handleClearKey}>
+              Forget the stored key
+            </button>
+          )}
+        </div>
+        <small className="faint" data-testid="settings-api-key-status">
+          {settings.hasApiKey ? 'A key is stored. It is never shown here.' : 'No key is stored.'} Keys are kept outside the database.
+        </small>
+      </div>
+
+      <h2>Agent</h2>
+      <label className="field">
+        <span>Step limit</span>
+        <input type="number" min={1} step={1} data-testid="settings-max-steps" value={maxSteps} aria-invalid={!stepsValid} onChange={(event) => setMaxSteps(event.target.value)} />
+        {!stepsValid && <small className="error-text">A whole number of steps, 1 or more.</small>}
+      </label>
+      <label className="field">
+        <span>Permission mode for new sessions</span>
+        <select data-testid="settings-mode" value={mode} onChange={(event) => setMode(event.target.value as Mode)}>
+          <option value="ask">ask: edits and commands ask first</option>
+          <option value="auto-edit">auto-edit: edits run, commands ask</option>
+          <option value="read-only">read-only: nothing changes</option>
+        </select>
+      </label>
+      <label className="field">
+        <span>After reading outside content</span>
+        <select data-testid="settings-outside-content" value={outsideContent} onChange={(event) => setOutsideContent(event.target.value as Outside)}>
+          <option value="ask">ask before anything that can send data out</option>
+          <option value="block">block anything that can send data out</option>
+          <option value="off">off: no extra checks</option>
+        </select>
+      </label>
+      <div className="settings-actions">
+        <button type="submit" className="primary" data-testid="settings-save" disabled={!dirty || !stepsValid || saving}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}

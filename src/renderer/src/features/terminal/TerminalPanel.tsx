@@ -1,0 +1,160 @@
+import { useEffect, useRef, useState } from 'react';
+import { Terminal, type ITheme } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import '@xterm/xterm/css/xterm.css';
+import { useApp, useAppStore } from '../../stores/useApp';
+import { blockHeader, type TerminalFeed } from '../../stores/terminalFeed';
+import { Icon } from '../../app/Icon';
+
+/** What the terminal has been given so far, block by block, so each update writes only what is new. */
+interface Written {
+  callIds: string[];
+  headers: string[];
+  lengths: number[];
+  endsWithNewline: boolean;
+}
+
+const fresh = (): Written => ({ callIds: [], headers: [], lengths: [], endsWithNewline: true });
+
+/**
+ * The agent's commands and their output, live: a "$ command" line per command and the PTY's raw
+ * bytes. The terminal is written from a store subscription, not through React renders.
+ */
+export function TerminalPanel({ sessionId }: { sessionId: string }) {
+  const open = useApp((state) => state.terminalOpen);
+  const toggleTerminal = useApp((state) => state.toggleTerminal);
+  const empty = useApp((state) => (state.terminals[sessionId]?.blocks.length ?? 0) === 0);
+  const store = useAppStore();
+  const host = useRef<HTMLDivElement>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!open || !element) return undefined;
+    let terminal: Terminal;
+    const fit = new FitAddon();
+    try {
+      terminal = new Terminal({
+        convertEol: true,
+        disableStdin: true,
+        cursorBlink: false,
+        cursorInactiveStyle: 'none',
+        scrollback: 10_000,
+        fontFamily: getComputedStyle(document.documentElement).getPropertyValue('--font-mono').trim() || 'monospace',
+        fontSize: 12,
+        theme: themeFromCss(),
+      });
+      terminal.loadAddon(fit);
+      terminal.open(element);
+    } catch (error) {
+      setFailed(error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
+    const safeFit = () => {
+      try {
+        fit.fit();
+      } catch {
+        // Not laid out yet (hidden or zero-sized); the next resize fits it.
+      }
+    };
+    safeFit();
+    const resize = new ResizeObserver(safeFit);
+    resize.observe(element);
+
+    let written = fresh();
+    const sync = (feed: TerminalFeed | undefined) => {
+      written = writeFeed(terminal, feed, written);
+    };
+    sync(store.getState().terminals[sessionId]);
+    const unsubscribe = store.subscribe((state, previous) => {
+      const feed = state.terminals[sessionId];
+      if (feed !== previous.terminals[sessionId]) sync(feed);
+    });
+
+    const media = window.matchMedia('(prefers-color-scheme: dark)');
+    const handleScheme = () => {
+      terminal.options.theme = themeFromCss();
+    };
+    media.addEventListener('change', handleScheme);
+
+    return () => {
+      media.removeEventListener('change', handleScheme);
+      unsubscribe();
+      resize.disconnect();
+      terminal.dispose();
+    };
+  }, [open, sessionId, store]);
+
+  return (
+    <section className={`terminal-panel${open ? ' open' : ''}`} aria-label="Terminal" data-testid="terminal-panel">
+      <button type="button" className="panel-header ghost" aria-expanded={open} onClick={toggleTerminal} title="Show or hide the terminal (Ctrl+`)">
+        <Icon name="terminal" />
+        <span className="panel-title">Terminal</span>
+        <span className="faint">the agent's commands, live</span>
+      </button>
+      {open && (
+        <div className="terminal-body">
+          {failed ? (
+            <p className="panel-note error-text">The terminal could not start: {failed}</p>
+          ) : (
+            <div className="terminal-host" ref={host} data-testid="terminal" role="log" aria-label="Command output" />
+          )}
+          {empty && !failed && <div className="terminal-empty faint">No commands yet.</div>}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function writeFeed(terminal: Terminal, feed: TerminalFeed | undefined, before: Written): Written {
+  const blocks = feed?.blocks ?? [];
+  let written = before;
+  let consistent = blocks.length >= written.callIds.length;
+  for (let i = 0; consistent && i < written.callIds.length; i++) {
+    const block = blocks[i]!;
+    const isLast = i === written.callIds.length - 1;
+    consistent =
+      block.callId === written.callIds[i] &&
+      blockHeader(block) === written.headers[i] &&
+      (isLast ? block.output.length >= written.lengths[i]! : block.output.length === written.lengths[i]);
+  }
+  // History arrived above what was shown, or old output was dropped: draw it all again.
+  if (!consistent) {
+    terminal.reset();
+    written = fresh();
+  } else {
+    written = { callIds: written.callIds.slice(), headers: written.headers.slice(), lengths: written.lengths.slice(), endsWithNewline: written.endsWithNewline };
+  }
+  let out = '';
+  for (let i = Math.max(0, written.callIds.length - 1); i < blocks.length; i++) {
+    const block = blocks[i]!;
+    let piece: string;
+    if (i >= written.callIds.length) {
+      const header = blockHeader(block);
+      piece = `${written.endsWithNewline ? '' : '\r\n'}${header ? `\x1b[1m${header}\x1b[0m\r\n` : ''}${block.output}`;
+      written.callIds.push(block.callId);
+      written.headers.push(header);
+      written.lengths.push(block.output.length);
+    } else {
+      piece = block.output.slice(written.lengths[i]);
+      written.lengths[i] = block.output.length;
+    }
+    if (piece) {
+      out += piece;
+      written.endsWithNewline = piece.endsWith('\n');
+    }
+  }
+  if (out) terminal.write(out);
+  return written;
+}
+
+function themeFromCss(): ITheme {
+  const style = getComputedStyle(document.documentElement);
+  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    background: read('--bg-panel', '#1b1b1b'),
+    foreground: read('--fg', '#d8d8d8'),
+    cursor: read('--bg-panel', '#1b1b1b'),
+    selectionBackground: read('--bg-selected', 'rgba(128,128,128,0.3)'),
+  };
+}

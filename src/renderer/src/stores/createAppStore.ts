@@ -1,0 +1,24 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AppState, StoreDeps } from './appState';
+import { createDiffSlice } from './diffSlice';
+import { createInboxSlice } from './inboxSlice';
+import { createLiveSlice } from './liveSlice';
+import { createLogsSlice } from './logsSlice';
+import { createSessionsSlice } from './sessionsSlice';
+import { createSettingsSlice } from './settingsSlice';
+import { createUiSlice } from './uiSlice';
+
+export type AppStore = StoreApi<AppState>;
+
+/** One store for the window; built from the api it talks through, so tests can hand it a fake. */
+export function createAppStore(deps: StoreDeps): AppStore {
+  return createStore<AppState>()((set, get) => ({
+    ...createSessionsSlice(deps, set, get),
+    ...createLogsSlice(deps, set, get),
+    ...createLiveSlice(deps, set, get),
+    ...createInboxSlice(deps, set, get),
+    ...createSettingsSlice(deps, set, get),
+    ...createDiffSlice(deps, set, get),
+    ...createUiSlice(deps, set, get),
+  }));
+}

@@ -1,0 +1,136 @@
+import type { ApprovalAnswer, PendingApproval } from '../../../shared/contract';
+import type { GetState, SetState, StoreDeps } from './appState';
+import type { LoadStatus } from './sessionsSlice';
+import { errorMessage } from '../lib/errorMessage';
+
+/**
+ * Every approval waiting for the person, across sessions and projects, oldest first. The core's
+ * list (`approvals:pending`) is the truth for sessions the window does not follow; for a followed
+ * session the folded log is newer than any list we could have fetched, so it wins.
+ */
+export interface InboxSlice {
+  inbox: PendingApproval[];
+  inboxStatus: LoadStatus;
+  /** The core's refusal of an answer, per approval, shown in the dialog. */
+  answerErrors: Record<string, string>;
+  /** Answers on their way to the core. */
+  answering: Record<string, boolean>;
+  refreshInbox(): Promise<void>;
+  /** Makes a followed session's inbox entries match its folded log. */
+  reconcileInbox(sessionId: string): void;
+  answerApproval(answer: ApprovalAnswer): Promise<boolean>;
+}
+
+export function createInboxSlice(deps: StoreDeps, set: SetState, get: GetState): InboxSlice {
+  const { api } = deps;
+  let inFlight: Promise<void> | null = null;
+  let again = false;
+
+  function applyServerList(list: PendingApproval[]): void {
+    const { logs } = get();
+    const fromServer = list.filter((entry) => !logs[entry.sessionId]?.loaded);
+    const followed = get().inbox.filter((entry) => logs[entry.sessionId]?.loaded);
+    set((state) => ({ inbox: sortInbox([...followed, ...fromServer]), inboxStatus: 'ready', answerErrors: keepFor(state.answerErrors, [...followed, ...fromServer]) }));
+    // The dialog draws a request from its session's log.
+    for (const sessionId of new Set(fromServer.map((entry) => entry.sessionId))) {
+      if (!logs[sessionId]) void get().loadSession(sessionId);
+    }
+  }
+
+  return {
+    inbox: [],
+    inboxStatus: 'idle',
+    answerErrors: {},
+    answering: {},
+
+    refreshInbox() {
+      if (inFlight) {
+        again = true;
+        return inFlight;
+      }
+      if (get().inboxStatus !== 'ready') set({ inboxStatus: 'loading' });
+      inFlight = (async () => {
+        do {
+          again = false;
+          try {
+            applyServerList(await api.request('approvals:pending', {}));
+          } catch (error) {
+            if (get().inboxStatus !== 'ready') set({ inboxStatus: 'error' });
+            get().notify(`Could not list the approvals waiting for you: ${errorMessage(error)}`);
+            return;
+          }
+        } while (again);
+      })().finally(() => {
+        inFlight = null;
+      });
+      return inFlight;
+    },
+
+    reconcileInbox(sessionId) {
+      const state = get();
+      const log = state.logs[sessionId];
+      if (!log) return;
+      const current = state.inbox.filter((entry) => entry.sessionId === sessionId);
+      const pending = log.state.pendingApprovals;
+      const same = current.length === pending.length && current.every((entry) => pending.includes(entry.approvalId));
+      if (same) return;
+      const title = state.sessions[sessionId]?.title ?? '';
+      const entries = pending.map(
+        (approvalId) =>
+          current.find((entry) => entry.approvalId === approvalId) ?? {
+            approvalId,
+            sessionId,
+            sessionTitle: title,
+            askedAt: log.askedAt[approvalId] ?? 0,
+          },
+      );
+      const inbox = sortInbox([...state.inbox.filter((entry) => entry.sessionId !== sessionId), ...entries]);
+      set({ inbox, answerErrors: keepFor(state.answerErrors, inbox) });
+    },
+
+    async answerApproval(answer) {
+      const id = answer.approvalId;
+      set((state) => ({ answering: { ...state.answering, [id]: true }, answerErrors: withoutKey(state.answerErrors, id) }));
+      try {
+        await api.request('approval:answer', answer);
+        // The approval.answered event follows; until it does, the next request should not wait behind this one.
+        set((state) => ({ inbox: state.inbox.filter((entry) => entry.approvalId !== id) }));
+        return true;
+      } catch (error) {
+        set((state) => ({ answerErrors: { ...state.answerErrors, [id]: errorMessage(error) } }));
+        // Most often it was answered elsewhere: catch up so the dialog can close when the log says so.
+        const entry = get().inbox.find((candidate) => candidate.approvalId === id);
+        if (entry && get().logs[entry.sessionId]) void get().loadSession(entry.sessionId);
+        void get().refreshInbox();
+        return false;
+      } finally {
+        set((state) => ({ answering: withoutKey(state.answering, id) }));
+      }
+    },
+  };
+}
+
+/** Oldest first; the order the core gave breaks ties. */
+export function sortInbox(entries: PendingApproval[]): PendingApproval[] {
+  return entries
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => a.entry.askedAt - b.entry.askedAt || a.index - b.index)
+    .map(({ entry }) => entry);
+}
+
+function keepFor<T>(record: Record<string, T>, entries: PendingApproval[]): Record<string, T> {
+  const keys = Object.keys(record);
+  if (keys.length === 0) return record;
+  const live = new Set(entries.map((entry) => entry.approvalId));
+  if (keys.every((key) => live.has(key))) return record;
+  const next: Record<string, T> = {};
+  for (const key of keys) if (live.has(key)) next[key] = record[key]!;
+  return next;
+}
+
+function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!(key in record)) return record;
+  const next = { ...record };
+  delete next[key];
+  return next;
+}

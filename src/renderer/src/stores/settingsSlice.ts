@@ -1,0 +1,71 @@
+import type { RuleView, SettingsUpdate, SettingsView } from '../../../shared/contract';
+import type { GetState, SetState, StoreDeps } from './appState';
+import type { LoadStatus } from './sessionsSlice';
+import { errorMessage } from '../lib/errorMessage';
+
+/** The settings screen: model and permission defaults, and the rules "Allow always" remembered. */
+export interface SettingsSlice {
+  settings: SettingsView | null;
+  settingsStatus: LoadStatus;
+  settingsError?: string;
+  rules: RuleView[];
+  rulesStatus: LoadStatus;
+  loadSettings(): Promise<void>;
+  /** Returns true once the core has accepted the change; the error is kept for the form otherwise. */
+  saveSettings(update: SettingsUpdate): Promise<boolean>;
+  loadRules(): Promise<void>;
+  revokeRule(ruleId: string): Promise<void>;
+}
+
+export function createSettingsSlice(deps: StoreDeps, set: SetState, get: GetState): SettingsSlice {
+  const { api } = deps;
+  return {
+    settings: null,
+    settingsStatus: 'idle',
+    rules: [],
+    rulesStatus: 'idle',
+
+    async loadSettings() {
+      if (get().settingsStatus !== 'ready') set({ settingsStatus: 'loading' });
+      try {
+        const settings = await api.request('settings:get', {});
+        set({ settings, settingsStatus: 'ready', settingsError: undefined });
+      } catch (error) {
+        set({ settingsStatus: 'error', settingsError: errorMessage(error) });
+      }
+    },
+
+    async saveSettings(update) {
+      try {
+        const settings = await api.request('settings:update', update);
+        set({ settings, settingsStatus: 'ready', settingsError: undefined });
+        get().notify('Settings saved.', 'info');
+        return true;
+      } catch (error) {
+        set({ settingsError: errorMessage(error) });
+        get().notify(`Could not save the settings: ${errorMessage(error)}`);
+        return false;
+      }
+    },
+
+    async loadRules() {
+      if (get().rulesStatus !== 'ready') set({ rulesStatus: 'loading' });
+      try {
+        const rules = await api.request('rules:list', {});
+        set({ rules, rulesStatus: 'ready' });
+      } catch (error) {
+        set({ rulesStatus: 'error' });
+        get().notify(`Could not list the remembered rules: ${errorMessage(error)}`);
+      }
+    },
+
+    async revokeRule(ruleId) {
+      try {
+        await api.request('rules:revoke', { ruleId });
+        set((state) => ({ rules: state.rules.filter((rule) => rule.id !== ruleId) }));
+      } catch (error) {
+        get().notify(`Could not revoke the rule: ${errorMessage(error)}`);
+      }
+    },
+  };
+}

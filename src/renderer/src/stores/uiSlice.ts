@@ -1,0 +1,113 @@
+import type { GetState, SetState, StoreDeps } from './appState';
+
+/** Where the window's link to the core stands (always 'connected' inside Electron). */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'unauthenticated';
+
+export interface Toast {
+  id: number;
+  kind: 'error' | 'info';
+  message: string;
+}
+
+/** What the person is looking at, and the window-wide notices. */
+export interface UiSlice {
+  view: 'main' | 'settings';
+  selectedSessionId: string | null;
+  /** The project a new session is being written for (the task box starts it). */
+  draftProjectId: string | null;
+  toasts: Toast[];
+  connection: ConnectionState;
+  /** While reconnecting: failed tries so far. */
+  reconnectAttempts: number;
+  diffLayout: 'side' | 'inline';
+  terminalOpen: boolean;
+  /** Loads what every screen needs: projects, sessions, the inbox and settings. */
+  init(): Promise<void>;
+  /** After the link to the core comes back: catch up on everything missed. */
+  resync(): Promise<void>;
+  selectSession(sessionId: string | null): void;
+  startDraft(projectId: string): void;
+  showSettings(): void;
+  showMain(): void;
+  notify(message: string, kind?: Toast['kind']): void;
+  dismissToast(id: number): void;
+  setConnection(connection: ConnectionState, reconnectAttempts?: number): void;
+  setDiffLayout(layout: 'side' | 'inline'): void;
+  toggleTerminal(): void;
+}
+
+/** Toasts beyond this many push the oldest out, so a storm of failures cannot fill the screen. */
+const MAX_TOASTS = 4;
+
+export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): UiSlice {
+  let nextToast = 1;
+  return {
+    view: 'main',
+    selectedSessionId: null,
+    draftProjectId: null,
+    toasts: [],
+    connection: 'connecting',
+    reconnectAttempts: 0,
+    diffLayout: 'side',
+    terminalOpen: true,
+
+    async init() {
+      const state = get();
+      await Promise.all([state.loadProjects(), state.loadSessions(), state.refreshInbox(), state.loadSettings()]);
+    },
+
+    async resync() {
+      const state = get();
+      const selected = state.selectedSessionId;
+      await Promise.all([
+        state.loadProjects(),
+        state.loadSessions(),
+        state.refreshInbox(),
+        state.resyncLogs(),
+        selected ? state.refreshDiff(selected) : Promise.resolve(),
+      ]);
+    },
+
+    selectSession(sessionId) {
+      set({ selectedSessionId: sessionId, draftProjectId: null, view: 'main' });
+      if (sessionId === null) return;
+      void get().loadSession(sessionId);
+      void get().refreshDiff(sessionId);
+    },
+
+    startDraft(projectId) {
+      set({ draftProjectId: projectId, selectedSessionId: null, view: 'main' });
+    },
+
+    showSettings() {
+      set({ view: 'settings' });
+      void get().loadSettings();
+      void get().loadRules();
+    },
+
+    showMain() {
+      set({ view: 'main' });
+    },
+
+    notify(message, kind = 'error') {
+      const toast: Toast = { id: nextToast++, kind, message };
+      set((state) => ({ toasts: [...state.toasts, toast].slice(-MAX_TOASTS) }));
+    },
+
+    dismissToast(id) {
+      set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) }));
+    },
+
+    setConnection(connection, reconnectAttempts = 0) {
+      set({ connection, reconnectAttempts });
+    },
+
+    setDiffLayout(diffLayout) {
+      set({ diffLayout });
+    },
+
+    toggleTerminal() {
+      set((state) => ({ terminalOpen: !state.terminalOpen }));
+    },
+  };
+}
