@@ -1,0 +1,36 @@
+import { expect, type Page, type TestInfo } from '@playwright/test';
+
+/** Starts a new session in the first project with `task`, as a person would. */
+export async function startTask(page: Page, task: string): Promise<void> {
+  // The project's "new session" button shows on hover, as in VS Code's tree views.
+  await page.getByTestId('project-item').first().locator('.project-header').hover();
+  await page.getByTestId('project-new-session').first().click();
+  const box = page.getByTestId('task-box');
+  await box.fill(task);
+  await box.press('Enter');
+  await expect(page.getByTestId('session-view')).toBeVisible();
+}
+
+/** The Permission required dialog, once it takes keys. */
+export async function permissionDialog(page: Page) {
+  const dialog = page.getByTestId('permission-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toHaveAttribute('data-armed', 'true');
+  return dialog;
+}
+
+/** Waits until no dialog is shown (the answer was taken). */
+export async function dialogGone(page: Page): Promise<void> {
+  await expect(page.getByTestId('permission-dialog')).toHaveCount(0);
+}
+
+export async function sessionStatus(page: Page, status: string): Promise<void> {
+  await expect(page.getByTestId('session-header-status')).toHaveAttribute('data-status', status, { timeout: 30_000 });
+}
+
+/** A screenshot kept with the test's results, for a person to look at. */
+export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
