@@ -54,7 +54,11 @@ it('analyses a 10-command line', () => {
   const median = percentile(times, 0.5);
   const p95 = percentile(times, 0.95);
   console.log(`analyzeCommand: ${first.commands.length} sub-commands, ${RUNS} runs`);
-  console.log(`  median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms, min ${times[0]!.toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(3)} ms`);
-  console.log(`  sub-commands: ${first.commands.map((command) => [...command.wrappers, ...command.argv].slice(0, 3).join(' ')).join(' | ')}`);
+  console.log(
+    `  median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms, min ${times[0]!.toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(3)} ms`,
+  );
+  console.log(
+    `  sub-commands: ${first.commands.map((command) => [...command.wrappers, ...command.argv].slice(0, 3).join(' ')).join(' | ')}`,
+  );
   console.log(`  target median < ${TARGET_MEDIAN_MS} ms: ${median < TARGET_MEDIAN_MS ? 'met' : 'NOT met'}`);
 });

@@ -3,12 +3,12 @@ import type { Node } from 'web-tree-sitter';
 import type { CommandAnalysis, SimpleCommand } from '../commandAnalysis';
 import { classifyInvocation, type InvocationContext } from './classifyInvocation';
 import { isDangerousVariable } from './dangerousVariable';
-import { globMatches } from './globMatches';
 import { parseShell } from './parser';
+import { ansiCStringEnd, describeError, dropsEscape, hasBlankOnlyToParser, hidesSubstitution, joinContinuedLines } from './parserQuirks';
 import { createProgramResolver, type ProgramLocation, type ProgramResolver } from './programResolver';
-import { literalWord, readWord, touchingGroups, type Word } from './readWord';
-import { scanOptions } from './scanOptions';
-import { wrapperSpecs } from './wrapperSpecs';
+import type { Frame, Invocation, Stdin } from './invocation';
+import { asDynamic, literalWord, readWord, touchingGroups, type Word } from './readWord';
+import { unwrapCommand, type UnwrapHost } from './unwrapCommand';
 
 /**
  * The walk behind analyzeCommand: every simple command that can run, found in every place bash
@@ -22,82 +22,50 @@ export interface ShellAnalysisOptions {
   pathEnv: string;
 }
 
-/** What feeds a command's standard input, as far as an interpreter reading its program from it goes. */
-type Stdin = 'inherited' | 'pipe' | 'literal-document' | 'expanding-document' | 'file';
-
-type Dialect = 'bash' | 'sh' | 'zsh';
-
-/** What the surroundings of a statement impose on the commands in it. */
-interface Frame {
-  /** Wrappers around the whole script (bash -c, eval, watch ...), outermost first. */
-  wrappers: readonly string[];
-  /** Files written by redirections of enclosing compound statements (`{ ...; } > out`). */
-  writes: readonly string[];
-  stdin: Stdin;
-  /** Why nothing in here can be read-only (it runs as another user, ...), if something says so. */
-  blockReadOnly: string | null;
-  dialect: Dialect;
-  depth: number;
-}
-
-/** The part of an invocation that wrappers build up before the real program is reached. */
-/** A wrapper's options, read, and the words after them. */
-interface ParsedWrapper {
-  scan: Extract<ReturnType<typeof scanOptions>, { ok: true }>;
-  rest: Word[];
-}
-
-interface Invocation {
-  wrappers: string[];
-  assignments: string[];
-  /** Started by exec(3) from a wrapper: no shell builtin or function applies. */
-  viaExec: boolean;
-  blockReadOnly: string | null;
-  /** xargs appends arguments read from its input. */
-  appendsArguments: boolean;
-  /** Words containing this (xargs -I, find's {}) are replaced at run time. */
-  placeholder: string | null;
-  /** A wrapper changed directory (env -C, sudo -D). */
-  changesDirectory: boolean;
-  /** The words of the command position came straight from the parser (keywords are bash's). */
-  fromParser: boolean;
-  writes: readonly string[];
-  stdin: Stdin;
-  frame: Frame;
-}
-
 const MAX_DEPTH = 6;
 
 /** Words bash reads as syntax in command position; a "command" named so means the parser and bash disagree. */
-const RESERVED_WORDS = new Set(['{', '}', '!', '[[', ']]', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'function', 'select', 'coproc']);
-
-const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'posh', 'yash']);
-const FOREIGN_SHELLS = new Set(['fish', 'csh', 'tcsh', 'nu', 'elvish', 'xonsh', 'pwsh', 'powershell']);
-
-/** Interpreters that read their program from standard input when given no script. */
-const STDIN_INTERPRETERS: Record<string, { inline: readonly string[]; withValue: readonly string[] }> = {
-  python: { inline: ['-c', '-m'], withValue: ['-W', '-X', '-Q'] },
-  node: { inline: ['-e', '--eval', '-p', '--print'], withValue: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title'] },
-  perl: { inline: ['-e', '-E'], withValue: ['-I', '-M', '-m', '-x'] },
-  ruby: { inline: ['-e'], withValue: ['-I', '-r', '-C', '-E'] },
-  php: { inline: ['-r'], withValue: ['-c', '-d', '-z'] },
-  lua: { inline: ['-e'], withValue: ['-l'] },
-  Rscript: { inline: ['-e'], withValue: [] },
-  osascript: { inline: ['-e'], withValue: ['-l'] },
-  tclsh: { inline: [], withValue: [] },
-  deno: { inline: ['eval'], withValue: [] },
-  bun: { inline: ['-e', '--eval', '-p', '--print'], withValue: [] },
-};
-
-function interpreterKind(name: string): string | null {
-  if (/^python[0-9.]*$/.test(name) || name === 'pypy' || name === 'pypy3') return 'python';
-  if (name === 'nodejs') return 'node';
-  if (/^lua(jit|[0-9.]*)$/.test(name)) return 'lua';
-  return name in STDIN_INTERPRETERS ? name : null;
-}
+const RESERVED_WORDS = new Set([
+  '{',
+  '}',
+  '!',
+  '[[',
+  ']]',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'while',
+  'until',
+  'for',
+  'in',
+  'function',
+  'select',
+  'coproc',
+]);
 
 /** Parameters whose value is always a number, so arithmetic on them cannot hide a command. */
-const NUMERIC_SPECIAL_PARAMETERS = new Set(['?', '#', '$', '!', 'RANDOM', 'SRANDOM', 'SECONDS', 'LINENO', 'BASHPID', 'PPID', 'UID', 'EUID', 'EPOCHSECONDS', 'OPTIND']);
+const NUMERIC_SPECIAL_PARAMETERS = new Set([
+  '?',
+  '#',
+  '$',
+  '!',
+  'RANDOM',
+  'SRANDOM',
+  'SECONDS',
+  'LINENO',
+  'BASHPID',
+  'PPID',
+  'UID',
+  'EUID',
+  'EPOCHSECONDS',
+  'OPTIND',
+]);
 
 /** Devices a redirection may write to without writing a file. */
 const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd/1', '/dev/fd/2']);
@@ -120,8 +88,22 @@ export class ShellAnalysis {
   private cwd: { dir: string; certain: boolean } | null;
   private readonly resolver: ProgramResolver;
   private readonly cdpathSet = Boolean(process.env.CDPATH);
+  /** What unwrapCommand reports back through. */
+  private readonly host: UnwrapHost = {
+    reason: (text) => this.reason(text),
+    note: (text) => this.notes.push(text),
+    script: (source, frame) => this.script(source, frame),
+    invoke: (words, invocation) => this.invoke(words, invocation),
+    record: (argv, invocation, classification, location) => this.pushCommand(argv, invocation, classification, location),
+    context: (invocation) => this.invocationContext(invocation),
+    resolve: (name, viaExec) => this.resolver.resolve(name, viaExec),
+    variableNameWord: (word, builtin, frame) => this.checkVariableNameWord(word, builtin, frame),
+    arithmeticText: (text, frame) => this.arithmeticText(text, frame),
+    markArray: (name) => this.arrays.add(name),
+    baseInvocation: (frame, fromParser) => this.baseInvocation(frame, fromParser),
+  };
 
-  constructor(private readonly options: ShellAnalysisOptions) {
+  constructor(options: ShellAnalysisOptions) {
     this.resolver = createProgramResolver(options.workspaceRoot, options.pathEnv);
     const cwd = path.resolve(options.workspaceRoot, options.cwd);
     this.cwd = this.resolver.isInsideWorkspace(cwd) ? { dir: cwd, certain: true } : null;
@@ -134,12 +116,14 @@ export class ShellAnalysis {
       this.reason('the command contains a NUL character, which bash and this parser read differently');
       source = source.slice(0, nul);
     }
-    this.script(source, { wrappers: [], writes: [], stdin: 'inherited', blockReadOnly: null, dialect: 'bash', depth: 0 });
+    this.script(source, { wrappers: [], writes: [], stdin: 'inherited', blockReadOnly: null, dialect: 'bash', depth: 0, cwdUnknown: false });
     for (const name of this.functions) {
       // Calling a function defined on the line is fine (its body is analysed); one named like a
       // builtin or a program makes `name` mean one thing or the other depending on the order of runs.
       if (this.programNames.has(name) && this.resolver.resolve(name, false).kind !== 'missing') {
-        this.reason(`the function ${name} shadows the program of the same name, so what \`${name}\` runs depends on the order the line runs in`);
+        this.reason(
+          `the function ${name} shadows the program of the same name, so what \`${name}\` runs depends on the order the line runs in`,
+        );
       }
     }
     for (const name of this.arithmeticReads) {
@@ -178,6 +162,9 @@ export class ShellAnalysis {
         tree = parseShell(joined);
       }
       if (tree.rootNode.hasError) this.reason(`bash syntax the parser could not read (${describeError(tree.rootNode)})`);
+      if (hasBlankOnlyToParser(joined ?? source, tree.rootNode)) {
+        this.reason('a carriage return, vertical tab or form feed outside quotes: part of a word to bash, a space to the parser');
+      }
       this.statement(tree.rootNode, frame);
     } finally {
       tree.delete();
@@ -266,16 +253,29 @@ export class ShellAnalysis {
     // Commands inside the redirections (a substitution in a target, a pipeline after a here-document)
     // are listed after the statement they belong to.
     const mark = this.commands.length;
-    const { writes, stdin, strays } = this.redirects(node.children.filter((child): child is Node => child !== null && !sameNode(child, body)), frame);
+    if (dropsEscape(node)) this.reason(`the parser dropped an escaped character in \`${node.text.slice(0, 60)}\` that bash keeps`);
+    const { writes, stdin, strays } = this.redirects(
+      node.children.filter((child): child is Node => child !== null && !sameNode(child, body)),
+      frame,
+    );
     const nested = this.commands.splice(mark);
     const inner: Frame = { ...frame, writes: [...frame.writes, ...writes], stdin: stdin ?? frame.stdin };
     if (body?.type === 'command') this.command(body, inner, strays);
     else {
-      if (strays.length) this.reason(`words after a redirection (${strays.map((stray) => stray.text).join(' ')}) that bash would give to a command`);
+      if (strays.length)
+        this.reason(`words after a redirection (${strays.map((stray) => stray.text).join(' ')}) that bash would give to a command`);
       for (const stray of strays) this.expressions(stray, frame);
       if (body) this.statement(body, inner);
       // Only redirections (`> out.txt`): nothing runs, but a file is still created or emptied.
-      else if (writes.length) this.commands.push({ argv: [], wrappers: [...frame.wrappers], assignments: [], readOnly: false, mayReachNetwork: false, writesTo: [...inner.writes] });
+      else if (writes.length)
+        this.commands.push({
+          argv: [],
+          wrappers: [...frame.wrappers],
+          assignments: [],
+          readOnly: false,
+          mayReachNetwork: false,
+          writesTo: [...inner.writes],
+        });
     }
     this.commands.push(...nested);
   }
@@ -293,9 +293,15 @@ export class ShellAnalysis {
     let stdin: Stdin | null = null;
     for (const node of nodes) {
       if (node.type === 'file_redirect') {
-        const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? '';
-        const descriptor = node.childForFieldName('descriptor')?.text ?? null;
+        const descriptorNode = node.childForFieldName('descriptor');
+        const descriptor = descriptorNode?.text ?? null;
         const [target, ...rest] = touchingGroups(node.childrenForFieldName('destination').filter((child): child is Node => child !== null));
+        // The operator as written between descriptor and target: the parser splits `<>` into "<" and an error.
+        const operator = target
+          ? node.text
+              .slice((descriptorNode?.endIndex ?? node.startIndex) - node.startIndex, target[0]!.startIndex - node.startIndex)
+              .replace(/\s+/g, '')
+          : (node.children.find((child) => child !== null && !child.isNamed)?.type ?? '');
         for (const group of rest) strays.push(...group);
         if (!target) continue;
         const isProcess = target.length === 1 && target[0]!.type === 'process_substitution';
@@ -344,7 +350,9 @@ export class ShellAnalysis {
       else this.functions.add(word.text);
     }
     const body = node.childForFieldName('body');
-    const redirects = node.children.filter((child): child is Node => child !== null && !sameNode(child, body) && !sameNode(child, name) && child.isNamed);
+    const redirects = node.children.filter(
+      (child): child is Node => child !== null && !sameNode(child, body) && !sameNode(child, name) && child.isNamed,
+    );
     const { writes } = this.redirects(redirects, frame);
     if (body) this.statement(body, { ...frame, writes: [...frame.writes, ...writes] });
   }
@@ -428,7 +436,9 @@ export class ShellAnalysis {
     const arithmeticValue = value?.type === 'arithmetic_expansion' && touching.length === 0;
     this.assignVariable(name, numeric || arithmeticValue ? 'numeric' : 'other', frame);
     if (isDangerousVariable(name)) {
-      this.reason(standalone ? `sets ${name}, which changes what later commands run` : `sets ${name} for the command, which changes what it runs`);
+      this.reason(
+        standalone ? `sets ${name}, which changes what later commands run` : `sets ${name} for the command, which changes what it runs`,
+      );
     }
     return name;
   }
@@ -479,7 +489,12 @@ export class ShellAnalysis {
       if (eq > 0) this.declaredValue(keyword, word.text.slice(0, eq).replace(/\+$/, ''), literalWord(word.text.slice(eq + 1)), arrayOption);
     }
     const location = this.resolver.resolve(keyword, false);
-    this.pushCommand(argv, { ...this.baseInvocation(frame, true), wrappers: [...frame.wrappers] }, literal ? { readOnly: true, local: true } : { readOnly: false, local: true }, location);
+    this.pushCommand(
+      argv,
+      { ...this.baseInvocation(frame, true), wrappers: [...frame.wrappers] },
+      literal ? { readOnly: true, local: true } : { readOnly: false, local: true },
+      location,
+    );
   }
 
   /**
@@ -527,7 +542,15 @@ export class ShellAnalysis {
     }
     if (isDangerousVariable(name)) this.reason(`${builtin} sets ${name}, which changes what later commands run`);
     if (eq >= 0) this.assignVariable(name, /^-?\d+$/.test(text.slice(eq + 1)) ? 'numeric' : 'other', frame);
-    else if (builtin !== 'unset' && builtin !== 'test -v' && builtin !== 'declare' && builtin !== 'local' && builtin !== 'export' && builtin !== 'readonly' && builtin !== 'typeset') {
+    else if (
+      builtin !== 'unset' &&
+      builtin !== 'test -v' &&
+      builtin !== 'declare' &&
+      builtin !== 'local' &&
+      builtin !== 'export' &&
+      builtin !== 'readonly' &&
+      builtin !== 'typeset'
+    ) {
       this.assignVariable(name, 'other', frame);
     }
   }
@@ -545,7 +568,8 @@ export class ShellAnalysis {
         return;
       case 'process_substitution':
         // >(cmd) reads what the outer command writes: for an interpreter, a program from a pipe.
-        for (const child of named(node)) this.statement(child, { ...frame, writes: [], stdin: processStdin ?? (node.firstChild?.type === '>(' ? 'pipe' : frame.stdin) });
+        for (const child of named(node))
+          this.statement(child, { ...frame, writes: [], stdin: processStdin ?? (node.firstChild?.type === '>(' ? 'pipe' : frame.stdin) });
         return;
       case 'arithmetic_expansion':
         for (const child of named(node)) this.arithmetic(child, frame);
@@ -555,8 +579,12 @@ export class ShellAnalysis {
         return;
       case 'simple_expansion':
         return;
-      case 'raw_string':
       case 'ansi_c_string':
+        if (ansiCStringEnd(node.text) !== node.text.length) {
+          this.reason(`the parser read \`${node.text.slice(0, 40)}\` as one quoted string where bash ends it sooner`);
+        }
+        return;
+      case 'raw_string':
       case 'comment':
       case 'heredoc_start':
       case 'heredoc_end':
@@ -574,10 +602,13 @@ export class ShellAnalysis {
   private checkLeaf(node: Node): void {
     if (!node.isNamed || node.type === 'number' || node.type === 'variable_name' || node.type === 'test_operator') return;
     if (node.type === 'heredoc_body' || node.type === 'heredoc_content') {
-      const start = node.parent?.children.find((child) => child?.type === 'heredoc_start') ?? node.parent?.parent?.children.find((child) => child?.type === 'heredoc_start');
+      const start =
+        node.parent?.children.find((child) => child?.type === 'heredoc_start') ??
+        node.parent?.parent?.children.find((child) => child?.type === 'heredoc_start');
       if (start && /['"\\]/.test(start.text)) return;
     }
-    if (hidesSubstitution(node.text)) this.reason(`the parser left \`${node.text.slice(0, 40)}\` unexpanded, but bash would run what is in it`);
+    if (hidesSubstitution(node.text))
+      this.reason(`the parser left \`${node.text.slice(0, 40)}\` unexpanded, but bash would run what is in it`);
   }
 
   private substitution(node: Node, frame: Frame): void {
@@ -752,7 +783,7 @@ export class ShellAnalysis {
       if (!child) continue;
       const field = node.fieldNameForChild(i);
       if (field === 'name') {
-        parts.push(child.type === 'command_name' ? named(child)[0] ?? child : child);
+        parts.push(child.type === 'command_name' ? (named(child)[0] ?? child) : child);
       } else if (field === 'argument') {
         if (!child.isNamed) {
           // tree-sitter splits `$"..."` into a "$" and a string; bash reads one (translated) word.
@@ -769,6 +800,7 @@ export class ShellAnalysis {
         this.expressions(child, frame);
       }
     }
+    if (dropsEscape(node)) this.reason(`the parser dropped an escaped character in \`${node.text.slice(0, 60)}\` that bash keeps`);
     const redirected = this.redirects(redirectNodes, frame);
     // Pieces with no space between them are one word to bash, whatever the parser made of them.
     const words: Word[] = [];
@@ -781,6 +813,19 @@ export class ShellAnalysis {
         if (name) assignments.push(name);
         continue;
       }
+      // An assignment the parser did not see as one (it split an earlier word): NAME= unquoted at the start.
+      const assigned =
+        words.length === 0 ? /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(group.map((part) => part.text).join('')) : null;
+      if (assigned) {
+        const name = assigned[1]!;
+        for (const part of group) this.expressions(part, frame);
+        this.assignVariable(name, 'other', frame);
+        if (isDangerousVariable(name)) this.reason(`sets ${name} for the command, which changes what it runs`);
+        if (assigned[2] && !/^\[\d*\]$/.test(assigned[2]))
+          this.reason(`the subscript of ${assigned[0]} is evaluated as arithmetic, which can run commands`);
+        assignments.push(name);
+        continue;
+      }
       words.push(readWord(group));
       wordNodes.push(...group);
     }
@@ -788,9 +833,22 @@ export class ShellAnalysis {
     if (frame.dialect === 'zsh') this.checkZshWords(words);
     const writes = redirected.writes;
     if (words.length === 0) {
-      if (writes.length) this.commands.push({ argv: [], wrappers: [...frame.wrappers], assignments, readOnly: false, mayReachNetwork: false, writesTo: [...frame.writes, ...writes] });
+      if (writes.length)
+        this.commands.push({
+          argv: [],
+          wrappers: [...frame.wrappers],
+          assignments,
+          readOnly: false,
+          mayReachNetwork: false,
+          writesTo: [...frame.writes, ...writes],
+        });
     } else {
-      this.invoke(words, { ...this.baseInvocation(frame, true), assignments, writes: [...frame.writes, ...writes], stdin: redirected.stdin ?? frame.stdin });
+      this.invoke(words, {
+        ...this.baseInvocation(frame, true),
+        assignments,
+        writes: [...frame.writes, ...writes],
+        stdin: redirected.stdin ?? frame.stdin,
+      });
     }
     for (const part of wordNodes) this.expressions(part, frame);
     this.commands.push(...nested);
@@ -804,7 +862,7 @@ export class ShellAnalysis {
       blockReadOnly: frame.blockReadOnly,
       appendsArguments: false,
       placeholder: null,
-      changesDirectory: false,
+      changesDirectory: frame.cwdUnknown,
       fromParser,
       writes: frame.writes,
       stdin: frame.stdin,
@@ -815,7 +873,11 @@ export class ShellAnalysis {
   /** zsh expands some words bash leaves alone (=cmd, glob qualifiers that run code): never guess at those. */
   private checkZshWords(words: readonly Word[]): void {
     for (const word of words) {
-      if (word.kind === 'pattern' || (word.kind === 'literal' && /^[=~]/.test(word.source)) || /[()^#]/.test(word.source.replace(/'[^']*'|"[^"]*"/g, ''))) {
+      if (
+        word.kind === 'pattern' ||
+        (word.kind === 'literal' && /^[=~]/.test(word.source)) ||
+        /[()^#]/.test(word.source.replace(/'[^']*'|"[^"]*"/g, ''))
+      ) {
         this.reason(`zsh would expand ${word.source} differently from bash`);
       }
     }
@@ -829,15 +891,19 @@ export class ShellAnalysis {
   private invoke(initial: readonly Word[], start: Invocation): void {
     let words = [...initial];
     const invocation: Invocation = { ...start, wrappers: [...start.wrappers], assignments: [...start.assignments] };
-    const frame = invocation.frame;
     for (;;) {
       const program = words[0];
       if (!program) return;
-      if (invocation.placeholder && program.text.includes(invocation.placeholder)) words[0] = dynamicWord(program);
+      if (invocation.placeholder && program.text.includes(invocation.placeholder)) words[0] = asDynamic(program);
       const head = words[0]!;
       if (head.kind !== 'literal') {
         this.reason(`the program name ${head.source} is only known when it runs`);
-        this.pushCommand(words.map((word) => word.text), invocation, { readOnly: false, local: false }, { kind: 'missing' });
+        this.pushCommand(
+          words.map((word) => word.text),
+          invocation,
+          { readOnly: false, local: false },
+          { kind: 'missing' },
+        );
         return;
       }
       const name = head.text;
@@ -853,8 +919,18 @@ export class ShellAnalysis {
       }
       const args = words.slice(1);
       const mark = this.commands.length;
-      const next = base === null ? null : this.unwrap(base, args, invocation, words);
+      const wrappersBefore = invocation.wrappers.length;
+      const next = base === null ? null : unwrapCommand(this.host, base, args, invocation, words);
       if (next === 'done') return;
+      if (next === 'opaque') {
+        this.pushCommand(
+          words.map((word) => word.text),
+          { ...invocation, wrappers: invocation.wrappers.slice(0, wrappersBefore) },
+          { readOnly: false, local: false },
+          location,
+        );
+        return;
+      }
       if (next === null) {
         // What the program itself starts (find -exec, a trap's action) is listed after it.
         const nested = this.commands.splice(mark);
@@ -865,454 +941,6 @@ export class ShellAnalysis {
       words = next;
       invocation.fromParser = false;
     }
-  }
-
-  /**
-   * One wrapper: returns the words of the command it runs, null when `name` is not a wrapper (the
-   * command is final), or 'done' when it was handled here (a script, a query, a wrapper alone).
-   */
-  private unwrap(name: string, args: Word[], invocation: Invocation, words: readonly Word[]): Word[] | null | 'done' {
-    const frame = invocation.frame;
-    const wrap = (wrapper: string, rest: Word[], exec = true): Word[] | 'done' => {
-      invocation.wrappers.push(wrapper);
-      if (exec) invocation.viaExec = true;
-      if (rest.length === 0) {
-        this.pushCommand(words.map((word) => word.text), { ...invocation, wrappers: invocation.wrappers.slice(0, -1) }, classifyInvocation(name, args, this.invocationContext(invocation)), this.resolver.resolve(words[0]!.text, invocation.viaExec));
-        return 'done';
-      }
-      return rest;
-    };
-    const options = (spec: keyof typeof wrapperSpecs): ParsedWrapper | null => {
-      const scan = scanOptions(
-        args.map((word) => word.text),
-        wrapperSpecs[spec]!,
-      );
-      if (!scan.ok) {
-        this.reason(`${name}: ${scan.reason}, so where its command starts is unclear`);
-        return null;
-      }
-      const dynamicInZone = args.slice(0, scan.firstOperand).find((word) => word.kind !== 'literal');
-      if (dynamicInZone) {
-        this.reason(`${name} has the argument ${dynamicInZone.source}, only known when it runs, so where its command starts is unclear`);
-        return null;
-      }
-      return { scan, rest: args.slice(scan.firstOperand) };
-    };
-
-    switch (name) {
-      case 'eval': {
-        this.reason('eval runs a string as a command');
-        invocation.wrappers.push('eval');
-        if (args.every((word) => word.kind === 'literal')) this.script(args.map((word) => word.text).join(' '), this.innerFrame(invocation, frame.dialect));
-        return 'done';
-      }
-      case 'source':
-      case '.':
-        this.reason(`${name} runs the commands of a file in this shell`);
-        return null;
-      case 'alias':
-        if (args.some((word) => word.text.includes('='))) this.reason('alias makes a name stand for other commands');
-        return null;
-      case 'enable':
-        this.reason('enable turns shell builtins on and off or loads new ones');
-        return null;
-      case 'fc':
-      case 'bind':
-      case 'complete':
-      case 'compgen':
-      case 'coproc':
-        if (name === 'fc' || name === 'coproc' || args.some((word) => /^-[^-]*[CFx]/.test(word.text))) this.reason(`${name} can run commands that are not on this line`);
-        return null;
-      case 'builtin':
-        if (args.length === 0) return null;
-        this.reason('builtin with a command runs a shell builtin that bypasses this analysis of functions and wrappers');
-        invocation.wrappers.push('builtin');
-        return args;
-      case 'exec': {
-        const parsed = options('exec');
-        if (!parsed) return 'done';
-        if (parsed.rest.length === 0) return null;
-        this.reason('exec replaces the shell with the command');
-        return wrap('exec', parsed.rest);
-      }
-      case 'command': {
-        const parsed = options('command');
-        if (!parsed) return 'done';
-        if (parsed.scan.options.some((option) => option.name === 'v' || option.name === 'V')) return null;
-        invocation.wrappers.push('command');
-        if (parsed.rest.length === 0) return 'done';
-        return parsed.rest;
-      }
-      case 'time': {
-        // bash's time keyword takes only -p; anything else is the command it times.
-        let index = 0;
-        while (args[index]?.kind === 'literal' && (args[index]!.text === '-p' || args[index]!.text === '--')) index++;
-        invocation.wrappers.push('time');
-        if (index >= args.length) return 'done';
-        return args.slice(index);
-      }
-      case 'nohup': {
-        const parsed = options('nohup');
-        if (!parsed) return 'done';
-        // With a terminal on stdout (ours is a PTY), nohup writes nohup.out.
-        invocation.blockReadOnly ??= 'nohup writes nohup.out';
-        return wrap('nohup', parsed.rest);
-      }
-      case 'timeout': {
-        const parsed = options('timeout');
-        if (!parsed) return 'done';
-        const [duration, ...rest] = parsed.rest;
-        if (duration && duration.kind !== 'literal') {
-          this.reason(`timeout's duration ${duration.source} is only known when it runs`);
-          return 'done';
-        }
-        return wrap('timeout', rest);
-      }
-      case 'nice':
-      case 'stdbuf':
-      case 'setsid': {
-        const parsed = options(name);
-        if (!parsed) return 'done';
-        return wrap(name, parsed.rest);
-      }
-      case 'ionice': {
-        const parsed = options('ionice');
-        if (!parsed) return 'done';
-        if (parsed.scan.options.some((option) => ['p', 'P', 'u', 'pid', 'pgid', 'uid'].includes(option.name))) return null;
-        return wrap('ionice', parsed.rest);
-      }
-      case 'env':
-        return this.unwrapEnv(args, invocation, words, options);
-      case 'sudo':
-      case 'doas': {
-        const parsed = options(name);
-        if (!parsed) return 'done';
-        const flags = parsed.scan.options.map((option) => option.name);
-        if (flags.some((flag) => ['e', 'edit', 'l', 'list', 'v', 'validate', 'k', 'K', 'V', 'L'].includes(flag)) && parsed.rest.length === 0) return null;
-        if (flags.includes('e') || flags.includes('edit')) {
-          invocation.blockReadOnly ??= `${name} -e edits files as another user`;
-          return null;
-        }
-        if (flags.some((flag) => ['D', 'chdir', 'R', 'chroot'].includes(flag))) invocation.changesDirectory = true;
-        invocation.blockReadOnly ??= `${name} runs the command as another user`;
-        let rest = parsed.rest;
-        while (rest[0]?.kind === 'literal' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].text)) {
-          const variable = rest[0].text.slice(0, rest[0].text.indexOf('='));
-          invocation.assignments.push(variable);
-          if (isDangerousVariable(variable)) this.reason(`${name} sets ${variable} for the command, which changes what it runs`);
-          rest = rest.slice(1);
-        }
-        return wrap(name, rest);
-      }
-      case 'su':
-        return this.unwrapSu(args, invocation);
-      case 'xargs':
-        return this.unwrapXargs(args, invocation, options);
-      case 'watch': {
-        const parsed = options('watch');
-        if (!parsed) return 'done';
-        if (parsed.scan.options.some((option) => option.name === 'x' || option.name === 'exec')) return wrap('watch', parsed.rest);
-        // Without --exec, watch joins its arguments and hands them to sh -c.
-        invocation.wrappers.push('watch');
-        if (parsed.rest.some((word) => word.kind !== 'literal')) {
-          this.reason('watch runs a shell script built from words only known when it runs');
-          return 'done';
-        }
-        if (parsed.rest.length) this.script(parsed.rest.map((word) => word.text).join(' '), this.innerFrame(invocation, 'sh'));
-        return 'done';
-      }
-      case 'find':
-        this.findExecs(args, invocation);
-        return null;
-      case 'trap':
-        this.trap(args, invocation);
-        return null;
-      case 'let':
-        for (const word of args) {
-          if (word.kind !== 'literal') this.reason(`let evaluates ${word.source}, only known when it runs, as arithmetic`);
-          else this.arithmeticText(word.text, frame);
-        }
-        return null;
-      case 'set':
-        if (args.some((word, index) => /^-[^-]*k/.test(word.text) || (word.text === '-o' && args[index + 1]?.text === 'keyword'))) {
-          this.reason('set -k turns every NAME=value argument into environment for the command');
-        }
-        return null;
-      case 'read':
-        this.builtinTargets(name, args, 'adinNptu', (option, value) => {
-          if (option !== 'a') return [];
-          this.arrays.add(value.text);
-          return [value];
-        }, frame);
-        return null;
-      case 'mapfile':
-      case 'readarray':
-        if (args.some((word) => /^-[^-]*C/.test(word.text))) this.reason(`${name} -C runs a callback command for the lines it reads`);
-        this.builtinTargets(name, args, 'dnOsuCc', () => [], frame);
-        for (const word of args) if (word.kind === 'literal' && IDENTIFIER.test(word.text)) this.arrays.add(word.text);
-        return null;
-      case 'printf':
-        if (args[0]?.kind === 'literal' && args[0].text.startsWith('-v')) {
-          const target = args[0].text === '-v' ? args[1] : literalWord(args[0].text.slice(2));
-          if (target) this.checkVariableNameWord(target, 'printf -v', frame);
-        }
-        return null;
-      case 'getopts':
-        if (args[1]) this.checkVariableNameWord(args[1], 'getopts', frame);
-        return null;
-      case 'wait': {
-        const index = args.findIndex((word) => word.text === '-p');
-        if (index >= 0 && args[index + 1]) this.checkVariableNameWord(args[index + 1]!, 'wait -p', frame);
-        return null;
-      }
-      case 'hash':
-        if (args.some((word) => /^-[^-]*p/.test(word.text))) this.reason('hash -p makes a name run a program from another path');
-        return null;
-      case 'declare':
-      case 'typeset':
-      case 'local':
-      case 'export':
-      case 'readonly':
-        // Reached through `builtin declare` or `command export`: same checks as the declaration syntax.
-        for (const word of args) {
-          if (word.kind === 'literal' && /^[-+]/.test(word.text)) {
-            if (/[in]/.test(word.text.slice(1))) this.reason(`${name} ${word.text} makes assignments evaluate their values`);
-          } else this.checkVariableNameWord(word, name, frame);
-        }
-        return null;
-      case 'test':
-      case '[': {
-        const index = args.findIndex((word) => word.text === '-v');
-        if (index >= 0 && args[index + 1]) this.checkVariableNameWord(args[index + 1]!, 'test -v', frame);
-        return null;
-      }
-      default:
-        if (SHELLS.has(name)) return this.unwrapShell(name, args, invocation);
-        if (FOREIGN_SHELLS.has(name) && args.some((word) => /^-[^-]*c$|^--command$|^-Command$/i.test(word.text))) {
-          this.reason(`${name} runs a script in a language this analysis does not read`);
-        }
-        return null;
-    }
-  }
-
-  private unwrapEnv(
-    args: Word[],
-    invocation: Invocation,
-    words: readonly Word[],
-    options: (spec: keyof typeof wrapperSpecs) => ParsedWrapper | null,
-  ): Word[] | null | 'done' {
-    const parsed = options('env');
-    if (!parsed) return 'done';
-    for (const option of parsed.scan.options) {
-      if (option.name === 'S' || option.name === 'split-string') {
-        this.reason('env -S splits a string into a command by rules of its own');
-        return 'done';
-      }
-      if (option.name === 'C' || option.name === 'chdir') invocation.changesDirectory = true;
-    }
-    let rest = parsed.rest;
-    // `env -` is -i.
-    if (rest[0]?.kind === 'literal' && rest[0].text === '-') rest = rest.slice(1);
-    while (rest[0] && rest[0].text.includes('=') && !rest[0].text.startsWith('=')) {
-      const word = rest[0];
-      if (word.kind !== 'literal' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.source)) {
-        this.reason(`env has the argument ${word.source}, only known when it runs, which could set any variable or be the command`);
-        return 'done';
-      }
-      if (word.splits) {
-        this.reason(`env's assignment ${word.source} may split into several words when it runs`);
-        return 'done';
-      }
-      const variable = (word.kind === 'literal' ? word.text : word.source).split('=', 1)[0]!;
-      invocation.assignments.push(variable);
-      if (isDangerousVariable(variable)) this.reason(`env sets ${variable} for the command, which changes what it runs`);
-      rest = rest.slice(1);
-    }
-    if (rest.length === 0) {
-      // Without a command, env prints the environment.
-      this.pushCommand(words.map((word) => word.text), invocation, classifyInvocation('env', args, this.invocationContext(invocation)), this.resolver.resolve(words[0]!.text, invocation.viaExec));
-      return 'done';
-    }
-    invocation.wrappers.push('env');
-    invocation.viaExec = true;
-    return rest;
-  }
-
-  private unwrapSu(args: Word[], invocation: Invocation): Word[] | null | 'done' {
-    const index = args.findIndex((word) => word.text === '-c' || word.text === '--command' || word.text.startsWith('--command='));
-    if (index < 0) return null;
-    const flag = args[index]!;
-    const script = flag.text.startsWith('--command=') ? literalWord(flag.text.slice('--command='.length)) : args[index + 1];
-    invocation.wrappers.push('su');
-    if (!script || script.kind !== 'literal') {
-      this.reason('su -c runs a script only known when it runs');
-      return 'done';
-    }
-    invocation.blockReadOnly ??= 'su runs the command as another user';
-    this.script(script.text, this.innerFrame(invocation, 'sh'));
-    return 'done';
-  }
-
-  private unwrapXargs(
-    args: Word[],
-    invocation: Invocation,
-    options: (spec: keyof typeof wrapperSpecs) => ParsedWrapper | null,
-  ): Word[] | 'done' {
-    const parsed = options('xargs');
-    if (!parsed) return 'done';
-    let placeholder: string | null = null;
-    for (const option of parsed.scan.options) {
-      if (option.name === 'I') placeholder = option.value ?? '{}';
-      if (option.name === 'i' || option.name === 'replace') placeholder = option.value ?? '{}';
-      if (option.name === 'process-slot-var' && option.value && isDangerousVariable(option.value)) {
-        this.reason(`xargs sets ${option.value} for the command, which changes what it runs`);
-      }
-    }
-    invocation.wrappers.push('xargs');
-    invocation.viaExec = true;
-    // Arguments read from input are appended, or replace the placeholder.
-    if (placeholder) invocation.placeholder = placeholder;
-    else invocation.appendsArguments = true;
-    if (parsed.rest.length === 0) return [literalWord('echo')];
-    return placeholder ? parsed.rest.map((word) => (word.text.includes(placeholder) ? dynamicWord(word) : word)) : parsed.rest;
-  }
-
-  /** bash -c SCRIPT, sh -c, zsh -c ...: the script is analysed as a line of its own. */
-  private unwrapShell(name: string, args: Word[], invocation: Invocation): null | 'done' {
-    let index = 0;
-    let command = false;
-    let readsStdin = false;
-    for (; index < args.length; index++) {
-      const word = args[index]!;
-      if (word.kind !== 'literal') {
-        if (command) break;
-        this.reason(`${name} has the argument ${word.source}, only known when it runs`);
-        return 'done';
-      }
-      const text = word.text;
-      if (text === '--' || text === '-') {
-        index++;
-        break;
-      }
-      if (/^--(rcfile|init-file)$/.test(text)) {
-        index++;
-        continue;
-      }
-      if (text.startsWith('--')) continue;
-      if (!/^[-+]/.test(text)) break;
-      if (/^[-+][^-]*[oO]$/.test(text)) {
-        const option = args[index + 1]?.text;
-        if (text.endsWith('o') && option === 'keyword') this.reason(`${name} -o keyword turns NAME=value arguments into environment`);
-        index++;
-      }
-      if (text.slice(1).includes('k')) this.reason(`${name} -k turns NAME=value arguments into environment`);
-      if (text.slice(1).includes('c')) command = true;
-      if (text.slice(1).includes('s')) readsStdin = true;
-    }
-    const dialect: Dialect = name === 'zsh' ? 'zsh' : name === 'bash' ? 'bash' : 'sh';
-    if (command) {
-      const script = args[index];
-      invocation.wrappers.push(name);
-      if (!script) return 'done';
-      if (script.kind !== 'literal') {
-        this.reason(`${name} -c runs a script only known when it runs (${script.source})`);
-        return 'done';
-      }
-      this.script(script.text, this.innerFrame(invocation, dialect));
-      return 'done';
-    }
-    const file = readsStdin ? undefined : args[index];
-    if (file && !isStdinPath(file)) {
-      if (file.source.startsWith('<(')) this.reason(`${name} runs a script produced by ${file.source.slice(0, 40)}`);
-      return null;
-    }
-    this.interpreterStdin(name, invocation);
-    return null;
-  }
-
-  /** An interpreter that reads its program from standard input: fine from a literal here-document, never from a pipe. */
-  private interpreterStdin(name: string, invocation: Invocation): void {
-    switch (invocation.stdin) {
-      case 'pipe':
-        this.reason(`${name} runs a program it reads from a pipe`);
-        return;
-      case 'expanding-document':
-        this.reason(`${name} runs a program from a here-document with expansions, only known when it runs`);
-        return;
-      case 'literal-document':
-        this.notes.push(`${name} runs the program written in the here-document`);
-        return;
-      default:
-    }
-  }
-
-  private findExecs(args: readonly Word[], invocation: Invocation): void {
-    const execs = ['-exec', '-execdir', '-ok', '-okdir'];
-    for (let i = 0; i < args.length; i++) {
-      const word = args[i]!;
-      if (word.kind === 'dynamic' || (word.kind === 'pattern' && execs.some((exec) => globMatches(word.text, exec)))) {
-        this.reason(`find's argument ${word.source} could add an -exec command when it runs`);
-        continue;
-      }
-      if (!execs.includes(word.text)) continue;
-      let end = i + 1;
-      while (end < args.length && !(args[end]!.kind === 'literal' && (args[end]!.text === ';' || (args[end]!.text === '+' && args[end - 1]!.text.includes('{}'))))) end++;
-      const command = args.slice(i + 1, end).map((arg) => (arg.text.includes('{}') ? dynamicWord(arg) : arg));
-      if (command.length) {
-        this.invoke(command, {
-          ...this.baseInvocation(invocation.frame, false),
-          wrappers: [...invocation.wrappers, 'find'],
-          viaExec: true,
-          blockReadOnly: invocation.blockReadOnly,
-          writes: [],
-          stdin: 'inherited',
-        });
-      }
-      i = end;
-    }
-  }
-
-  private trap(args: readonly Word[], invocation: Invocation): void {
-    const operands = args.filter((word) => !(word.kind === 'literal' && /^-[lp]$/.test(word.text)));
-    if (operands.length < 2 && !(operands.length === 1 && operands[0]!.text === '-')) return;
-    const action = operands[0]!;
-    if (action.kind !== 'literal') {
-      this.reason(`trap runs ${action.source}, only known when it runs, later`);
-      return;
-    }
-    if (action.text === '' || action.text === '-' || /^\d+$/.test(action.text)) return;
-    // The action runs later, as a script of its own.
-    this.script(action.text, this.innerFrame({ ...invocation, wrappers: [...invocation.wrappers, 'trap'] }, invocation.frame.dialect));
-  }
-
-  /** Checks the variable names a builtin assigns: its operands, and the value of `nameOption` options. */
-  private builtinTargets(name: string, args: readonly Word[], valueLetters: string, extraTargets: (option: string, value: Word) => Word[], frame: Frame): void {
-    for (let i = 0; i < args.length; i++) {
-      const word = args[i]!;
-      if (word.kind === 'literal' && word.text.startsWith('-') && word.text.length > 1) {
-        for (let k = 1; k < word.text.length; k++) {
-          const letter = word.text[k]!;
-          if (!valueLetters.includes(letter)) continue;
-          const attached = word.text.slice(k + 1);
-          const value = attached ? literalWord(attached) : args[++i];
-          if (value) for (const target of extraTargets(letter, value)) this.checkVariableNameWord(target, name, frame);
-          break;
-        }
-        continue;
-      }
-      this.checkVariableNameWord(word, name, frame);
-    }
-  }
-
-  private innerFrame(invocation: Invocation, dialect: Dialect): Frame {
-    return {
-      wrappers: [...invocation.wrappers],
-      writes: invocation.writes,
-      stdin: invocation.stdin,
-      blockReadOnly: invocation.blockReadOnly,
-      dialect,
-      depth: invocation.frame.depth + 1,
-    };
   }
 
   private invocationContext(invocation: Invocation): InvocationContext {
@@ -1339,11 +967,12 @@ export class ShellAnalysis {
     let args = words.slice(1);
     if (invocation.appendsArguments) args = [...args, { text: '$INPUT', kind: 'dynamic', splits: true, source: '$INPUT' }];
     const classification = base ? classifyInvocation(base, args, context) : { readOnly: false, local: false };
-    if (base) {
-      const interpreter = interpreterKind(base);
-      if (interpreter) this.interpreterProgram(base, interpreter, words.slice(1), invocation);
-    }
-    this.pushCommand(words.map((word) => word.text), invocation, classification, location);
+    this.pushCommand(
+      words.map((word) => word.text),
+      invocation,
+      classification,
+      location,
+    );
     if (base === 'cd' || base === 'pushd') {
       // After a cd into the workspace the shell may be in either place (the cd can fail or be
       // skipped), both inside; relative paths after it are no longer certain.
@@ -1355,42 +984,21 @@ export class ShellAnalysis {
     }
   }
 
-  /** node, python, perl ...: inline code must be literal, and a program read from stdin must not come from a pipe. */
-  private interpreterProgram(name: string, kind: string, args: readonly Word[], invocation: Invocation): void {
-    const spec = STDIN_INTERPRETERS[kind]!;
-    for (let i = 0; i < args.length; i++) {
-      const word = args[i]!;
-      const text = word.text;
-      if (spec.inline.includes(text) || spec.inline.some((flag) => flag.length === 2 && text.startsWith(flag) && text.length > 2 && !text.startsWith('--'))) {
-        const code = text.length > 2 && !spec.inline.includes(text) ? word : args[i + 1];
-        if (code && code.kind !== 'literal' && !(kind === 'python' && text.startsWith('-m'))) this.reason(`${name} ${text} runs code only known when it runs (${code.source})`);
-        return;
-      }
-      if (spec.withValue.includes(text)) {
-        i++;
-        continue;
-      }
-      if (word.kind === 'literal' && text.startsWith('-') && text !== '-') continue;
-      if (isStdinPath(word)) break;
-      if (word.source.startsWith('<(') || word.source.startsWith('>(')) {
-        this.reason(`${name} runs a program produced by ${word.source.slice(0, 40)}`);
-        return;
-      }
-      if (word.kind !== 'literal') {
-        this.reason(`${name} runs a script whose name is only known when it runs (${word.source})`);
-        return;
-      }
-      // A script file: what it does is its own business, and the person sees its name.
-      return;
-    }
-    this.interpreterStdin(name, invocation);
-  }
-
-  private pushCommand(argv: string[], invocation: Invocation, classification: { readOnly: boolean; local: boolean }, location: ProgramLocation): void {
+  private pushCommand(
+    argv: string[],
+    invocation: Invocation,
+    classification: { readOnly: boolean; local: boolean },
+    location: ProgramLocation,
+  ): void {
     const trusted = location.kind === 'builtin' || location.kind === 'system';
     const writes = [...invocation.writes];
     const readOnly =
-      classification.readOnly && trusted && writes.length === 0 && invocation.blockReadOnly === null && !invocation.changesDirectory && !invocation.placeholder;
+      classification.readOnly &&
+      trusted &&
+      writes.length === 0 &&
+      invocation.blockReadOnly === null &&
+      !invocation.changesDirectory &&
+      !invocation.placeholder;
     const local = classification.local && trusted;
     this.commands.push({
       argv,
@@ -1418,76 +1026,4 @@ function named(node: Node): Node[] {
   const out: Node[] = [];
   for (const child of node.namedChildren) if (child) out.push(child);
   return out;
-}
-
-function dynamicWord(word: Word): Word {
-  return { text: word.text, kind: 'dynamic', splits: false, source: word.source };
-}
-
-function isStdinPath(word: Word): boolean {
-  return word.kind === 'literal' && (word.text === '-' || word.text === '/dev/stdin' || word.text === '/dev/fd/0');
-}
-
-/** `$(`, `${`, `$[` or a backtick that no backslash quotes: bash would expand it. */
-function hidesSubstitution(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char === '\\') {
-      i++;
-      continue;
-    }
-    if (char === '`') return true;
-    if (char === '$' && /[({[]/.test(text[i + 1] ?? '')) return true;
-  }
-  return false;
-}
-
-/**
- * The source with every line continuation (an unescaped backslash before a newline) removed, where
- * bash removes it: everywhere but in single quotes, $'...', comments and quoted here-documents.
- * null when there is none to remove.
- */
-function joinContinuedLines(source: string, root: Node): string | null {
-  const removals: number[] = [];
-  for (let index = source.indexOf('\\\n'); index >= 0; index = source.indexOf('\\\n', index + 2)) {
-    let backslashes = 0;
-    while (index - 1 - backslashes >= 0 && source[index - 1 - backslashes] === '\\') backslashes++;
-    if (backslashes % 2 === 1) continue;
-    if (!isLiteralContext(root.descendantForIndex(index, index + 1))) removals.push(index);
-  }
-  if (removals.length === 0) return null;
-  let out = '';
-  let position = 0;
-  for (const index of removals) {
-    out += source.slice(position, index);
-    position = index + 2;
-  }
-  return out + source.slice(position);
-}
-
-function isLiteralContext(node: Node | null): boolean {
-  for (let current = node; current; current = current.parent) {
-    if (current.type === 'raw_string' || current.type === 'ansi_c_string' || current.type === 'comment') return true;
-    if (current.type === 'heredoc_body') {
-      const start = current.parent?.children.find((child) => child?.type === 'heredoc_start');
-      return start !== undefined && start !== null && /['"\\]/.test(start.text);
-    }
-  }
-  return false;
-}
-
-function describeError(root: Node): string {
-  const stack: Node[] = [root];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (node.isError || node.isMissing) {
-      const where = `line ${node.startPosition.row + 1}, column ${node.startPosition.column + 1}`;
-      return node.isMissing ? `missing ${node.type} at ${where}` : `at ${where}: ${JSON.stringify(node.text.slice(0, 30))}`;
-    }
-    for (let i = node.childCount - 1; i >= 0; i--) {
-      const child = node.child(i);
-      if (child && (child.hasError || child.isMissing)) stack.push(child);
-    }
-  }
-  return 'an error node';
 }

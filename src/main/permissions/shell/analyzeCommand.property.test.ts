@@ -14,7 +14,8 @@ afterAll(() => {
   bed.dispose();
 });
 
-const readsOnlyAsAWhole = (analysis: CommandAnalysis): boolean => !analysis.unpinnable && analysis.commands.length > 0 && analysis.commands.every((c) => c.readOnly);
+const readsOnlyAsAWhole = (analysis: CommandAnalysis): boolean =>
+  !analysis.unpinnable && analysis.commands.length > 0 && analysis.commands.every((c) => c.readOnly);
 
 /** Simple commands, some read-only and some not, all pinned down on their own. */
 const simpleCommand = fc.constantFrom(
@@ -39,9 +40,13 @@ const simpleCommand = fc.constantFrom(
 const operator = fc.constantFrom(' && ', ' || ', '; ', ' | ', '\n');
 
 /** A pinned-down line: simple commands joined by operators. */
-const pinnedLine = fc.array(simpleCommand, { minLength: 1, maxLength: 4 }).chain((commands) =>
-  fc.array(operator, { minLength: commands.length - 1, maxLength: commands.length - 1 }).map((ops) => commands.map((command, i) => (i === 0 ? command : `${ops[i - 1]}${command}`)).join('')),
-);
+const pinnedLine = fc
+  .array(simpleCommand, { minLength: 1, maxLength: 4 })
+  .chain((commands) =>
+    fc
+      .array(operator, { minLength: commands.length - 1, maxLength: commands.length - 1 })
+      .map((ops) => commands.map((command, i) => (i === 0 ? command : `${ops[i - 1]}${command}`)).join('')),
+  );
 
 const doubleQuoted = (text: string): string => `"${text.replace(/["\\$`]/g, '\\$&')}"`;
 
@@ -74,14 +79,30 @@ describe('properties of the analysis', () => {
 
   it('bash -c "$x" (or sh, zsh) makes any line unpinnable', () => {
     fc.assert(
-      fc.property(pinnedLine, fc.constantFrom('bash', 'sh', 'zsh'), fc.constantFrom('$x', '${x}', '$(cat f)', 'ls $dir'), (line, shell, script) => {
-        expect(bed.analyze(`${line}; ${shell} -c "${script}"`).unpinnable).toBeDefined();
-      }),
+      fc.property(
+        pinnedLine,
+        fc.constantFrom('bash', 'sh', 'zsh'),
+        fc.constantFrom('$x', '${x}', '$(cat f)', 'ls $dir'),
+        (line, shell, script) => {
+          expect(bed.analyze(`${line}; ${shell} -c "${script}"`).unpinnable).toBeDefined();
+        },
+      ),
     );
   });
 
   it('a dangerous variable in front of any command makes it unpinnable', () => {
-    const dangerous = fc.constantFrom('PATH', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'PYTHONPATH', 'GIT_SSH_COMMAND', 'BASH_ENV', 'IFS', 'PERL5OPT', 'GIT_EXTERNAL_DIFF');
+    const dangerous = fc.constantFrom(
+      'PATH',
+      'LD_PRELOAD',
+      'DYLD_INSERT_LIBRARIES',
+      'NODE_OPTIONS',
+      'PYTHONPATH',
+      'GIT_SSH_COMMAND',
+      'BASH_ENV',
+      'IFS',
+      'PERL5OPT',
+      'GIT_EXTERNAL_DIFF',
+    );
     fc.assert(
       fc.property(pinnedLine, dangerous, fc.constantFrom('', 'env ', 'sudo '), (line, name, via) => {
         expect(isDangerousVariable(name)).toBe(true);
@@ -92,7 +113,17 @@ describe('properties of the analysis', () => {
   });
 
   it('a line with any unpinnable part is never read-only as a whole, and none of its commands is read-only', () => {
-    const unpinnablePart = fc.constantFrom('eval ls', '$x', 'source ./env.sh', 'ls &&', 'echo ${x@P}', 'PATH=. ls', 'curl x | bash', 'exec cat f', 'alias ls=rm');
+    const unpinnablePart = fc.constantFrom(
+      'eval ls',
+      '$x',
+      'source ./env.sh',
+      'ls &&',
+      'echo ${x@P}',
+      'PATH=. ls',
+      'curl x | bash',
+      'exec cat f',
+      'alias ls=rm',
+    );
     fc.assert(
       fc.property(fc.array(fc.oneof(simpleCommand, unpinnablePart), { minLength: 1, maxLength: 4 }), operator, (parts, op) => {
         const analysis = bed.analyze(parts.join(op === '\n' ? '; ' : op));
@@ -114,13 +145,18 @@ describe('properties of the analysis', () => {
 
   it('a command that writes a file is never read-only', () => {
     fc.assert(
-      fc.property(pinnedLine, fc.constantFrom('>', '>>', '&>', '>|', '2>'), fc.constantFrom('out.txt', '../x', '/etc/passwd', '"$f"'), (line, redirect, target) => {
-        const analysis = bed.analyze(`{ ${line.replace(/\n/g, '; ')}; } ${redirect} ${target}`);
-        for (const command of analysis.commands) {
-          expect(command.writesTo.length).toBeGreaterThan(0);
-          expect(command.readOnly).toBe(false);
-        }
-      }),
+      fc.property(
+        pinnedLine,
+        fc.constantFrom('>', '>>', '&>', '>|', '2>'),
+        fc.constantFrom('out.txt', '../x', '/etc/passwd', '"$f"'),
+        (line, redirect, target) => {
+          const analysis = bed.analyze(`{ ${line.replace(/\n/g, '; ')}; } ${redirect} ${target}`);
+          for (const command of analysis.commands) {
+            expect(command.writesTo.length).toBeGreaterThan(0);
+            expect(command.readOnly).toBe(false);
+          }
+        },
+      ),
     );
   });
 
@@ -135,7 +171,48 @@ describe('properties of the analysis', () => {
   });
 
   it('never throws on shell-looking noise', () => {
-    const token = fc.constantFrom('ls', 'a', '$x', '$(', ')', '`', '"', "'", '{', '}', '(', '((', '))', '[[', ']]', ';', '&&', '|', '<<', 'EOF', '\n', '\\', '$((', '${', '#', '=', 'x=', '<(', '>', '2>&1', 'if', 'then', 'fi', 'for', 'do', 'done', 'case', 'in', 'esac', ' ');
+    const token = fc.constantFrom(
+      'ls',
+      'a',
+      '$x',
+      '$(',
+      ')',
+      '`',
+      '"',
+      "'",
+      '{',
+      '}',
+      '(',
+      '((',
+      '))',
+      '[[',
+      ']]',
+      ';',
+      '&&',
+      '|',
+      '<<',
+      'EOF',
+      '\n',
+      '\\',
+      '$((',
+      '${',
+      '#',
+      '=',
+      'x=',
+      '<(',
+      '>',
+      '2>&1',
+      'if',
+      'then',
+      'fi',
+      'for',
+      'do',
+      'done',
+      'case',
+      'in',
+      'esac',
+      ' ',
+    );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 25 }), (tokens) => {
         const analysis = bed.analyze(tokens.join(' '));

@@ -50,8 +50,15 @@ describe('finding every simple command', () => {
   });
 
   it('lists a command first, then the commands nested in its words', () => {
-    expect(argvs('diff <(git log) <(rm -rf /)')).toEqual([['diff', '<(git log)', '<(rm -rf /)'], ['git', 'log'], ['rm', '-rf', '/']]);
-    expect(argvs('git log --format=$(rm -rf /)')).toEqual([['git', 'log', '--format=$(rm -rf /)'], ['rm', '-rf', '/']]);
+    expect(argvs('diff <(git log) <(rm -rf /)')).toEqual([
+      ['diff', '<(git log)', '<(rm -rf /)'],
+      ['git', 'log'],
+      ['rm', '-rf', '/'],
+    ]);
+    expect(argvs('git log --format=$(rm -rf /)')).toEqual([
+      ['git', 'log', '--format=$(rm -rf /)'],
+      ['rm', '-rf', '/'],
+    ]);
   });
 
   it('finds commands in $( ), backticks, <( ), >( ) and inside double quotes', () => {
@@ -102,7 +109,7 @@ describe('finding every simple command', () => {
   });
 
   it('analyses the script of bash -c, sh -c and zsh -c as a line of its own', () => {
-    const analysis = expectPinned("bash -c 'a && b' && sh -c \"c | d\" && zsh -c e");
+    const analysis = expectPinned('bash -c \'a && b\' && sh -c "c | d" && zsh -c e');
     expect(analysis.commands.map((c) => [c.wrappers, c.argv[0]])).toEqual([
       [['bash'], 'a'],
       [['bash'], 'b'],
@@ -140,7 +147,7 @@ describe('quotes and escapes', () => {
   it('removes quotes and joins concatenated pieces', () => {
     expect(only('rg -n "foo" -g"*.py"').argv).toEqual(['rg', '-n', 'foo', '-g*.py']);
     expect(only('git commit -m "line1\nline2"').argv).toEqual(['git', 'commit', '-m', 'line1\nline2']);
-    expect(only("echo a\\ b 'c d' \"e\\\"f\"").argv).toEqual(['echo', 'a b', 'c d', 'e"f']);
+    expect(only('echo a\\ b \'c d\' "e\\"f"').argv).toEqual(['echo', 'a b', 'c d', 'e"f']);
   });
 
   it('decodes ANSI-C quoting, so an option or a program spelled in escapes is what it is', () => {
@@ -157,6 +164,26 @@ describe('quotes and escapes', () => {
 
   it('gives words only known at run time as written', () => {
     expect(only('echo "$HOME" $x ~/y').argv).toEqual(['echo', '"$HOME"', '$x', '~/y']);
+  });
+});
+
+describe('where tree-sitter and bash split words differently', () => {
+  it('gives words after a redirection target to the command, as bash does', () => {
+    expect(only('find . > /dev/null -delete')).toMatchObject({ argv: ['find', '.', '-delete'], readOnly: false });
+    expect(only('ls -l >x -a')).toMatchObject({ argv: ['ls', '-l', '-a'], writesTo: ['x'] });
+    expect(only('cat < f -n').argv).toEqual(['cat', 'f', '-n'].filter((word) => word !== 'f'));
+  });
+
+  it('joins pieces with no space between them, which the parser splits after a quote', () => {
+    expect(only("$'r'\\m -rf x").argv).toEqual(['rm', '-rf', 'x']);
+    expect(only('echo \'a\'\\b "c"\\d').argv).toEqual(['echo', 'ab', 'cd']);
+    expect(only("ls > 'a'\\b c")).toMatchObject({ argv: ['ls', 'c'], writesTo: ['ab'] });
+  });
+
+  it('reads an assignment whose value the parser split as the assignment, not as the program', () => {
+    expect(only("x='a'\\b ls")).toMatchObject({ argv: ['ls'], assignments: ['x'] });
+    expectUnpinnable("P='x'\\y PATH='/tm'\\p ls", /PATH/);
+    expectUnpinnable("export 'PA'\\TH=/tmp", /PATH/);
   });
 });
 
@@ -270,12 +297,17 @@ describe('what cannot be pinned down', () => {
   });
 
   it('lists the commands inside eval when its words are literal, for the person to see', () => {
-    expect(expectUnpinnable('eval "rm -rf /tmp/x"').commands.map((c) => [c.wrappers, c.argv])).toEqual([[['eval'], ['rm', '-rf', '/tmp/x']]]);
+    expect(expectUnpinnable('eval "rm -rf /tmp/x"').commands.map((c) => [c.wrappers, c.argv])).toEqual([
+      [['eval'], ['rm', '-rf', '/tmp/x']],
+    ]);
   });
 
-  it.each(['ls &&', 'ls | | wc', 'git log &&& rm -rf /', 'echo "unterminated', 'if true; then ls', 'ls <> x'])('a parse error: %s', (command) => {
-    expectUnpinnable(command, /syntax/);
-  });
+  it.each(['ls &&', 'ls | | wc', 'git log &&& rm -rf /', 'echo "unterminated', 'if true; then ls', 'ls <> x'])(
+    'a parse error: %s',
+    (command) => {
+      expectUnpinnable(command, /syntax/);
+    },
+  );
 
   it.each([
     'PATH=/tmp:$PATH ls',
@@ -309,7 +341,10 @@ describe('what cannot be pinned down', () => {
     'RIPGREP_CONFIG_PATH=./rc rg x',
     ': ${PATH:=/tmp}',
   ])('a dangerous variable: %s', (command) => {
-    expectUnpinnable(command, /PATH|LD_|DYLD|NODE_OPTIONS|PYTHON|PERL5OPT|RUBYOPT|GIT_|BASH_ENV|ENV|IFS|PROMPT_COMMAND|SHELLOPTS|HOME|npm_config|RIPGREP/);
+    expectUnpinnable(
+      command,
+      /PATH|LD_|DYLD|NODE_OPTIONS|PYTHON|PERL5OPT|RUBYOPT|GIT_|BASH_ENV|ENV|IFS|PROMPT_COMMAND|SHELLOPTS|HOME|npm_config|RIPGREP/,
+    );
   });
 
   it('keeps harmless environment prefixes pinnable', () => {
@@ -402,12 +437,24 @@ describe('what cannot be pinned down', () => {
     expectUnpinnable(command, why);
   });
 
+  it('still lists a wrapper whose command cannot be told apart, as written', () => {
+    expect(expectUnpinnable('timeout --frobnicate 5 rm -rf /').commands.map((c) => c.argv)).toEqual([['timeout', '--frobnicate', '5', 'rm', '-rf', '/']]);
+    expect(expectUnpinnable('bash -c "$x"').commands.map((c) => c.argv)).toEqual([['bash', '-c', '"$x"']]);
+    expect(expectUnpinnable('sudo env -S "rm -rf /" ls').commands.map((c) => [c.wrappers, c.argv])).toEqual([[['sudo'], ['env', '-S', 'rm -rf /', 'ls']]]);
+  });
+
   it('accepts find -exec sh -c with the file name passed as an argument', () => {
     expect(expectPinned("find . -name '*.log' -exec sh -c 'wc -l \"$1\"' _ {} \\;").commands.map((c) => c.argv[0])).toEqual(['find', 'wc']);
   });
 
   it('refuses a NUL, which bash and the parser would read differently', () => {
     expectUnpinnable('ls\0; rm -rf /', /NUL/);
+  });
+
+  it('refuses a carriage return, vertical tab or form feed outside quotes, which the parser reads as a space', () => {
+    expectUnpinnable('ls\rrm x', /carriage return/);
+    expectUnpinnable('cat f\v-n', /carriage return/);
+    expect(expectPinned('echo \'a\rb\' "c\fd"').commands[0]!.argv).toEqual(['echo', 'a\rb', 'c\fd']);
   });
 
   it('refuses keywords the parser reads as commands', () => {
@@ -435,9 +482,28 @@ describe('redirections', () => {
   });
 
   it('does not count duplications, /dev/null, standard streams, reads or here-strings as writes', () => {
-    for (const command of ['ls 2>&1', 'ls > /dev/null 2>&1', 'ls 2>/dev/null', 'ls &>/dev/null', 'ls >&2', 'ls 2>&-', 'ls >/dev/stderr', 'cat < f', 'cat <<< "hello"', 'exec 3<&0']) {
-      expect(analyze(command).commands.flatMap((c) => c.writesTo), command).toEqual([]);
+    for (const command of [
+      'ls 2>&1',
+      'ls > /dev/null 2>&1',
+      'ls 2>/dev/null',
+      'ls &>/dev/null',
+      'ls >&2',
+      'ls 2>&-',
+      'ls >/dev/stderr',
+      'cat < f',
+      'cat <<< "hello"',
+      'exec 3<&0',
+    ]) {
+      expect(
+        analyze(command).commands.flatMap((c) => c.writesTo),
+        command,
+      ).toEqual([]);
     }
+  });
+
+  it('records the target of <> (which the parser cannot read, so the line is refused too)', () => {
+    const analysis = expectUnpinnable('cat <> data.bin', /syntax/);
+    expect(analysis.commands.flatMap((c) => c.writesTo)).toEqual(['data.bin']);
   });
 
   it('gives a write target only known when it runs as written', () => {
@@ -452,7 +518,20 @@ describe('redirections', () => {
 
 describe('read-only commands and where programs resolve', () => {
   it('calls listed programs found on a system PATH read-only', () => {
-    for (const command of ['ls -la', 'cat a b', 'grep -rn x .', 'rg -n foo', 'wc -l f', 'head -5 f', 'git status', 'git log --oneline -5', 'jq . f.json', 'pwd', 'echo hi', 'date +%s']) {
+    for (const command of [
+      'ls -la',
+      'cat a b',
+      'grep -rn x .',
+      'rg -n foo',
+      'wc -l f',
+      'head -5 f',
+      'git status',
+      'git log --oneline -5',
+      'jq . f.json',
+      'pwd',
+      'echo hi',
+      'date +%s',
+    ]) {
       expect(readsOnly(command), command).toBe(true);
     }
   });
@@ -539,30 +618,94 @@ describe('read-only commands and where programs resolve', () => {
     expect(readsOnly('git -C src status')).toBe(true);
     expect(readsOnly('git -C /tmp status')).toBe(false);
     expect(readsOnly('env -C /tmp git status')).toBe(false);
+    expect(readsOnly("env -C /tmp bash -c 'git status'")).toBe(false);
+    expect(readsOnly("sudo -D /tmp sh -c 'git log'")).toBe(false);
   });
 
   it('calls declarations and unset of ordinary variables read-only', () => {
     expect(readsOnly('export FOO=1; local x=2; unset y; readonly z')).toBe(true);
   });
+
+  it('calls a read loop over a read-only command read-only', () => {
+    expect(readsOnly('git ls-files | while read -r f; do wc -l "$f"; done')).toBe(true);
+    expect(readsOnly('set -euo pipefail; for f in *.md; do head -1 "$f"; done')).toBe(true);
+  });
+
+  it('refuses an interpreter that runs whatever script names xargs reads', () => {
+    expectUnpinnable('ls *.py | xargs python3', /xargs reads/);
+  });
 });
 
 describe('what may reach the network', () => {
   it.each([
-    'curl https://example.com', 'wget x', 'ssh host', 'scp a b:c', 'rsync a b:c', 'nc host 80', 'ping host', 'dig x', 'gh pr list', 'aws s3 ls',
-    'git push', 'git fetch', 'git pull', 'git clone u', 'git ls-remote u', 'git submodule update',
+    'curl https://example.com',
+    'wget x',
+    'ssh host',
+    'scp a b:c',
+    'rsync a b:c',
+    'nc host 80',
+    'ping host',
+    'dig x',
+    'gh pr list',
+    'aws s3 ls',
+    'git push',
+    'git fetch',
+    'git pull',
+    'git clone u',
+    'git ls-remote u',
+    'git submodule update',
     // Repository hooks (project code) run for these: pre-commit, post-index-change, post-checkout.
-    'git commit -m x', 'git add .', 'git checkout main',
-    'npm install', 'npm ci', 'pnpm add x', 'yarn', 'npm test', 'npx tsc', 'pip install x', 'cargo build', 'go get x',
-    'docker run x', 'kubectl get pods', 'make', 'node app.js', 'python3 x.py', 'bash x.sh', 'eslint .', 'vitest run',
-    'some-unknown-tool', 'rg --pre=curl x', 'sed "s/a/curl x/e" f',
+    'git commit -m x',
+    'git add .',
+    'git checkout main',
+    'npm install',
+    'npm ci',
+    'pnpm add x',
+    'yarn',
+    'npm test',
+    'npx tsc',
+    'pip install x',
+    'cargo build',
+    'go get x',
+    'docker run x',
+    'kubectl get pods',
+    'make',
+    'node app.js',
+    'python3 x.py',
+    'bash x.sh',
+    'eslint .',
+    'vitest run',
+    'some-unknown-tool',
+    'rg --pre=curl x',
+    'sed "s/a/curl x/e" f',
   ])('%s may', (command) => {
-    expect(analyze(command).commands.some((c) => c.mayReachNetwork), command).toBe(true);
+    expect(
+      analyze(command).commands.some((c) => c.mayReachNetwork),
+      command,
+    ).toBe(true);
   });
 
-  it.each(['ls', 'cat f', 'grep x f', 'rm -rf build', 'mkdir -p a/b', 'cp a b', 'mv a b', 'touch x', 'chmod +x f', 'git status', 'git diff', 'git init', 'tsc -p .', 'sed -i s/a/b/ f', 'tar -xzf a.tgz', 'find . -delete'])(
-    '%s stays local',
-    (command) => {
-      expect(analyze(command).commands.map((c) => c.mayReachNetwork), command).toEqual([false]);
-    },
-  );
+  it.each([
+    'ls',
+    'cat f',
+    'grep x f',
+    'rm -rf build',
+    'mkdir -p a/b',
+    'cp a b',
+    'mv a b',
+    'touch x',
+    'chmod +x f',
+    'git status',
+    'git diff',
+    'git init',
+    'tsc -p .',
+    'sed -i s/a/b/ f',
+    'tar -xzf a.tgz',
+    'find . -delete',
+  ])('%s stays local', (command) => {
+    expect(
+      analyze(command).commands.map((c) => c.mayReachNetwork),
+      command,
+    ).toEqual([false]);
+  });
 });

@@ -21,7 +21,13 @@ export interface AnalyzeCommandOptions {
  */
 export function analyzeCommand(command: string, options: AnalyzeCommandOptions): CommandAnalysis {
   if (!isShellParserReady()) {
-    throw new Error('analyzeCommand: the shell parser is not initialised; await initShellParser() once at start-up, then analyse commands.');
+    throw new Error(
+      'analyzeCommand: the shell parser is not initialised; await initShellParser() once at start-up, then analyse commands.',
+    );
   }
-  return new ShellAnalysis({ cwd: options.cwd, workspaceRoot: options.workspaceRoot, pathEnv: options.pathEnv ?? process.env.PATH ?? '' }).analyze(command);
+  return new ShellAnalysis({
+    cwd: options.cwd,
+    workspaceRoot: options.workspaceRoot,
+    pathEnv: options.pathEnv ?? process.env.PATH ?? '',
+  }).analyze(command);
 }

@@ -108,20 +108,51 @@ function statementArbitrary(): fc.Arbitrary<(next: () => string) => string> {
       .tuple(fc.array(fc.nat(words.length - 1), { maxLength: 3 }), fc.constantFrom(0, 1, 2, 3, 4, 5, 6, 7), fc.nat(1000))
       .map(([argChoices, redirect, seed]) => (next: () => string) => {
         const name = next();
-        const spellings = [name, `'${name}'`, `"${name}"`, `${name.slice(0, 1)}''${name.slice(1)}`, `\\${name}`, `$'\\x73'${name.slice(1)}`, `${name.slice(0, 1)}\\\n${name.slice(1)}`];
+        const head = name.slice(0, 1);
+        const tail = name.slice(1);
+        const spellings = [
+          name,
+          `'${name}'`,
+          `"${name}"`,
+          `${head}''${tail}`,
+          `\\${name}`,
+          `$'\\x73'${tail}`,
+          `${head}\\\n${tail}`,
+          `'${head}'\\${tail}`,
+          `$'${head}'\\${tail}`,
+          `"${head}"\\${tail}`,
+          `X='a'\\b ${name}`,
+        ];
         const program = spellings[seed % spellings.length]!;
         const inner = (): string => `${next()}`;
         const args = argChoices.map((choice) => words[choice]!(next, inner));
-        const redirects = ['', ' > /dev/null', ' 2>&1', ' < /dev/null', ` <<< "$(${next()})"`, ' >/dev/null 2>&1', ' | cat', ` && ${next()}`][redirect]!;
+        const redirects = [
+          '',
+          ' > /dev/null',
+          ' 2>&1',
+          ' < /dev/null',
+          ` <<< "$(${next()})"`,
+          ' >/dev/null 2>&1',
+          ' | cat',
+          ` && ${next()}`,
+        ][redirect]!;
         return `${program} ${args.join(' ')}${redirects}`;
       }),
     statement: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       tie('simple'),
-      fc.tuple(tie('statement'), fc.constantFrom(' && ', ' || ', '; ', ' | ', ' & ', '\n', ' |& '), tie('statement')).map(([a, op, b]) => (next: () => string) => `${a(next)}${op}${b(next)}`),
+      fc.tuple(tie('statement'), fc.constantFrom(' && ', ' || ', '; ', ' | ', ' & ', '\n', ' |& '), tie('statement')).map(
+        ([a, op, b]) =>
+          (next: () => string) =>
+            `${a(next)}${op}${b(next)}`,
+      ),
       tie('statement').map((s) => (next: () => string) => `( ${s(next)} )`),
       tie('statement').map((s) => (next: () => string) => `{ ${s(next)}; }`),
-      fc.tuple(tie('statement'), tie('statement')).map(([c, b]) => (next: () => string) => `if ${c(next)}; then ${b(next)}; else ${next()}; fi`),
+      fc.tuple(tie('statement'), tie('statement')).map(
+        ([c, b]) =>
+          (next: () => string) =>
+            `if ${c(next)}; then ${b(next)}; else ${next()}; fi`,
+      ),
       tie('statement').map((s) => (next: () => string) => `for v in 1 2; do ${s(next)}; done`),
       tie('statement').map((s) => (next: () => string) => `while ${next()}; false; do ${s(next)}; done`),
       tie('statement').map((s) => (next: () => string) => `case v in v) ${s(next)} ;; *) ${next()} ;; esac`),
@@ -211,10 +242,41 @@ describe('analysis against real bash', () => {
       'coproc s0',
       'echo ${U#$(s0)}',
       'echo "$(echo "$(s0)")"',
-      'echo $\'\\\'\' $(s0)',
+      "echo $'\\'' $(s0)",
       'echo "\\$(s0)"',
       "echo '$(s0)'",
       'echo \\$(s0)',
+      "$'s'\\0 x",
+      'cat <<E\nE \n$(s0)\nE',
+      'cat <<-E\n\t$(s0)\n\tE\ns1',
+      'cat <<E1 <<E2\nE1\n$(s0)\nE2\ns1',
+      "cat <<'E'\n$(s0)\nE\ns1",
+      'cat <<\\E\n$(s0)\nE\ns1',
+      'cat <<E"x"\n$(s0)\nEx\ns1',
+      'echo "$(cat <<E\n$(s0)\nE\n)"',
+      'x=$(cat <<E\n$(s0)\nE\n); s1',
+      'echo a#$(s0) #$(s1)',
+      'case x in x) s0 ;& y) s1 ;;& *) s2 ;; esac',
+      '[[ -f <(s0) ]]',
+      'time s0 | s1',
+      '{ s0; } & s1',
+      'for ((i=$(s0); i<1; i++)); do s1; done',
+      'echo "`echo \\"$(s0)\\"`"',
+      'echo $(s0 \\\n; s1)',
+      'echo $((s0) )',
+      'echo $((s0);s1)',
+      'echo $( (s0) )',
+      'a[$(s0)]=1',
+      'echo $(< /dev/null) $(s0)',
+      ': $(s0) & wait',
+      'f() { s0; }; declare -f f >/dev/null; f',
+      's0 2>&1 | s1 |& s2',
+      'if ! s0; then :; fi; while ! s1; do break; done',
+      'echo {a,$(s0)}',
+      "X='a'\\b s0",
+      's0 > /dev/null s1',
+      "echo $'\\\\' ; s0 ; echo $'b'",
+      "echo $'\\\\'\\' ; s0",
     ];
     for (const line of lines) expectNothingSmuggled(line);
   });

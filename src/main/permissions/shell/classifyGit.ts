@@ -43,7 +43,17 @@ const HARMLESS_GLOBAL_FLAGS = new Set([
 ]);
 
 /** Global options that take the next argument as their value. */
-const GLOBAL_WITH_VALUE = new Set(['-c', '--config-env', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--super-prefix', '--list-cmds', '--attr-source']);
+const GLOBAL_WITH_VALUE = new Set([
+  '-c',
+  '--config-env',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--super-prefix',
+  '--list-cmds',
+  '--attr-source',
+]);
 
 /** Flags that make a reading subcommand write a file or start a configured program. */
 const UNSAFE_LONG_FLAGS = ['output', 'ext-diff', 'textconv', 'exec', 'paginate', 'open-files-in-pager', 'filters', 'batch-command'];
@@ -52,7 +62,22 @@ const UNSAFE_LONG_FLAGS = ['output', 'ext-diff', 'textconv', 'exec', 'paginate',
 const SHORT_WITH_VALUE: Record<string, string> = { grep: 'efABCm', log: 'nSGLOUMCBl', show: 'nSGLOUMCBl', diff: 'SGLOUMCBl' };
 
 /** Subcommands that write but run no hook and reach no other machine. */
-const LOCAL_WRITERS = new Set(['init', 'config', 'var', 'version', 'hash-object', 'mktree', 'format-patch', 'check-ignore', 'check-attr', 'clean', 'count-objects', 'fsck', 'prune', 'repack']);
+const LOCAL_WRITERS = new Set([
+  'init',
+  'config',
+  'var',
+  'version',
+  'hash-object',
+  'mktree',
+  'format-patch',
+  'check-ignore',
+  'check-attr',
+  'clean',
+  'count-objects',
+  'fsck',
+  'prune',
+  'repack',
+]);
 
 export function classifyGit(args: readonly string[], context: GitContext): GitClassification {
   let index = 0;
@@ -133,7 +158,10 @@ function subcommandReadsOnly(subcommand: string, args: readonly string[]): boole
     case 'config': {
       const queries = ['--get', '--get-all', '--get-regexp', '--list', '-l'];
       const modifiers = ['--show-origin', '--show-scope', '--local', '--global', '--system', '--name-only', '-z', '--null'];
-      return args.some((arg) => queries.includes(arg)) && args.every((arg) => queries.includes(arg) || modifiers.includes(arg) || !arg.startsWith('-'));
+      return (
+        args.some((arg) => queries.includes(arg)) &&
+        args.every((arg) => queries.includes(arg) || modifiers.includes(arg) || !arg.startsWith('-'))
+      );
     }
     default:
       return false;
@@ -142,7 +170,26 @@ function subcommandReadsOnly(subcommand: string, args: readonly string[]): boole
 
 /** `git branch` that lists (or shows the current branch), never one that creates, moves or deletes. */
 function branchOnlyLists(args: readonly string[]): boolean {
-  const listingFlags = new Set(['--list', '-l', '--show-current', '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-i', '--ignore-case', '--no-color', '--color', '--column', '--no-column', '--omit-empty', '--no-abbrev']);
+  const listingFlags = new Set([
+    '--list',
+    '-l',
+    '--show-current',
+    '-a',
+    '--all',
+    '-r',
+    '--remotes',
+    '-v',
+    '-vv',
+    '--verbose',
+    '-i',
+    '--ignore-case',
+    '--no-color',
+    '--color',
+    '--column',
+    '--no-column',
+    '--omit-empty',
+    '--no-abbrev',
+  ]);
   // Filters put git branch in listing mode; the commit they take is optional, the others' value is not.
   const optionalCommit = new Set(['--contains', '--no-contains', '--merged', '--no-merged']);
   const requiredValue = new Set(['--points-at', '--sort', '--format']);

@@ -36,25 +36,137 @@ const UNKNOWN: InvocationClass = { readOnly: false, local: false };
 
 /** Read-only whatever their arguments, even ones that expand at run time: no option of theirs writes or runs anything. */
 const ANY_ARGUMENTS = [
-  'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'ls', 'pwd', 'echo', 'true', 'false', ':',
-  'which', 'type', 'stat', 'du', 'df', 'nl', 'tac', 'cut', 'tr', 'diff', 'cmp', 'comm', 'basename',
-  'dirname', 'realpath', 'readlink', 'uname', 'whoami', 'id', 'seq', 'jq', 'paste', 'rev', 'expr',
-  'numfmt', 'printenv', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'cksum', 'nproc', 'arch',
-  'sleep', 'test', '[',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'grep',
+  'egrep',
+  'fgrep',
+  'ls',
+  'pwd',
+  'echo',
+  'true',
+  'false',
+  ':',
+  'which',
+  'type',
+  'stat',
+  'du',
+  'df',
+  'nl',
+  'tac',
+  'cut',
+  'tr',
+  'diff',
+  'cmp',
+  'comm',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'uname',
+  'whoami',
+  'id',
+  'seq',
+  'jq',
+  'paste',
+  'rev',
+  'expr',
+  'numfmt',
+  'printenv',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'sha512sum',
+  'cksum',
+  'nproc',
+  'arch',
+  'sleep',
+  'test',
+  '[',
 ];
 
-/** Change files or shell state on this machine, and start nothing else. */
+/**
+ * Builtins that only change the shell's own state (variables, options, flow). What could make them
+ * dangerous (a variable that changes what runs, set -k, mapfile -C, a trap's action) is judged by the
+ * analysis before it gets here.
+ */
+const SHELL_STATE = [
+  'read',
+  'getopts',
+  'shift',
+  'set',
+  'shopt',
+  'wait',
+  'exit',
+  'return',
+  'break',
+  'continue',
+  'times',
+  'jobs',
+  'dirs',
+  'let',
+  'mapfile',
+  'readarray',
+  'trap',
+  'unalias',
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'unset',
+];
+
+/** Change files or processes on this machine, and start nothing else. */
 const LOCAL_ONLY = [
-  'mkdir', 'rmdir', 'rm', 'cp', 'mv', 'touch', 'chmod', 'chown', 'chgrp', 'ln', 'tee', 'install',
-  'truncate', 'mktemp', 'split', 'csplit', 'patch', 'gzip', 'gunzip', 'zcat', 'bzip2', 'bunzip2',
-  'xz', 'unxz', 'zstd', 'unzstd', 'unzip', 'kill', 'ps', 'clear', 'tsc', 'pushd', 'popd', 'dirs',
-  'export', 'declare', 'typeset', 'local', 'readonly', 'unset', 'set', 'shopt', 'read', 'exit',
-  'return', 'shift', 'wait', 'umask', 'ulimit', 'times', 'hash', 'getopts', 'jobs', 'let', 'break',
-  'continue', 'unalias', 'mapfile', 'readarray', 'exec', 'alias', 'trap', 'builtin', 'disown', 'bg', 'fg',
+  'mkdir',
+  'rmdir',
+  'rm',
+  'cp',
+  'mv',
+  'touch',
+  'chmod',
+  'chown',
+  'chgrp',
+  'ln',
+  'tee',
+  'install',
+  'truncate',
+  'mktemp',
+  'split',
+  'csplit',
+  'patch',
+  'gzip',
+  'gunzip',
+  'zcat',
+  'bzip2',
+  'bunzip2',
+  'xz',
+  'unxz',
+  'zstd',
+  'unzstd',
+  'unzip',
+  'kill',
+  'ps',
+  'clear',
+  'tsc',
+  'pushd',
+  'popd',
+  'umask',
+  'ulimit',
+  'hash',
+  'exec',
+  'alias',
+  'builtin',
+  'disown',
+  'bg',
+  'fg',
 ];
 
 const RULES = new Map<string, Rule>();
-for (const name of ANY_ARGUMENTS) RULES.set(name, () => READS);
+for (const name of [...ANY_ARGUMENTS, ...SHELL_STATE]) RULES.set(name, () => READS);
 for (const name of LOCAL_ONLY) RULES.set(name, () => LOCAL);
 
 /** The arguments as plain strings, or null when one of them is only known at run time. */
@@ -105,13 +217,22 @@ function readsUnless(test: OptionTest, whenForbidden: InvocationClass = LOCAL): 
   };
 }
 
-RULES.set('sort', readsUnless({ short: 'o', long: ['output', 'compress-program'], shortWithValue: 'ktST' }, UNKNOWN));
+RULES.set('sort', (args) => {
+  const values = literal(args);
+  if (!values) return UNKNOWN;
+  // --compress-program runs a program of the caller's choosing; -o only writes.
+  if (usesOption(values, { long: ['compress-program'] })) return UNKNOWN;
+  return usesOption(values, { short: 'o', long: ['output'], shortWithValue: 'ktST' }) ? LOCAL : READS;
+});
 RULES.set('base64', readsUnless({ short: 'o', long: ['output'], shortWithValue: 'bwi' }));
 RULES.set('file', readsUnless({ short: 'C', long: ['compile'], shortWithValue: 'mefFP' }));
 // -o writes the listing to a file; -R with -H writes 00Tree.html into every directory.
 RULES.set('tree', readsUnless({ short: 'oR', long: ['output'], shortWithValue: 'LPIHTX' }));
 // --pre and --hostname-bin run a program of the caller's choosing; -z runs decompressors.
-RULES.set('rg', readsUnless({ short: 'z', long: ['pre', 'pre-glob', 'hostname-bin', 'search-zip'], shortWithValue: 'ABCEefgjMmrtTd' }, UNKNOWN));
+RULES.set(
+  'rg',
+  readsUnless({ short: 'z', long: ['pre', 'pre-glob', 'hostname-bin', 'search-zip'], shortWithValue: 'ABCEefgjMmrtTd' }, UNKNOWN),
+);
 
 RULES.set('printf', (args) => {
   // printf -v NAME assigns a shell variable instead of printing.
@@ -149,7 +270,9 @@ RULES.set('date', (args) => {
   });
   if (!scan.ok) return LOCAL;
   // -s, and an operand that is not a +FORMAT, set the clock.
-  const sets = scan.options.some((option) => option.name === 's' || option.name === 'set') || scan.operands.some((operand) => !operand.value.startsWith('+'));
+  const sets =
+    scan.options.some((option) => option.name === 's' || option.name === 'set') ||
+    scan.operands.some((operand) => !operand.value.startsWith('+'));
   return sets ? LOCAL : READS;
 });
 
@@ -174,7 +297,21 @@ RULES.set('sed', (args) => {
     shortFlags: 'nrEsuz',
     longWithValue: ['expression', 'file', 'line-length'],
     longOptionalValue: ['in-place'],
-    longFlags: ['quiet', 'silent', 'regexp-extended', 'separate', 'unbuffered', 'null-data', 'posix', 'debug', 'sandbox', 'follow-symlinks', 'binary', 'help', 'version'],
+    longFlags: [
+      'quiet',
+      'silent',
+      'regexp-extended',
+      'separate',
+      'unbuffered',
+      'null-data',
+      'posix',
+      'debug',
+      'sandbox',
+      'follow-symlinks',
+      'binary',
+      'help',
+      'version',
+    ],
   });
   if (!scan.ok) return UNKNOWN;
   // A script read from a file cannot be judged from here.
@@ -239,5 +376,5 @@ export function classifyInvocation(name: string, args: readonly Word[], context:
 /** True for programs whose arguments the read-only list judges (for tests and documentation). */
 export function isOnReadOnlyList(name: string): boolean {
   const rule = RULES.get(name);
-  return rule !== undefined && !LOCAL_ONLY.includes(name) && name !== 'tar';
+  return rule !== undefined && !LOCAL_ONLY.includes(name) && !SHELL_STATE.includes(name) && name !== 'tar';
 }

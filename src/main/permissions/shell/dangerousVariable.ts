@@ -99,7 +99,14 @@ const PREFIXES = [
 ];
 
 /** Variables a project sets everyday and that run nothing by themselves. */
-const KNOWN_HARMLESS = new Set(['PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'PYTHONHASHSEED', 'PYTHONUTF8', 'CARGO_TERM_COLOR']);
+const KNOWN_HARMLESS = new Set([
+  'PYTHONUNBUFFERED',
+  'PYTHONDONTWRITEBYTECODE',
+  'PYTHONIOENCODING',
+  'PYTHONHASHSEED',
+  'PYTHONUTF8',
+  'CARGO_TERM_COLOR',
+]);
 
 /** True when setting `name` can change which program runs or what code it loads. */
 export function isDangerousVariable(name: string): boolean {

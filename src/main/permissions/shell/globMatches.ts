@@ -9,7 +9,17 @@ export function globMatches(pattern: string, candidate: string): boolean {
     const char = pattern[i]!;
     if (char === '*') regex += '.*';
     else if (char === '?') regex += '.';
-    else if (char === '{' || char === '}' || char === ',') regex += '.*';
+    else if (char === '{') {
+      // The whole brace group, alternatives and all, may become anything.
+      let depth = 1;
+      let end = i + 1;
+      for (; end < pattern.length && depth > 0; end++) {
+        if (pattern[end] === '{') depth++;
+        else if (pattern[end] === '}') depth--;
+      }
+      regex += '.*';
+      i = end - 1;
+    } else if (char === '}' || char === ',') regex += '.*';
     else if (char === '[') {
       const close = pattern.indexOf(']', i + 2);
       if (close < 0) {

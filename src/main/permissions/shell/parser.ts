@@ -43,7 +43,9 @@ async function load(): Promise<void> {
     created.setLanguage(bash);
     parser = created;
   } catch (error) {
-    throw new Error(`The shell parser failed to load tree-sitter-bash from ${grammarPath}: ${(error as Error).message}. Reinstall tree-sitter-bash and web-tree-sitter.`);
+    throw new Error(
+      `The shell parser failed to load tree-sitter-bash from ${grammarPath}: ${(error as Error).message}. Reinstall tree-sitter-bash and web-tree-sitter.`,
+    );
   }
 }
 
@@ -61,6 +63,7 @@ export function parseShell(source: string): Tree {
     throw new Error('The shell parser is not initialised: await initShellParser() once at start-up before analysing commands.');
   }
   const tree = parser.parse(source);
-  if (!tree) throw new Error(`The shell parser returned no tree for a command of ${source.length} characters; the command cannot be analysed.`);
+  if (!tree)
+    throw new Error(`The shell parser returned no tree for a command of ${source.length} characters; the command cannot be analysed.`);
   return tree;
 }

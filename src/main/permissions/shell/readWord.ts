@@ -50,6 +50,11 @@ export function touchingGroups(nodes: readonly Node[]): Node[][] {
   return groups;
 }
 
+/** The same word, marked as only known at run time (a placeholder xargs or find fills in). */
+export function asDynamic(word: Word): Word {
+  return { text: word.text, kind: 'dynamic', splits: false, source: word.source };
+}
+
 /** A Word for text that is already a value (a wrapper's argument taken apart, a test's input). */
 export function literalWord(text: string): Word {
   return { text, kind: 'literal', splits: false, source: text };
@@ -114,9 +119,11 @@ function collect(node: Node, quoted: boolean, out: Piece[]): void {
     case 'raw_string':
       out.push({ text: node.text.slice(1, -1), quoted: true, dynamic: false });
       return;
-    case 'ansi_c_string':
-      out.push({ text: decodeAnsiC(node.text.slice(2, -1)), quoted: true, dynamic: false });
+    case 'ansi_c_string': {
+      const value = decodeAnsiC(node.text.slice(2, -1));
+      out.push(value === null ? { text: node.text, quoted: true, dynamic: true } : { text: value, quoted: true, dynamic: false });
       return;
+    }
     case 'string':
       collectDoubleQuoted(node, out);
       return;

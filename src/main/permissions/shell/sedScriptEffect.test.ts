@@ -4,16 +4,44 @@ import { describe, expect, it } from 'vitest';
 import { sedScriptEffect } from './sedScriptEffect';
 
 describe('sedScriptEffect', () => {
-  it.each(['1,5p', '10p', '$p', '/foo/p', '/a/,/b/p', 's/a/b/', 's/a/b/g', 's|a/b|c|2', 'y/abc/xyz/', '1d;$d', '/x/!d', '1~2p', '0,/re/p', '/a/I,+3p', ':a;N;$!ba;s/\\n/ /g', 'l', '=', 'q5', '1{p;p}', 'a\\\nappended', 'i text', '#n\np', 's/[/]/X/', 's/w/e/', '/e/p', 'b w', 'v 4.2'])(
-    '%s only reads',
+  it.each([
+    '1,5p',
+    '10p',
+    '$p',
+    '/foo/p',
+    '/a/,/b/p',
+    's/a/b/',
+    's/a/b/g',
+    's|a/b|c|2',
+    'y/abc/xyz/',
+    '1d;$d',
+    '/x/!d',
+    '1~2p',
+    '0,/re/p',
+    '/a/I,+3p',
+    ':a;N;$!ba;s/\\n/ /g',
+    'l',
+    '=',
+    'q5',
+    '1{p;p}',
+    'a\\\nappended',
+    'i text',
+    '#n\np',
+    's/[/]/X/',
+    's/w/e/',
+    '/e/p',
+    'b w',
+    'v 4.2',
+  ])('%s only reads', (script) => {
+    expect(sedScriptEffect(script)).toBe('reads');
+  });
+
+  it.each(['w out', '1w out', 's/a/b/w out', '/x/W out', 'r other', '$R other', 's/a/b/gw out'])(
+    '%s writes (or pulls in) a file',
     (script) => {
-      expect(sedScriptEffect(script)).toBe('reads');
+      expect(sedScriptEffect(script)).toBe('writes');
     },
   );
-
-  it.each(['w out', '1w out', 's/a/b/w out', '/x/W out', 'r other', '$R other', 's/a/b/gw out'])('%s writes (or pulls in) a file', (script) => {
-    expect(sedScriptEffect(script)).toBe('writes');
-  });
 
   it.each(['e', '1e date', 's/.*/date/e', 's/a/b/ge', ':a e', 'b a e', 'p;e rm -rf /'])('%s runs a command', (script) => {
     expect(sedScriptEffect(script)).toBe('runs');
@@ -32,8 +60,49 @@ const gnuSed = spawnSync('sed', ['--version'], { encoding: 'utf8' }).stdout?.inc
 
 describe.runIf(gnuSed)('sedScriptEffect against GNU sed --sandbox', () => {
   const piece = fc.constantFrom(
-    'p', 'd', '1', '$', ',', ';', '\n', ' ', '/', 'a', 'b', 'w', 'e', 'r', 'W', 'R', 's', 'y', '\\', '[', ']', '^', '{', '}', '!', ':', 'x', 'g', 'I', 'M', '#', 'l', 'q', '~', '+', '|', '0',
-    's/a/b/', 'w f', 'e date', '/re/', '[/]', '\\n',
+    'p',
+    'd',
+    '1',
+    '$',
+    ',',
+    ';',
+    '\n',
+    ' ',
+    '/',
+    'a',
+    'b',
+    'w',
+    'e',
+    'r',
+    'W',
+    'R',
+    's',
+    'y',
+    '\\',
+    '[',
+    ']',
+    '^',
+    '{',
+    '}',
+    '!',
+    ':',
+    'x',
+    'g',
+    'I',
+    'M',
+    '#',
+    'l',
+    'q',
+    '~',
+    '+',
+    '|',
+    '0',
+    's/a/b/',
+    'w f',
+    'e date',
+    '/re/',
+    '[/]',
+    '\\n',
   );
 
   it('never calls a script read-only that GNU sed would run or write from', () => {

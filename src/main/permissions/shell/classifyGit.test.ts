@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { classifyGit, type GitContext } from './classifyGit';
+
+const inside: GitContext = { cwdInWorkspace: true, directoryInWorkspace: (dir) => !dir.startsWith('/') && !dir.startsWith('..') };
+const git = (command: string, context: GitContext = inside) => classifyGit(command.split(' ').filter(Boolean), context);
+
+describe('classifyGit', () => {
+  it.each([
+    'status',
+    'status --short',
+    'diff',
+    'diff --cached --stat',
+    'log --oneline -10',
+    'log -p -1',
+    'show HEAD:README.md',
+    'branch',
+    'branch --show-current',
+    'branch -a -v',
+    'branch --list feat*',
+    'branch --contains HEAD',
+    'branch --merged main',
+    'rev-parse --abbrev-ref HEAD',
+    'ls-files -m',
+    'blame -L 1,5 f',
+    'grep -n TODO',
+    'grep -e o',
+    'describe --tags --always',
+    'remote',
+    'remote -v',
+    'remote get-url origin',
+    'tag',
+    'tag -l v*',
+    'stash list',
+    'worktree list',
+    'config --get user.name',
+    'config --list --show-origin',
+    'cat-file -p HEAD',
+    'ls-tree HEAD',
+    'rev-list --count HEAD',
+    'merge-base a b',
+    'shortlog -sn',
+    '--no-pager log',
+    '-P diff',
+    '-C src status',
+    '-Csrc status',
+    '--no-optional-locks status',
+  ])('git %s reads only', (command) => {
+    expect(git(command)).toEqual({ readOnly: true, local: true });
+  });
+
+  it.each([
+    ['checkout status', 'the first word is the subcommand; a later "status" is not'],
+    ['-c core.pager=cat log', 'config on the command line can name any program'],
+    ['-ccore.pager=cat status', 'attached -c'],
+    ['--config-env=core.pager=X status', 'config from the environment'],
+    ['--exec-path=/tmp log', 'other git programs'],
+    ['--git-dir=/tmp/x log', 'another repository and its config'],
+    ['--work-tree=/tmp status', 'another work tree'],
+    ['-p log', 'a pager'],
+    ['--paginate log', 'a pager'],
+    ['log --output=/tmp/x', 'writes a file'],
+    ['diff --output /tmp/x', 'writes a file'],
+    ['show --output=/tmp/x HEAD', 'writes a file'],
+    ['log --outp=/tmp/x', 'an abbreviation of --output'],
+    ['diff --ext-diff', 'runs the external diff driver'],
+    ['log -p --textconv', 'runs textconv filters'],
+    ['grep -O x', 'opens the matches in a pager'],
+    ['grep -nO x', '-O inside a cluster'],
+    ['grep --open-files-in-pager=vim x', "a pager of the caller's choosing"],
+    ['cat-file --batch-command', 'reads commands'],
+    ['branch -d feature', 'deletes'],
+    ['branch -D feature', 'deletes'],
+    ['branch -m a b', 'renames'],
+    ['branch -c a b', 'copies'],
+    ['branch --delete a', 'deletes'],
+    ['branch --set-upstream-to=o/m', 'changes config'],
+    ['branch new-branch', 'creates'],
+    ['tag v1', 'creates a tag'],
+    ['remote add origin u', 'adds a remote'],
+    ['remote remove origin', 'removes a remote'],
+    ['stash', 'stashes changes'],
+    ['config user.name x', 'sets config'],
+    ['fetch', 'network'],
+    ['push', 'network'],
+    ['reset --hard', 'moves the branch'],
+    ['', 'no subcommand'],
+  ])('git %s is not read-only: %s', (command) => {
+    expect(git(command).readOnly).toBe(false);
+  });
+
+  it('refuses a repository outside the workspace, by -C or by the directory it runs in', () => {
+    expect(git('-C /tmp/other status').readOnly).toBe(false);
+    expect(git('-C src -C /tmp status').readOnly).toBe(false);
+    expect(git('status', { ...inside, cwdInWorkspace: false }).readOnly).toBe(false);
+  });
+
+  it.each([
+    'push',
+    'fetch',
+    'pull',
+    'clone u',
+    'ls-remote u',
+    'submodule update',
+    'remote show origin',
+    'remote update',
+    'archive --remote=u HEAD',
+    'commit -m x',
+    'add .',
+    'checkout main',
+    'merge x',
+    'rebase main',
+    'am p',
+    'cherry-pick x',
+    'lfs pull',
+    'some-alias',
+    '-c x=y status',
+  ])('git %s may reach the network (directly, or through hooks or configured programs)', (command) => {
+    expect(git(command).local).toBe(false);
+  });
+
+  it.each([
+    'status',
+    'log',
+    'init',
+    'config user.name x',
+    'clean -fd',
+    'remote add o u',
+    'remote show -n origin',
+    'submodule status',
+    'archive HEAD',
+    'format-patch -1',
+  ])('git %s stays local', (command) => {
+    expect(git(command).local).toBe(true);
+  });
+});

@@ -1,0 +1,614 @@
+import type { ProgramLocation } from './programResolver';
+import { classifyInvocation, type InvocationClass, type InvocationContext } from './classifyInvocation';
+import { isDangerousVariable } from './dangerousVariable';
+import { globMatches } from './globMatches';
+import type { Dialect, Frame, Invocation } from './invocation';
+import { asDynamic, literalWord, type Word } from './readWord';
+import { scanOptions } from './scanOptions';
+import { wrapperSpecs } from './wrapperSpecs';
+
+/**
+ * What a program that runs other programs runs: wrappers (timeout, env, sudo, xargs, ...), shells
+ * given a script (bash -c), builtins that run or assign (eval, trap, read, printf -v, ...), find's
+ * -exec commands, and interpreters that read their program from stdin. The analysis calls it for
+ * every program it reaches, and it reports back through the host.
+ */
+export interface UnwrapHost {
+  /** Records why the line cannot be pinned down. */
+  reason(text: string): void;
+  /** Records something the person should know. */
+  note(text: string): void;
+  /** Analyses a script a wrapper runs (bash -c, eval, trap, watch, su -c). */
+  script(source: string, frame: Frame): void;
+  /** Analyses a command a program starts (find -exec). */
+  invoke(words: readonly Word[], invocation: Invocation): void;
+  /** Records a command as it is. */
+  record(argv: string[], invocation: Invocation, classification: InvocationClass, location: ProgramLocation): void;
+  context(invocation: Invocation): InvocationContext;
+  resolve(name: string, viaExec: boolean): ProgramLocation;
+  /** Checks a word a builtin takes as a variable name. */
+  variableNameWord(word: Word, builtin: string, frame: Frame): void;
+  arithmeticText(text: string, frame: Frame): void;
+  markArray(name: string): void;
+  baseInvocation(frame: Frame, fromParser: boolean): Invocation;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A wrapper's options, read, and the words after them. */
+interface ParsedWrapper {
+  scan: Extract<ReturnType<typeof scanOptions>, { ok: true }>;
+  rest: Word[];
+}
+
+const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'posh', 'yash']);
+const FOREIGN_SHELLS = new Set(['fish', 'csh', 'tcsh', 'nu', 'elvish', 'xonsh', 'pwsh', 'powershell']);
+
+/** Interpreters that read their program from standard input when given no script. */
+const STDIN_INTERPRETERS: Record<string, { inline: readonly string[]; withValue: readonly string[] }> = {
+  python: { inline: ['-c', '-m'], withValue: ['-W', '-X', '-Q'] },
+  node: {
+    inline: ['-e', '--eval', '-p', '--print'],
+    withValue: [
+      '-r',
+      '--require',
+      '--import',
+      '--loader',
+      '--experimental-loader',
+      '-C',
+      '--conditions',
+      '--input-type',
+      '--env-file',
+      '--title',
+    ],
+  },
+  perl: { inline: ['-e', '-E'], withValue: ['-I', '-M', '-m', '-x'] },
+  ruby: { inline: ['-e'], withValue: ['-I', '-r', '-C', '-E'] },
+  php: { inline: ['-r'], withValue: ['-c', '-d', '-z'] },
+  lua: { inline: ['-e'], withValue: ['-l'] },
+  Rscript: { inline: ['-e'], withValue: [] },
+  osascript: { inline: ['-e'], withValue: ['-l'] },
+  tclsh: { inline: [], withValue: [] },
+  deno: { inline: ['eval'], withValue: [] },
+  bun: { inline: ['-e', '--eval', '-p', '--print'], withValue: [] },
+};
+
+function interpreterKind(name: string): string | null {
+  if (/^python[0-9.]*$/.test(name) || name === 'pypy' || name === 'pypy3') return 'python';
+  if (name === 'nodejs') return 'node';
+  if (/^lua(jit|[0-9.]*)$/.test(name)) return 'lua';
+  return name in STDIN_INTERPRETERS ? name : null;
+}
+
+/**
+ * One wrapper: returns the words of the command it runs, null when `name` is not a wrapper (the
+ * command is final), 'done' when it was handled here (a script, a query, a wrapper alone), or
+ * 'opaque' when what it runs cannot be told (a reason says why; the words are recorded as they are).
+ */
+export function unwrapCommand(
+  host: UnwrapHost,
+  name: string,
+  args: Word[],
+  invocation: Invocation,
+  words: readonly Word[],
+): Word[] | null | 'done' | 'opaque' {
+  const frame = invocation.frame;
+  const wrap = (wrapper: string, rest: Word[], exec = true): Word[] | 'done' => {
+    invocation.wrappers.push(wrapper);
+    if (exec) invocation.viaExec = true;
+    if (rest.length === 0) {
+      host.record(
+        words.map((word) => word.text),
+        { ...invocation, wrappers: invocation.wrappers.slice(0, -1) },
+        classifyInvocation(name, args, host.context(invocation)),
+        host.resolve(words[0]!.text, invocation.viaExec),
+      );
+      return 'done';
+    }
+    return rest;
+  };
+  const options = (spec: keyof typeof wrapperSpecs): ParsedWrapper | null => {
+    const scan = scanOptions(
+      args.map((word) => word.text),
+      wrapperSpecs[spec]!,
+    );
+    if (!scan.ok) {
+      host.reason(`${name}: ${scan.reason}, so where its command starts is unclear`);
+      return null;
+    }
+    const dynamicInZone = args.slice(0, scan.firstOperand).find((word) => word.kind !== 'literal');
+    if (dynamicInZone) {
+      host.reason(`${name} has the argument ${dynamicInZone.source}, only known when it runs, so where its command starts is unclear`);
+      return null;
+    }
+    return { scan, rest: args.slice(scan.firstOperand) };
+  };
+
+  switch (name) {
+    case 'eval': {
+      host.reason('eval runs a string as a command');
+      invocation.wrappers.push('eval');
+      if (!args.every((word) => word.kind === 'literal')) return 'opaque';
+      host.script(args.map((word) => word.text).join(' '), innerFrame(invocation, frame.dialect));
+      return 'done';
+    }
+    case 'source':
+    case '.':
+      host.reason(`${name} runs the commands of a file in this shell`);
+      return null;
+    case 'alias':
+      if (args.some((word) => word.text.includes('='))) host.reason('alias makes a name stand for other commands');
+      return null;
+    case 'enable':
+      host.reason('enable turns shell builtins on and off or loads new ones');
+      return null;
+    case 'fc':
+    case 'bind':
+    case 'complete':
+    case 'compgen':
+    case 'coproc':
+      if (name === 'fc' || name === 'coproc' || args.some((word) => /^-[^-]*[CFx]/.test(word.text)))
+        host.reason(`${name} can run commands that are not on this line`);
+      return null;
+    case 'builtin':
+      if (args.length === 0) return null;
+      host.reason('builtin with a command runs a shell builtin that bypasses this analysis of functions and wrappers');
+      invocation.wrappers.push('builtin');
+      return args;
+    case 'exec': {
+      const parsed = options('exec');
+      if (!parsed) return 'opaque';
+      if (parsed.rest.length === 0) return null;
+      host.reason('exec replaces the shell with the command');
+      return wrap('exec', parsed.rest);
+    }
+    case 'command': {
+      const parsed = options('command');
+      if (!parsed) return 'opaque';
+      if (parsed.scan.options.some((option) => option.name === 'v' || option.name === 'V')) return null;
+      invocation.wrappers.push('command');
+      if (parsed.rest.length === 0) return 'done';
+      return parsed.rest;
+    }
+    case 'time': {
+      // bash's time keyword takes only -p; anything else is the command it times.
+      let index = 0;
+      while (args[index]?.kind === 'literal' && (args[index]!.text === '-p' || args[index]!.text === '--')) index++;
+      invocation.wrappers.push('time');
+      if (index >= args.length) return 'done';
+      return args.slice(index);
+    }
+    case 'nohup': {
+      const parsed = options('nohup');
+      if (!parsed) return 'opaque';
+      // With a terminal on stdout (ours is a PTY), nohup writes nohup.out.
+      invocation.blockReadOnly ??= 'nohup writes nohup.out';
+      return wrap('nohup', parsed.rest);
+    }
+    case 'timeout': {
+      const parsed = options('timeout');
+      if (!parsed) return 'opaque';
+      const [duration, ...rest] = parsed.rest;
+      if (duration && duration.kind !== 'literal') {
+        host.reason(`timeout's duration ${duration.source} is only known when it runs`);
+        return 'done';
+      }
+      return wrap('timeout', rest);
+    }
+    case 'nice':
+    case 'stdbuf':
+    case 'setsid': {
+      const parsed = options(name);
+      if (!parsed) return 'opaque';
+      return wrap(name, parsed.rest);
+    }
+    case 'ionice': {
+      const parsed = options('ionice');
+      if (!parsed) return 'opaque';
+      if (parsed.scan.options.some((option) => ['p', 'P', 'u', 'pid', 'pgid', 'uid'].includes(option.name))) return null;
+      return wrap('ionice', parsed.rest);
+    }
+    case 'env':
+      return unwrapEnv(host, args, invocation, words, options);
+    case 'sudo':
+    case 'doas': {
+      const parsed = options(name);
+      if (!parsed) return 'opaque';
+      const flags = parsed.scan.options.map((option) => option.name);
+      if (flags.some((flag) => ['e', 'edit', 'l', 'list', 'v', 'validate', 'k', 'K', 'V', 'L'].includes(flag)) && parsed.rest.length === 0)
+        return null;
+      if (flags.includes('e') || flags.includes('edit')) {
+        invocation.blockReadOnly ??= `${name} -e edits files as another user`;
+        return null;
+      }
+      if (flags.some((flag) => ['D', 'chdir', 'R', 'chroot'].includes(flag))) invocation.changesDirectory = true;
+      invocation.blockReadOnly ??= `${name} runs the command as another user`;
+      let rest = parsed.rest;
+      while (rest[0]?.kind === 'literal' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].text)) {
+        const variable = rest[0].text.slice(0, rest[0].text.indexOf('='));
+        invocation.assignments.push(variable);
+        if (isDangerousVariable(variable)) host.reason(`${name} sets ${variable} for the command, which changes what it runs`);
+        rest = rest.slice(1);
+      }
+      return wrap(name, rest);
+    }
+    case 'su':
+      return unwrapSu(host, args, invocation);
+    case 'xargs':
+      return unwrapXargs(host, args, invocation, options);
+    case 'watch': {
+      const parsed = options('watch');
+      if (!parsed) return 'opaque';
+      if (parsed.scan.options.some((option) => option.name === 'x' || option.name === 'exec')) return wrap('watch', parsed.rest);
+      // Without --exec, watch joins its arguments and hands them to sh -c.
+      invocation.wrappers.push('watch');
+      if (parsed.rest.some((word) => word.kind !== 'literal')) {
+        host.reason('watch runs a shell script built from words only known when it runs');
+        return 'opaque';
+      }
+      if (parsed.rest.length) host.script(parsed.rest.map((word) => word.text).join(' '), innerFrame(invocation, 'sh'));
+      return 'done';
+    }
+    case 'find':
+      findExecs(host, args, invocation);
+      return null;
+    case 'trap':
+      trap(host, args, invocation);
+      return null;
+    case 'let':
+      for (const word of args) {
+        if (word.kind !== 'literal') host.reason(`let evaluates ${word.source}, only known when it runs, as arithmetic`);
+        else host.arithmeticText(word.text, frame);
+      }
+      return null;
+    case 'set':
+      if (args.some((word, index) => /^-[^-]*k/.test(word.text) || (word.text === '-o' && args[index + 1]?.text === 'keyword'))) {
+        host.reason('set -k turns every NAME=value argument into environment for the command');
+      }
+      return null;
+    case 'read':
+      builtinTargets(
+        host,
+        name,
+        args,
+        'adinNptu',
+        (option, value) => {
+          if (option !== 'a') return [];
+          host.markArray(value.text);
+          return [value];
+        },
+        frame,
+      );
+      return null;
+    case 'mapfile':
+    case 'readarray':
+      if (args.some((word) => /^-[^-]*C/.test(word.text))) host.reason(`${name} -C runs a callback command for the lines it reads`);
+      builtinTargets(host, name, args, 'dnOsuCc', () => [], frame);
+      for (const word of args) if (word.kind === 'literal' && IDENTIFIER.test(word.text)) host.markArray(word.text);
+      return null;
+    case 'printf':
+      if (args[0]?.kind === 'literal' && args[0].text.startsWith('-v')) {
+        const target = args[0].text === '-v' ? args[1] : literalWord(args[0].text.slice(2));
+        if (target) host.variableNameWord(target, 'printf -v', frame);
+      }
+      return null;
+    case 'getopts':
+      if (args[1]) host.variableNameWord(args[1], 'getopts', frame);
+      return null;
+    case 'wait': {
+      const index = args.findIndex((word) => word.text === '-p');
+      if (index >= 0 && args[index + 1]) host.variableNameWord(args[index + 1]!, 'wait -p', frame);
+      return null;
+    }
+    case 'hash':
+      if (args.some((word) => /^-[^-]*p/.test(word.text))) host.reason('hash -p makes a name run a program from another path');
+      return null;
+    case 'declare':
+    case 'typeset':
+    case 'local':
+    case 'export':
+    case 'readonly':
+      // Reached through `builtin declare` or `command export`: same checks as the declaration syntax.
+      for (const word of args) {
+        if (word.kind === 'literal' && /^[-+]/.test(word.text)) {
+          if (/[in]/.test(word.text.slice(1))) host.reason(`${name} ${word.text} makes assignments evaluate their values`);
+        } else host.variableNameWord(word, name, frame);
+      }
+      return null;
+    case 'test':
+    case '[': {
+      const index = args.findIndex((word) => word.text === '-v');
+      if (index >= 0 && args[index + 1]) host.variableNameWord(args[index + 1]!, 'test -v', frame);
+      return null;
+    }
+    default: {
+      if (SHELLS.has(name)) return unwrapShell(host, name, args, invocation);
+      const interpreter = interpreterKind(name);
+      if (interpreter) interpreterProgram(host, name, interpreter, args, invocation);
+      if (FOREIGN_SHELLS.has(name) && args.some((word) => /^-[^-]*c$|^--command$|^-Command$/i.test(word.text))) {
+        host.reason(`${name} runs a script in a language this analysis does not read`);
+      }
+      return null;
+    }
+  }
+}
+
+function unwrapEnv(
+  host: UnwrapHost,
+  args: Word[],
+  invocation: Invocation,
+  words: readonly Word[],
+  options: (spec: keyof typeof wrapperSpecs) => ParsedWrapper | null,
+): Word[] | null | 'done' | 'opaque' {
+  const parsed = options('env');
+  if (!parsed) return 'opaque';
+  for (const option of parsed.scan.options) {
+    if (option.name === 'S' || option.name === 'split-string') {
+      host.reason('env -S splits a string into a command by rules of its own');
+      return 'opaque';
+    }
+    if (option.name === 'C' || option.name === 'chdir') invocation.changesDirectory = true;
+  }
+  let rest = parsed.rest;
+  // `env -` is -i.
+  if (rest[0]?.kind === 'literal' && rest[0].text === '-') rest = rest.slice(1);
+  while (rest[0] && rest[0].text.includes('=') && !rest[0].text.startsWith('=')) {
+    const word = rest[0];
+    if (word.kind !== 'literal' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.source)) {
+      host.reason(`env has the argument ${word.source}, only known when it runs, which could set any variable or be the command`);
+      return 'opaque';
+    }
+    if (word.splits) {
+      host.reason(`env's assignment ${word.source} may split into several words when it runs`);
+      return 'opaque';
+    }
+    const variable = (word.kind === 'literal' ? word.text : word.source).split('=', 1)[0]!;
+    invocation.assignments.push(variable);
+    if (isDangerousVariable(variable)) host.reason(`env sets ${variable} for the command, which changes what it runs`);
+    rest = rest.slice(1);
+  }
+  if (rest.length === 0) {
+    // Without a command, env prints the environment.
+    host.record(
+      words.map((word) => word.text),
+      invocation,
+      classifyInvocation('env', args, host.context(invocation)),
+      host.resolve(words[0]!.text, invocation.viaExec),
+    );
+    return 'done';
+  }
+  invocation.wrappers.push('env');
+  invocation.viaExec = true;
+  return rest;
+}
+
+function unwrapSu(host: UnwrapHost, args: Word[], invocation: Invocation): Word[] | null | 'done' | 'opaque' {
+  const index = args.findIndex((word) => word.text === '-c' || word.text === '--command' || word.text.startsWith('--command='));
+  if (index < 0) return null;
+  const flag = args[index]!;
+  const script = flag.text.startsWith('--command=') ? literalWord(flag.text.slice('--command='.length)) : args[index + 1];
+  invocation.wrappers.push('su');
+  if (!script || script.kind !== 'literal') {
+    host.reason('su -c runs a script only known when it runs');
+    return 'opaque';
+  }
+  invocation.blockReadOnly ??= 'su runs the command as another user';
+  host.script(script.text, innerFrame(invocation, 'sh'));
+  return 'done';
+}
+
+function unwrapXargs(
+  host: UnwrapHost,
+  args: Word[],
+  invocation: Invocation,
+  options: (spec: keyof typeof wrapperSpecs) => ParsedWrapper | null,
+): Word[] | 'opaque' {
+  const parsed = options('xargs');
+  if (!parsed) return 'opaque';
+  let placeholder: string | null = null;
+  for (const option of parsed.scan.options) {
+    if (option.name === 'I') placeholder = option.value ?? '{}';
+    if (option.name === 'i' || option.name === 'replace') placeholder = option.value ?? '{}';
+    if (option.name === 'process-slot-var' && option.value && isDangerousVariable(option.value)) {
+      host.reason(`xargs sets ${option.value} for the command, which changes what it runs`);
+    }
+  }
+  invocation.wrappers.push('xargs');
+  invocation.viaExec = true;
+  // Arguments read from input are appended, or replace the placeholder.
+  if (placeholder) invocation.placeholder = placeholder;
+  else invocation.appendsArguments = true;
+  if (parsed.rest.length === 0) return [literalWord('echo')];
+  return placeholder ? parsed.rest.map((word) => (word.text.includes(placeholder) ? asDynamic(word) : word)) : parsed.rest;
+}
+
+/** bash -c SCRIPT, sh -c, zsh -c ...: the script is analysed as a line of its own. */
+function unwrapShell(host: UnwrapHost, name: string, args: Word[], invocation: Invocation): null | 'done' | 'opaque' {
+  let index = 0;
+  let command = false;
+  let readsStdin = false;
+  for (; index < args.length; index++) {
+    const word = args[index]!;
+    if (word.kind !== 'literal') {
+      if (command) break;
+      host.reason(`${name} has the argument ${word.source}, only known when it runs`);
+      return 'opaque';
+    }
+    const text = word.text;
+    if (text === '--' || text === '-') {
+      index++;
+      break;
+    }
+    if (/^--(rcfile|init-file)$/.test(text)) {
+      index++;
+      continue;
+    }
+    if (text.startsWith('--')) continue;
+    if (!/^[-+]/.test(text)) break;
+    if (/^[-+][^-]*[oO]$/.test(text)) {
+      const option = args[index + 1]?.text;
+      if (text.endsWith('o') && option === 'keyword') host.reason(`${name} -o keyword turns NAME=value arguments into environment`);
+      index++;
+    }
+    if (text.slice(1).includes('k')) host.reason(`${name} -k turns NAME=value arguments into environment`);
+    if (text.slice(1).includes('c')) command = true;
+    if (text.slice(1).includes('s')) readsStdin = true;
+  }
+  const dialect: Dialect = name === 'zsh' ? 'zsh' : name === 'bash' ? 'bash' : 'sh';
+  if (command) {
+    const script = args[index];
+    invocation.wrappers.push(name);
+    if (!script) return 'done';
+    if (script.kind !== 'literal') {
+      host.reason(`${name} -c runs a script only known when it runs (${script.source})`);
+      return 'opaque';
+    }
+    host.script(script.text, innerFrame(invocation, dialect));
+    return 'done';
+  }
+  const file = readsStdin ? undefined : args[index];
+  if (file && !isStdinPath(file)) {
+    if (file.source.startsWith('<(')) host.reason(`${name} runs a script produced by ${file.source.slice(0, 40)}`);
+    return null;
+  }
+  interpreterStdin(host, name, invocation);
+  return null;
+}
+
+/** An interpreter that reads its program from standard input: fine from a literal here-document, never from a pipe. */
+function interpreterStdin(host: UnwrapHost, name: string, invocation: Invocation): void {
+  switch (invocation.stdin) {
+    case 'pipe':
+      host.reason(`${name} runs a program it reads from a pipe`);
+      return;
+    case 'expanding-document':
+      host.reason(`${name} runs a program from a here-document with expansions, only known when it runs`);
+      return;
+    case 'literal-document':
+      host.note(`${name} runs the program written in the here-document`);
+      return;
+    default:
+  }
+}
+
+function findExecs(host: UnwrapHost, args: readonly Word[], invocation: Invocation): void {
+  const execs = ['-exec', '-execdir', '-ok', '-okdir'];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word.kind === 'dynamic' || (word.kind === 'pattern' && execs.some((exec) => globMatches(word.text, exec)))) {
+      host.reason(`find's argument ${word.source} could add an -exec command when it runs`);
+      continue;
+    }
+    if (!execs.includes(word.text)) continue;
+    let end = i + 1;
+    while (
+      end < args.length &&
+      !(args[end]!.kind === 'literal' && (args[end]!.text === ';' || (args[end]!.text === '+' && args[end - 1]!.text.includes('{}'))))
+    )
+      end++;
+    const command = args.slice(i + 1, end).map((arg) => (arg.text.includes('{}') ? asDynamic(arg) : arg));
+    if (command.length) {
+      host.invoke(command, {
+        ...host.baseInvocation(invocation.frame, false),
+        wrappers: [...invocation.wrappers, 'find'],
+        viaExec: true,
+        blockReadOnly: invocation.blockReadOnly,
+        writes: [],
+        stdin: 'inherited',
+      });
+    }
+    i = end;
+  }
+}
+
+function trap(host: UnwrapHost, args: readonly Word[], invocation: Invocation): void {
+  const operands = args.filter((word) => !(word.kind === 'literal' && /^-[lp]$/.test(word.text)));
+  if (operands.length < 2 && !(operands.length === 1 && operands[0]!.text === '-')) return;
+  const action = operands[0]!;
+  if (action.kind !== 'literal') {
+    host.reason(`trap runs ${action.source}, only known when it runs, later`);
+    return;
+  }
+  if (action.text === '' || action.text === '-' || /^\d+$/.test(action.text)) return;
+  // The action runs later, as a script of its own.
+  host.script(action.text, innerFrame({ ...invocation, wrappers: [...invocation.wrappers, 'trap'] }, invocation.frame.dialect));
+}
+
+/** Checks the variable names a builtin assigns: its operands, and the value of `nameOption` options. */
+function builtinTargets(
+  host: UnwrapHost,
+  name: string,
+  args: readonly Word[],
+  valueLetters: string,
+  extraTargets: (option: string, value: Word) => Word[],
+  frame: Frame,
+): void {
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word.kind === 'literal' && word.text.startsWith('-') && word.text.length > 1) {
+      for (let k = 1; k < word.text.length; k++) {
+        const letter = word.text[k]!;
+        if (!valueLetters.includes(letter)) continue;
+        const attached = word.text.slice(k + 1);
+        const value = attached ? literalWord(attached) : args[++i];
+        if (value) for (const target of extraTargets(letter, value)) host.variableNameWord(target, name, frame);
+        break;
+      }
+      continue;
+    }
+    host.variableNameWord(word, name, frame);
+  }
+}
+
+function innerFrame(invocation: Invocation, dialect: Dialect): Frame {
+  return {
+    wrappers: [...invocation.wrappers],
+    writes: invocation.writes,
+    stdin: invocation.stdin,
+    blockReadOnly: invocation.blockReadOnly,
+    dialect,
+    depth: invocation.frame.depth + 1,
+    cwdUnknown: invocation.changesDirectory,
+  };
+}
+
+/** node, python, perl ...: inline code must be literal, and a program read from stdin must not come from a pipe. */
+function interpreterProgram(host: UnwrapHost, name: string, kind: string, args: readonly Word[], invocation: Invocation): void {
+  const spec = STDIN_INTERPRETERS[kind]!;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    const text = word.text;
+    if (
+      spec.inline.includes(text) ||
+      spec.inline.some((flag) => flag.length === 2 && text.startsWith(flag) && text.length > 2 && !text.startsWith('--'))
+    ) {
+      const code = text.length > 2 && !spec.inline.includes(text) ? word : args[i + 1];
+      if (code && code.kind !== 'literal' && !(kind === 'python' && text.startsWith('-m')))
+        host.reason(`${name} ${text} runs code only known when it runs (${code.source})`);
+      return;
+    }
+    if (spec.withValue.includes(text)) {
+      i++;
+      continue;
+    }
+    if (word.kind === 'literal' && text.startsWith('-') && text !== '-') continue;
+    if (isStdinPath(word)) break;
+    if (word.source.startsWith('<(') || word.source.startsWith('>(')) {
+      host.reason(`${name} runs a program produced by ${word.source.slice(0, 40)}`);
+      return;
+    }
+    if (word.kind !== 'literal') {
+      host.reason(`${name} runs a script whose name is only known when it runs (${word.source})`);
+      return;
+    }
+    // A script file: what it does is its own business, and the person sees its name.
+    return;
+  }
+  // xargs gives the interpreter the words it reads: a script named only when it runs.
+  if (invocation.appendsArguments) host.reason(`${name} runs a script whose name xargs reads from its input`);
+  else interpreterStdin(host, name, invocation);
+}
+
+function isStdinPath(word: Word): boolean {
+  return word.kind === 'literal' && (word.text === '-' || word.text === '/dev/stdin' || word.text === '/dev/fd/0');
+}
