@@ -1,9 +1,11 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, dialog, ipcMain } from 'electron';
+import { app, dialog, ipcMain, safeStorage } from 'electron';
 import type { AppServices } from './host/appServices';
 import { bindIpc, broadcastTo } from './ipc';
-import { createAppServices } from './services';
+import { createServices } from './services';
+import type { KeyStore } from './sessions/keyStore';
 import { defaultDataDir } from './store/dataDir';
 import { createMainWindow, guardWebContents, type MainWindow } from './window';
 
@@ -25,7 +27,8 @@ async function start(): Promise<void> {
   await app.whenReady();
   let services: AppServices;
   try {
-    services = await createAppServices({ dataDir: defaultDataDir(), host: 'electron' });
+    const dataDir = defaultDataDir();
+    services = createServices({ dataDir, host: 'electron', keyStore: safeStorageKeyStore(dataDir) });
   } catch (error) {
     dialog.showErrorBox('Tether could not start', error instanceof Error ? error.message : String(error));
     app.exit(1);
@@ -72,4 +75,35 @@ async function start(): Promise<void> {
         app.quit();
       });
   });
+}
+
+/**
+ * The API key, encrypted by the OS keychain (safeStorage) in a file of its own: never in SQLite, never
+ * sent to the renderer. Where the OS offers no encryption, the key is kept for this run only.
+ */
+function safeStorageKeyStore(dataDir: string): KeyStore {
+  const file = join(dataDir, 'api-key.enc');
+  let inMemory: string | undefined = process.env.TETHER_API_KEY;
+  const encrypted = safeStorage.isEncryptionAvailable();
+  return {
+    persistence: encrypted ? 'os-keychain' : 'this-process',
+    get() {
+      if (!encrypted || !existsSync(file)) return inMemory;
+      try {
+        return safeStorage.decryptString(readFileSync(file));
+      } catch {
+        return inMemory;
+      }
+    },
+    set(key) {
+      inMemory = key ?? undefined;
+      if (!encrypted) return;
+      if (key === null) {
+        rmSync(file, { force: true });
+        return;
+      }
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      writeFileSync(file, safeStorage.encryptString(key), { mode: 0o600 });
+    },
+  };
 }
