@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LiveEvent, StoredEvent } from './events';
+import { Json } from './json';
 import { OutsideContentSetting, PermissionMode, RuleAction, Scope } from './permissions';
 import type { SessionStatus } from './session';
 
@@ -67,6 +68,14 @@ export const ApprovalAnswer = z.object({
   message: z.string().max(4000).optional(),
   /** For "Allow always": the rule as the person left it (they may edit the prefix). */
   rule: z.string().optional(),
+  /**
+   * For an allow: the call's arguments as the person edited them (the command, the new text). The core
+   * validates them, checks them against the rules again, allows them once only, and tells the model.
+   */
+  args: z.record(z.string(), Json).optional(),
+}).refine((answer) => answer.args === undefined || answer.action === 'allow', {
+  message: 'Edited arguments come only with "allow"; a denial runs nothing, so send it without args.',
+  path: ['args'],
 });
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Json } from './json';
 
 /** How much harm a tool can do; the default policy is keyed on it. */
 export const Risk = z.enum(['none', 'read', 'edit', 'exec', 'egress']);
@@ -25,6 +26,8 @@ export const Decision = z.object({
   by: Answerer,
   /** The rule an "Allow always" created, exactly as it was shown (and perhaps edited). */
   rule: z.string().optional(),
+  /** For an allow: the arguments as the person changed them before allowing; the call runs with these, once. */
+  editedArgs: Json.optional(),
 });
 export type Decision = z.infer<typeof Decision>;
 

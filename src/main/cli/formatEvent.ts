@@ -32,8 +32,9 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
     case 'approval.answered':
       return [
         event.decision.action === 'allow'
-          ? `  allowed ${event.decision.scope} by ${event.decision.by}`
+          ? `  allowed ${event.decision.scope} by ${event.decision.by}${event.decision.rule ? ` (rule ${event.decision.rule})` : ''}`
           : `  denied by ${event.decision.by}${event.decision.message ? `: ${event.decision.message}` : ''}`,
+        ...(event.decision.editedArgs !== undefined ? [`  changed before allowing: ${JSON.stringify(event.decision.editedArgs)}`] : []),
       ];
     case 'tool.started':
       return [];

@@ -75,5 +75,7 @@ function toDecision(answer: ApprovalAnswer): Decision {
     by: 'person',
     ...(answer.message?.trim() ? { message: answer.message.trim() } : {}),
     ...(answer.action === 'allow' && answer.scope !== 'once' && answer.rule ? { rule: answer.rule } : {}),
+    // Passed on as the person sent them: the runner validates them against the tool and decides the scope.
+    ...(answer.action === 'allow' && answer.args !== undefined ? { editedArgs: answer.args } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { ToolCallItem } from '../../shared/conversation';
 import type { LiveEvent, ToolOutcome } from '../../shared/events';
@@ -9,10 +10,11 @@ import { isShuttingDown } from '../agent/shuttingDown';
 import type { SessionLog } from '../agent/sessionLog';
 import type { Broker } from '../permissions/broker';
 import { validateAllowAlwaysRule } from '../permissions/allowAlways';
-import type { AllowAlwaysOffer, Policy } from '../permissions/policy';
+import type { AllowAlwaysOffer, Policy, PolicyVerdict } from '../permissions/policy';
 import type { Terminal } from '../terminal/terminal';
 import type { Workspace } from '../workspace/workspace';
 import { ToolError, type AnyTool } from './defineTool';
+import { describeEdit } from './describeEdit';
 import type { ToolRegistry } from './registry';
 
 /**
@@ -80,20 +82,24 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   const args = parsed.args;
 
   const permission = await askPermission(call, tool, args, deps);
-  if (permission.action === 'deny') {
-    finish('denied', `Denied: ${safeSummary(tool, args)}`, permission.message);
+  if (permission.action === 'refuse') {
+    finish(permission.outcome, permission.title, permission.message);
     return;
   }
+  // What runs is what the person allowed: the model's arguments, or their edit of them.
+  const allowed = permission.args;
   if (deps.signal.aborted) {
-    finish('aborted', `Not run: ${safeSummary(tool, args)}`, 'Not run: the session was stopped before this call started.');
+    finish('aborted', `Not run: ${safeSummary(tool, allowed)}`, 'Not run: the session was stopped before this call started.');
     return;
   }
 
-  deps.log.append({ type: 'tool.started', callId: call.callId, name: tool.name, args: args as Json });
-  const result = await runWithTimeout(tool, args, call.callId, deps);
-  finish(result.outcome, result.title, result.output, result.metadata);
+  deps.log.append({ type: 'tool.started', callId: call.callId, name: tool.name, args: allowed as Json });
+  const result = await runWithTimeout(tool, allowed, call.callId, deps);
+  // The note comes first so trimming, which keeps the head, never cuts it from what the model reads.
+  const output = permission.editNote ? `${permission.editNote}\n\n${result.output}` : result.output;
+  finish(result.outcome, result.title, output, result.metadata);
   // What the tool brought in is outside content whether or not it "succeeded" (an error page is a page too).
-  const taint = result.outcome === 'ok' || result.outcome === 'error' ? tool.taints?.(args as never) : undefined;
+  const taint = result.outcome === 'ok' || result.outcome === 'error' ? tool.taints?.(allowed as never) : undefined;
   if (taint && !deps.log.state.taints.includes(taint)) {
     deps.log.append({ type: 'session.tainted', callId: call.callId, reason: taint });
   }
@@ -123,16 +129,31 @@ function parseArguments(tool: AnyTool, text: string): Parsed {
   return { ok: true, args: result.data };
 }
 
-type Permission = { action: 'allow' } | { action: 'deny'; message: string };
+/**
+ * The gate's verdict on one call: run it (with the arguments the person allowed, and what to tell the
+ * model about their edit), or do not, with the outcome and result the ledger records.
+ */
+type Permission =
+  | { action: 'allow'; args: unknown; editNote?: string }
+  | { action: 'refuse'; outcome: Extract<ToolOutcome, 'denied' | 'error'>; title: string; message: string };
+
+/** What became of the person's edit: nothing changed after all, not valid for the tool, or a changed call. */
+type Edit = { kind: 'unchanged' } | { kind: 'invalid'; problem: string } | { kind: 'changed'; args: unknown };
+
+function checkEdit(tool: AnyTool, args: unknown, edited: Json): Edit {
+  const result = tool.parameters.safeParse(edited);
+  if (!result.success) return { kind: 'invalid', problem: z.prettifyError(result.error) };
+  return isDeepStrictEqual(result.data, args) ? { kind: 'unchanged' } : { kind: 'changed', args: result.data };
+}
 
 async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, deps: ToolRunnerDeps): Promise<Permission> {
   const { log, broker } = deps;
   const taint = log.state.taints.length > 0 ? log.state.taints.join('; ') : undefined;
-  const verdict = deps.policy.evaluate({ sessionId: log.sessionId, callId: call.callId, tool, args, ...(taint ? { taint } : {}) });
-  if (verdict.action === 'allow') return { action: 'allow' };
-  if (verdict.action === 'deny') {
-    return { action: 'deny', message: `Denied by ${verdict.rule ? `the rule ${verdict.rule}` : 'policy'}: ${verdict.reason}` };
-  }
+  const evaluate = (callArgs: unknown) =>
+    deps.policy.evaluate({ sessionId: log.sessionId, callId: call.callId, tool, args: callArgs, ...(taint ? { taint } : {}) });
+  const verdict = evaluate(args);
+  if (verdict.action === 'allow') return { action: 'allow', args };
+  if (verdict.action === 'deny') return refused(tool, args, deniedBy(verdict));
 
   // A request asked before a restart is still the person's to answer: wait for it, do not ask twice.
   const existing = log.state.toolCalls[call.callId]?.approvalId;
@@ -172,16 +193,68 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
     if (!deps.signal.aborted) throw error;
     // Closing the app leaves the question open for next time: nothing is written.
     if (isShuttingDown(deps.signal)) throw deps.signal.reason;
-    return { action: 'deny', message: 'Not run: the session was stopped while this call waited for approval.' };
+    return refused(tool, args, 'Not run: the session was stopped while this call waited for approval.');
   }
-  decision = withinOffer(decision, verdict.allowAlways);
+  const edit = decision.action === 'allow' && decision.editedArgs !== undefined ? checkEdit(tool, args, decision.editedArgs) : undefined;
+  decision = edit && edit.kind !== 'unchanged' ? editedOnce(decision) : withinOffer(withoutEdit(decision), verdict.allowAlways);
   log.append({ type: 'approval.answered', approvalId, callId: call.callId, decision });
-  if (decision.action === 'allow') {
-    if (decision.scope !== 'once' && decision.rule) deps.onGrant?.({ approvalId, rule: decision.rule, scope: decision.scope });
-    return { action: 'allow' };
+  if (decision.action === 'deny') {
+    const who = decision.by === 'person' ? 'The person denied this call.' : 'Denied.';
+    return refused(tool, args, decision.message ? `${who} ${decision.message}` : `${who} Try another way, or ask what they want.`);
   }
-  const who = decision.by === 'person' ? 'The person denied this call.' : 'Denied.';
-  return { action: 'deny', message: decision.message ? `${who} ${decision.message}` : `${who} Try another way, or ask what they want.` };
+  if (edit?.kind === 'invalid') {
+    return {
+      action: 'refuse',
+      outcome: 'error',
+      title: `Not run: the person's edit of ${tool.name} was invalid`,
+      message:
+        `The person edited the arguments of this ${tool.name} call before allowing it, but the edited arguments are invalid, so nothing was run:\n` +
+        `${edit.problem}\nCall ${tool.name} again if it is still needed, or ask the person what they want.`,
+    };
+  }
+  if (edit?.kind === 'changed') {
+    // The person approved this exact call, so an ask counts as answered; a deny rule still wins over them.
+    const again = evaluate(edit.args);
+    if (again.action === 'deny') {
+      return refused(tool, edit.args, `${describeEdit(tool.name, asObject(args), asObject(edit.args), false)}\nThe changed call was not run. ${deniedBy(again)}`);
+    }
+    return { action: 'allow', args: edit.args, editNote: describeEdit(tool.name, asObject(args), asObject(edit.args), true) };
+  }
+  if (decision.scope !== 'once' && decision.rule) deps.onGrant?.({ approvalId, rule: decision.rule, scope: decision.scope });
+  return { action: 'allow', args };
+}
+
+function refused(tool: AnyTool, args: unknown, message: string): Permission {
+  return { action: 'refuse', outcome: 'denied', title: `Denied: ${safeSummary(tool, args)}`, message };
+}
+
+function deniedBy(verdict: PolicyVerdict): string {
+  return `Denied by ${verdict.rule ? `the rule ${verdict.rule}` : 'policy'}: ${verdict.reason}`;
+}
+
+/**
+ * An edited call is allowed once, whatever scope was chosen: the rule on offer was worked out for the
+ * model's call, and a rule the person never saw for their own must not be created behind them.
+ */
+function editedOnce(decision: Decision): Decision {
+  return {
+    action: 'allow',
+    scope: 'once',
+    by: decision.by,
+    ...(decision.message ? { message: decision.message } : {}),
+    ...(decision.editedArgs !== undefined ? { editedArgs: decision.editedArgs } : {}),
+  };
+}
+
+/** A denial runs nothing and an edit that changes nothing is no edit: neither is recorded as one. */
+function withoutEdit(decision: Decision): Decision {
+  if (decision.editedArgs === undefined) return decision;
+  const { editedArgs: _dropped, ...rest } = decision;
+  return rest;
+}
+
+function asObject(args: unknown): object {
+  return typeof args === 'object' && args !== null ? args : {};
 }
 
 /**

@@ -8,6 +8,8 @@ interface AllowAlwaysChoiceProps {
   rule: string;
   scope: AlwaysScope;
   hasProject: boolean;
+  /** Off for an edited call: the rule was offered for the model's version, not the person's. */
+  disabled?: boolean;
   onRuleChange(rule: string): void;
   onScopeChange(scope: AlwaysScope): void;
 }
@@ -19,10 +21,10 @@ const scopes: { value: AlwaysScope; label: string }[] = [
 ];
 
 /** The exact rule "Allow always" will create, editable, and how far it reaches. */
-export function AllowAlwaysChoice({ rule, scope, hasProject, onRuleChange, onScopeChange }: AllowAlwaysChoiceProps) {
+export function AllowAlwaysChoice({ rule, scope, hasProject, disabled = false, onRuleChange, onScopeChange }: AllowAlwaysChoiceProps) {
   const ruleId = useId();
   return (
-    <fieldset className="allow-always" data-testid="permission-allow-always-options">
+    <fieldset className="allow-always" data-testid="permission-allow-always-options" disabled={disabled}>
       <legend>Allow always creates this rule</legend>
       <label htmlFor={ruleId} className="visually-hidden">
         Rule

@@ -1,14 +1,18 @@
+import type { ReactNode } from 'react';
 import type { ApprovalView } from '../../../../shared/session';
 import { argsObject, statedReason, stringArg } from '../../lib/toolArgs';
+import { ArgEditor, type ArgEdit } from './ArgEditor';
 import { CommandParts } from './CommandParts';
 import { EditPreview } from './EditPreview';
 import { LongText } from './LongText';
 
 /**
  * Exactly what will happen if the person allows it: the whole command (never cut), its parts as
- * the parser found them, the diff of an edit, the content of a write, or the raw arguments.
+ * the parser found them, the diff of an edit, the content of a write, or the raw arguments. With
+ * `edit`, the command, the new text or the content can be changed first, and what is shown is the
+ * person's version.
  */
-export function ApprovalDetails({ approval }: { approval: ApprovalView }) {
+export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; edit?: ArgEdit | undefined }) {
   const args = argsObject(approval.args);
   const command = stringArg(args, 'command');
   const path = stringArg(args, 'path');
@@ -17,31 +21,40 @@ export function ApprovalDetails({ approval }: { approval: ApprovalView }) {
   const content = stringArg(args, 'content');
   const cwd = stringArg(args, 'cwd');
   const reason = statedReason(args);
+  const editing = edit?.editing === true ? edit : undefined;
 
   return (
     <div className="approval-details">
       {command !== undefined ? (
         <section aria-label="Command">
-          <h3>Command{cwd ? <span className="faint"> in {cwd}</span> : null}</h3>
-          <pre className="command code-block" data-testid="permission-command">
-            {command}
-          </pre>
-          <CommandParts commands={approval.commands} />
+          <Heading edit={edit}>Command{cwd ? <span className="faint"> in {cwd}</span> : null}</Heading>
+          {editing ? (
+            <ArgEditor edit={editing} />
+          ) : (
+            <pre className="command code-block" data-testid="permission-command">
+              {command}
+            </pre>
+          )}
+          {/* The parser's parts are of the model's command; the person's version is checked when it is sent. */}
+          {editing?.changed ? <EditedNote what="command" /> : <CommandParts commands={approval.commands} />}
         </section>
       ) : oldString !== undefined && newString !== undefined ? (
         <section aria-label="Edit">
-          <h3>
+          <Heading edit={edit}>
             Edit <span className="mono">{path}</span>
             {args?.replace_all === true ? <span className="faint"> (every occurrence)</span> : null}
-          </h3>
-          <EditPreview before={oldString} after={newString} />
+          </Heading>
+          <EditPreview before={oldString} after={editing ? editing.draft : newString} />
+          {editing && <ArgEditor edit={editing} />}
+          {editing?.changed && <EditedNote what="new text" />}
         </section>
       ) : content !== undefined ? (
         <section aria-label="File content">
-          <h3>
+          <Heading edit={edit}>
             Write <span className="mono">{path}</span>
-          </h3>
-          <LongText text={content} testId="permission-content" />
+          </Heading>
+          {editing ? <ArgEditor edit={editing} /> : <LongText text={content} testId="permission-content" />}
+          {editing?.changed && <EditedNote what="content" />}
         </section>
       ) : (
         <section aria-label="Arguments">
@@ -70,5 +83,29 @@ export function ApprovalDetails({ approval }: { approval: ApprovalView }) {
         </section>
       )}
     </div>
+  );
+}
+
+/** A section's title, with the Edit affordance beside it when the argument can be changed. */
+function Heading({ edit, children }: { edit: ArgEdit | undefined; children: ReactNode }) {
+  return (
+    <div className="details-heading">
+      <h3>{children}</h3>
+      {edit && !edit.editing && (
+        <button type="button" className="ghost edit-button" data-testid="permission-edit" aria-keyshortcuts="E" onClick={edit.onStart}>
+          Edit {edit.field.label}
+          <kbd>E</kbd>
+        </button>
+      )}
+    </div>
+  );
+}
+
+function EditedNote({ what }: { what: string }) {
+  return (
+    <p className="edited-note" data-testid="permission-edited-note">
+      You changed the {what}. Allowing uses your version, once: Tether checks it against your rules again first (a deny rule still stops it) and tells
+      the model exactly what you changed.
+    </p>
   );
 }

@@ -1,9 +1,12 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useApp } from '../../stores/useApp';
 import type { CurrentApproval } from '../../stores/selectors';
 import { ApprovalDetails } from './ApprovalDetails';
 import { AllowAlwaysChoice, type AlwaysScope } from './AllowAlwaysChoice';
+import { editableField, editOutcome, type EditOutcome } from './approvalEdit';
+import type { ArgEdit } from './ArgEditor';
 import { trapFocus } from './trapFocus';
+import './permission.css';
 
 /**
  * Keys do nothing for this long after the dialog appears, so an Enter meant for the task box
@@ -15,7 +18,9 @@ const riskLabels = { none: 'no risk', read: 'reads files', edit: 'changes files'
 
 /**
  * One permission request. Enter or A allows once, Shift+A allows always (when offered), Esc or D
- * denies; in a text field Enter submits that field's choice instead.
+ * denies, E edits the command (or the new text, or the content); in a text field Enter submits that
+ * field's choice instead. In the edit box Enter adds a line, Ctrl/Cmd+Enter allows the person's
+ * version once, and Esc only leaves the box, so one key cannot throw an edit away with a denial.
  */
 export function ApprovalDialog({ current }: { current: CurrentApproval }) {
   const { entry, approval, behind } = current;
@@ -30,7 +35,13 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
   const [scope, setScope] = useState<AlwaysScope>('session');
   const [message, setMessage] = useState('');
   const [armed, setArmed] = useState(false);
+  const field = useMemo(() => editableField(approval), [approval]);
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(field?.original ?? '');
+  const outcome: EditOutcome = field && editing ? editOutcome(approval, field, draft) : { kind: 'unchanged' };
+  const changed = outcome.kind !== 'unchanged';
   const dialog = useRef<HTMLDivElement>(null);
+  const editInput = useRef<HTMLTextAreaElement>(null);
   const titleId = useId();
   const summaryId = useId();
 
@@ -40,12 +51,36 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
     return () => clearTimeout(timer);
   }, []);
 
+  useEffect(() => {
+    const input = editInput.current;
+    if (!editing || !input) return;
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  }, [editing]);
+
+  const edit: ArgEdit | undefined = field && {
+    field,
+    editing,
+    draft,
+    changed,
+    ...(outcome.kind === 'invalid' ? { problem: outcome.problem } : {}),
+    inputRef: editInput,
+    onStart: () => setEditing(true),
+    onChange: setDraft,
+    onReset() {
+      setDraft(field.original);
+      setEditing(false);
+      dialog.current?.focus();
+    },
+  };
+
   function allowOnce() {
-    if (answering) return;
-    void answerApproval({ approvalId: entry.approvalId, action: 'allow', scope: 'once' });
+    if (answering || outcome.kind === 'invalid') return;
+    void answerApproval({ approvalId: entry.approvalId, action: 'allow', scope: 'once', ...(outcome.kind === 'changed' ? { args: outcome.args } : {}) });
   }
   function allowAlways() {
-    if (answering || offered === undefined || !rule.trim()) return;
+    // The offered rule was worked out for the model's call; the person's version is allowed once or not at all.
+    if (answering || changed || offered === undefined || !rule.trim()) return;
     void answerApproval({ approvalId: entry.approvalId, action: 'allow', scope, rule: rule.trim() });
   }
   function deny() {
@@ -60,28 +95,36 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
       return;
     }
     const target = event.target as HTMLElement;
-    const field = target.closest('input, textarea, select');
+    const input = target.closest('input, textarea, select');
     const onButton = target.tagName === 'BUTTON';
+    const inEditBox = target === editInput.current;
     if (event.key === 'Escape') {
       event.preventDefault();
       event.stopPropagation();
-      if (armed) deny();
+      if (inEditBox) dialog.current?.focus();
+      else if (armed) deny();
       return;
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       // A focused button answers with itself (the browser clicks it); fields answer with their own choice.
       if (onButton) return;
+      // In the edit box a plain Enter is a new line: only Ctrl/Cmd+Enter allows.
+      if (inEditBox && !event.ctrlKey && !event.metaKey) return;
       event.preventDefault();
       if (!armed) return;
-      const role = field?.getAttribute('data-enter');
+      const role = input?.getAttribute('data-enter');
       if (role === 'always') allowAlways();
       else if (role === 'deny') deny();
-      else if (!field) allowOnce();
+      else if (role === 'once' || !input) allowOnce();
       return;
     }
-    if (field || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (input || event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key.toLowerCase();
-    if (key === 'a' && event.shiftKey) {
+    if (key === 'e' && !event.shiftKey && edit && !editing) {
+      event.preventDefault();
+      // Editing only opens the box; it answers nothing, so it need not wait for the dialog to arm.
+      edit.onStart();
+    } else if (key === 'a' && event.shiftKey) {
       event.preventDefault();
       if (armed) allowAlways();
     } else if (key === 'a') {
@@ -130,9 +173,17 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
           <p className="faint approval-session">
             Session “{session?.title || entry.sessionTitle || 'Untitled session'}”{session?.workspace ? <> in <span className="mono">{session.workspace}</span></> : null}
           </p>
-          <ApprovalDetails approval={approval} />
+          <ApprovalDetails approval={approval} edit={edit} />
           {offered !== undefined ? (
-            <AllowAlwaysChoice rule={rule} scope={scope} hasProject={hasProject} onRuleChange={setRule} onScopeChange={setScope} />
+            <>
+              <AllowAlwaysChoice rule={rule} scope={scope} hasProject={hasProject} disabled={changed} onRuleChange={setRule} onScopeChange={setScope} />
+              {changed && (
+                <p className="always-refused" data-testid="permission-always-edited">
+                  “Allow always” is off for an edited call: its rule was offered for the model’s version, not yours. Allow your version once, or
+                  undo your changes.
+                </p>
+              )}
+            </>
           ) : refused ? (
             <p className="always-refused" data-testid="permission-always-refused">
               “Allow always” is not offered: {refused}
@@ -163,12 +214,30 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
           </button>
           <span className="spacer" />
           {offered !== undefined && (
-            <button type="button" data-testid="permission-allow-always" aria-label="Allow always" aria-keyshortcuts="Shift+A" disabled={answering || !rule.trim()} onClick={allowAlways}>
+            <button
+              type="button"
+              data-testid="permission-allow-always"
+              aria-label="Allow always"
+              aria-keyshortcuts="Shift+A"
+              title={changed ? 'Not for an edited call: allow your version once' : undefined}
+              disabled={answering || changed || !rule.trim()}
+              onClick={allowAlways}
+            >
               Allow always<kbd>⇧A</kbd>
             </button>
           )}
-          <button type="button" className="primary" data-testid="permission-allow-once" aria-label="Allow once" aria-keyshortcuts="A Enter" disabled={answering} onClick={allowOnce}>
-            Allow once<kbd>A</kbd>
+          <button
+            type="button"
+            className="primary"
+            data-testid="permission-allow-once"
+            data-edited={changed}
+            aria-label={changed ? 'Allow edited once' : 'Allow once'}
+            aria-keyshortcuts={editing ? 'A Enter Control+Enter Meta+Enter' : 'A Enter'}
+            disabled={answering || outcome.kind === 'invalid'}
+            onClick={allowOnce}
+          >
+            {changed ? 'Allow edited once' : 'Allow once'}
+            <kbd>A</kbd>
             <kbd>Enter</kbd>
           </button>
         </footer>

@@ -1,0 +1,44 @@
+import type { Json } from '../../../../shared/json';
+import type { ApprovalView } from '../../../../shared/session';
+import { argsObject, stringArg } from '../../lib/toolArgs';
+
+/**
+ * The person's change to a call before they allow it: which argument the dialog lets them edit, and
+ * what their draft amounts to. The core checks the edit again (schema and rules); this is so the
+ * person hears about a plain mistake before sending, not after.
+ */
+
+/** The argument a person may edit, per tool: the command, the new text of an edit, a file's content. */
+export interface EditableField {
+  name: 'command' | 'new_string' | 'content';
+  /** What the field is called on its Edit button and textarea. */
+  label: string;
+  /** The model's value. */
+  original: string;
+}
+
+/** What the draft comes to: the model's call as it was, a draft that cannot be sent, or the person's version. */
+export type EditOutcome = { kind: 'unchanged' } | { kind: 'invalid'; problem: string } | { kind: 'changed'; args: Record<string, Json> };
+
+const fields = {
+  run_command: { name: 'command', label: 'command' },
+  edit_file: { name: 'new_string', label: 'new text' },
+  write_file: { name: 'content', label: 'content' },
+} as const;
+
+export function editableField(approval: Pick<ApprovalView, 'tool' | 'args'>): EditableField | undefined {
+  const field = fields[approval.tool as keyof typeof fields] as (typeof fields)[keyof typeof fields] | undefined;
+  if (!field) return undefined;
+  const original = stringArg(argsObject(approval.args), field.name);
+  return original === undefined ? undefined : { ...field, original };
+}
+
+export function editOutcome(approval: Pick<ApprovalView, 'args'>, field: EditableField, draft: string): EditOutcome {
+  // A command line ends at its last line: the line break Enter leaves at the end is not part of it.
+  const value = field.name === 'command' ? draft.replace(/[\r\n]+$/, '') : draft;
+  if (value === field.original) return { kind: 'unchanged' };
+  if (field.name === 'command' && value.trim() === '') {
+    return { kind: 'invalid', problem: 'The command is empty: type the command to run, reset it to the model’s, or deny the request.' };
+  }
+  return { kind: 'changed', args: { ...argsObject(approval.args), [field.name]: value } };
+}
