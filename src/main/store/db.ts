@@ -112,8 +112,10 @@ export function openDatabase(file: string, options: DatabaseOptions = {}): Datab
     // which is what makes one transaction per event affordable. A power cut may lose the last
     // commits but never corrupts the file.
     sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('foreign_keys = ON');
+    // This build of SQLite turns foreign keys on by default; migrations need them off (see migrate).
+    sqlite.pragma('foreign_keys = OFF');
     migrate(sqlite, file, version, migrations);
+    sqlite.pragma('foreign_keys = ON');
   } catch (error) {
     sqlite.close();
     throw explainSqliteError(file, error, busyTimeoutMs);
@@ -133,6 +135,11 @@ export function backupFile(file: string, version: number): string {
   return `${file}.backup-v${version}`;
 }
 
+/**
+ * Runs with foreign keys off (the connection turns them on afterwards), as SQLite's procedure for
+ * rebuilding a table requires: dropping the old table must not cascade into the rows that point
+ * at it. Each migration is checked with foreign_key_check before it commits instead.
+ */
 function migrate(sqlite: BetterSqlite3.Database, file: string, from: number, migrations: readonly Migration[]): void {
   // Only the state before this process's first migration is worth a copy; a new file has none.
   let firstRun = true;
@@ -147,6 +154,11 @@ function migrate(sqlite: BetterSqlite3.Database, file: string, from: number, mig
         firstRun = false;
         try {
           sqlite.exec(migration.sql);
+          const broken = sqlite.pragma('foreign_key_check') as { table: string; parent: string }[];
+          if (broken.length > 0) {
+            const first = broken[0];
+            throw new Error(`it leaves ${broken.length} row(s) whose foreign key points nowhere (first: ${first?.table} -> ${first?.parent})`);
+          }
         } catch (error) {
           if (isBusy(error)) throw error;
           throw new StoreError(

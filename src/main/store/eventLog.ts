@@ -17,8 +17,8 @@ export class EventLog {
     projections: Projections,
     now: () => number,
   ) {
-    const insert = db.prepare<[{ sessionId: string; seq: number; type: string; at: number; payload: string }]>(
-      'INSERT INTO events (session_id, seq, type, at, payload) VALUES (@sessionId, @seq, @type, @at, @payload)',
+    const insert = db.prepare<[sessionId: string, seq: number, type: string, at: number, payload: string]>(
+      'INSERT INTO events (session_id, seq, type, at, payload) VALUES (?, ?, ?, ?, ?)',
     );
     this.selectAfter = db.prepare(
       'SELECT seq, type, at, payload FROM events WHERE session_id = @sessionId AND seq > @afterSeq ORDER BY seq',
@@ -27,7 +27,7 @@ export class EventLog {
     this.appendTx = db.writer((sessionId: string, event: SessionEvent): StoredEvent => {
       const at = now();
       const seq = projections.apply(sessionId, event, at);
-      insert.run({ sessionId, seq, type: event.type, at, payload: JSON.stringify(event) });
+      insert.run(sessionId, seq, event.type, at, JSON.stringify(event));
       return { sessionId, seq, at, event };
     });
   }

@@ -6,12 +6,14 @@ import { noSuchSession, StoreError } from './storeError';
 type Params = Record<string, string | number | null>;
 
 /**
- * Everything an event changes outside the log: the session row (seq, status, totals), the ledger
+ * Everything an event changes outside the log: the session row (status, totals), the ledger
  * and the approvals. It runs inside the event log's append transaction, so a projection that
  * refuses (a call started twice, an approval answered twice) leaves no event behind either.
  */
 export class Projections {
-  private readonly advance: Statement<[Params], { seq: number }>;
+  private readonly head: Statement<[string], { status: SessionStatus; lastSeq: number | null }>;
+  private readonly setStatus: Statement<[SessionStatus, string]>;
+  private readonly addUsage: Statement<[number, number, number, number, string]>;
   private readonly pin: Statement<[Params]>;
   private readonly nameAfterTask: Statement<[Params]>;
   private readonly askApproval: Statement<[Params]>;
@@ -22,21 +24,24 @@ export class Projections {
   >;
   private readonly settleStatus: Statement<[string]>;
   private readonly expireApprovals: Statement<[Params]>;
-  private readonly startCall: Statement<[Params]>;
-  private readonly finishCall: Statement<[Params]>;
+  // Positional: these run on almost every other event, and positional binding builds no object per call.
+  private readonly startCall: Statement<[sessionId: string, callId: string, name: string, seq: number, at: number]>;
+  private readonly finishCall: Statement<
+    [sessionId: string, callId: string, name: string, outcome: string, seq: number, at: number]
+  >;
 
   constructor(private readonly db: Database) {
-    this.advance = db.prepare(
-      `UPDATE sessions SET
-         last_seq = last_seq + 1,
-         updated_at = @at,
-         status = COALESCE(@status, status),
-         input_tokens = input_tokens + @inputTokens,
-         output_tokens = output_tokens + @outputTokens,
-         cached_input_tokens = cached_input_tokens + @cachedInputTokens,
-         reasoning_tokens = reasoning_tokens + @reasoningTokens
-       WHERE id = @sessionId
-       RETURNING last_seq AS seq`,
+    // Reads only: the session row is written below just when something on it changes, so most
+    // events write nothing but their own row (see migrations/0002_lean_append.sql).
+    this.head = db.prepare(
+      `SELECT status, (SELECT seq FROM events WHERE session_id = sessions.id ORDER BY seq DESC LIMIT 1) AS lastSeq
+       FROM sessions WHERE id = ?`,
+    );
+    this.setStatus = db.prepare('UPDATE sessions SET status = ? WHERE id = ?');
+    this.addUsage = db.prepare(
+      `UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+         cached_input_tokens = cached_input_tokens + ?, reasoning_tokens = reasoning_tokens + ?
+       WHERE id = ?`,
     );
     this.pin = db.prepare(
       `UPDATE sessions SET workspace = @workspace, model = @model, api = @api, base_url = @baseUrl, max_steps = @maxSteps
@@ -67,13 +72,13 @@ export class Projections {
     );
     this.startCall = db.prepare(
       `INSERT INTO tool_calls (session_id, call_id, name, status, started_seq, started_at)
-       VALUES (@sessionId, @callId, @name, 'started', @seq, @at)
+       VALUES (?, ?, ?, 'started', ?, ?)
        ON CONFLICT (session_id, call_id) DO NOTHING`,
     );
     // A call can finish without having started (bad arguments, a denial): then this inserts it.
     this.finishCall = db.prepare(
       `INSERT INTO tool_calls (session_id, call_id, name, status, outcome, finished_seq, finished_at)
-       VALUES (@sessionId, @callId, @name, 'finished', @outcome, @seq, @at)
+       VALUES (?, ?, ?, 'finished', ?, ?, ?)
        ON CONFLICT (session_id, call_id) DO UPDATE SET
          status = 'finished', outcome = excluded.outcome, finished_seq = excluded.finished_seq,
          finished_at = excluded.finished_at
@@ -81,19 +86,17 @@ export class Projections {
     );
   }
 
-  /** Applies `event` and returns the seq it takes in the session's log. Call inside a write transaction. */
+  /**
+   * Applies `event` and returns the seq it takes in the session's log: one more than the last
+   * stored, read under the write lock, so two writers never take the same one. Call inside a
+   * write transaction.
+   */
   apply(sessionId: string, event: SessionEvent, at: number): number {
-    const usage = event.type === 'model.responded' ? event.usage : undefined;
-    const advanced = this.advance.get({
-      sessionId,
-      at,
-      status: statusAfter(event),
-      inputTokens: usage?.inputTokens ?? 0,
-      outputTokens: usage?.outputTokens ?? 0,
-      cachedInputTokens: usage?.cachedInputTokens ?? 0,
-      reasoningTokens: usage?.reasoningTokens ?? 0,
-    });
-    if (!advanced) throw noSuchSession(this.db.file, sessionId);
+    const head = this.head.get(sessionId);
+    if (!head) throw noSuchSession(this.db.file, sessionId);
+    const seq = (head.lastSeq ?? 0) + 1;
+    const status = statusAfter(event);
+    if (status !== null && status !== head.status) this.setStatus.run(status, sessionId);
 
     switch (event.type) {
       case 'session.started':
@@ -117,25 +120,29 @@ export class Projections {
         this.answered(sessionId, event, at);
         break;
       case 'tool.started':
-        this.started(sessionId, event, advanced.seq, at);
+        this.started(sessionId, event, seq, at);
         break;
       case 'tool.finished':
-        this.finished(sessionId, event, advanced.seq, at);
+        this.finished(sessionId, event, seq, at);
         break;
       case 'session.finished':
         this.expireApprovals.run({ sessionId, at });
         break;
+      case 'model.responded': {
+        const { usage } = event;
+        this.addUsage.run(usage.inputTokens, usage.outputTokens, usage.cachedInputTokens, usage.reasoningTokens, sessionId);
+        break;
+      }
       case 'session.resumed':
       case 'model.requested':
       case 'model.retrying':
-      case 'model.responded':
       case 'session.tainted':
       case 'plan.updated':
         break;
       default:
         unreachable(event);
     }
-    return advanced.seq;
+    return seq;
   }
 
   private asked(sessionId: string, event: EventOf<'approval.asked'>, at: number): void {
@@ -194,7 +201,7 @@ export class Projections {
   }
 
   private started(sessionId: string, event: EventOf<'tool.started'>, seq: number, at: number): void {
-    const inserted = this.startCall.run({ sessionId, callId: event.callId, name: event.name, seq, at });
+    const inserted = this.startCall.run(sessionId, event.callId, event.name, seq, at);
     if (inserted.changes === 0) {
       throw new StoreError(
         'conflict',
@@ -204,7 +211,7 @@ export class Projections {
   }
 
   private finished(sessionId: string, event: EventOf<'tool.finished'>, seq: number, at: number): void {
-    const written = this.finishCall.run({ sessionId, callId: event.callId, name: event.name, outcome: event.outcome, seq, at });
+    const written = this.finishCall.run(sessionId, event.callId, event.name, event.outcome, seq, at);
     if (written.changes === 0) {
       throw new StoreError(
         'conflict',

@@ -39,10 +39,15 @@ export interface NewSession {
 
 type SessionRecord = Omit<SessionRow, 'usage'> & Usage;
 
-const COLUMNS = `id, project_id AS projectId, title, workspace, model, api, base_url AS baseUrl, status,
-  max_steps AS maxSteps, created_at AS createdAt, updated_at AS updatedAt, last_seq AS lastSeq,
-  input_tokens AS inputTokens, output_tokens AS outputTokens, cached_input_tokens AS cachedInputTokens,
-  reasoning_tokens AS reasoningTokens`;
+// The last seq and the time of the last event come from the log (its key finds them at once), so
+// appending an event need not write the session row; see migrations/0002_lean_append.sql.
+const LAST_EVENT = 'FROM events WHERE session_id = s.id ORDER BY seq DESC LIMIT 1';
+const COLUMNS = `s.id, s.project_id AS projectId, s.title, s.workspace, s.model, s.api, s.base_url AS baseUrl, s.status,
+  s.max_steps AS maxSteps, s.created_at AS createdAt,
+  max(s.updated_at, coalesce((SELECT at ${LAST_EVENT}), 0)) AS updatedAt,
+  coalesce((SELECT seq ${LAST_EVENT}), 0) AS lastSeq,
+  s.input_tokens AS inputTokens, s.output_tokens AS outputTokens, s.cached_input_tokens AS cachedInputTokens,
+  s.reasoning_tokens AS reasoningTokens`;
 
 /** The sessions table. Everything an event changes on a session is written by projections.ts. */
 export class Sessions {
@@ -58,23 +63,22 @@ export class Sessions {
     private readonly db: Database,
     now: () => number,
   ) {
-    this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
-    this.selectAll = db.prepare(`SELECT ${COLUMNS} FROM sessions ORDER BY created_at DESC, id DESC`);
+    this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = ?`);
+    this.selectAll = db.prepare(`SELECT ${COLUMNS} FROM sessions s ORDER BY s.created_at DESC, s.id DESC`);
     this.selectByProject = db.prepare(
-      `SELECT ${COLUMNS} FROM sessions WHERE project_id = ? ORDER BY created_at DESC, id DESC`,
+      `SELECT ${COLUMNS} FROM sessions s WHERE s.project_id = ? ORDER BY s.created_at DESC, s.id DESC`,
     );
     const projectExists = db.prepare<[string], { found: 1 }>('SELECT 1 AS found FROM projects WHERE id = ?');
-    const insert = db.prepare<[Record<string, string | number | null>], SessionRecord>(
+    const insert = db.prepare<[Record<string, string | number | null>]>(
       `INSERT INTO sessions (id, project_id, title, workspace, model, api, base_url, max_steps, created_at, updated_at)
        VALUES (@id, @projectId, @title, @workspace, @model, @api, @baseUrl, @maxSteps, @at, @at)
-       ON CONFLICT (id) DO NOTHING
-       RETURNING ${COLUMNS}`,
+       ON CONFLICT (id) DO NOTHING`,
     );
-    const rename = db.prepare<[{ id: string; title: string; at: number }], SessionRecord>(
-      `UPDATE sessions SET title = @title, updated_at = @at WHERE id = @id RETURNING ${COLUMNS}`,
+    const rename = db.prepare<[{ id: string; title: string; at: number }]>(
+      'UPDATE sessions SET title = @title, updated_at = @at WHERE id = @id',
     );
-    const setStatus = db.prepare<[{ id: string; status: SessionStatus; at: number }], SessionRecord>(
-      `UPDATE sessions SET status = @status, updated_at = @at WHERE id = @id RETURNING ${COLUMNS}`,
+    const setStatus = db.prepare<[{ id: string; status: SessionStatus; at: number }]>(
+      'UPDATE sessions SET status = @status, updated_at = @at WHERE id = @id',
     );
     const remove = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
 
@@ -86,7 +90,7 @@ export class Sessions {
           `Cannot create session ${id}: there is no project ${input.projectId} in ${db.file}. Add the project first (store.projects.ensure).`,
         );
       }
-      const created = insert.get({
+      const created = insert.run({
         id,
         projectId: input.projectId ?? null,
         title: input.title ?? '',
@@ -97,15 +101,19 @@ export class Sessions {
         maxSteps: input.maxSteps,
         at: now(),
       });
-      if (!created) {
+      if (created.changes === 0) {
         throw new StoreError('conflict', `Cannot create session ${id}: ${db.file} already has a session with that id. Leave the id out to get a new one.`);
       }
-      return toRow(created);
+      return this.written(id);
     });
-    this.renameTx = db.writer((id: string, title: string) => toRow(this.found(id, rename.get({ id, title, at: now() }))));
-    this.setStatusTx = db.writer((id: string, status: SessionStatus) =>
-      toRow(this.found(id, setStatus.get({ id, status, at: now() }))),
-    );
+    this.renameTx = db.writer((id: string, title: string) => {
+      rename.run({ id, title, at: now() });
+      return this.written(id);
+    });
+    this.setStatusTx = db.writer((id: string, status: SessionStatus) => {
+      setStatus.run({ id, status, at: now() });
+      return this.written(id);
+    });
     this.deleteTx = db.writer((id: string) => {
       if (remove.run(id).changes === 0) this.found(id, undefined);
     });
@@ -141,6 +149,11 @@ export class Sessions {
   /** Deletes the session with its log, ledger, approvals and session-scoped rules. */
   delete(id: string): void {
     this.deleteTx(id);
+  }
+
+  /** The row as just written, read back inside the same transaction; missing means no such session. */
+  private written(id: string): SessionRow {
+    return toRow(this.found(id, this.selectOne.get(id)));
   }
 
   private found<T>(id: string, value: T | undefined): T {

@@ -1,4 +1,5 @@
 import m0001 from './0001_initial.sql?raw';
+import m0002 from './0002_lean_append.sql?raw';
 
 /** One step of the schema. `version` is the `PRAGMA user_version` the database has once it ran. */
 export interface Migration {
@@ -8,4 +9,7 @@ export interface Migration {
 }
 
 /** Every migration this build knows, in order; a new one goes at the end and never edits an old one. */
-export const migrations: readonly Migration[] = [{ version: 1, name: 'initial', sql: m0001 }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: m0001 },
+  { version: 2, name: 'lean_append', sql: m0002 },
+];
