@@ -113,8 +113,28 @@ export function isBashBuiltin(name: string): boolean {
   return BASH_BUILTINS.has(name);
 }
 
-/** A resolver for one analysis: it caches lookups, so the file system is asked once per name. */
+/**
+ * Resolvers are kept for a moment and shared between analyses, so the dialog's explain does not stat
+ * every PATH folder again for each command. This cannot hide a program planted in the workspace: a
+ * workspace folder on PATH already makes every name it could shadow untrusted, found or not, and
+ * system folders do not change under a running session.
+ */
+const RESOLVER_REUSE_MS = 1000;
+const recentResolvers = new Map<string, { madeAt: number; resolver: ProgramResolver }>();
+
+/** A resolver for the workspace and PATH: it caches lookups, so the file system is asked once per name. */
 export function createProgramResolver(workspaceRoot: string, pathEnv: string): ProgramResolver {
+  const key = `${workspaceRoot}\0${pathEnv}`;
+  const now = Date.now();
+  const recent = recentResolvers.get(key);
+  if (recent && now - recent.madeAt < RESOLVER_REUSE_MS) return recent.resolver;
+  const resolver = buildProgramResolver(workspaceRoot, pathEnv);
+  recentResolvers.set(key, { madeAt: now, resolver });
+  if (recentResolvers.size > 16) recentResolvers.delete(recentResolvers.keys().next().value as string);
+  return resolver;
+}
+
+function buildProgramResolver(workspaceRoot: string, pathEnv: string): ProgramResolver {
   const root = canonical(workspaceRoot);
   const cache = new Map<string, ProgramLocation>();
   const isInsideWorkspace = (absolutePath: string): boolean => isInside(canonical(absolutePath), root);
