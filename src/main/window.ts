@@ -93,13 +93,16 @@ function secureSession(session: Session, appUrl: string, csp: string): void {
 
   // Copying to the clipboard is the one permission the UI uses; camera, microphone,
   // notifications, geolocation, devices and the rest are refused without asking anyone.
+  // The app's own page may copy text and show a system notification (a session waiting for approval);
+  // nothing else, and no other page, gets any permission.
+  const granted = new Set(['clipboard-sanitized-write', 'notifications']);
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
-    callback(permission === 'clipboard-sanitized-write' && isAppUrl(details.requestingUrl, appUrl));
+    callback(granted.has(permission) && isAppUrl(details.requestingUrl, appUrl));
   });
   session.setPermissionCheckHandler((contents, permission, _requestingOrigin, details) => {
     // A file page's origin is opaque ("file:///"), so the page's full address decides.
     const requestingUrl = details.requestingUrl ?? contents?.getURL() ?? '';
-    return permission === 'clipboard-sanitized-write' && isAppUrl(requestingUrl, appUrl);
+    return granted.has(permission) && isAppUrl(requestingUrl, appUrl);
   });
   session.setDevicePermissionHandler(() => false);
 
