@@ -1,10 +1,11 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useApp } from '../../stores/useApp';
 import { ConversationEntry } from './ConversationEntry';
 import { StreamingReasoning } from './StreamingReasoning';
 import { StreamingMessage } from './StreamingMessage';
 import { QueuedMessages } from './QueuedMessages';
 import { EndNotice } from './EndNotice';
+import { earlierWindowStart, firstWindowStart } from './conversationWindow';
 
 /** How close to the bottom counts as "following along": new content then keeps it in view. */
 const STICK_PX = 48;
@@ -12,6 +13,9 @@ const STICK_PX = 48;
 /**
  * The conversation of one session. It re-renders when the log changes (an event), not per token:
  * the text being streamed is its own component, subscribed to its own buffer.
+ *
+ * A long session opens on its latest part (see conversationWindow.ts); earlier entries are drawn as
+ * the person scrolls up to them, with the view held where it was.
  */
 export function Conversation({ sessionId }: { sessionId: string }) {
   const items = useApp((state) => state.logs[sessionId]?.state.items);
@@ -21,17 +25,43 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
+  // Fixed once the history has arrived, so entries that arrive later are added below, not swapped in.
+  const [windowStart, setWindowStart] = useState<number | null>(null);
+  // Distance from the bottom to keep while earlier entries are added above.
+  const keepFromBottom = useRef<number | null>(null);
+  const count = items?.length ?? 0;
+  const start = windowStart ?? firstWindowStart(count);
 
   function handleScroll() {
     const element = scroller.current;
     if (!element) return;
     stuck.current = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_PX;
+    if (start > 0 && element.scrollTop < element.clientHeight) showEarlier();
   }
+
+  function showEarlier() {
+    const element = scroller.current;
+    if (!element || start === 0 || keepFromBottom.current !== null) return;
+    keepFromBottom.current = element.scrollHeight - element.scrollTop;
+    setWindowStart(earlierWindowStart(start));
+  }
+
+  useLayoutEffect(() => {
+    if (windowStart === null && loaded && count > 0) setWindowStart(firstWindowStart(count));
+  }, [windowStart, loaded, count]);
 
   useLayoutEffect(() => {
     const element = scroller.current;
     if (element) element.scrollTop = element.scrollHeight;
   }, [loaded]);
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    const kept = keepFromBottom.current;
+    if (!element || kept === null) return;
+    keepFromBottom.current = null;
+    element.scrollTop = element.scrollHeight - kept;
+  }, [start]);
 
   // Content grows from many places (events, streamed text, an expanded card): follow it only if already at the bottom.
   useEffect(() => {
@@ -57,8 +87,13 @@ export function Conversation({ sessionId }: { sessionId: string }) {
             </button>
           </div>
         )}
-        {items?.map((item, index) => (
-          <ConversationEntry key={index} sessionId={sessionId} item={item} />
+        {start > 0 && (
+          <button type="button" className="ghost conversation-earlier" data-testid="conversation-earlier" onClick={showEarlier}>
+            Show earlier messages
+          </button>
+        )}
+        {items?.slice(start).map((item, offset) => (
+          <ConversationEntry key={start + offset} sessionId={sessionId} item={item} />
         ))}
         <QueuedMessages sessionId={sessionId} />
         <StreamingReasoning sessionId={sessionId} />

@@ -1,6 +1,7 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { markdownBlocks } from './markdownBlocks';
 
 const plugins = [remarkGfm];
 
@@ -12,13 +13,24 @@ const components: Components = {
 /**
  * The model's text as markdown. Raw HTML is skipped, never rendered: the text may quote a web page
  * or a file, and it must not become markup in the window.
+ *
+ * `streaming` is for text that grows every frame: it is drawn block by block, and a block already
+ * drawn is not parsed again, so a frame costs the last paragraph rather than the whole answer.
  */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  return <div className="markdown">{streaming ? <MarkdownBlocks text={text} /> : <MarkdownPart text={text} />}</div>;
+});
+
+function MarkdownBlocks({ text }: { text: string }) {
+  const blocks = useMemo(() => markdownBlocks(text), [text]);
+  // Blocks only ever grow at the end, so a block's index is its identity.
+  return blocks.map((block, index) => <MarkdownPart key={index} text={block} />);
+}
+
+const MarkdownPart = memo(function MarkdownPart({ text }: { text: string }) {
   return (
-    <div className="markdown">
-      <ReactMarkdown remarkPlugins={plugins} skipHtml components={components}>
-        {text}
-      </ReactMarkdown>
-    </div>
+    <ReactMarkdown remarkPlugins={plugins} skipHtml components={components}>
+      {text}
+    </ReactMarkdown>
   );
 });

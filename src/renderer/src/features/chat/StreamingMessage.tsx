@@ -7,7 +7,7 @@ export function StreamingMessage({ sessionId }: { sessionId: string }) {
   if (!text) return null;
   return (
     <div className="message assistant streaming" data-testid="message-streaming" aria-live="off">
-      <Markdown text={text} />
+      <Markdown text={text} streaming />
       <span className="caret" aria-hidden="true" />
     </div>
   );

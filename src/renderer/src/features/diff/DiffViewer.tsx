@@ -5,10 +5,27 @@ import type { FileDiff } from '../../../../shared/contract';
 
 const darkQuery = '(prefers-color-scheme: dark)';
 
-// A diff shows one file out of its project: the TypeScript service would only report imports it
-// cannot resolve, and spend the CPU a 10,000-line file needs for scrolling.
+// A diff shows one file out of its project, read-only: the TypeScript service would only report
+// imports it cannot resolve, and spend the CPU a 10,000-line file needs. Its diagnostics also start
+// the TypeScript worker and copy every model opened into it, with nothing to report; only hovers,
+// asked for by a person, still reach it.
 for (const defaults of [monaco.typescript.typescriptDefaults, monaco.typescript.javascriptDefaults]) {
   defaults.setDiagnosticsOptions({ noSemanticValidation: true, noSyntaxValidation: true, noSuggestionDiagnostics: true });
+  defaults.setModeConfiguration({
+    hovers: true,
+    diagnostics: false,
+    completionItems: false,
+    documentSymbols: false,
+    definitions: false,
+    references: false,
+    documentHighlights: false,
+    rename: false,
+    documentRangeFormattingEdits: false,
+    signatureHelp: false,
+    onTypeFormattingEdits: false,
+    codeActions: false,
+    inlayHints: false,
+  });
 }
 
 function knownLanguage(id: string): string {
@@ -20,9 +37,9 @@ function themeNow(): string {
 }
 
 /**
- * Monaco's diff editor for one file. The editor and its two models are made once; a new file or a
- * refresh only replaces the models' text, so a 10,000-line file stays responsive and a refresh
- * keeps the scroll position.
+ * Monaco's diff editor for one file. The editor is made once. Another file gets two new models (the
+ * diff editor diffs a new pair at once, where changed text waits out a 200 ms debounce); a refresh of
+ * the same file only replaces the models' text, which keeps the scroll position.
  */
 export default function DiffViewer({ diff, layout }: { diff: FileDiff; layout: 'side' | 'inline' }) {
   const host = useRef<HTMLDivElement>(null);
@@ -54,6 +71,14 @@ export default function DiffViewer({ diff, layout }: { diff: FileDiff; layout: '
       occurrencesHighlight: 'off',
       selectionHighlight: false,
       contextmenu: false,
+      // Each of these reads the whole of both files (in the editor's worker, ahead of the diff, or on
+      // the main thread) for decoration a review does not need.
+      links: false,
+      colorDecorators: false,
+      bracketPairColorization: { enabled: false },
+      matchBrackets: 'never',
+      guides: { bracketPairs: false, highlightActiveBracketPair: false },
+      inlayHints: { enabled: 'off' },
     });
     created.setModel({
       original: monaco.editor.createModel('', 'plaintext'),
@@ -80,16 +105,20 @@ export default function DiffViewer({ diff, layout }: { diff: FileDiff; layout: '
     const current = editor.current;
     const model = current?.getModel();
     if (!current || !model) return;
-    const samePath = shownPath.current === diff.path;
-    const view = samePath ? current.saveViewState() : null;
     const language = knownLanguage(diff.language);
+    if (shownPath.current !== diff.path) {
+      current.setModel({ original: monaco.editor.createModel(diff.before, language), modified: monaco.editor.createModel(diff.after, language) });
+      model.original.dispose();
+      model.modified.dispose();
+      shownPath.current = diff.path;
+      return;
+    }
+    const view = current.saveViewState();
     if (model.original.getLanguageId() !== language) monaco.editor.setModelLanguage(model.original, language);
     if (model.modified.getLanguageId() !== language) monaco.editor.setModelLanguage(model.modified, language);
     if (model.original.getValue() !== diff.before) model.original.setValue(diff.before);
     if (model.modified.getValue() !== diff.after) model.modified.setValue(diff.after);
     if (view) current.restoreViewState(view);
-    else current.getModifiedEditor().setScrollTop(0);
-    shownPath.current = diff.path;
   }, [diff]);
 
   useEffect(() => {
