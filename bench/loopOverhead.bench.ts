@@ -9,7 +9,8 @@ import { runLoop } from '../src/main/agent/loop';
 import { SessionLog } from '../src/main/agent/sessionLog';
 import type { ModelEvent, ModelProvider } from '../src/main/model/provider';
 import { HeadlessBroker } from '../src/main/permissions/broker';
-import { askUnlessReadOnly } from '../src/main/permissions/policy';
+import { createPermissionEngine } from '../src/main/permissions/engine';
+import { initShellParser } from '../src/main/permissions/shell/analyzeCommand';
 import { openStore } from '../src/main/store/store';
 import type { Terminal } from '../src/main/terminal/terminal';
 import { defineTool } from '../src/main/tools/defineTool';
@@ -18,7 +19,7 @@ import { openWorkspace } from '../src/main/workspace/paths';
 
 // Loop overhead per step: everything but the model and the tool. The model answers at once from
 // memory and the tool does nothing, so what is measured is the loop itself: building the request,
-// the policy, the ledger and log appends to SQLite (WAL, one transaction each), the fold.
+// the real permission engine, the ledger and log appends to SQLite (WAL, one transaction each), the fold.
 // Target (issue 2): median under 5 ms.
 
 const STEPS = 2000;
@@ -53,6 +54,7 @@ const unusedTerminal: Terminal = {
 };
 
 it(`loop overhead per step over ${STEPS} steps`, async () => {
+  await initShellParser();
   const dir = mkdtempSync(path.join(tmpdir(), 'tether-bench-loop-'));
   try {
     const store = openStore(dir);
@@ -70,7 +72,7 @@ it(`loop overhead per step over ${STEPS} steps`, async () => {
       tools: new ToolRegistry([noop]),
       provider: instantModel(STEPS),
       instructions: buildInstructions(dir),
-      policy: askUnlessReadOnly,
+      policy: createPermissionEngine({ workspaceRoot: dir, mode: 'ask', outsideContent: 'ask', rules: [], projectTrusted: false }),
       broker: new HeadlessBroker({ unleashed: false }),
       workspace: openWorkspace(dir),
       terminal: unusedTerminal,

@@ -38,24 +38,3 @@ export interface PolicyVerdict {
 export interface Policy {
   evaluate(query: PermissionQuery): PolicyVerdict;
 }
-
-/**
- * The foundation's stop-gap: tools that only read (or only record the plan) run; everything else asks.
- * Kept until the runner switches to the permission engine (engine.ts), which implements the same interface.
- */
-export const askUnlessReadOnly: Policy = {
-  evaluate({ tool }) {
-    if (tool.risk === 'none' || tool.risk === 'read') {
-      return { action: 'allow', reason: `${tool.name} only reads the workspace.` };
-    }
-    return { action: 'ask', reason: `${tool.name} can ${riskVerb[tool.risk]}; a person decides.` };
-  },
-};
-
-const riskVerb = {
-  none: 'do nothing harmful',
-  read: 'read files',
-  edit: 'change files',
-  exec: 'run programs',
-  egress: 'send data out',
-} as const;
