@@ -26,8 +26,12 @@ import { openStore, type StoreOptions } from '../src/main/store/store';
  *   that wrote x (the session status, the ledger, approvals), and every event also rewrote its
  *   session row (last_seq, updated_at) with RETURNING: together ~97 µs of CPU per event, 4.2 WAL
  *   frames. Migration 0002 writes those CHECKs as comparisons and reads the seq from the events
- *   key, so the session row is written only when its status or totals change: ~3.5 frames.
- *   The floor is the events table itself (its row and its (session_id, seq) key: ~2.4 frames).
+ *   key, so the session row is written only when its status or totals change: ~3.5 frames;
+ * - the events table was a rowid table plus a (session_id, seq) key: two b-trees per append.
+ *   Migration 0003 makes the row's own key `(session number << 32) + seq`, one b-tree whose
+ *   session ranges are in order: ~2.4 frames per event (one for the event, the rest for the
+ *   ledger, approvals and token totals), and a bare append of that shape does ~33k transactions
+ *   per CPU second here against ~22k for the two-tree one.
  */
 
 const TOTAL = 50_000;

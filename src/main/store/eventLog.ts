@@ -1,5 +1,6 @@
 import type { SessionEvent, StoredEvent } from '../../shared/events';
 import type { Database, Statement } from './db';
+import { eventKey, eventsOf } from './eventKeys';
 import { parseEvent, type EventRecord } from './parseEvent';
 import type { Projections } from './projections';
 
@@ -17,17 +18,20 @@ export class EventLog {
     projections: Projections,
     now: () => number,
   ) {
-    const insert = db.prepare<[sessionId: string, seq: number, type: string, at: number, payload: string]>(
-      'INSERT INTO events (session_id, seq, type, at, payload) VALUES (?, ?, ?, ?, ?)',
+    const insert = db.prepare<[num: number, seq: number, sessionId: string, seq: number, type: string, at: number, payload: string]>(
+      `INSERT INTO events (key, session_id, seq, type, at, payload) VALUES (${eventKey('?', '?')}, ?, ?, ?, ?, ?)`,
     );
     this.selectAfter = db.prepare(
-      'SELECT seq, type, at, payload FROM events WHERE session_id = @sessionId AND seq > @afterSeq ORDER BY seq',
+      `SELECT e.seq, e.type, e.at, e.payload FROM sessions s JOIN events e ON ${eventsOf('e', 's.num', '@afterSeq')}
+       WHERE s.id = @sessionId ORDER BY e.key`,
     );
-    this.countOf = db.prepare('SELECT COUNT(*) AS count FROM events WHERE session_id = ?');
+    this.countOf = db.prepare(
+      `SELECT COUNT(*) AS count FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')} WHERE s.id = ?`,
+    );
     this.appendTx = db.writer((sessionId: string, event: SessionEvent): StoredEvent => {
       const at = now();
-      const seq = projections.apply(sessionId, event, at);
-      insert.run(sessionId, seq, event.type, at, JSON.stringify(event));
+      const { num, seq } = projections.apply(sessionId, event, at);
+      insert.run(num, seq, sessionId, seq, event.type, at, JSON.stringify(event));
       return { sessionId, seq, at, event };
     });
   }

@@ -1,6 +1,7 @@
 import type { SessionEvent, ToolOutcome } from '../../shared/events';
 import type { Json } from '../../shared/json';
 import type { Database, Statement } from './db';
+import { eventKey } from './eventKeys';
 import { parseEvent } from './parseEvent';
 import { StoreError } from './storeError';
 
@@ -49,8 +50,9 @@ const SELECT = `SELECT t.session_id AS sessionId, t.call_id AS callId, t.name, t
     t.started_seq AS startedSeq, t.started_at AS startedAt, s.payload AS startedPayload,
     t.finished_seq AS finishedSeq, t.finished_at AS finishedAt, f.payload AS finishedPayload
   FROM tool_calls t
-  LEFT JOIN events s ON s.session_id = t.session_id AND s.seq = t.started_seq
-  LEFT JOIN events f ON f.session_id = t.session_id AND f.seq = t.finished_seq`;
+  JOIN sessions ss ON ss.id = t.session_id
+  LEFT JOIN events s ON s.key = ${eventKey('ss.num', 't.started_seq')}
+  LEFT JOIN events f ON f.key = ${eventKey('ss.num', 't.finished_seq')}`;
 
 /** The tool-call ledger, read side; tool.started and tool.finished events write it (projections.ts). */
 export class Ledger {

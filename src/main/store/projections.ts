@@ -1,6 +1,7 @@
 import type { EventOf, SessionEvent } from '../../shared/events';
 import type { SessionStatus } from '../../shared/session';
 import type { Database, Statement } from './db';
+import { eventsOf } from './eventKeys';
 import { noSuchSession, StoreError } from './storeError';
 
 type Params = Record<string, string | number | null>;
@@ -11,9 +12,9 @@ type Params = Record<string, string | number | null>;
  * refuses (a call started twice, an approval answered twice) leaves no event behind either.
  */
 export class Projections {
-  private readonly head: Statement<[string], { status: SessionStatus; lastSeq: number | null }>;
+  private readonly head: Statement<[string], { num: number; status: SessionStatus; lastSeq: number | null }>;
   private readonly setStatus: Statement<[SessionStatus, string]>;
-  private readonly addUsage: Statement<[number, number, number, number, string]>;
+  private readonly addUsage: Statement<[number, number, number, number, number | null, number | null, string]>;
   private readonly pin: Statement<[Params]>;
   private readonly nameAfterTask: Statement<[Params]>;
   private readonly askApproval: Statement<[Params]>;
@@ -34,13 +35,15 @@ export class Projections {
     // Reads only: the session row is written below just when something on it changes, so most
     // events write nothing but their own row (see migrations/0002_lean_append.sql).
     this.head = db.prepare(
-      `SELECT status, (SELECT seq FROM events WHERE session_id = sessions.id ORDER BY seq DESC LIMIT 1) AS lastSeq
+      `SELECT num, status, (SELECT e.seq FROM events e WHERE ${eventsOf('e', 'sessions.num')} ORDER BY e.key DESC LIMIT 1) AS lastSeq
        FROM sessions WHERE id = ?`,
     );
     this.setStatus = db.prepare('UPDATE sessions SET status = ? WHERE id = ?');
     this.addUsage = db.prepare(
       `UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-         cached_input_tokens = cached_input_tokens + ?, reasoning_tokens = reasoning_tokens + ?
+         cached_input_tokens = cached_input_tokens + ?, reasoning_tokens = reasoning_tokens + ?,
+         -- A response with no known price leaves the total as it was (unknown stays NULL).
+         cost_usd = coalesce(cost_usd + ?, cost_usd, ?)
        WHERE id = ?`,
     );
     this.pin = db.prepare(
@@ -87,11 +90,11 @@ export class Projections {
   }
 
   /**
-   * Applies `event` and returns the seq it takes in the session's log: one more than the last
-   * stored, read under the write lock, so two writers never take the same one. Call inside a
-   * write transaction.
+   * Applies `event` and returns the seq it takes in the session's log (one more than the last
+   * stored, read under the write lock, so two writers never take the same one) with the session's
+   * number, which with the seq makes the event's key. Call inside a write transaction.
    */
-  apply(sessionId: string, event: SessionEvent, at: number): number {
+  apply(sessionId: string, event: SessionEvent, at: number): { num: number; seq: number } {
     const head = this.head.get(sessionId);
     if (!head) throw noSuchSession(this.db.file, sessionId);
     const seq = (head.lastSeq ?? 0) + 1;
@@ -130,19 +133,25 @@ export class Projections {
         break;
       case 'model.responded': {
         const { usage } = event;
-        this.addUsage.run(usage.inputTokens, usage.outputTokens, usage.cachedInputTokens, usage.reasoningTokens, sessionId);
+        const cost = event.costUsd ?? null;
+        this.addUsage.run(usage.inputTokens, usage.outputTokens, usage.cachedInputTokens, usage.reasoningTokens, cost, cost, sessionId);
         break;
       }
-      case 'session.resumed':
-      case 'model.requested':
-      case 'model.retrying':
-      case 'session.tainted':
-      case 'plan.updated':
+      case 'context.compacted': {
+        // The summarising request is paid for like any other.
+        const { usage } = event;
+        const cost = event.costUsd ?? null;
+        this.addUsage.run(usage.inputTokens, usage.outputTokens, usage.cachedInputTokens, usage.reasoningTokens, cost, cost, sessionId);
         break;
+      }
+      case 'instructions.loaded':
+      case 'context.compacting':
+      case 'context.compaction_failed':
       default:
-        unreachable(event);
+        // Everything else (requests, plans, taints, checkpoints, compactions...) lives in the log alone.
+        break;
     }
-    return seq;
+    return { num: head.num, seq };
   }
 
   private asked(sessionId: string, event: EventOf<'approval.asked'>, at: number): void {
@@ -234,16 +243,8 @@ function statusAfter(event: SessionEvent): SessionStatus | null {
     case 'session.finished':
       return event.status;
     // approval.answered depends on what else is still pending: settled after the answer is stored.
-    case 'approval.answered':
-    case 'model.retrying':
-    case 'model.responded':
-    case 'tool.started':
-    case 'tool.finished':
-    case 'session.tainted':
-    case 'plan.updated':
-      return null;
     default:
-      return unreachable(event);
+      return null;
   }
 }
 
@@ -253,8 +254,4 @@ const TITLE_LENGTH = 80;
 function titleFrom(text: string): string {
   const line = text.trim().split('\n', 1)[0]?.trim() ?? '';
   return line.length <= TITLE_LENGTH ? line : `${line.slice(0, TITLE_LENGTH - 1)}…`;
-}
-
-function unreachable(event: never): never {
-  throw new Error(`Unknown event type ${JSON.stringify((event as { type?: unknown }).type)}; the store needs a projection for it.`);
 }

@@ -49,6 +49,7 @@ describe('sessions', () => {
       updatedAt: 1_700_000_001_000,
       lastSeq: 0,
       usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 },
+      costUsd: null,
     });
     expect(store.sessions.get(created.id)).toEqual(created);
   });

@@ -1,6 +1,8 @@
 import type { Usage } from '../../shared/conversation';
+import type { EventOf } from '../../shared/events';
 import type { SessionStatus } from '../../shared/session';
 import type { Database, Statement } from './db';
+import { eventsOf } from './eventKeys';
 import { newId } from './newId';
 import { noSuchSession, StoreError } from './storeError';
 
@@ -12,7 +14,7 @@ export interface SessionRow {
   workspace: string;
   /** Pinned when the session starts; a resumed session talks to the same model. */
   model: string;
-  api: 'responses' | 'chat';
+  api: ModelApi;
   baseUrl: string;
   /** What the shared reducer would say after the last event (or what setStatus last set). */
   status: SessionStatus;
@@ -23,14 +25,18 @@ export interface SessionRow {
   lastSeq: number;
   /** Tokens over every model response so far. */
   usage: Usage;
+  /** US dollars over every priced response so far; null when no response had a known price. */
+  costUsd: number | null;
 }
+
+type ModelApi = EventOf<'session.started'>['api'];
 
 export interface NewSession {
   /** Defaults to a new short, time-sortable id (see newId). */
   id?: string;
   workspace: string;
   model: string;
-  api: 'responses' | 'chat';
+  api: ModelApi;
   baseUrl: string;
   maxSteps: number;
   title?: string;
@@ -41,13 +47,13 @@ type SessionRecord = Omit<SessionRow, 'usage'> & Usage;
 
 // The last seq and the time of the last event come from the log (its key finds them at once), so
 // appending an event need not write the session row; see migrations/0002_lean_append.sql.
-const LAST_EVENT = 'FROM events WHERE session_id = s.id ORDER BY seq DESC LIMIT 1';
+const LAST_EVENT = `FROM events e WHERE ${eventsOf('e', 's.num')} ORDER BY e.key DESC LIMIT 1`;
 const COLUMNS = `s.id, s.project_id AS projectId, s.title, s.workspace, s.model, s.api, s.base_url AS baseUrl, s.status,
   s.max_steps AS maxSteps, s.created_at AS createdAt,
   max(s.updated_at, coalesce((SELECT at ${LAST_EVENT}), 0)) AS updatedAt,
   coalesce((SELECT seq ${LAST_EVENT}), 0) AS lastSeq,
   s.input_tokens AS inputTokens, s.output_tokens AS outputTokens, s.cached_input_tokens AS cachedInputTokens,
-  s.reasoning_tokens AS reasoningTokens`;
+  s.reasoning_tokens AS reasoningTokens, s.cost_usd AS costUsd`;
 
 /** The sessions table. Everything an event changes on a session is written by projections.ts. */
 export class Sessions {
@@ -80,7 +86,11 @@ export class Sessions {
     const setStatus = db.prepare<[{ id: string; status: SessionStatus; at: number }]>(
       'UPDATE sessions SET status = @status, updated_at = @at WHERE id = @id',
     );
+    const numberOf = db.prepare<[string], { num: number }>('SELECT num FROM sessions WHERE id = ?');
     const remove = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
+    // No foreign key reaches the log (it would need an index on every append): its key range goes
+    // by hand, after the session row, so the append-only trigger lets it by.
+    const removeLog = db.prepare<[{ num: number }]>(`DELETE FROM events WHERE ${eventsOf('events', '@num')}`);
 
     this.createTx = db.writer((input: NewSession) => {
       const id = input.id ?? newId();
@@ -115,7 +125,9 @@ export class Sessions {
       return this.written(id);
     });
     this.deleteTx = db.writer((id: string) => {
-      if (remove.run(id).changes === 0) this.found(id, undefined);
+      const { num } = this.found(id, numberOf.get(id));
+      remove.run(id);
+      removeLog.run({ num });
     });
   }
 

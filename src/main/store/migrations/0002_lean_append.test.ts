@@ -80,6 +80,7 @@ describe('migration 2 (lean append)', () => {
       updatedAt: 1004,
       lastSeq: 4,
       usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 10, reasoningTokens: 5 },
+      costUsd: null,
     });
     expect(store.events.list('s1').map((event) => [event.seq, event.event.type])).toEqual([
       [1, 'user.messaged'],
@@ -103,7 +104,7 @@ describe('migration 2 (lean append)', () => {
 
     const db = openDatabase(file);
     try {
-      expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+      expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: migrations.length });
       expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
       expect(db.prepare('PRAGMA integrity_check').all()).toEqual([{ integrity_check: 'ok' }]);
       expect(() => db.exec("UPDATE sessions SET status = 'sleeping' WHERE id = 's1'")).toThrow(/CHECK constraint failed/);
