@@ -213,6 +213,30 @@ function run(options: StoreOptions): Run {
   }
 }
 
+/**
+ * The machine's floor for the same durability: bare one-row transactions into a table shaped like
+ * the log (one b-tree, ~700-byte rows), with no projections, through the same connection settings.
+ * What the store does per event can only add to this.
+ */
+function bareFloor(): { rate: number; threadCpuRate: number } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-bench-floor-'));
+  const db = openDatabase(path.join(dir, 'floor.db'), { migrations: [] });
+  try {
+    db.exec('CREATE TABLE log (key INTEGER PRIMARY KEY, payload TEXT NOT NULL) STRICT');
+    const insert = db.prepare<[number, string]>('INSERT INTO log (key, payload) VALUES (?, ?)');
+    const append = db.writer((key: number) => insert.run(key, OUTPUT.slice(0, 700)));
+    for (let i = 1; i <= WARM_UP; i++) append(i);
+    const threadBefore = threadCpuSeconds();
+    const started = performance.now();
+    for (let i = 1; i <= TOTAL; i++) append(WARM_UP + i);
+    const seconds = (performance.now() - started) / 1000;
+    return { rate: TOTAL / seconds, threadCpuRate: TOTAL / (threadCpuSeconds() - threadBefore) };
+  } finally {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function describeRun(label: string, result: Run): string {
   const us = (ms: number): string => `${(ms * 1000).toFixed(0)} µs`;
   const { latencies } = result;
@@ -232,6 +256,7 @@ describe('event append', () => {
     const loop = run({});
     // For comparison: SQLite checkpointing inside the commit that fills the WAL, as it does by default.
     const inline = run({ backgroundCheckpoints: false });
+    const floor = bareFloor();
     const met = loop.rate >= TARGET_PER_SECOND;
     console.log(
       [
@@ -240,6 +265,8 @@ describe('event append', () => {
         `  machine: ${os.cpus().length} cores, load average ${load} at start`,
         describeRun('as the loop runs it (checkpoints on the worker thread):', loop),
         describeRun('checkpoints inline (backgroundCheckpoints: false), for comparison:', inline),
+        `this machine's floor, a bare one-row transaction per append into one b-tree, same settings:`,
+        `  throughput:  ${Math.round(floor.rate)} transactions/s, ${Math.round(floor.threadCpuRate)} per CPU second of the thread`,
         `target >= ${TARGET_PER_SECOND} events/s: ${met ? 'MET' : 'NOT MET'} (${Math.round(loop.rate)} events/s)`,
       ].join('\n'),
     );
