@@ -13,6 +13,12 @@ export function toolOutputs(body: ScriptedRequestBody): Map<string, string> {
   const messages = Array.isArray(body.messages) ? body.messages : [];
   for (const message of messages as Array<Record<string, unknown>>) {
     if (message.role === 'tool') outputs.set(String(message.tool_call_id), String(message.content));
+    // Anthropic: tool_result blocks inside user messages.
+    if (message.role === 'user' && Array.isArray(message.content)) {
+      for (const block of message.content as Array<Record<string, unknown>>) {
+        if (block.type === 'tool_result') outputs.set(String(block.tool_use_id), String(block.content));
+      }
+    }
   }
   return outputs;
 }

@@ -1,3 +1,4 @@
+import { AnthropicMessagesProvider } from './anthropicMessages';
 import type { ModelConfig } from './config';
 import { OpenAIChatProvider } from './openaiChat';
 import type { ProviderOptions } from './openaiClient';
@@ -11,5 +12,7 @@ export function createProvider(config: ModelConfig, options: ProviderOptions = {
       return new OpenAIResponsesProvider(config, options);
     case 'chat':
       return new OpenAIChatProvider(config, options);
+    case 'anthropic':
+      return new AnthropicMessagesProvider(config, options);
   }
 }

@@ -4,7 +4,7 @@ import {
   APIError,
   APIUserAbortError,
 } from 'openai';
-import { ModelError } from './provider';
+import { ModelError, type ModelApi } from './provider';
 import { asNumber, asObject, asString, type WireObject } from './wire';
 
 /**
@@ -16,7 +16,7 @@ import { asNumber, asObject, asString, type WireObject } from './wire';
 export interface ModelErrorContext {
   baseUrl: string;
   model: string;
-  api: 'responses' | 'chat';
+  api: ModelApi;
   /** Whether a key was sent at all: a 401 without one is a different mistake. */
   apiKeySet: boolean;
 }
@@ -66,7 +66,7 @@ export function toModelError(error: unknown, ctx: ModelErrorContext, during: 're
   }
   if (error instanceof APIError) {
     if (error.status === undefined) return streamErrorToModelError(error.error ?? { message: error.message }, ctx, error);
-    return fromStatus(error.status, asObject(error.error), error.message, error.headers, ctx, error);
+    return httpErrorToModelError(error.status, asObject(error.error), error.message, error.headers, ctx, error);
   }
   if (error instanceof SyntaxError) {
     return new ModelError(
@@ -144,7 +144,11 @@ function streamErrorKind(code: string | undefined, type: string | undefined, sta
 const CONTEXT_ADVICE =
   "The conversation no longer fits the model's context window; start a new session or pick a model with a larger window.";
 
-function fromStatus(
+/**
+ * An HTTP error status as a ModelError. `body` is the error object itself (OpenAI's `error`, or
+ * Anthropic's inner `error`), read for its message, code or type, and param.
+ */
+export function httpErrorToModelError(
   status: number,
   body: WireObject | undefined,
   sdkMessage: string,
@@ -177,7 +181,7 @@ function fromStatus(
         : '';
     return new ModelError(
       'not_found',
-      `${from}: model '${ctx.model}' not found (${serverSays}). List the models it offers with: curl ${ctx.baseUrl}/models` +
+      `${from}: model '${ctx.model}' not found (${serverSays}). List the models it offers with: curl ${modelsUrl(ctx)}` +
         ` , then pass one with --model (or TETHER_MODEL).${apiHint}`,
       base,
     );
@@ -202,9 +206,15 @@ function quotaMessage(ctx: ModelErrorContext, said: string): string {
 }
 
 function keyAdvice(ctx: ModelErrorContext): string {
+  const variables = ctx.api === 'anthropic' ? 'TETHER_API_KEY or ANTHROPIC_API_KEY' : 'TETHER_API_KEY';
   return ctx.apiKeySet
-    ? 'Set TETHER_API_KEY (or pass --api-key) to a key this server accepts.'
-    : 'No API key was sent: set TETHER_API_KEY (or pass --api-key).';
+    ? `Set ${variables} (or the key in settings) to a key this server accepts.`
+    : `No API key was sent: set ${variables} (or the key in settings).`;
+}
+
+/** Where the server lists its models: {baseUrl}/models for OpenAI, {root}/v1/models for Anthropic. */
+export function modelsUrl(ctx: Pick<ModelErrorContext, 'api' | 'baseUrl'>): string {
+  return ctx.api === 'anthropic' ? `${ctx.baseUrl.replace(/\/v1\/?$/, '')}/v1/models` : `${ctx.baseUrl}/models`;
 }
 
 function connectionMessage(ctx: ModelErrorContext, reason: string): string {
@@ -213,7 +223,8 @@ function connectionMessage(ctx: ModelErrorContext, reason: string): string {
 
 function describeServerMessage(body: WireObject | undefined, sdkMessage: string, status: number): string {
   const message = asString(body?.message);
-  if (message) return `server said: ${message}`;
+  // The message is quoted inside a sentence that ends with its own full stop.
+  if (message) return `server said: ${message.replace(/\.\s*$/, '')}`;
   // The SDK's own message starts with the status it already has; the rest is the raw body.
   const rest = sdkMessage.replace(new RegExp(`^${status}\\s*`), '').trim();
   return rest && rest !== 'status code (no body)' ? `server said: ${rest.slice(0, 300)}` : 'no error body';

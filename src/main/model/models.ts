@@ -1,13 +1,15 @@
+import { createAnthropicClient } from './anthropicClient';
+import { anthropicErrorToModelError } from './anthropicErrors';
 import type { ModelConfig } from './config';
-import { toModelError } from './errors';
+import { modelsUrl, toModelError } from './errors';
 import { errorContext } from './openaiClient';
 import { ModelError, type ModelInfo } from './provider';
 import { asArray, asNumber, asObject, asString, type WireObject } from './wire';
 
 /**
- * What a server's model listing (GET {baseUrl}/models) says. The OpenAI shape has only ids; some
- * servers and gateways add whether a model can call tools and how long its context is, under names
- * of their own, and those are read where present.
+ * What a server's model listing (GET {baseUrl}/models, or Anthropic's GET /v1/models) says. The
+ * OpenAI shape has only ids; some servers and gateways add whether a model can call tools and how
+ * long its context is, under names of their own, and those are read where present.
  */
 
 export interface ListModelsOptions {
@@ -51,6 +53,7 @@ export async function checkToolSupport(config: ModelConfig, options: ListModelsO
 }
 
 async function fetchListing(config: ModelConfig, options: ListModelsOptions): Promise<ListedModel[]> {
+  if (config.api === 'anthropic') return fetchAnthropicListing(config, options);
   const ctx = errorContext(config);
   const url = `${config.baseUrl}/models`;
   const signals = [AbortSignal.timeout(options.timeoutMs ?? 10_000), ...(options.signal ? [options.signal] : [])];
@@ -105,4 +108,29 @@ function readEntry(entry: WireObject | undefined): ListedModel | undefined {
     return info.supportsTools ? { info } : { info, noToolsBecause: 'its supported_parameters do not include "tools"' };
   }
   return { info };
+}
+
+/**
+ * Anthropic's listing, through its SDK (its own auth headers, and pages of `data` with has_more).
+ * It says nothing about tools, which every Claude model can use; it does give the input window.
+ */
+async function fetchAnthropicListing(config: ModelConfig, options: ListModelsOptions): Promise<ListedModel[]> {
+  const ctx = errorContext(config);
+  const client = createAnthropicClient(config, options.fetch ? { fetch: options.fetch } : {});
+  const signals = [AbortSignal.timeout(options.timeoutMs ?? 10_000), ...(options.signal ? [options.signal] : [])];
+  const listed: ListedModel[] = [];
+  try {
+    for await (const entry of client.models.list({ limit: 1000 }, { signal: AbortSignal.any(signals) })) {
+      const read = readEntry(asObject(entry));
+      if (!read) continue;
+      const window = asNumber(asObject(entry)?.max_input_tokens);
+      if (window !== undefined) read.info.contextWindow = window;
+      listed.push(read);
+    }
+  } catch (error) {
+    if (options.signal?.aborted) throw new ModelError('aborted', `Listing the models at ${config.baseUrl} was stopped.`);
+    const failure = anthropicErrorToModelError(error, ctx, 'request');
+    throw new ModelError(failure.kind, `GET ${modelsUrl(ctx)} failed: ${failure.message}`, failure.options);
+  }
+  return listed;
 }

@@ -96,6 +96,7 @@ export class OpenAIChatProvider implements ModelProvider {
             })),
           }
         : {}),
+      ...(request.cacheKey ? { prompt_cache_key: request.cacheKey } : {}),
       stream: true,
       stream_options: { include_usage: true },
     };

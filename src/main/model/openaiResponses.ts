@@ -91,6 +91,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
       ...(reasoning ? { reasoning } : {}),
       include: ['reasoning.encrypted_content'],
       store: false,
+      ...(request.cacheKey ? { prompt_cache_key: request.cacheKey } : {}),
       stream: true,
     };
   }

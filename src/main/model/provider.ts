@@ -22,6 +22,11 @@ export interface ModelRequest {
   items: ConversationItem[];
   tools: ToolSpec[];
   signal: AbortSignal;
+  /**
+   * Names the conversation for the server's prompt cache (the session id): OpenAI routes requests
+   * with the same key to the same cache. Anthropic needs no key; it caches at cache_control marks.
+   */
+  cacheKey?: string;
 }
 
 export type ModelEvent =
@@ -71,9 +76,12 @@ export class ModelError extends Error {
   }
 }
 
+/** The wire formats Tether speaks: OpenAI Responses, Chat Completions, Anthropic Messages. */
+export type ModelApi = 'responses' | 'chat' | 'anthropic';
+
 export interface ModelProvider {
-  /** 'responses' | 'chat' | 'anthropic': how the session's log names this API. */
-  readonly api: 'responses' | 'chat';
+  /** How the session's log names this API. */
+  readonly api: ModelApi;
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
 }
 

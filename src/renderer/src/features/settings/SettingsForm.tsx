@@ -4,6 +4,20 @@ import { useApp } from '../../stores/useApp';
 
 type Mode = SettingsView['mode'];
 type Outside = SettingsView['outsideContent'];
+type Api = SettingsView['api'];
+
+/** Each API's own server, offered when the person switches API while the base URL is still the other's. */
+const officialBaseUrl: Record<Api, string> = {
+  responses: 'https://api.openai.com/v1',
+  chat: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+};
+
+const apiHint: Record<Api, string> = {
+  responses: 'OpenAI’s Responses API. Use Chat Completions for servers that lack it (Ollama, LM Studio, most gateways).',
+  chat: 'Chat Completions: Ollama, LM Studio, vLLM, OpenRouter and most gateways.',
+  anthropic: 'Claude models through Anthropic Messages; the key may also come from ANTHROPIC_API_KEY.',
+};
 
 /**
  * The model and permission defaults. The API key is write-only: the form never shows the stored
@@ -40,6 +54,10 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
     setSaving(false);
     if (saved) setApiKey('');
   }
+  function handleApiChange(next: Api) {
+    if (Object.values(officialBaseUrl).includes(baseUrl.trim().replace(/\/+$/, ''))) setBaseUrl(officialBaseUrl[next]);
+    setApi(next);
+  }
   async function handleClearKey() {
     setSaving(true);
     await saveSettings({ apiKey: null });
@@ -52,15 +70,20 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
       <label className="field">
         <span>Base URL</span>
         <input type="url" className="mono" data-testid="settings-base-url" spellCheck={false} value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
-        <small className="faint">Any OpenAI-compatible server: OpenAI, Ollama (http://127.0.0.1:11434/v1), LM Studio (http://127.0.0.1:1234/v1), vLLM…</small>
+        <small className="faint">
+          {api === 'anthropic'
+            ? 'Anthropic (https://api.anthropic.com) or a server that speaks its Messages API.'
+            : 'Any OpenAI-compatible server: OpenAI, Ollama (http://127.0.0.1:11434/v1), LM Studio (http://127.0.0.1:1234/v1), vLLM…'}
+        </small>
       </label>
       <label className="field">
         <span>API</span>
-        <select data-testid="settings-api" value={api} onChange={(event) => setApi(event.target.value as SettingsView['api'])}>
+        <select data-testid="settings-api" value={api} onChange={(event) => handleApiChange(event.target.value as Api)}>
           <option value="responses">Responses</option>
           <option value="chat">Chat Completions</option>
+          <option value="anthropic">Anthropic Messages</option>
         </select>
-        <small className="faint">Use Chat Completions for servers that lack the Responses API (Ollama, LM Studio, most gateways).</small>
+        <small className="faint" data-testid="settings-api-hint">{apiHint[api]}</small>
       </label>
       <label className="field">
         <span>Model</span>
