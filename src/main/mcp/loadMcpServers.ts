@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { projectSettingsPath } from '../permissions/settings';
+import { settingsFile } from '../settings/appSettings';
+import { isStdio, McpConfigError, parseMcpConfigText, type McpServerEntry } from './mcpServerConfig';
+import type { McpServerSource, McpServerSpec } from './mcpServerSpec';
+
+/**
+ * Where servers come from: the person's settings (`<dataDir>/settings.json` → "mcpServers"), the
+ * project's `.tether/settings.json` → "mcpServers" (started only once the folder is trusted: a cloned
+ * repository must not be able to run a program just by being opened), and a file named with
+ * `tether run --mcp-config`. By name, a CLI server wins over a project one, which wins over the person's.
+ */
+
+export interface SessionServersInput {
+  dataDir: string;
+  workspace: string;
+  projectTrusted: boolean;
+  /** Servers from `--mcp-config`. */
+  extra?: McpServerSpec[];
+}
+
+/** Every server a session in `workspace` may use (untrusted project servers included, marked). */
+export function sessionMcpServers(input: SessionServersInput): McpServerSpec[] {
+  const byName = new Map<string, McpServerSpec>();
+  for (const spec of userMcpServers(input.dataDir)) byName.set(spec.name, spec);
+  for (const spec of projectMcpServers(input.workspace, input.projectTrusted)) {
+    // An untrusted project cannot shadow the person's own server of the same name.
+    if (!spec.untrusted || !byName.has(spec.name)) byName.set(spec.name, spec);
+  }
+  for (const spec of input.extra ?? []) byName.set(spec.name, spec);
+  return [...byName.values()];
+}
+
+export function userMcpServers(dataDir: string): McpServerSpec[] {
+  const file = settingsFile(dataDir);
+  const text = readIfPresent(file);
+  if (text === undefined) return [];
+  return toSpecs(parseMcpConfigText(text, file), { source: 'user', file, baseDir: os.homedir() });
+}
+
+export function projectMcpServers(workspace: string, trusted: boolean): McpServerSpec[] {
+  const file = projectSettingsPath(workspace);
+  const text = readIfPresent(file);
+  if (text === undefined) return [];
+  return toSpecs(parseMcpConfigText(text, file), { source: 'project', file, baseDir: workspace, defaultCwd: workspace, workspace }).map(
+    (spec) =>
+      trusted
+        ? spec
+        : {
+            ...spec,
+            untrusted: true,
+            problem:
+              spec.problem ??
+              `Not started: ${workspace} is not trusted, and a project's servers run only in a trusted folder. Trust the folder to start it.`,
+          },
+  );
+}
+
+/** A file named on the command line: it must exist, and every server in it must be usable. */
+export function readMcpConfigFile(file: string, workspace: string): McpServerSpec[] {
+  const absolute = path.resolve(file);
+  let text: string;
+  try {
+    text = fs.readFileSync(absolute, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new McpConfigError(`The MCP config ${absolute} does not exist; check the path given to --mcp-config.`);
+    if (code === 'EISDIR') throw new McpConfigError(`The MCP config ${absolute} is a folder; name the JSON file itself.`);
+    throw new McpConfigError(`The MCP config ${absolute} cannot be read (${(error as Error).message}).`);
+  }
+  const specs = toSpecs(parseMcpConfigText(text, absolute, { bare: true }), {
+    source: 'cli',
+    file: absolute,
+    baseDir: path.dirname(absolute),
+    defaultCwd: workspace,
+  });
+  const bad = specs.filter((spec) => spec.problem);
+  if (bad.length > 0) throw new McpConfigError(bad.map((spec) => spec.problem).join('\n'));
+  if (specs.length === 0)
+    throw new McpConfigError(`The MCP config ${absolute} names no servers; expected {"mcpServers": {"name": {"command": "..."}}}.`);
+  return specs;
+}
+
+interface SpecContext {
+  source: McpServerSource;
+  file: string;
+  /** A relative `cwd` is resolved against this folder. */
+  baseDir: string;
+  defaultCwd?: string;
+  workspace?: string;
+}
+
+function toSpecs(entries: McpServerEntry[], context: SpecContext): McpServerSpec[] {
+  return entries.map((entry): McpServerSpec => {
+    const id = context.source === 'project' ? `project:${context.workspace}:${entry.name}` : `${context.source}:${entry.name}`;
+    const base: McpServerSpec = {
+      id,
+      name: entry.name,
+      source: context.source,
+      file: context.file,
+      ...(context.workspace ? { workspace: context.workspace } : {}),
+      ...(context.defaultCwd ? { defaultCwd: context.defaultCwd } : {}),
+    };
+    if ('error' in entry) return { ...base, problem: entry.error };
+    const config =
+      isStdio(entry.config) && entry.config.cwd ? { ...entry.config, cwd: path.resolve(context.baseDir, entry.config.cwd) } : entry.config;
+    return { ...base, config };
+  });
+}
+
+function readIfPresent(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new McpConfigError(`The settings file ${file} cannot be read (${(error as Error).message}); check its permissions.`);
+  }
+}

@@ -1,0 +1,106 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventName, EventPayload, McpServerView } from '../src/shared/contract';
+import type { AppServices } from '../src/main/host/appServices';
+import { createServices } from '../src/main/services';
+import { memoryKeyStore } from '../src/main/sessions/keyStore';
+import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+
+// The contract's MCP requests and event, as the settings screen uses them, with a real stdio server.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const flakyBin = path.join(root, 'test/fixtures/mcp/flakyServer.mjs');
+
+const opened: AppServices[] = [];
+afterEach(async () => {
+  for (const services of opened.splice(0)) await services.close();
+  removeTempDirs();
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, timeoutMs = 8_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function setUp() {
+  const dataDir = tempDir('tether-data-');
+  const pids = path.join(tempDir('tether-pids-'), 'pids');
+  const flaky = { command: process.execPath, args: [flakyBin], env: { FLAKY_PID_FILE: pids } };
+  writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ mcpServers: { mine: flaky } }));
+  const workspace = fixtureRepo('failing-test');
+  mkdirSync(path.join(workspace, '.tether'), { recursive: true });
+  writeFileSync(path.join(workspace, '.tether', 'settings.json'), JSON.stringify({ mcpServers: { theirs: flaky } }));
+  const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key') });
+  opened.push(services);
+  const changes: McpServerView[] = [];
+  services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
+    if (name === 'mcp:changed') changes.push(payload as McpServerView);
+  });
+  const lastPid = () => Number(readFileSync(pids, 'utf8').trim().split('\n').at(-1));
+  return { services, handlers: services.handlers, workspace, changes, lastPid };
+}
+
+describe('mcp:servers, mcp:restart and mcp:changed', () => {
+  it("lists the person's and a project's servers; starts one on request and reports each change", async () => {
+    const { handlers, workspace, changes } = setUp();
+    const project = await handlers['projects:open']({ path: workspace });
+    const listed = await handlers['mcp:servers']({});
+    expect(listed.map((server) => [server.name, server.source, server.state, server.projectId])).toEqual([
+      ['mine', 'user', 'idle', null],
+      ['theirs', 'project', 'untrusted', project.id],
+    ]);
+
+    const started = await handlers['mcp:restart']({ name: 'mine' });
+    expect(started).toMatchObject({ name: 'mine', state: 'ready', tools: [{ name: 'ping', modelName: 'mcp__mine__ping' }] });
+    expect(started.stderr[0]).toMatch(/^flaky server \d+ up$/);
+    expect(changes.map((change) => `${change.name}:${change.state}`)).toEqual(['mine:starting', 'mine:ready']);
+  });
+
+  it("refuses to start an untrusted folder's server; trusting starts it, untrusting stops it", async () => {
+    const { handlers, workspace, lastPid, changes } = setUp();
+    const project = await handlers['projects:open']({ path: workspace });
+    await expect(handlers['mcp:restart']({ name: 'theirs', projectId: project.id })).rejects.toThrow(
+      /belongs to a folder you have not trusted; trust the folder to start it/,
+    );
+
+    await handlers['projects:trust']({ projectId: project.id, trusted: true });
+    expect(changes.at(-1)).toMatchObject({ name: 'theirs', state: 'idle', projectId: project.id });
+    expect(await handlers['mcp:restart']({ name: 'theirs', projectId: project.id })).toMatchObject({ state: 'ready', source: 'project' });
+    const pid = lastPid();
+    expect(alive(pid)).toBe(true);
+
+    await handlers['projects:trust']({ projectId: project.id, trusted: false });
+    await until(() => !alive(pid));
+    expect((await handlers['mcp:servers']({ projectId: project.id })).find((server) => server.name === 'theirs')?.state).toBe('untrusted');
+  });
+
+  it('names what is missing for an unknown server', async () => {
+    const { handlers } = setUp();
+    await expect(handlers['mcp:restart']({ name: 'nope' })).rejects.toThrow(
+      'There is no MCP server "nope" in your settings; it may have been removed.',
+    );
+  });
+
+  it('stops its servers when the host closes', async () => {
+    const { services, handlers, lastPid } = setUp();
+    await handlers['mcp:restart']({ name: 'mine' });
+    const pid = lastPid();
+    await services.close();
+    opened.splice(0);
+    await until(() => !alive(pid));
+  });
+});
