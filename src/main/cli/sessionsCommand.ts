@@ -2,12 +2,15 @@ import { parseArgs } from 'node:util';
 import { foldEvents } from '../../shared/session';
 import { openStore } from '../store/store';
 import { CliError, dataDirFrom } from './cliError';
+import { formatCost, formatProjectCost, formatUsage, projectTotals } from './costTable';
 import { formatEvent } from './formatEvent';
 
 export const sessionsUsage = `Usage: tether sessions [--data-dir <dir>] [--json]
        tether sessions show <id> [--data-dir <dir>] [--json]
 
-Lists the sessions, newest first, or prints one session's log.`;
+Lists the sessions, newest first, with their tokens and cost and the sums per project, or prints
+one session's log. A model with no known price shows its cost as unknown (prices: settings.json
+"models").`;
 
 export async function sessionsCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -35,7 +38,14 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
       } else {
         for (const s of sessions) {
           const when = new Date(s.updatedAt).toISOString().replace('T', ' ').slice(0, 16);
-          process.stdout.write(`${s.id}  ${s.status.padEnd(9)}  ${when}  ${s.model}  ${s.title}\n`);
+          process.stdout.write(`${s.id}  ${s.status.padEnd(9)}  ${when}  ${s.model}  ${formatUsage(s.usage)}  ${formatCost(s)}  ${s.title}\n`);
+        }
+        const paths = new Map(store.projects.list().map((project) => [project.id, project.path]));
+        process.stdout.write('\nPer project:\n');
+        for (const total of projectTotals(sessions)) {
+          const where = (total.projectId !== null ? paths.get(total.projectId) : undefined) ?? '(no project)';
+          const count = `${total.sessions} session${total.sessions === 1 ? '' : 's'}`;
+          process.stdout.write(`  ${where}  ${count}  ${formatUsage(total.usage)}  ${formatProjectCost(total)}\n`);
         }
       }
       return 0;
@@ -50,7 +60,8 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     }
     const state = foldEvents(events);
     process.stdout.write(
-      `Session ${id}: ${session.title}\n${state.workspace} · ${state.model} · ${state.status} · ${state.steps} steps\n\n`,
+      `Session ${id}: ${session.title}\n${state.workspace} · ${state.model} · ${state.status} · ${state.steps} steps\n` +
+        `${formatUsage(session.usage)} · ${formatCost(session)}\n\n`,
     );
     for (const stored of events) {
       for (const line of formatEvent(stored, { full: true })) process.stdout.write(`${String(stored.seq).padStart(4)}  ${line}\n`);

@@ -4,6 +4,8 @@ import { statusLabel } from '../../stores/selectors';
 import { formatTokens } from '../../lib/format';
 import { ModeControl } from './ModeControl';
 import { TaintIndicator } from './TaintIndicator';
+import { ContextMeter } from './ContextMeter';
+import { InstructionsChip } from './InstructionsChip';
 
 /** Status, model, permission mode, tokens and taint of the selected session, in one line. */
 export function SessionHeader({ sessionId }: { sessionId: string }) {
@@ -18,12 +20,18 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
         steps: log?.steps ?? 0,
         maxSteps: log?.maxSteps ?? 0,
         taints: log?.taints,
+        context: log?.context,
+        costUsd: log?.costUsd ?? 0,
+        unpricedResponses: log?.unpricedResponses ?? 0,
+        instructions: log?.instructions,
+        hasItems: (log?.items.length ?? 0) > 1,
       };
     }),
   );
   const title = summary?.title || 'Untitled session';
   const mode = summary?.mode ?? 'ask';
   const usage = view.usage;
+  const compactSession = useApp((state) => state.compactSession);
 
   return (
     <header className="session-header" data-testid="session-header">
@@ -54,9 +62,44 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
             data-testid="session-tokens"
             title={`Input ${usage.inputTokens} (cached ${usage.cachedInputTokens}), output ${usage.outputTokens} (reasoning ${usage.reasoningTokens})`}
           >
-            {formatTokens(usage.inputTokens)} in · {formatTokens(usage.outputTokens)} out
+            {formatTokens(usage.inputTokens)} in{usage.cachedInputTokens > 0 ? ` (${formatTokens(usage.cachedInputTokens)} cached)` : ''} ·{' '}
+            {formatTokens(usage.outputTokens)} out
           </span>
         )}
+        {usage && usage.inputTokens + usage.outputTokens > 0 && (
+          <span
+            className="meta-item faint"
+            data-testid="session-cost"
+            title={
+              view.unpricedResponses > 0
+                ? 'This model has no known price: set inputPrice and outputPrice for it under "models" in settings.json.'
+                : 'The cost so far, at the list prices in settings or the built-in defaults'
+            }
+          >
+            {costLabel(view.costUsd, view.unpricedResponses)}
+          </span>
+        )}
+        {view.context && (view.context.tokens > 0 || view.context.compacting) && (
+          <ContextMeter
+            tokens={view.context.tokens}
+            compacting={view.context.compacting}
+            {...(view.context.window !== undefined ? { window: view.context.window } : {})}
+            {...(view.context.warning !== undefined ? { warning: view.context.warning } : {})}
+          />
+        )}
+        {view.hasItems && (
+          <button
+            type="button"
+            className="compact-now"
+            data-testid="compact-now"
+            disabled={view.context?.compacting === true}
+            title="Summarise the older turns so the conversation takes less of the model's context (now, or at the agent's next turn if it is working)"
+            onClick={() => void compactSession(sessionId)}
+          >
+            Compact now
+          </button>
+        )}
+        {view.instructions && <InstructionsChip instructions={view.instructions} />}
         {view.maxSteps > 0 && (
           <span className="meta-item faint" data-testid="session-steps" title="Model requests so far, and the limit">
             step {view.steps}/{view.maxSteps}
@@ -66,4 +109,11 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
       </div>
     </header>
   );
+}
+
+/** Dollars, or "unknown" where a response had no price: never a figure that leaves part out unsaid. */
+function costLabel(costUsd: number, unpriced: number): string {
+  const dollars = costUsd >= 1 ? `$${costUsd.toFixed(2)}` : `$${costUsd.toFixed(4)}`;
+  if (unpriced === 0) return dollars;
+  return costUsd > 0 ? `${dollars} + unknown` : 'cost unknown';
 }

@@ -5,6 +5,7 @@ import { useApp } from '../../stores/useApp';
 import { selectProjectSessions } from '../../stores/selectors';
 import { Icon } from '../../app/Icon';
 import { SessionList } from './SessionList';
+import { ProjectCost } from './ProjectCost';
 
 /** One opened folder: its name, a way to start a session in it, and its sessions. */
 export function ProjectGroup({ project }: { project: ProjectView }) {
@@ -31,6 +32,7 @@ export function ProjectGroup({ project }: { project: ProjectView }) {
           <Icon name={open ? 'chevronDown' : 'chevronRight'} size={12} />
           <span className="project-name">{project.name}</span>
         </button>
+        <ProjectCost sessions={sessions} />
         <button
           type="button"
           className="ghost icon-button"
