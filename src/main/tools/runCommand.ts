@@ -1,8 +1,10 @@
 import { statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { z } from 'zod';
+import type { SandboxedRun } from '../sandbox/commandSandbox';
+import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
-import { defineTool, ToolError } from './defineTool';
+import { defineTool, ToolError, type FollowUpAnswer, type FollowUpQuestion, type ToolContext, type ToolResult } from './defineTool';
 import description from './runCommand.txt?raw';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -40,31 +42,102 @@ export const runCommand = defineTool({
     const shownFolder = ctx.workspace.relative(folder);
     assertFolder(folder, shownFolder);
 
-    const result = await ctx.terminal.run({
-      command,
-      cwd: folder,
-      timeoutMs: timeout_ms,
-      signal: ctx.signal,
-      onData: (chunk) => ctx.onOutput(chunk),
-    });
+    const run = (text: string, env?: Record<string, string>): Promise<CommandResult> =>
+      ctx.terminal.run({ command: text, cwd: folder, timeoutMs: timeout_ms, signal: ctx.signal, onData: (chunk) => ctx.onOutput(chunk), ...(env ? { env } : {}) });
+    const report = (result: CommandResult, sandbox: SandboxState, note?: string, fenced = false): ToolResult =>
+      describeRun(command, result, timeout_ms, shownFolder, sandbox, note, fenced);
 
-    const body = result.output.replace(/\n+$/, '');
-    return {
-      title: `${titleVerb(result)}: ${shortCommand(command)}`,
-      output: `${body === '' ? '(no output)' : body}\n\n${statusLine(result, timeout_ms)}`,
-      // A shell that survives the timeout's SIGTERM may still exit 0; the command did not finish.
-      isError: result.exitCode !== 0 || result.timedOut || result.aborted,
-      metadata: {
-        exitCode: result.exitCode,
-        signal: result.signal,
-        timedOut: result.timedOut,
-        aborted: result.aborted,
-        durationMs: result.durationMs,
-        cwd: shownFolder,
-      },
-    };
+    const sandbox = ctx.sandbox;
+    // Only tests of other tools run without a sandbox; every host gives one.
+    if (!sandbox) return report(await run(command), 'none');
+
+    if (!sandbox.availability.available) {
+      const why = sandbox.availability.reason;
+      if (sandbox.unavailable === 'refuse') {
+        throw new ToolError(`run_command: not run. No sandbox is available (${why}), and the settings say to refuse commands then. Use the other tools, or ask the person to change Settings → Sandbox.`);
+      }
+      if (ctx.approvedWith?.kind !== 'unavailable') {
+        const answer = await confirm(ctx, {
+          summary: command,
+          reason: `No sandbox is available, so this command would run unsandboxed, with your full access. ${why}`,
+          args: { command, ...(cwd ? { cwd } : {}) },
+          sandbox: { kind: 'unavailable', reason: why, followUp: true },
+        });
+        if (!answer.allowed) return notRun(command, `No sandbox is available (${why}) and running the command unsandboxed was not allowed.`, answer.message);
+      }
+      return report(await run(command), 'unavailable');
+    }
+
+    let prepared: SandboxedRun;
+    try {
+      prepared = await sandbox.wrap(command, folder);
+    } catch (error) {
+      throw new ToolError(`run_command: ${(error as Error).message}`);
+    }
+    let first: CommandResult;
+    try {
+      first = await run(prepared.command, prepared.env);
+    } catch (error) {
+      // Freed even when the run throws, so its mount points never outlive it.
+      prepared.finish('');
+      throw error;
+    }
+    const hits = prepared.finish(first.output);
+    if (hits.length === 0 || first.aborted || first.timedOut) return report(first, 'sandboxed');
+
+    const fence = describeFenceHits(hits);
+    const answer = await confirm(ctx, {
+      summary: `${command}  (outside the sandbox)`,
+      reason: `This command hit the sandbox fence (${fence}). Run it again outside the sandbox?`,
+      args: { command, ...(cwd ? { cwd } : {}) },
+      sandbox: { kind: 'fence_hit', reason: fence, followUp: true },
+    });
+    if (!answer.allowed) {
+      const who = answer.message ? ` The person said: ${answer.message}` : '';
+      return report(first, 'sandboxed', `The command hit the sandbox fence: ${fence}. Running it again outside the sandbox was not allowed.${who}`, true);
+    }
+    ctx.onOutput('\r\n[tether] running the command again outside the sandbox\r\n');
+    const second = await run(command);
+    return report(second, 'outside', `The first run hit the sandbox fence (${fence}); the person allowed running it again outside the sandbox, and this is that run.`);
   },
 });
+
+/** Where the command ran: in the fence, outside it after a fence hit, unsandboxed (none available), or with no sandbox at all (tests). */
+type SandboxState = 'sandboxed' | 'outside' | 'unavailable' | 'none';
+
+function describeRun(command: string, result: CommandResult, timeoutMs: number, shownFolder: string, sandbox: SandboxState, note?: string, fenced = false): ToolResult {
+  const body = result.output.replace(/\n+$/, '');
+  return {
+    title: `${titleVerb(result)}: ${shortCommand(command)}`,
+    output: `${body === '' ? '(no output)' : body}\n\n${statusLine(result, timeoutMs)}${note ? `\n${note}` : ''}`,
+    // A shell that survives the timeout's SIGTERM may still exit 0; the command did not finish.
+    // A command stopped by the fence failed, even when it went on to exit 0.
+    isError: result.exitCode !== 0 || result.timedOut || result.aborted || fenced,
+    metadata: {
+      exitCode: result.exitCode,
+      signal: result.signal,
+      timedOut: result.timedOut,
+      aborted: result.aborted,
+      durationMs: result.durationMs,
+      cwd: shownFolder,
+      sandbox,
+    },
+  };
+}
+
+async function confirm(ctx: ToolContext, question: FollowUpQuestion): Promise<FollowUpAnswer> {
+  if (!ctx.confirm) return { allowed: false, message: 'Nobody can be asked here.' };
+  return ctx.confirm(question);
+}
+
+function notRun(command: string, why: string, message: string | undefined): ToolResult {
+  return {
+    title: `Denied: ${shortCommand(command)}`,
+    output: `Not run: ${why}${message ? ` The person said: ${message}` : ''}`,
+    isError: true,
+    metadata: { sandbox: 'unavailable', ran: false },
+  };
+}
 
 function assertFolder(folder: string, shown: string): void {
   let isDirectory: boolean;

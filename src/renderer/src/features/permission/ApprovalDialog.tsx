@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 
 import { useApp } from '../../stores/useApp';
 import type { CurrentApproval } from '../../stores/selectors';
 import { ApprovalDetails } from './ApprovalDetails';
+import { SandboxNotice } from './SandboxNotice';
 import { AllowAlwaysChoice, type AlwaysScope } from './AllowAlwaysChoice';
 import { editableField, editOutcome, type EditOutcome } from './approvalEdit';
 import type { ArgEdit } from './ArgEditor';
@@ -173,6 +174,7 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
           <p className="faint approval-session">
             Session “{session?.title || entry.sessionTitle || 'Untitled session'}”{session?.workspace ? <> in <span className="mono">{session.workspace}</span></> : null}
           </p>
+          {approval.sandbox && <SandboxNotice note={approval.sandbox} />}
           <ApprovalDetails approval={approval} edit={edit} />
           {offered !== undefined ? (
             <>

@@ -1,0 +1,77 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startServedApp, type ServedApp } from './support/servedApp';
+import { dialogGone, keepScreenshot, permissionDialog, sessionStatus, startTask } from './support/ui';
+
+// The command sandbox as a person meets it through `tether serve`: a command that hits the fence and
+// the second question (run it again outside the sandbox?), and the settings section that shows the
+// fence and lets the person widen it for a project.
+
+let app: ServedApp | undefined;
+test.afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+test('a command that hits the fence asks to run again outside the sandbox, once', async ({ page }, testInfo) => {
+  const elsewhere = mkdtempSync(path.join(tmpdir(), 'tether-e2e-outside-'));
+  const outside = path.join(elsewhere, 'escaped.txt');
+  app = await startServedApp({
+    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: `touch ${outside}`, description: 'leave a mark' } }] }, { text: 'Touched it.' }],
+  });
+  await page.goto(app.url);
+  await startTask(page, 'Touch a file outside the project');
+
+  const first = await permissionDialog(page);
+  await expect(first.getByTestId('permission-sandbox')).toHaveCount(0);
+  await first.getByTestId('permission-allow-once').click();
+
+  const second = await permissionDialog(page);
+  const notice = second.getByTestId('permission-sandbox');
+  await expect(notice).toHaveAttribute('data-kind', 'fence_hit');
+  await expect(notice).toContainText('Blocked by the sandbox fence');
+  await expect(second.getByTestId('permission-sandbox-reason')).toContainText(`the write fence: ${outside} is outside the workspace`);
+  await expect(notice).toContainText('Run it again outside the sandbox?');
+  await expect(second.getByTestId('permission-allow-always')).toHaveCount(0);
+  await expect(second.getByTestId('permission-always-refused')).toContainText('never always');
+  await expect(second.getByTestId('permission-edit')).toHaveCount(0);
+  expect(existsSync(outside)).toBe(false);
+  await keepScreenshot(page, testInfo, '1-sandbox-retry-dialog');
+
+  await second.getByTestId('permission-allow-once').click();
+  await dialogGone(page);
+  await sessionStatus(page, 'done');
+  expect(existsSync(outside)).toBe(true);
+  rmSync(elsewhere, { recursive: true, force: true });
+});
+
+test('settings show the fence and add the project’s package registries in one click', async ({ page }, testInfo) => {
+  app = await startServedApp();
+  await page.goto(app.url);
+  await page.getByTestId('settings-button').click();
+  const section = page.getByTestId('sandbox-settings');
+  await section.scrollIntoViewIfNeeded();
+  await expect(section.getByTestId('sandbox-status')).toHaveAttribute('data-available', 'true');
+  await expect(section.getByTestId('sandbox-builtin-write')).toContainText(app.workspace);
+  await expect(section.getByTestId('sandbox-builtin-deny-write')).toContainText(`${app.workspace}/.tether`);
+  await expect(section.getByTestId('sandbox-builtin-deny-read')).toContainText('.ssh');
+  await expect(section.getByTestId('sandbox-builtin-deny-read')).toContainText(app.dataDir);
+
+  await section.getByTestId('sandbox-registries').click();
+  await expect(section.getByTestId('sandbox-allowedDomains')).toHaveValue('registry.npmjs.org');
+  await section.getByTestId('sandbox-allowedDomains').fill('registry.npmjs.org\napi.github.com');
+  await section.getByTestId('sandbox-denyRead').fill('~/.kube');
+  await section.getByTestId('sandbox-save').click();
+  await expect(section.getByTestId('sandbox-save')).toBeDisabled();
+  await section.getByTestId('sandbox-unavailable').selectOption('refuse');
+  await expect(section.getByTestId('sandbox-unavailable')).toHaveValue('refuse');
+
+  await page.reload();
+  await page.getByTestId('settings-button').click();
+  await expect(page.getByTestId('sandbox-allowedDomains')).toHaveValue('registry.npmjs.org\napi.github.com');
+  await expect(page.getByTestId('sandbox-denyRead')).toHaveValue('~/.kube');
+  await page.getByTestId('sandbox-settings').scrollIntoViewIfNeeded();
+  await keepScreenshot(page, testInfo, '2-sandbox-settings');
+});

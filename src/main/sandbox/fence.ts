@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SandboxFence } from '../../shared/sandbox';
+
+/**
+ * The fence one session's commands run inside, in absolute paths: the built-in one (writes only in
+ * the workspace but not its git hooks, git config or .tether; secrets unreadable; no network) plus
+ * what the person added for the project. The repository never widens its own fence: nothing here is
+ * read from the workspace.
+ */
+export interface EffectiveFence {
+  workspace: string;
+  allowWrite: string[];
+  denyWrite: string[];
+  denyRead: string[];
+  /** Re-allowed inside a denied region: the workspace, when it lies inside one (a worktree in the data folder). */
+  allowRead: string[];
+  allowedDomains: string[];
+}
+
+export interface FenceInput {
+  /** Canonical (realpath) workspace root. */
+  workspace: string;
+  /** Tether's own data folder: the database and settings are secrets too. */
+  dataDir: string;
+  home?: string;
+  custom?: SandboxFence;
+}
+
+/** Secret folders under the home folder that no command reads. */
+const HOME_SECRETS = ['.ssh', '.aws', '.gnupg'];
+/**
+ * `.env*` files at the top of the workspace and two folders down (a monorepo's packages/app/.env). The
+ * globs are expanded by listing folders, so a bounded depth keeps that cheap beside a huge node_modules.
+ */
+const ENV_FILE_GLOBS = ['.env*', '*/.env*', '*/*/.env*'];
+
+export function builtInFence(input: Omit<FenceInput, 'custom'>): Omit<EffectiveFence, 'allowedDomains' | 'allowRead'> {
+  const home = input.home ?? os.homedir();
+  const ws = input.workspace;
+  // Denying .git/hooks where there is no .git would put an empty read-only folder there and break `git init`.
+  const gitDir = isDirectory(path.join(ws, '.git'));
+  return {
+    workspace: ws,
+    allowWrite: [ws, ...worktreeGitWrites(ws)],
+    denyWrite: [...(gitDir ? [path.join(ws, '.git', 'hooks'), path.join(ws, '.git', 'config')] : []), path.join(ws, '.tether')],
+    denyRead: [...HOME_SECRETS.map((name) => path.join(home, name)), ...ENV_FILE_GLOBS.map((glob) => path.join(ws, glob)), path.resolve(input.dataDir)],
+  };
+}
+
+export function effectiveFence(input: FenceInput): EffectiveFence {
+  const base = builtInFence(input);
+  const home = input.home ?? os.homedir();
+  const custom = input.custom;
+  const expand = (entry: string): string => expandHome(entry, home, input.workspace);
+  const denyRead = [...base.denyRead, ...(custom?.denyRead ?? []).map(expand)];
+  const inDenied = denyRead.some((denied) => !denied.includes('*') && isInside(input.workspace, denied));
+  return {
+    workspace: input.workspace,
+    allowWrite: unique([...base.allowWrite, ...(custom?.allowWrite ?? []).map(expand)]),
+    denyWrite: unique([...base.denyWrite, ...(custom?.denyWrite ?? []).map(expand)]),
+    denyRead: unique(denyRead),
+    allowRead: inDenied ? [input.workspace] : [],
+    allowedDomains: unique(custom?.allowedDomains ?? []),
+  };
+}
+
+/** `~/x` is under the home folder; a relative path is taken from the workspace root. */
+export function expandHome(entry: string, home: string, workspace: string): string {
+  if (entry === '~') return home;
+  if (entry.startsWith('~/')) return path.join(home, entry.slice(2));
+  return path.resolve(workspace, entry);
+}
+
+/** Whether `target` is `folder` or inside it. */
+export function isInside(target: string, folder: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * In a git worktree (a session's own, say), `.git` is a file naming the worktree's folder inside the
+ * main repository's .git: commits there write that folder and the shared objects and refs. The main
+ * repository's hooks and config stay outside the fence.
+ */
+function worktreeGitWrites(ws: string): string[] {
+  let pointer: string;
+  try {
+    pointer = fs.readFileSync(path.join(ws, '.git'), 'utf8');
+  } catch {
+    return [];
+  }
+  const gitdir = /^gitdir:\s*(.+)$/m.exec(pointer)?.[1]?.trim();
+  if (!gitdir) return [];
+  const own = path.resolve(ws, gitdir);
+  let common = own;
+  try {
+    common = path.resolve(own, fs.readFileSync(path.join(own, 'commondir'), 'utf8').trim());
+  } catch {
+    // A worktree without a commondir file keeps everything in its own folder.
+  }
+  return [own, ...['objects', 'refs', 'logs', 'packed-refs'].map((name) => path.join(common, name)).filter((entry) => fs.existsSync(entry))];
+}
+
+function isDirectory(target: string): boolean {
+  try {
+    return fs.statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}
+
+/**
+ * Removes the empty read-only files bubblewrap leaves at protected paths that did not exist (such as
+ * `.tether`) when the process running a command was killed before it could take them away. Left
+ * there, `.tether/settings.json` could not be read at all.
+ */
+export function removeFenceLeftovers(workspace: string): void {
+  // The library also protects these dotfiles in the folder the app was started from, often the workspace.
+  const dotfiles = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json'];
+  for (const target of [path.join(workspace, '.tether'), path.join(workspace, '.git', 'hooks'), path.join(workspace, '.git', 'config'), ...dotfiles.map((name) => path.join(workspace, name))]) {
+    try {
+      const stat = fs.lstatSync(target);
+      if (stat.isFile() && stat.size === 0 && (stat.mode & 0o222) === 0) fs.unlinkSync(target);
+    } catch {
+      // Not there: nothing was left.
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { EffectiveFence } from './fence';
+import { describeFenceHits, findFenceHits } from './fenceHit';
+
+const fence: EffectiveFence = {
+  workspace: '/ws',
+  allowWrite: ['/ws', '/cache'],
+  denyWrite: ['/ws/.git/hooks', '/ws/.tether'],
+  denyRead: ['/home/me/.ssh', '/ws/.env*', '/ws/*/.env*'],
+  allowRead: [],
+  allowedDomains: ['registry.npmjs.org', '*.github.com'],
+};
+const find = (output: string, denials: Array<{ host: string; port: number; reason: string }> = []) =>
+  findFenceHits({ output, cwd: '/ws', fence, denials, home: '/home/me' });
+
+describe('findFenceHits', () => {
+  it.each([
+    ['bash', '/usr/bin/bash: line 1: /etc/x: Read-only file system', '/etc/x'],
+    ['touch', "touch: cannot touch '/opt/y': Read-only file system", '/opt/y'],
+    ['node', "Error: EROFS: read-only file system, open '/var/z'", '/var/z'],
+    ['python', "OSError: [Errno 30] Read-only file system: '/srv/w'", '/srv/w'],
+  ])('names a write outside the workspace reported by %s', (_tool, line, target) => {
+    expect(find(line)).toEqual([{ fence: 'write', target, message: expect.stringContaining(`${target} is outside the workspace`) }]);
+  });
+
+  it('names the protected folder for a write inside the workspace that the fence denies', () => {
+    expect(find('/usr/bin/bash: line 1: .git/hooks/pre-commit: Read-only file system')[0]?.message).toBe('the write fence: .git/hooks is protected from commands');
+    expect(find('mkdir: cannot create directory ‘.tether’: File exists')[0]?.target).toBe('.tether');
+  });
+
+  it('names a secret that could not be read, with ~ and globbed .env files', () => {
+    expect(find('cat: /home/me/.ssh/id_rsa: No such file or directory')[0]).toMatchObject({ fence: 'read', target: '/home/me/.ssh/id_rsa' });
+    expect(find('cat: ~/.ssh/config: No such file or directory')[0]).toMatchObject({ fence: 'read', target: '/home/me/.ssh/config' });
+    expect(find('cat: packages/api/.env.local: Permission denied')).toEqual([]);
+    expect(find('cat: web/.env.local: Permission denied')[0]).toMatchObject({ fence: 'read', target: 'web/.env.local' });
+  });
+
+  it('leaves ordinary failures alone: a missing file, a write inside the workspace or an allowed folder', () => {
+    expect(find('cat: notes.txt: No such file or directory')).toEqual([]);
+    expect(find('/usr/bin/bash: line 1: src/a.ts: Permission denied')).toEqual([]);
+    expect(find("touch: cannot touch '/cache/x': Permission denied")).toEqual([]);
+    expect(find('echo: write error: /dev/full: No space left on device')).toEqual([]);
+    expect(find('all good')).toEqual([]);
+  });
+
+  it('names a domain the proxy refused, and says when the shared proxy, not the fence, refused a listed one', () => {
+    expect(find('', [{ host: 'evil.example', port: 443, reason: 'host is not on the allow list' }])[0]?.message).toContain('evil.example is not an allowed domain');
+    expect(find('', [{ host: 'api.github.com', port: 443, reason: 'host is not on the allow list' }])[0]?.message).toContain('another session');
+  });
+
+  it('joins several hits into one sentence, each once', () => {
+    const hits = find('cat: /home/me/.ssh/a: No such file or directory\ncat: /home/me/.ssh/a: No such file or directory\n/usr/bin/bash: line 2: /etc/x: Read-only file system');
+    expect(hits).toHaveLength(2);
+    expect(describeFenceHits(hits)).toMatch(/^the read fence: .*; the write fence: /);
+  });
+});

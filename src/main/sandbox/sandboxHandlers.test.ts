@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../store/store';
+import { readSandboxSettings } from './fenceSettings';
+import { createSandboxHandlers } from './sandboxHandlers';
+
+let root = '';
+let store: Store | undefined;
+afterEach(() => {
+  store?.close();
+  store = undefined;
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function setup() {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-sandbox-handlers-')));
+  const dataDir = path.join(root, 'data');
+  const project = path.join(root, 'project');
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, 'package.json'), '{}');
+  fs.writeFileSync(path.join(project, 'go.mod'), 'module x');
+  store = openStore(dataDir);
+  const { id } = store.projects.ensure(project);
+  return { handlers: createSandboxHandlers({ dataDir, store }), projectId: id, dataDir, project };
+}
+
+describe('the sandbox requests', () => {
+  it('show the built-in fence and an empty project fence at first', async () => {
+    const { handlers, projectId, project, dataDir } = setup();
+    const view = await handlers['sandbox:get']({ projectId });
+    expect(view).toMatchObject({ available: true, unavailable: 'ask', fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [] } });
+    expect(view.builtIn.allowWrite).toEqual([project]);
+    expect(view.builtIn.denyRead).toContain(dataDir);
+  });
+
+  it('keep what the person sets per project in the data folder, never in the repository', async () => {
+    const { handlers, projectId, dataDir, project } = setup();
+    const view = await handlers['sandbox:update']({
+      projectId,
+      fence: { allowWrite: [' ~/.cache ', ''], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com', 'api.example.com'] },
+      unavailable: 'refuse',
+    });
+    expect(view.fence).toEqual({ allowWrite: ['~/.cache'], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com'] });
+    expect(view.unavailable).toBe('refuse');
+    expect(readSandboxSettings(dataDir).projects[project]?.allowedDomains).toEqual(['api.example.com']);
+    expect(fs.readdirSync(project).sort()).toEqual(['go.mod', 'package.json']);
+  });
+
+  it('add the registries the project uses in one request, keeping what was there', async () => {
+    const { handlers, projectId } = setup();
+    await handlers['sandbox:update']({ projectId, fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com'] } });
+    const view = await handlers['sandbox:addRegistries']({ projectId });
+    expect(view.fence.allowedDomains).toEqual(['api.example.com', 'registry.npmjs.org', 'proxy.golang.org', 'sum.golang.org']);
+  });
+
+  it('refuse an unknown project', async () => {
+    const { handlers } = setup();
+    await expect(handlers['sandbox:get']({ projectId: 'nope' })).rejects.toThrow(/There is no project nope/);
+  });
+});

@@ -1,0 +1,66 @@
+import type { Handlers } from '../../shared/contract';
+import type { SandboxView } from '../../shared/sandbox';
+import { HostError } from '../sessions/hostError';
+import type { Store } from '../store/store';
+import { checkSandboxAvailability } from './availability';
+import { builtInFence } from './fence';
+import { projectFence, readSandboxSettings, writeSandboxSettings } from './fenceSettings';
+import { detectPackageRegistries } from './packageRegistries';
+
+type SandboxHandlers = Pick<Handlers, 'sandbox:get' | 'sandbox:update' | 'sandbox:addRegistries'>;
+
+/** The settings screen's view of the sandbox for a project, and its edits (kept in the data folder). */
+export function createSandboxHandlers(options: { dataDir: string; store: Store }): SandboxHandlers {
+  const { dataDir, store } = options;
+  const projectPath = (projectId: string): string => {
+    const project = store.projects.get(projectId);
+    if (!project) throw new HostError('not_found', `There is no project ${projectId}; open its folder first.`);
+    return project.path;
+  };
+  const view = (folder: string): SandboxView => {
+    const settings = readSandboxSettings(dataDir);
+    const availability = checkSandboxAvailability();
+    const builtIn = builtInFence({ workspace: folder, dataDir });
+    return {
+      available: availability.available,
+      ...(availability.available ? {} : { reason: availability.reason }),
+      unavailable: settings.unavailable,
+      builtIn: { allowWrite: builtIn.allowWrite, denyWrite: builtIn.denyWrite, denyRead: readable(builtIn.denyRead, folder) },
+      fence: projectFence(settings, folder),
+    };
+  };
+  return {
+    'sandbox:get': async ({ projectId }) => view(projectPath(projectId)),
+    'sandbox:update': async ({ projectId, fence, unavailable }) => {
+      const folder = projectPath(projectId);
+      const settings = readSandboxSettings(dataDir);
+      writeSandboxSettings(dataDir, {
+        unavailable: unavailable ?? settings.unavailable,
+        projects: fence ? { ...settings.projects, [folder]: tidy(fence) } : settings.projects,
+      });
+      return view(folder);
+    },
+    'sandbox:addRegistries': async ({ projectId }) => {
+      const folder = projectPath(projectId);
+      const settings = readSandboxSettings(dataDir);
+      const current = projectFence(settings, folder);
+      const allowedDomains = [...new Set([...current.allowedDomains, ...detectPackageRegistries(folder)])];
+      writeSandboxSettings(dataDir, { ...settings, projects: { ...settings.projects, [folder]: { ...current, allowedDomains } } });
+      return view(folder);
+    },
+  };
+}
+
+/** The `.env*` globs at each depth, as one line a person reads at a glance. */
+function readable(denyRead: string[], folder: string): string[] {
+  const globs = denyRead.filter((entry) => entry.includes('*'));
+  if (globs.length === 0) return denyRead;
+  return [...denyRead.filter((entry) => !entry.includes('*')), `${folder}/**/.env* (up to ${globs.length - 1} folders down)`];
+}
+
+/** Entries as the person typed them, without blanks or repeats. */
+function tidy<T extends Record<string, string[]>>(fence: T): T {
+  const out: Record<string, string[]> = {};
+  for (const [key, list] of Object.entries(fence)) out[key] = [...new Set(list.map((entry) => entry.trim()).filter(Boolean))];
+  return out as T;
+}

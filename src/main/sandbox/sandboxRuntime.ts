@@ -1,0 +1,309 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import picomatch from 'picomatch';
+import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
+import type { EffectiveFence } from './fence';
+
+/**
+ * The process's one sandbox runtime (@anthropic-ai/sandbox-runtime keeps a single, process-wide
+ * manager): its HTTP/SOCKS proxy and, on Linux, the socat bridges to it start once, on the first
+ * command of any session, and serve every command after.
+ *
+ * A session's fence is compiled once into a profile (the library's bubblewrap invocation around a
+ * fixed command that runs what the environment variable TETHER_SANDBOXED_COMMAND holds), and that
+ * profile is reused for every command of the session for as long as what it was compiled from is
+ * unchanged: the library's wrap costs about as much as the command itself (it spawns `which` and
+ * ripgrep and walks the fence's globs each time).
+ *
+ * The network allow list is the library's one live setting, read by the proxy per connection, so it
+ * is set to what every command running at that moment allows: exact for one command at a time;
+ * when sessions with different fences run commands together, a domain only some of them allow is
+ * refused (never widened).
+ */
+
+/** A connection the proxy refused while a command ran. */
+export interface NetworkDenial {
+  host: string;
+  port: number;
+  reason: string;
+}
+
+/** The runtime could not start; no command runs without it. */
+export class SandboxStartError extends Error {
+  override readonly name = 'SandboxStartError';
+}
+
+/** The environment variable that carries the command into a reused profile. */
+export const COMMAND_VARIABLE = 'TETHER_SANDBOXED_COMMAND';
+
+/** A fence compiled into a bubblewrap invocation, reusable while `isCurrent()`. */
+export interface SandboxProfile {
+  /** The shell command to run (with COMMAND_VARIABLE set to the real command). */
+  readonly command: string;
+  /** False once the workspace changed in a way the compiled profile does not reflect. */
+  isCurrent(): boolean;
+  /** Marks a command as running in this profile (the proxy allows what its fence allows). */
+  begin(runId: string): void;
+  /** After a command: removes the mount points bubblewrap left and says which connections were refused since `since`. */
+  end(runId: string, since: number): NetworkDenial[];
+  /** The profile is done with: frees what its wrap held. */
+  release(): void;
+}
+
+let starting: Promise<void> | undefined;
+let stopping: Promise<void> | undefined;
+let holders = 0;
+const running = new Map<string, string[]>();
+
+function runtimeConfig(allowedDomains: string[]): SandboxRuntimeConfig {
+  return {
+    // strictAllowlist: the allow list is the whole policy, nothing falls through to a prompt.
+    network: { allowedDomains, deniedDomains: [], strictAllowlist: true },
+    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    // The library also scans the process's own folder for dotfiles to protect; ours is not the
+    // workspace (whose protected paths the fence lists itself), so keep that scan shallow.
+    mandatoryDenySearchDepth: 1,
+  };
+}
+
+/**
+ * A session that runs commands holds the runtime from its first command to its end; when the last
+ * one lets go, the proxy and its socat bridges stop (they would otherwise keep `tether run` alive).
+ */
+export async function holdRuntime(): Promise<void> {
+  holders += 1;
+  if (stopping) await stopping;
+}
+
+export function letGoOfRuntime(): void {
+  holders = Math.max(0, holders - 1);
+  if (holders > 0 || !starting) return;
+  const started = starting;
+  starting = undefined;
+  running.clear();
+  stopping = started
+    .then(async () => {
+      await SandboxManager.reset();
+      killLeftoverBridges();
+    })
+    .catch(() => undefined)
+    .finally(() => {
+      stopping = undefined;
+    });
+}
+
+/**
+ * The library's reset does not always end its socat bridge: it also resets itself on SIGINT, and
+ * when that lands while it is still starting, it forgets the bridge it goes on to start. A live
+ * bridge keeps `tether run` from exiting. Once the runtime is stopped, no bridge of ours should be
+ * left: this ends this process's own socat children that serve one, by their ids.
+ */
+function killLeftoverBridges(): void {
+  if (process.platform !== 'linux') return;
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent !== process.pid) continue;
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (path.basename(args[0] ?? '') === 'socat' && args.some((arg) => /^UNIX-LISTEN:.*claude-(http|socks)-[0-9a-f]+\.sock/.test(arg))) {
+        process.kill(Number(entry), 'SIGKILL');
+      }
+    } catch {
+      // Gone already, or not ours to read.
+    }
+  }
+}
+
+/** Resolves once the runtime has stopped after its last session let go (tests wait for it). */
+export function runtimeStopped(): Promise<void> {
+  return stopping ?? Promise.resolve();
+}
+
+async function ensureStarted(): Promise<void> {
+  if (stopping) await stopping;
+  // A session stopped while its first command was being wrapped: starting now would leave the proxy
+  // running for nobody (and keep `tether run` from exiting).
+  if (holders === 0) throw new SandboxStartError('The session stopped before its sandbox started; nothing was run.');
+  starting ??= SandboxManager.initialize(runtimeConfig([])).catch((error: unknown) => {
+    starting = undefined;
+    throw new SandboxStartError(
+      `The command sandbox could not start: ${(error as Error).message}. Nothing was run. Check that bubblewrap, socat and ripgrep are installed and that user namespaces are enabled, then try again.`,
+    );
+  });
+  return starting;
+}
+
+function refreshNetwork(): void {
+  const lists = [...running.values()];
+  const allowed = lists.length === 0 ? [] : lists.reduce((common, list) => common.filter((entry) => list.includes(entry)));
+  SandboxManager.updateConfig(runtimeConfig(allowed));
+}
+
+/** Compiles a fence into a profile. The runtime starts on the first call. */
+export async function prepareProfile(fence: EffectiveFence, profileId: string): Promise<SandboxProfile> {
+  await ensureStarted();
+  const snapshot = takeSnapshot(fence);
+  let wrapped: string;
+  try {
+    wrapped = await SandboxManager.wrapWithSandbox(
+      `eval "$${COMMAND_VARIABLE}"`,
+      'bash',
+      {
+        filesystem: { denyRead: fence.denyRead, allowRead: fence.allowRead, allowWrite: fence.allowWrite, denyWrite: fence.denyWrite },
+        network: { allowedDomains: fence.allowedDomains, deniedDomains: [] },
+      },
+      undefined,
+      { commandId: profileId },
+    );
+  } catch (error) {
+    throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
+  }
+  let released = false;
+  return {
+    command: wrapped,
+    isCurrent: () => !released && sameSnapshot(snapshot, fence),
+    begin(runId) {
+      running.set(runId, fence.allowedDomains);
+      refreshNetwork();
+    },
+    end(runId, since) {
+      running.delete(runId);
+      refreshNetwork();
+      removeMountPoints(snapshot.placeholders);
+      return networkDenials(profileId, since);
+    },
+    release() {
+      if (released) return;
+      released = true;
+      SandboxManager.cleanupAfterCommand();
+    },
+  };
+}
+
+/**
+ * What a compiled profile depends on: whether each fenced path exists (and where it leads), and what
+ * the fence's globs match (the folders they look into and the files they find). Plus the paths
+ * bubblewrap covers with an empty placeholder because they do not exist yet.
+ */
+interface Snapshot {
+  paths: Map<string, string>;
+  globs: string;
+  placeholders: string[];
+}
+
+function takeSnapshot(fence: EffectiveFence): Snapshot {
+  const literal = [...fence.allowWrite, ...fence.denyWrite, ...fence.allowRead, ...fence.denyRead.filter((entry) => !entry.includes('*'))];
+  const paths = new Map(literal.map((entry) => [entry, describePath(entry)]));
+  const globs = globSignature(fence);
+  // The library also covers dotfiles in the process's own folder when it lies inside a writable one.
+  const mandatory = process.platform === 'linux' ? linuxGetCwdMandatoryDenyPaths(false) : [];
+  const placeholders = [...fence.denyWrite, ...mandatory]
+    .filter((entry) => !fs.existsSync(entry) && fence.allowWrite.some((folder) => entry.startsWith(`${folder}${path.sep}`)))
+    .map(firstMissing);
+  return { paths, globs, placeholders: [...new Set(placeholders)] };
+}
+
+function sameSnapshot(snapshot: Snapshot, fence: EffectiveFence): boolean {
+  for (const [entry, described] of snapshot.paths) if (describePath(entry) !== described) return false;
+  return globSignature(fence) === snapshot.globs;
+}
+
+function describePath(entry: string): string {
+  try {
+    const stat = fs.lstatSync(entry);
+    if (stat.isSymbolicLink()) return `link:${fs.readlinkSync(entry)}`;
+    return stat.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return 'none';
+  }
+}
+
+/**
+ * What the fence's read-deny globs (`/ws/*\/.env*` and the like) match right now: the folders they look
+ * into and the files they find there. Placeholders bubblewrap makes and removes do not change it.
+ */
+function globSignature(fence: EffectiveFence): string {
+  const found: string[] = [];
+  for (const glob of fence.denyRead.filter((entry) => entry.includes('*'))) found.push(...globMatches(glob));
+  return found.sort().join('\n');
+}
+
+/** A `/root/*\/*\/name*` glob's folders (each `*` segment one level down) and the entries its last segment matches. */
+function globMatches(glob: string): string[] {
+  const parts = glob.split(path.sep);
+  const firstWild = parts.findIndex((part) => part.includes('*'));
+  if (firstWild < 0) return [];
+  const last = parts[parts.length - 1] ?? '';
+  const matchesLast = picomatch(last, { dot: true });
+  let level = [parts.slice(0, firstWild).join(path.sep) || path.sep];
+  const found: string[] = [];
+  const steps = parts.slice(firstWild, -1);
+  for (let depth = 0; depth <= steps.length; depth++) {
+    const next: string[] = [];
+    for (const folder of level) {
+      let entries: fs.Dirent[] = [];
+      try {
+        entries = fs.readdirSync(folder, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        const full = path.join(folder, entry.name);
+        if (depth === steps.length) {
+          if (matchesLast(entry.name)) found.push(full);
+        } else if (entry.isDirectory() && (steps[depth] === '*' || steps[depth] === entry.name)) {
+          next.push(full);
+          found.push(`${full}/`);
+        }
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+function firstMissing(target: string): string {
+  let current = path.parse(target).root;
+  for (const part of target.split(path.sep).filter(Boolean)) {
+    current = path.join(current, part);
+    if (!fs.existsSync(current)) return current;
+  }
+  return target;
+}
+
+/** Removes the empty files and folders bubblewrap made as mount points, as the library does after a wrap's command. */
+function removeMountPoints(placeholders: string[]): void {
+  for (const placeholder of placeholders) {
+    try {
+      const stat = fs.lstatSync(placeholder);
+      if (stat.isFile() && stat.size === 0) fs.unlinkSync(placeholder);
+      else if (stat.isDirectory() && fs.readdirSync(placeholder).length === 0) fs.rmdirSync(placeholder);
+    } catch {
+      // Not there (nothing was made), or already gone.
+    }
+  }
+}
+
+const DENY_LINE = /^deny network-outbound (.+):(\d+) \((.*)\)$/;
+
+function networkDenials(profileId: string, since: number): NetworkDenial[] {
+  const denials: NetworkDenial[] = [];
+  for (const violation of SandboxManager.getSandboxViolationStore().getViolationsForCommand(profileId)) {
+    if (violation.timestamp.getTime() < since) continue;
+    const match = DENY_LINE.exec(violation.line);
+    if (match) denials.push({ host: stripBrackets(match[1] ?? ''), port: Number(match[2]), reason: match[3] ?? '' });
+  }
+  return denials;
+}
+
+function stripBrackets(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}

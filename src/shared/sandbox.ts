@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * The OS sandbox every command runs in (bubblewrap on Linux, Seatbelt on macOS): what a person may
+ * add to its fence per project, what the settings screen shows, and what a permission dialog says
+ * about it. The built-in fence (writes only in the workspace, secrets unreadable, no network) is
+ * always there; a project's fence only adds to it.
+ */
+
+/** What a person added to a project's fence. Paths are absolute or start with `~/`. */
+export const SandboxFence = z.object({
+  /** Folders outside the workspace that commands may write to (a cache, a build output). */
+  allowWrite: z.array(z.string().min(1)).default([]),
+  /** More paths inside the workspace that commands may not write to. */
+  denyWrite: z.array(z.string().min(1)).default([]),
+  /** More paths commands may not read (secrets the built-in list does not know). */
+  denyRead: z.array(z.string().min(1)).default([]),
+  /** Domains commands may reach through the proxy: `registry.npmjs.org`, `*.github.com`, `api.example.com:443`. */
+  allowedDomains: z.array(z.string().min(1)).default([]),
+});
+export type SandboxFence = z.infer<typeof SandboxFence>;
+
+/** What happens to a command when no sandbox is available: ask the person every time, or never run it. */
+export const SandboxUnavailableChoice = z.enum(['ask', 'refuse']);
+export type SandboxUnavailableChoice = z.infer<typeof SandboxUnavailableChoice>;
+
+/** The sandbox's part in a permission request. */
+export const SandboxNote = z.object({
+  /** `fence_hit`: the command hit the fence, and this asks to run it again outside. `unavailable`: no sandbox, it would run unsandboxed. */
+  kind: z.enum(['fence_hit', 'unavailable']),
+  /** Which fence it hit (a path or a domain), or why no sandbox is available, in words a person can read. */
+  reason: z.string(),
+  /** Asked within a call that was already allowed: a yes or no about that very command, which cannot be edited. */
+  followUp: z.boolean().optional(),
+});
+export type SandboxNote = z.infer<typeof SandboxNote>;
+
+/** The sandbox as the settings screen shows it for one project. */
+export const SandboxView = z.object({
+  available: z.boolean(),
+  /** Why no sandbox is available, and what to do about it. */
+  reason: z.string().optional(),
+  /** What runs when none is available. */
+  unavailable: SandboxUnavailableChoice,
+  /** The fence every command gets, whatever the project adds (shown, not editable). */
+  builtIn: z.object({
+    allowWrite: z.array(z.string()),
+    denyWrite: z.array(z.string()),
+    denyRead: z.array(z.string()),
+  }),
+  /** What the person added for this project. */
+  fence: SandboxFence,
+});
+export type SandboxView = z.infer<typeof SandboxView>;
+
+export const SandboxUpdate = z.object({
+  projectId: z.string(),
+  fence: SandboxFence.optional(),
+  unavailable: SandboxUnavailableChoice.optional(),
+});
+export type SandboxUpdate = z.infer<typeof SandboxUpdate>;
