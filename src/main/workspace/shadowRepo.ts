@@ -94,7 +94,9 @@ const REF_ROOT = 'refs/tether/';
  * `-diff` settings.
  */
 const INFO_FILES: Record<string, string> = {
-  exclude: '# Written by Tether. The workspace\'s own git folder is never snapshotted.\n.git\n',
+  // .tether/ is Tether's own (the project's permission rules, MCP servers): the agent may not write it,
+  // and a rewind must never change a person's rules. The sandbox may also leave a mount point there.
+  exclude: '# Written by Tether. The workspace\'s own git folder and Tether\'s settings are never snapshotted.\n.git\n/.tether\n',
   attributes: '# Written by Tether. Snapshots keep exact bytes; binary is decided by content.\n* -text -filter -ident !diff !working-tree-encoding !eol\n',
 };
 

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, it } from 'vitest';
+import { SessionLog } from '../src/main/agent/sessionLog';
+import { mayChangeFiles } from '../src/main/checkpoints/mayChangeFiles';
+import { createCore, type Core } from '../src/main/core';
+import { writeFile } from '../src/main/tools/writeFile';
+
+/**
+ * A per-step checkpoint through the path the loop takes after a tool call (mayChangeFiles, then
+ * Checkpoints.take: shadow-repository snapshot + the checkpoint.created event appended to SQLite)
+ * on a generated 10,000-file workspace (plus an ignored node_modules/ of 2,000 files): after a
+ * one-line change, and after a call that changed nothing. Target: median under 200 ms after a
+ * one-line change.
+ *
+ *   npx vitest run --config bench/vitest.config.ts bench/checkpoint.bench.ts
+ */
+
+const FOLDERS = 100;
+const FILES_PER_FOLDER = 100;
+const IGNORED_FILES = 2000;
+const RUNS = 25;
+const TARGET_MS = 200;
+
+let base: string;
+let workspace: string;
+let core: Core;
+let fileCount = 0;
+
+function fileContent(index: number): string {
+  const lines: string[] = [];
+  for (let line = 0; line < 30; line++) lines.push(`export const value${index}_${line} = ${(index * 31 + line * 17) % 997};`);
+  return `${lines.join('\n')}\n`;
+}
+
+function filePath(index: number): string {
+  return path.join(workspace, `pkg${Math.floor(index / FILES_PER_FOLDER)}`, `file${index % FILES_PER_FOLDER}.ts`);
+}
+
+beforeAll(() => {
+  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-bench-checkpoint-')));
+  workspace = path.join(base, 'workspace');
+  for (let folder = 0; folder < FOLDERS; folder++) {
+    fs.mkdirSync(path.join(workspace, `pkg${folder}`), { recursive: true });
+    for (let file = 0; file < FILES_PER_FOLDER; file++) fs.writeFileSync(filePath(fileCount), fileContent(fileCount++));
+  }
+  fs.writeFileSync(path.join(workspace, '.gitignore'), 'node_modules/\n');
+  fs.mkdirSync(path.join(workspace, 'node_modules', 'dep'), { recursive: true });
+  for (let i = 0; i < IGNORED_FILES; i++) fs.writeFileSync(path.join(workspace, 'node_modules', 'dep', `f${i}.js`), `module.exports = ${i};\n`);
+  core = createCore({ dataDir: path.join(base, 'data') });
+}, 600_000);
+
+afterAll(() => {
+  core.close();
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+  return { median: at(0.5), p95: at(0.95), min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
+}
+
+function show(name: string, samples: number[]) {
+  const { median, p95, min, max } = stats(samples);
+  console.log(`${name.padEnd(46)} median ${median.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   min ${min.toFixed(1)}  max ${max.toFixed(1)}  (${samples.length} runs)`);
+  return median;
+}
+
+it(
+  'checkpoint timings on a 10,000-file workspace',
+  async () => {
+    const sessionId = core.createSession({
+      workspace,
+      task: 'bench',
+      model: { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', api: 'chat' },
+      maxSteps: 50,
+    });
+    const log = new SessionLog(core.store, sessionId);
+    const firstStart = performance.now();
+    await core.checkpoints.take(log, null);
+    console.log(`workspace: ${fileCount} files (+ ${IGNORED_FILES} ignored in node_modules/); base checkpoint took ${(performance.now() - firstStart).toFixed(0)} ms`);
+
+    let call = 0;
+    async function checkpointAfterCall(expectChanged: boolean): Promise<number> {
+      const callId = `call_${++call}`;
+      const started = performance.now();
+      if (mayChangeFiles(writeFile)) await core.checkpoints.take(log, callId);
+      const elapsed = performance.now() - started;
+      const last = log.state.checkpoints.at(-1);
+      if (last?.callId !== callId || last.error) throw new Error(`no checkpoint for ${callId}: ${last?.error ?? 'missing'}`);
+      if (last.changed !== expectChanged) throw new Error(`checkpoint ${callId}: changed is ${last.changed}, expected ${expectChanged}`);
+      return elapsed;
+    }
+
+    const oneLine: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const target = filePath((run * 397) % fileCount);
+      fs.writeFileSync(target, fs.readFileSync(target, 'utf8').replace(/= (\d+);/, `= $1 + ${run + 1};`));
+      oneLine.push(await checkpointAfterCall(true));
+    }
+
+    const unchanged: number[] = [];
+    for (let run = 0; run < RUNS; run++) unchanged.push(await checkpointAfterCall(false));
+
+    console.log('');
+    const median = show('checkpoint after a one-line change', oneLine);
+    show('checkpoint after a call that changed nothing', unchanged);
+    console.log(`events in the log: ${core.store.events.list(sessionId).length}`);
+    console.log(`\ntarget: median under ${TARGET_MS} ms after a one-line change: ${median < TARGET_MS ? 'MET' : 'NOT MET'} (${median.toFixed(1)} ms)`);
+  },
+  600_000,
+);

@@ -1,0 +1,38 @@
+import type { RewindPoint } from '../../../../shared/rewinds';
+import type { SessionState } from '../../../../shared/session';
+
+/** Where the conversation offers "Rewind to here": user messages by item index, tool cards by call id. */
+export interface RewindAnchors {
+  byItem: Map<number, number>;
+  byCall: Map<string, number>;
+}
+
+export function rewindAnchors(points: readonly RewindPoint[]): RewindAnchors {
+  const byItem = new Map<number, number>();
+  const byCall = new Map<string, number>();
+  for (const point of points) {
+    if (point.kind === 'message') byItem.set(point.mark.items - 1, point.seq);
+    else if (point.callId) byCall.set(point.callId, point.seq);
+  }
+  return { byItem, byCall };
+}
+
+const LABEL_CHARS = 60;
+
+/** A step in a few words, for the dialog and the marker: `your message "fix it"`, `run_command npm test`. */
+export function stepLabel(state: Pick<SessionState, 'rewindPoints' | 'rewinds' | 'items' | 'toolCalls'>, seq: number): string {
+  const point = state.rewindPoints.find((candidate) => candidate.seq === seq) ?? state.rewinds.flatMap((rewind) => rewind.before.points).find((candidate) => candidate.seq === seq);
+  if (!point) return 'an earlier step';
+  if (point.kind === 'message') {
+    const rewound = state.rewinds.flatMap((rewind) => rewind.before.items);
+    const item = state.items[point.mark.items - 1] ?? rewound[point.mark.items - 1];
+    const text = item?.type === 'user' ? item.text.trim().split('\n')[0] ?? '' : '';
+    return `your message "${shorten(text)}"`;
+  }
+  const call = point.callId ? state.toolCalls[point.callId] : undefined;
+  return call ? `after ${call.name}${call.title ? `: ${shorten(call.title)}` : ''}` : 'after a tool call';
+}
+
+function shorten(text: string): string {
+  return text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
+}

@@ -1,0 +1,226 @@
+import type { ConversationItem } from './conversation';
+import type { EventOf, RewindRestore, RewindWarning } from './events';
+import type { PlanStep } from './plan';
+import type { SessionState } from './session';
+
+/**
+ * Checkpoints and rewinds, as the fold (session.ts) keeps them: the steps a person can rewind to,
+ * what each rewind took out of the conversation the model sees, and how to put it back. The log
+ * keeps every event; a conversation rewind only changes what the fold holds as `items` (and what
+ * belongs to a place in them: the plan, compactions, reverts, instruction notes, the context meter).
+ *
+ * The fold is given an event's seq as the state's `lastSeq + 1`: a session's seqs are contiguous
+ * (the store numbers them so, and every fold takes them in order without gaps).
+ */
+
+/** What belongs to one place in the conversation, put back by a conversation rewind to it. */
+export interface ConversationMark {
+  /** How many conversation items there were. */
+  items: number;
+  plan: PlanStep[];
+  compactions: SessionState['compactions'];
+  reverts: SessionState['reverts'];
+  instructionNotes: SessionState['instructions']['notes'];
+  context: SessionState['context'];
+}
+
+/** A step the person can rewind to: right after one of their messages, or after a checkpointed tool call. */
+export interface RewindPoint {
+  /** The seq of the user.messaged or checkpoint.created event. */
+  seq: number;
+  kind: 'message' | 'checkpoint';
+  /** The tool call a checkpoint followed. */
+  callId?: string;
+  /** The files at this step; absent when no checkpoint recorded them (the files cannot be rewound). */
+  commit?: string;
+  mark: ConversationMark;
+}
+
+/** A checkpoint as the log recorded it (or its failure). */
+export interface CheckpointView {
+  seq: number;
+  callId: string | null;
+  commit?: string;
+  changed?: boolean;
+  skipped?: number;
+  /** Why no checkpoint was taken. */
+  error?: string;
+}
+
+/** A rewind, or the undoing of one, where it sits in the conversation and what it took out. */
+export interface RewindView {
+  seq: number;
+  kind: 'rewind' | 'undo';
+  /** The step rewound to; for an undo, the seq of the rewind it undid. */
+  toSeq: number;
+  restore: RewindRestore;
+  warnings: RewindWarning[];
+  /** Files it changed. */
+  files: string[];
+  beforeCommit?: string;
+  /** Where its marker sits: the number of conversation items right after it. */
+  atItem: number;
+  /** Conversation items it took out of what the model sees (shown greyed, never sent again). */
+  dropped: ConversationItem[];
+  /** For a rewind: the seq of the undo that reverted it. */
+  undoneBy?: number;
+  /** A later rewind or undo took the conversation back past this marker: it is no longer drawn. */
+  hidden: boolean;
+  /** The conversation just before it, for undoing it. */
+  before: { items: ConversationItem[]; mark: ConversationMark; points: RewindPoint[] };
+}
+
+/** The part of SessionState this file owns. */
+export interface RewindState {
+  checkpoints: CheckpointView[];
+  /** Steps that can be rewound to, in log order; steps a conversation rewind took out are not among them. */
+  rewindPoints: RewindPoint[];
+  rewinds: RewindView[];
+  /** The files as last recorded (a checkpoint or a rewind), and the seq that recorded them. */
+  filesCommit?: string;
+  filesAtSeq: number;
+}
+
+export const initialRewindState: RewindState = { checkpoints: [], rewindPoints: [], rewinds: [], filesAtSeq: 0 };
+
+/** The rewind an "Undo rewind" would revert: the latest, when nothing was rewound or undone after it. */
+export function undoableRewind(state: Pick<SessionState, 'rewinds'>): RewindView | undefined {
+  const last = state.rewinds[state.rewinds.length - 1];
+  return last && last.kind === 'rewind' && last.undoneBy === undefined ? last : undefined;
+}
+
+/** Whether a rewind changes the workspace's files / the conversation. */
+export function restoresFiles(restore: RewindRestore): boolean {
+  return restore !== 'conversation';
+}
+export function restoresConversation(restore: RewindRestore): boolean {
+  return restore !== 'files';
+}
+
+function markOf(state: SessionState): ConversationMark {
+  return {
+    items: state.items.length,
+    plan: state.plan,
+    compactions: state.compactions,
+    reverts: state.reverts,
+    instructionNotes: state.instructions.notes,
+    context: state.context,
+  };
+}
+
+function putBack(state: SessionState, mark: ConversationMark, items: ConversationItem[]): void {
+  state.items = items;
+  state.plan = mark.plan;
+  state.compactions = mark.compactions;
+  state.reverts = mark.reverts;
+  state.instructions = { ...state.instructions, notes: mark.instructionNotes };
+  // The window is the model's; what filled it is the conversation's.
+  state.context = { ...mark.context, compacting: false, ...(state.context.window !== undefined ? { window: state.context.window } : {}) };
+}
+
+/** After the person's message was added to the items. */
+export function addMessagePoint(state: SessionState, seq: number): void {
+  state.rewindPoints = [
+    ...state.rewindPoints,
+    { seq, kind: 'message', ...(state.filesCommit ? { commit: state.filesCommit } : {}), mark: markOf(state) },
+  ];
+}
+
+export function applyCheckpointCreated(state: SessionState, event: EventOf<'checkpoint.created'>, seq: number): void {
+  state.checkpoints = [...state.checkpoints, { seq, callId: event.callId, commit: event.commit, changed: event.changed, skipped: event.skipped }];
+  if (event.callId !== null) {
+    state.rewindPoints = [...state.rewindPoints, { seq, kind: 'checkpoint', callId: event.callId, commit: event.commit, mark: markOf(state) }];
+  } else {
+    // A run starts right after the person's message: the files it finds are the files "at" that message
+    // (including edits the person made by hand since the last checkpoint).
+    const points = [...state.rewindPoints];
+    for (let index = points.length - 1; index >= 0; index--) {
+      const point = points[index]!;
+      if (point.kind !== 'message' || point.seq <= state.filesAtSeq) break;
+      points[index] = { ...point, commit: event.commit };
+    }
+    state.rewindPoints = points;
+  }
+  state.filesCommit = event.commit;
+  state.filesAtSeq = seq;
+}
+
+export function applyCheckpointFailed(state: SessionState, event: EventOf<'checkpoint.failed'>, seq: number): void {
+  state.checkpoints = [...state.checkpoints, { seq, callId: event.callId, error: event.reason }];
+  if (event.callId !== null) {
+    // The step can still be rewound in the conversation; its files cannot.
+    state.rewindPoints = [...state.rewindPoints, { seq, kind: 'checkpoint', callId: event.callId, mark: markOf(state) }];
+  }
+  // What the files are now is unknown: a later message must not claim an older checkpoint as its files.
+  state.filesCommit = undefined;
+  state.filesAtSeq = seq;
+}
+
+export function applyRewound(state: SessionState, event: EventOf<'session.rewound'>, seq: number): void {
+  const before = { items: state.items, mark: markOf(state), points: state.rewindPoints };
+  const point = state.rewindPoints.find((candidate) => candidate.seq === event.toSeq);
+  let dropped: ConversationItem[] = [];
+  let rewinds = state.rewinds;
+  if (restoresConversation(event.restore) && point) {
+    const kept = point.mark.items;
+    dropped = state.items.slice(kept);
+    putBack(state, point.mark, state.items.slice(0, kept));
+    state.rewindPoints = state.rewindPoints.filter((candidate) => candidate.seq <= event.toSeq);
+    rewinds = rewinds.map((rewind) => (!rewind.hidden && rewind.atItem > kept ? { ...rewind, hidden: true } : rewind));
+  }
+  if (restoresFiles(event.restore) && event.restoredCommit) {
+    state.filesCommit = event.restoredCommit;
+    state.filesAtSeq = seq;
+  }
+  state.rewinds = [
+    ...rewinds,
+    {
+      seq,
+      kind: 'rewind',
+      toSeq: event.toSeq,
+      restore: event.restore,
+      warnings: event.warnings,
+      files: event.files,
+      ...(event.beforeCommit ? { beforeCommit: event.beforeCommit } : {}),
+      atItem: state.items.length,
+      dropped,
+      hidden: false,
+      before,
+    },
+  ];
+}
+
+export function applyRewindUndone(state: SessionState, event: EventOf<'session.rewind_undone'>, seq: number): void {
+  const target = state.rewinds.find((rewind) => rewind.seq === event.rewindSeq && rewind.kind === 'rewind');
+  if (!target) return;
+  const before = { items: state.items, mark: markOf(state), points: state.rewindPoints };
+  let dropped: ConversationItem[] = [];
+  if (restoresConversation(target.restore)) {
+    // What came after the rewind (its own branch) leaves what the model sees, as the rewind's part comes back.
+    dropped = state.items.slice(target.atItem);
+    putBack(state, target.before.mark, [...target.before.items]);
+    state.rewindPoints = target.before.points;
+  }
+  if (restoresFiles(target.restore) && target.beforeCommit) {
+    state.filesCommit = target.beforeCommit;
+    state.filesAtSeq = seq;
+  }
+  state.rewinds = [
+    ...state.rewinds.map((rewind) =>
+      rewind === target ? { ...rewind, undoneBy: seq, hidden: true } : rewind.seq > target.seq ? { ...rewind, hidden: true } : rewind,
+    ),
+    {
+      seq,
+      kind: 'undo',
+      toSeq: target.seq,
+      restore: target.restore,
+      warnings: event.warnings,
+      files: event.files,
+      ...(event.beforeCommit ? { beforeCommit: event.beforeCommit } : {}),
+      atItem: state.items.length,
+      dropped,
+      hidden: false,
+      before,
+    },
+  ];
+}
