@@ -1,22 +1,38 @@
-import path from 'node:path';
-import type { FileChange, FileDiff } from '../../shared/contract';
+import type { DiffScope, FileChange, FileDiff } from '../../shared/contract';
+import type { EventOf, StoredEvent } from '../../shared/events';
+import { revertFile, type RevertTarget } from '../review/revertFile';
 import type { Store } from '../store/store';
 import { changedFiles, fileDiff, WORKTREE } from '../workspace/diff';
-import { openShadowRepo, type ShadowRepo } from '../workspace/shadowRepo';
+import type { ShadowRepo } from '../workspace/shadowRepo';
 import { HostError } from './hostError';
+import type { SessionShadowRepos } from './sessionShadowRepos';
+import { fileHunks } from '../review/fileHunks';
+
+export interface SessionDiffsOptions {
+  /** Appends an event to the session's log and tells the UI (a revert, an accept). */
+  record(sessionId: string, event: EventOf<'changes.reverted'> | EventOf<'changes.accepted'>): void;
+  /** True while the session's agent runs (working, or waiting for the person's answer). */
+  isBusy(sessionId: string): boolean;
+}
 
 /**
- * The live diff: every file a session changed, against the folder as it was when the session started.
- * The base is a snapshot in a shadow git repository per project (outside the user's repository), so
- * changes made by commands show as well as those made by the file tools.
+ * The live diff: every file a session changed, against a review base, and the person's review of it.
+ *
+ * The `session` scope compares with the folder as it was when the session started, or when the
+ * person last accepted its changes. The `turn` scope compares with the folder as the person's latest
+ * message found it: the latest snapshot at or before that message (a checkpoint, the snapshot taken
+ * as the turn started, the session's start, an accept). Bases are snapshots in a shadow git repository
+ * per workspace (outside the user's repository), so changes made by commands show as well as those
+ * made by the file tools. Which snapshot is the base is read from the log each time: the log is the
+ * source of truth, refs only keep the snapshots.
  */
 export class SessionDiffs {
-  private readonly repos = new Map<string, Promise<ShadowRepo>>();
   private readonly failures = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
-    private readonly dataDir: string,
+    private readonly shadowRepos: SessionShadowRepos,
+    private readonly options: SessionDiffsOptions = { record: () => {}, isBusy: () => false },
   ) {}
 
   /** Takes the session's base snapshot; must finish before the agent may change anything. */
@@ -30,40 +46,119 @@ export class SessionDiffs {
     }
   }
 
-  async files(sessionId: string): Promise<FileChange[]> {
-    const { repo, base } = await this.base(sessionId);
+  /**
+   * Records the folder as a new message from the person finds it, before the run that appends the
+   * message starts: the `turn` scope's base when no checkpoint is later.
+   */
+  async takeTurnStart(sessionId: string): Promise<void> {
+    if (this.failures.has(sessionId)) return;
+    const row = this.store.sessions.get(sessionId);
+    if (!row) return;
+    try {
+      const repo = await this.repoFor(sessionId);
+      await repo.snapshot(`session ${sessionId} turn after event ${row.lastSeq}`, { ref: turnRef(sessionId, row.lastSeq) });
+    } catch {
+      // Without it the turn scope falls back to an earlier snapshot; the run must not wait on it.
+    }
+  }
+
+  async files(sessionId: string, scope: DiffScope = 'session'): Promise<FileChange[]> {
+    const { repo, base } = await this.base(sessionId, scope);
     return changedFiles(repo, base, WORKTREE);
   }
 
-  async file(sessionId: string, filePath: string): Promise<FileDiff> {
-    const { repo, base } = await this.base(sessionId);
-    return fileDiff(repo, base, WORKTREE, filePath);
+  async file(sessionId: string, filePath: string, scope: DiffScope = 'session'): Promise<FileDiff> {
+    const { repo, base } = await this.base(sessionId, scope);
+    const diff = await fileDiff(repo, base, WORKTREE, filePath);
+    if (diff.binary) return diff;
+    const split = fileHunks(diff.before, diff.after);
+    return split ? { ...diff, hunks: split.hunks } : diff;
   }
 
-  private async base(sessionId: string): Promise<{ repo: ShadowRepo; base: string }> {
+  /**
+   * Puts a file, or one hunk of it, back as the scope's base has it, and logs what was reverted so
+   * the model is told. Refused while the agent works: it may be writing the same file, and it would
+   * not learn of the change until its next request anyway.
+   */
+  async revert(
+    sessionId: string,
+    request: { path: string; scope?: DiffScope; hunk?: { index: number; fingerprint: string } },
+  ): Promise<void> {
+    if (this.options.isBusy(sessionId)) {
+      throw new HostError(
+        'conflict',
+        `The agent is still working in this session (or waiting for your answer), so ${request.path} was not reverted; stop the session or let it finish, then revert.`,
+      );
+    }
+    const { repo, base } = await this.base(sessionId, request.scope ?? 'session');
+    const target: RevertTarget = request.hunk ? { kind: 'hunk', ...request.hunk } : { kind: 'file' };
+    const reverted = await revertFile(repo, base, request.path, target);
+    this.options.record(sessionId, { type: 'changes.reverted', ...reverted });
+  }
+
+  /** Accepts everything changed so far in `scope`: its review base moves to the folder as it is now. */
+  async accept(sessionId: string, scope: DiffScope = 'session'): Promise<void> {
+    const { repo } = await this.base(sessionId, scope);
+    const { commit } = await repo.snapshot(`session ${sessionId} accepted (${scope})`, { ref: `sessions/${sessionId}/accepted` });
+    this.options.record(sessionId, { type: 'changes.accepted', scope, commit });
+  }
+
+  /** The shadow repository that holds this session's snapshots (shared by the sessions of one workspace). */
+  repoFor(sessionId: string): Promise<ShadowRepo> {
+    if (!this.store.sessions.get(sessionId)) throw new HostError('not_found', `There is no session ${sessionId}.`);
+    return this.shadowRepos.forSession(sessionId);
+  }
+
+  private async base(sessionId: string, scope: DiffScope): Promise<{ repo: ShadowRepo; base: string }> {
     const failure = this.failures.get(sessionId);
     if (failure) throw new HostError('failed', `The live diff is not available for this session: ${failure}`);
     const repo = await this.repoFor(sessionId);
-    const base = await repo.resolveRef(baseRef(sessionId));
-    if (!base) throw new HostError('not_found', 'This session has no starting snapshot yet, so there is nothing to compare with.');
-    return { repo, base };
+    const start = await repo.resolveRef(baseRef(sessionId));
+    if (!start) throw new HostError('not_found', 'This session has no starting snapshot yet, so there is nothing to compare with.');
+    const events = this.store.events.list(sessionId);
+    if (scope === 'session') return { repo, base: sessionBase(events) ?? start };
+    const turns = (await repo.listRefs(`sessions/${sessionId}/turns`)).map((ref) => ({
+      seq: Number(ref.name.split('/').pop()),
+      commit: ref.commit,
+    }));
+    return { repo, base: turnBase(events, [{ seq: 0, commit: start }, ...turns.filter((turn) => Number.isInteger(turn.seq))]) };
   }
+}
 
-  private repoFor(sessionId: string): Promise<ShadowRepo> {
-    const session = this.store.sessions.get(sessionId);
-    if (!session) throw new HostError('not_found', `There is no session ${sessionId}.`);
-    const key = session.projectId ?? session.workspace;
-    let repo = this.repos.get(key);
-    if (!repo) {
-      const gitDir = path.join(this.dataDir, 'shadow', `${session.projectId ?? 'workspace'}.git`);
-      repo = openShadowRepo({ workspace: session.workspace, gitDir });
-      repo.catch(() => this.repos.delete(key));
-      this.repos.set(key, repo);
+/** The latest session-wide accept, if any. */
+function sessionBase(events: StoredEvent[]): string | null {
+  let base: string | null = null;
+  for (const { event } of events) if (event.type === 'changes.accepted' && event.scope === 'session') base = event.commit;
+  return base;
+}
+
+/**
+ * The folder as the person's latest message found it: the latest snapshot known to be at or before
+ * that message, or an accept made since (of either scope) when later.
+ */
+function turnBase(events: StoredEvent[], points: { seq: number; commit: string }[]): string {
+  let lastMessage = 0;
+  const known = [...points];
+  for (const stored of events) {
+    const event: { type: string; commit?: unknown } = stored.event;
+    if (event.type === 'user.messaged') lastMessage = stored.seq;
+    // Checkpoints (snapshots after each file-changing step) are logged by the rewind feature, when present.
+    if ((event.type === 'checkpoint.created' || event.type === 'changes.accepted') && typeof event.commit === 'string') {
+      known.push({ seq: stored.seq, commit: event.commit });
     }
-    return repo;
   }
+  let best = points[0]!;
+  for (const point of known) if (point.seq <= lastMessage && point.seq >= best.seq) best = point;
+  for (const stored of events) {
+    if (stored.seq > lastMessage && stored.event.type === 'changes.accepted') best = { seq: stored.seq, commit: stored.event.commit };
+  }
+  return best.commit;
 }
 
 function baseRef(sessionId: string): string {
   return `sessions/${sessionId}/base`;
+}
+
+function turnRef(sessionId: string, afterSeq: number): string {
+  return `sessions/${sessionId}/turns/${afterSeq}`;
 }

@@ -166,3 +166,23 @@ async function checkVersion(minimum: readonly [number, number]): Promise<string>
   }
   return match[0];
 }
+
+/**
+ * Runs git in the person's own repository (worktrees, merges), as the person would: their config
+ * and identity apply. What is turned off: variables that would point git at another repository (a
+ * hook that launched Tether sets GIT_DIR), hooks (a hook the agent wrote must not run on the
+ * person's say-so for a merge), prompts, and translated messages (errors are read by their wording).
+ */
+export function runUserGit(args: readonly string[], options: { cwd: string; input?: string; okExitCodes?: readonly number[] }): Promise<GitRun> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|COMMON_DIR|PREFIX|CEILING_DIRECTORIES)$/i.test(key)) env[key] = value;
+  }
+  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', LANGUAGE: 'C' });
+  return runGit(['-c', `core.hooksPath=${os.devNull}`, '-c', 'core.quotePath=false', ...args], {
+    cwd: options.cwd,
+    env,
+    ...(options.input !== undefined ? { input: options.input } : {}),
+    ...(options.okExitCodes ? { okExitCodes: options.okExitCodes } : {}),
+  });
+}

@@ -1,4 +1,4 @@
-import type { FileChange, FileDiff } from '../../../shared/contract';
+import type { DiffHunk, DiffScope, FileChange, FileDiff, WorktreeFinish, WorktreeSetting } from '../../../shared/contract';
 import type { GetState, SetState, StoreDeps } from './appState';
 import type { LoadStatus } from './sessionsSlice';
 import { errorMessage } from '../lib/errorMessage';
@@ -18,9 +18,31 @@ export interface OpenFileDiff {
   error?: string;
 }
 
+/** What the person last did in a session's review, and how it went: shown in the diff panel. */
+export interface ReviewNotice {
+  kind: 'error' | 'info';
+  message: string;
+}
+
 /** The live diff: files the session changed against where it started, and the one being looked at. */
 export interface DiffSlice {
   diffs: Record<string, SessionDiff>;
+  /** Each session's review scope: since its start (or last accept), or since the person's last message. */
+  diffScope: Record<string, DiffScope>;
+  /** A review action under way in a session (its label), so buttons wait for it. */
+  reviewPending: Record<string, string>;
+  reviewNotice: Record<string, ReviewNotice>;
+  /** The per-project worktree setting, once asked for. */
+  worktreeSettings: Record<string, WorktreeSetting>;
+  setDiffScope(sessionId: string, scope: DiffScope): Promise<void>;
+  /** Undoes one hunk of the open file, named by index and fingerprint so a stale view cannot undo another. */
+  revertHunk(sessionId: string, path: string, index: number, hunk: DiffHunk): Promise<void>;
+  revertFile(sessionId: string, path: string): Promise<void>;
+  acceptChanges(sessionId: string): Promise<void>;
+  dismissReviewNotice(sessionId: string): void;
+  loadWorktreeSetting(projectId: string): Promise<void>;
+  setWorktreeSetting(projectId: string, enabled: boolean): Promise<void>;
+  finishWorktree(sessionId: string, action: WorktreeFinish['action'], message?: string): Promise<void>;
   /** The file picked in each session's list. */
   diffPath: Record<string, string>;
   fileDiff: OpenFileDiff | null;
@@ -34,6 +56,29 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
   const { api } = deps;
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   let fileRequest = 0;
+  // 'session' is the request's default: left out, so a request reads as it did before scopes existed.
+  const scopeOf = (sessionId: string) => (get().diffScope[sessionId] === 'turn' ? { scope: 'turn' as const } : {});
+
+  /** Runs a review request, showing it as under way, then what came of it, then the refreshed diff. */
+  async function review(sessionId: string, label: string, work: () => Promise<string | null>): Promise<void> {
+    if (get().reviewPending[sessionId]) return;
+    set((state) => ({
+      reviewPending: { ...state.reviewPending, [sessionId]: label },
+      reviewNotice: without(state.reviewNotice, sessionId),
+    }));
+    let notice: ReviewNotice | null = null;
+    try {
+      const done = await work();
+      if (done) notice = { kind: 'info', message: done };
+    } catch (error) {
+      notice = { kind: 'error', message: errorMessage(error) };
+    }
+    set((state) => ({
+      reviewPending: without(state.reviewPending, sessionId),
+      reviewNotice: notice ? { ...state.reviewNotice, [sessionId]: notice } : state.reviewNotice,
+    }));
+    await get().refreshDiff(sessionId);
+  }
 
   async function loadFile(sessionId: string, path: string): Promise<void> {
     const ticket = ++fileRequest;
@@ -47,7 +92,7 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       },
     }));
     try {
-      const diff = await api.request('diff:file', { sessionId, path });
+      const diff = await api.request('diff:file', { sessionId, path, ...scopeOf(sessionId) });
       if (ticket !== fileRequest) return;
       set({ fileDiff: { sessionId, path, diff, status: 'ready' } });
     } catch (error) {
@@ -60,6 +105,68 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     diffs: {},
     diffPath: {},
     fileDiff: null,
+    diffScope: {},
+    reviewPending: {},
+    reviewNotice: {},
+    worktreeSettings: {},
+
+    async setDiffScope(sessionId, scope) {
+      set((state) => ({ diffScope: { ...state.diffScope, [sessionId]: scope } }));
+      await get().refreshDiff(sessionId);
+    },
+
+    revertHunk(sessionId, path, index, hunk) {
+      return review(sessionId, 'Reverting…', async () => {
+        await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId), hunk: { index, fingerprint: hunk.fingerprint } });
+        return null;
+      });
+    },
+
+    revertFile(sessionId, path) {
+      return review(sessionId, 'Reverting…', async () => {
+        await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId) });
+        return null;
+      });
+    },
+
+    acceptChanges(sessionId) {
+      return review(sessionId, 'Accepting…', async () => {
+        await api.request('diff:accept', { sessionId, ...scopeOf(sessionId) });
+        return get().diffScope[sessionId] === 'turn' ? 'Accepted the last turn’s changes.' : 'Accepted the session’s changes.';
+      });
+    },
+
+    dismissReviewNotice(sessionId) {
+      set((state) => ({ reviewNotice: without(state.reviewNotice, sessionId) }));
+    },
+
+    async loadWorktreeSetting(projectId) {
+      try {
+        const setting = await api.request('worktree:setting', { projectId });
+        set((state) => ({ worktreeSettings: { ...state.worktreeSettings, [projectId]: setting } }));
+      } catch (error) {
+        get().notify(`Could not read the worktree setting: ${errorMessage(error)}`);
+      }
+    },
+
+    async setWorktreeSetting(projectId, enabled) {
+      try {
+        const setting = await api.request('worktree:configure', { projectId, enabled });
+        set((state) => ({ worktreeSettings: { ...state.worktreeSettings, [projectId]: setting } }));
+      } catch (error) {
+        get().notify(errorMessage(error));
+      }
+    },
+
+    finishWorktree(sessionId, action, message) {
+      const label = action === 'merge' ? 'Merging…' : action === 'squash' ? 'Squashing…' : 'Discarding…';
+      return review(sessionId, label, async () => {
+        const done = await api.request('worktree:finish', { sessionId, action, ...(message ? { message } : {}) });
+        const commit = done.commit ? ` as ${done.commit.slice(0, 10)}` : '';
+        if (action === 'discard') return 'Discarded the worktree and its branch.';
+        return `${action === 'merge' ? 'Merged' : 'Squashed'} into ${done.into ?? 'the current branch'}${commit}; the worktree and its branch are removed.`;
+      });
+    },
 
     async refreshDiff(sessionId) {
       const timer = timers.get(sessionId);
@@ -72,7 +179,7 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       }));
       let files: FileChange[];
       try {
-        files = await api.request('diff:files', { sessionId });
+        files = await api.request('diff:files', { sessionId, ...scopeOf(sessionId) });
       } catch (error) {
         set((state) => ({
           diffs: { ...state.diffs, [sessionId]: { files: state.diffs[sessionId]?.files ?? [], status: 'error', error: errorMessage(error) } },
@@ -111,4 +218,10 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       await loadFile(sessionId, path);
     },
   };
+}
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!(key in record)) return record;
+  const { [key]: _removed, ...rest } = record;
+  return rest;
 }

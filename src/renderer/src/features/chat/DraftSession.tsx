@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PermissionMode } from '../../../../shared/permissions';
 import { useApp } from '../../stores/useApp';
+import { WorktreeOption } from '../diff/WorktreeOption';
 import { TaskBox } from './TaskBox';
 
 type StartMode = Exclude<PermissionMode, 'unleashed'>;
@@ -41,6 +42,7 @@ export function DraftSession({ projectId }: { projectId: string }) {
             <option value="read-only">read-only: nothing changes</option>
           </select>
         </label>
+        <WorktreeOption projectId={projectId} />
       </div>
       <TaskBox
         autoFocus

@@ -1,21 +1,32 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useApp } from '../../stores/useApp';
 import { DiffFileList } from './DiffFileList';
+import type { RevealLine } from './DiffViewer';
+import { HunkList } from './HunkList';
+import { ReviewBar } from './ReviewBar';
+import { WorktreeBar } from './WorktreeBar';
+import './review.css';
 
 // Monaco is large; it loads the first time a diff is shown, not with the window.
 const DiffViewer = lazy(() => import('./DiffViewer'));
 
-/** The live diff: every file the session changed, against where it started, and one of them opened. */
+/**
+ * The live diff: every file the session changed, against where it started (or since the person's
+ * last message), one of them opened, and the person's review of it: revert a hunk or a file, accept
+ * all. A worktree session also shows its branch and how to end it.
+ */
 export function DiffPanel({ sessionId }: { sessionId: string }) {
   const diff = useApp((state) => state.diffs[sessionId]);
-  const fileDiff = useApp((state) => (state.fileDiff?.sessionId === sessionId ? state.fileDiff : null));
   const layout = useApp((state) => state.diffLayout);
   const setDiffLayout = useApp((state) => state.setDiffLayout);
   const refreshDiff = useApp((state) => state.refreshDiff);
+  const status = useApp((state) => state.sessions[sessionId]?.status);
+  const notice = useApp((state) => state.reviewNotice[sessionId]);
+  const dismissReviewNotice = useApp((state) => state.dismissReviewNotice);
+  const worktreeGone = useApp((state) => state.logs[sessionId]?.state.worktree?.finished !== undefined);
   const count = diff?.files.length ?? 0;
-  // While another file loads, the last one stays in the editor (which is kept, not re-created).
-  const shown = fileDiff?.diff ?? null;
-  const stale = shown !== null && shown.path !== fileDiff?.path;
+  // The core refuses a revert while the agent works; the buttons say so before anyone tries.
+  const busy = status === 'working' || status === 'waiting' ? 'The agent is working: stop it or let it finish, then revert.' : null;
 
   return (
     <section className="diff-panel panel" aria-label="Changes" data-testid="diff-panel">
@@ -37,12 +48,48 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
           Refresh
         </button>
       </div>
+      <WorktreeBar sessionId={sessionId} busy={busy} />
+      {notice && (
+        <div className={`panel-note review-notice${notice.kind === 'error' ? ' error-text' : ''}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="review-notice">
+          <span>{notice.message}</span>
+          <button type="button" className="ghost" aria-label="Dismiss" onClick={() => dismissReviewNotice(sessionId)}>
+            ×
+          </button>
+        </div>
+      )}
+      {worktreeGone ? (
+        <div className="empty-state">This session’s worktree is gone: its changes are in the repository’s history, or were discarded.</div>
+      ) : (
+        <DiffBody sessionId={sessionId} busy={busy} />
+      )}
+    </section>
+  );
+}
+
+function DiffBody({ sessionId, busy }: { sessionId: string; busy: string | null }) {
+  const diff = useApp((state) => state.diffs[sessionId]);
+  const fileDiff = useApp((state) => (state.fileDiff?.sessionId === sessionId ? state.fileDiff : null));
+  const layout = useApp((state) => state.diffLayout);
+  const pending = useApp((state) => state.reviewPending[sessionId] ?? null);
+  const revertHunk = useApp((state) => state.revertHunk);
+  const [reveal, setReveal] = useState<RevealLine | null>(null);
+  const count = diff?.files.length ?? 0;
+  // While another file loads, the last one stays in the editor (which is kept, not re-created).
+  const shown = fileDiff?.diff ?? null;
+  const stale = shown !== null && shown.path !== fileDiff?.path;
+  const reviewable = shown !== null && !stale && fileDiff?.status !== 'error' && count > 0;
+  const canRevert = reviewable && busy === null && pending === null;
+
+  return (
+    <>
+      <ReviewBar sessionId={sessionId} count={count} />
       {diff?.status === 'error' && (
         <p className="panel-note error-text" role="alert">
           Could not list the changes: {diff.error}
         </p>
       )}
       <DiffFileList sessionId={sessionId} />
+      {reviewable && <HunkList sessionId={sessionId} diff={shown} busy={busy} onReveal={(line) => setReveal({ line, key: Date.now() })} />}
       <div className="diff-viewer-host">
         {fileDiff === null ? (
           <div className="empty-state">{count === 0 ? 'No changes yet.' : 'Pick a file to see its changes.'}</div>
@@ -56,7 +103,12 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
           </div>
         ) : shown ? (
           <Suspense fallback={<div className="empty-state">Loading the editor…</div>}>
-            <DiffViewer diff={shown} layout={layout} />
+            <DiffViewer
+              diff={shown}
+              layout={layout}
+              reveal={reveal}
+              onRevertHunk={canRevert ? (index) => shown.hunks?.[index] && void revertHunk(sessionId, shown.path, index, shown.hunks[index]) : undefined}
+            />
           </Suspense>
         ) : (
           <div className="empty-state">Loading {fileDiff.path}…</div>
@@ -67,6 +119,6 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
           </div>
         )}
       </div>
-    </section>
+    </>
   );
 }

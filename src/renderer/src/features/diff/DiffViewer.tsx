@@ -3,6 +3,17 @@ import * as monaco from 'monaco-editor';
 import './monacoEnvironment';
 import type { FileDiff } from '../../../../shared/contract';
 
+/** A line to bring into view (a hunk picked in the list); `key` makes picking the same line again count. */
+export interface RevealLine {
+  line: number;
+  key: number;
+}
+
+/** The line of the agent's version where a hunk's revert arrow sits: its first line, or the line before a removal. */
+function hunkGlyphLine(hunk: { newStart: number }): number {
+  return Math.max(1, hunk.newStart);
+}
+
 const darkQuery = '(prefers-color-scheme: dark)';
 
 // A diff shows one file out of its project, read-only: the TypeScript service would only report
@@ -41,10 +52,25 @@ function themeNow(): string {
  * diff editor diffs a new pair at once, where changed text waits out a 200 ms debounce); a refresh of
  * the same file only replaces the models' text, which keeps the scroll position.
  */
-export default function DiffViewer({ diff, layout }: { diff: FileDiff; layout: 'side' | 'inline' }) {
+export default function DiffViewer({
+  diff,
+  layout,
+  reveal = null,
+  onRevertHunk,
+}: {
+  diff: FileDiff;
+  layout: 'side' | 'inline';
+  reveal?: RevealLine | null;
+  /** Set when hunks may be reverted now: each hunk gets a revert arrow in the gutter of the agent's side. */
+  onRevertHunk?: ((index: number) => void) | undefined;
+}) {
   const host = useRef<HTMLDivElement>(null);
+  const revertHunk = useRef(onRevertHunk);
+  revertHunk.current = onRevertHunk;
+  const glyphs = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
   const editor = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
   const shownPath = useRef<string | null>(null);
+  const hunksShown = useRef<FileDiff['hunks']>(undefined);
 
   useEffect(() => {
     const element = host.current;
@@ -65,6 +91,7 @@ export default function DiffViewer({ diff, layout }: { diff: FileDiff; layout: '
       maxFileSize: 100,
       hideUnchangedRegions: { enabled: false },
       renderValidationDecorations: 'off',
+      glyphMargin: true,
       stickyScroll: { enabled: false },
       folding: false,
       codeLens: false,
@@ -85,12 +112,22 @@ export default function DiffViewer({ diff, layout }: { diff: FileDiff; layout: '
       modified: monaco.editor.createModel('', 'plaintext'),
     });
     editor.current = created;
+    const modifiedEditor = created.getModifiedEditor();
+    glyphs.current = modifiedEditor.createDecorationsCollection();
+    const clicks = modifiedEditor.onMouseDown((event) => {
+      if (event.target.type !== monaco.editor.MouseTargetType.GUTTER_GLYPH_MARGIN || !revertHunk.current) return;
+      const line = event.target.position?.lineNumber;
+      const index = (hunksShown.current ?? []).findIndex((hunk) => hunkGlyphLine(hunk) === line);
+      if (index >= 0) revertHunk.current(index);
+    });
 
     const media = window.matchMedia(darkQuery);
     const handleScheme = () => monaco.editor.setTheme(themeNow());
     media.addEventListener('change', handleScheme);
     return () => {
       media.removeEventListener('change', handleScheme);
+      clicks.dispose();
+      glyphs.current = null;
       const model = created.getModel();
       created.dispose();
       model?.original.dispose();
@@ -124,6 +161,28 @@ export default function DiffViewer({ diff, layout }: { diff: FileDiff; layout: '
   useEffect(() => {
     editor.current?.updateOptions({ renderSideBySide: layout === 'side' });
   }, [layout]);
+
+  // The revert arrows follow the server's hunks (what a revert undoes), not Monaco's own diff.
+  const canRevert = onRevertHunk !== undefined;
+  useEffect(() => {
+    hunksShown.current = diff.hunks;
+    glyphs.current?.set(
+      canRevert
+        ? (diff.hunks ?? []).map((hunk) => ({
+            range: new monaco.Range(hunkGlyphLine(hunk), 1, hunkGlyphLine(hunk), 1),
+            options: { glyphMarginClassName: 'hunk-revert-glyph', glyphMarginHoverMessage: { value: 'Revert this hunk' } },
+          }))
+        : [],
+    );
+  }, [diff, canRevert]);
+
+  // A hunk picked in the list: its first line, in the agent's version, scrolled into the middle.
+  useEffect(() => {
+    const modified = editor.current?.getModifiedEditor();
+    if (!reveal || !modified) return;
+    modified.revealLineInCenter(reveal.line);
+    modified.setSelection({ startLineNumber: reveal.line, startColumn: 1, endLineNumber: reveal.line, endColumn: 1 });
+  }, [reveal]);
 
   return <div className="diff-viewer" ref={host} data-testid="diff-viewer" data-path={diff.path} data-layout={layout} aria-label={`Changes to ${diff.path}`} role="region" />;
 }

@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { HunkRange } from '../../shared/events';
+import { HostError } from '../sessions/hostError';
+import { looksBinary } from '../tools/files/looksBinary';
+import type { ShadowRepo } from '../workspace/shadowRepo';
+import { fileHunks } from './fileHunks';
+
+/** A whole file, or one hunk named by its index in the diff the person saw and that hunk's fingerprint. */
+export type RevertTarget = { kind: 'file' } | { kind: 'hunk'; index: number; fingerprint: string };
+
+export interface Reverted {
+  path: string;
+  hunks: HunkRange[] | 'file';
+  note: string;
+}
+
+/**
+ * Puts `filePath` (or one hunk of it) back as snapshot `base` has it, in the workspace the shadow
+ * repository records. A whole-file revert restores the bytes, the executable bit or the symbolic
+ * link, or deletes a file the base did not have. A hunk revert rewrites the file with that hunk's
+ * lines as they were and every other byte as it is now. Nothing else in the folder is touched.
+ */
+export async function revertFile(repo: ShadowRepo, base: string, filePath: string, target: RevertTarget): Promise<Reverted> {
+  const relative = normalise(filePath);
+  const absolute = insideWorkspace(repo.workspace, relative, filePath);
+  const before = await entryAt(repo, base, relative);
+  const now = currentEntry(absolute);
+
+  if (target.kind === 'file') {
+    if (!before) {
+      if (now.kind === 'missing')
+        throw new HostError(
+          'not_found',
+          `${relative} did not exist at the review base and does not exist now: there is nothing to revert. Refresh the list of changes.`,
+        );
+      fs.unlinkSync(absolute);
+      return { path: relative, hunks: 'file', note: `${relative} (whole file; it was new, so it was deleted)` };
+    }
+    if (sameAsBase(now, before))
+      throw new HostError(
+        'conflict',
+        `${relative} is already as the review base has it: there is nothing to revert. Refresh the list of changes.`,
+      );
+    writeEntry(absolute, now, before);
+    return {
+      path: relative,
+      hunks: 'file',
+      note: `${relative} (whole file${now.kind === 'missing' ? '; it had been deleted, so it was restored' : ''})`,
+    };
+  }
+
+  const wholeFileOnly = (why: string) =>
+    new HostError('invalid_input', `A single hunk of ${relative} cannot be reverted: ${why}. Revert the whole file instead.`);
+  if (now.kind !== 'file') throw wholeFileOnly(now.kind === 'missing' ? 'the file no longer exists' : 'it is not a regular file now');
+  if (before && before.mode === '120000') throw wholeFileOnly('it was a symbolic link');
+  const oldBytes = before?.bytes ?? Buffer.alloc(0);
+  if (looksBinary(oldBytes) || looksBinary(now.bytes)) throw wholeFileOnly('it is a binary file');
+  const oldText = exactText(oldBytes);
+  const newText = exactText(now.bytes);
+  if (oldText === null || newText === null) throw wholeFileOnly('it is not valid UTF-8 text, so its bytes could not be kept exactly');
+  const split = fileHunks(oldText, newText);
+  if (!split) throw wholeFileOnly('it changed too much to be split into hunks');
+  const hunk = split.hunks[target.index];
+  if (!hunk || hunk.fingerprint !== target.fingerprint) {
+    throw new HostError(
+      'conflict',
+      `The changes to ${relative} are no longer what the diff showed (it changed since it was loaded), so no hunk was reverted. Look at the refreshed diff and try again.`,
+    );
+  }
+  fs.writeFileSync(absolute, split.revert(target.index));
+  const { fingerprint: _fingerprint, ...range } = hunk;
+  return { path: relative, hunks: [range], note: `${relative} ${describeHunk(range)} (hunk)` };
+}
+
+/** Where the hunk was in the agent's version of the file, which is what the model knows. */
+function describeHunk(range: HunkRange): string {
+  if (range.newLines === 0)
+    return range.newStart === 0 ? `lines removed at the top, restored` : `lines removed after line ${range.newStart}, restored`;
+  if (range.newLines === 1) return `line ${range.newStart}`;
+  return `lines ${range.newStart}-${range.newStart + range.newLines - 1}`;
+}
+
+function normalise(filePath: string): string {
+  const relative = filePath.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  const parts = relative.split('/');
+  if (
+    !relative ||
+    relative.startsWith('/') ||
+    /^[A-Za-z]:/.test(relative) ||
+    relative.includes('\0') ||
+    parts.some((part) => part === '..' || part === '' || part === '.')
+  ) {
+    throw new HostError(
+      'invalid_input',
+      `${JSON.stringify(filePath)} is not a path inside the workspace; pass the path the list of changes shows.`,
+    );
+  }
+  if (parts.some((part) => part.toLowerCase() === '.git'))
+    throw new HostError('invalid_input', `${filePath} is inside a .git folder, which the live diff never shows or reverts.`);
+  return relative;
+}
+
+/** The file's absolute path, refusing a folder on the way that is a link leading out of the workspace. */
+function insideWorkspace(workspace: string, relative: string, shown: string): string {
+  const absolute = path.join(workspace, ...relative.split('/'));
+  let parent = path.dirname(absolute);
+  while (!fs.existsSync(parent)) parent = path.dirname(parent);
+  const real = fs.realpathSync.native(parent);
+  if (real !== workspace && !real.startsWith(workspace + path.sep)) {
+    throw new HostError('invalid_input', `${shown} leads outside the workspace ${workspace} through a symbolic link; it was not touched.`);
+  }
+  return absolute;
+}
+
+interface BaseEntry {
+  mode: string;
+  bytes: Buffer;
+}
+
+type CurrentEntry =
+  { kind: 'missing' } | { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'symlink'; target: string } | { kind: 'other' };
+
+async function entryAt(repo: ShadowRepo, commit: string, relative: string): Promise<BaseEntry | null> {
+  const listing = await repo.git(['ls-tree', '-z', '--full-tree', commit, '--', relative]);
+  const record = listing.stdout.subarray(0, Math.max(0, listing.stdout.indexOf(0))).toString('utf8');
+  const match = /^(\d+) (\w+) ([0-9a-f]+)\t/.exec(record);
+  if (!match || match[2] !== 'blob') return null;
+  return { mode: match[1]!, bytes: (await repo.git(['cat-file', 'blob', match[3]!])).stdout };
+}
+
+function currentEntry(absolute: string): CurrentEntry {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(absolute);
+  } catch {
+    return { kind: 'missing' };
+  }
+  if (stat.isSymbolicLink()) return { kind: 'symlink', target: fs.readlinkSync(absolute) };
+  if (stat.isFile()) return { kind: 'file', bytes: fs.readFileSync(absolute), mode: stat.mode };
+  return { kind: 'other' };
+}
+
+function sameAsBase(now: CurrentEntry, before: BaseEntry): boolean {
+  if (before.mode === '120000') return now.kind === 'symlink' && now.target === before.bytes.toString('utf8');
+  if (now.kind !== 'file' || !now.bytes.equals(before.bytes)) return false;
+  return ((now.mode & 0o111) !== 0) === (before.mode === '100755');
+}
+
+function writeEntry(absolute: string, now: CurrentEntry, before: BaseEntry): void {
+  if (now.kind === 'other')
+    throw new HostError('conflict', `${absolute} is a folder or a special file now; move it away, then revert again.`);
+  fs.mkdirSync(path.dirname(absolute), { recursive: true });
+  if (before.mode === '120000') {
+    if (now.kind !== 'missing') fs.unlinkSync(absolute);
+    fs.symlinkSync(before.bytes.toString('utf8'), absolute);
+    return;
+  }
+  // A link stands where a file was: replace the link itself, never write through it.
+  if (now.kind === 'symlink') fs.unlinkSync(absolute);
+  const executable = before.mode === '100755';
+  if (now.kind === 'file') {
+    fs.writeFileSync(absolute, before.bytes);
+    // The file's read and write bits stay; only the executable bit follows the base.
+    const mode = executable ? now.mode | ((now.mode & 0o444) >> 2) : now.mode & ~0o111;
+    fs.chmodSync(absolute, mode & 0o7777);
+    return;
+  }
+  fs.writeFileSync(absolute, before.bytes, { mode: executable ? 0o777 : 0o666 });
+}
+
+/** The bytes as text, or null when decoding and encoding again would not give the same bytes. */
+function exactText(bytes: Buffer): string | null {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : null;
+}

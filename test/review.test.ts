@@ -1,0 +1,205 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventName, EventPayload } from '../src/shared/contract';
+import type { StoredEvent } from '../src/shared/events';
+import type { AppServices } from '../src/main/host/appServices';
+import { createServices } from '../src/main/services';
+import { memoryKeyStore } from '../src/main/sessions/keyStore';
+import { writeAppSettings } from '../src/main/settings/appSettings';
+import { startScriptedModel, type ScriptedModel, type ScriptedRequestBody, type Turn } from './fixtures/scriptedModel';
+import { removeTempDirs, tempDir } from './support/tempDirs';
+
+// Per-hunk review in the live diff, through the contract the UI uses: revert a hunk or a file (and
+// nothing else), accept, the two scopes, and what the model is told.
+
+let server: ScriptedModel | undefined;
+const opened: AppServices[] = [];
+
+afterEach(async () => {
+  for (const services of opened.splice(0)) await services.close();
+  await server?.close();
+  server = undefined;
+  removeTempDirs();
+});
+
+async function open(turns: Turn[] = []) {
+  const dataDir = tempDir('tether-data-');
+  server = await startScriptedModel({ turns });
+  writeAppSettings(dataDir, { model: { baseUrl: server.baseUrl, api: 'chat', model: 'scripted-model' } });
+  const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key') });
+  opened.push(services);
+  const events: StoredEvent[] = [];
+  services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
+    if (name === 'session:event') events.push(payload as StoredEvent);
+  });
+  const count = (type: string) => events.filter((stored) => stored.event.type === type).length;
+  const waitForCount = async (type: string, n: number) => {
+    const deadline = Date.now() + 20_000;
+    while (count(type) < n) {
+      if (Date.now() > deadline) throw new Error(`waited for ${n} ${type}; saw ${events.map((e) => e.event.type).join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { handlers: services.handlers, events, waitForCount };
+}
+
+const aBefore = Array.from({ length: 20 }, (_, i) => `line ${i + 1}\n`).join('');
+const bBefore = 'alpha\r\nbeta\r\n';
+const binary = Buffer.from([0, 1, 2, 3, 255, 0, 10, 13]);
+
+function workspace(): string {
+  const dir = tempDir('tether-review-');
+  writeFileSync(path.join(dir, 'a.txt'), aBefore);
+  writeFileSync(path.join(dir, 'b.txt'), bBefore);
+  mkdirSync(path.join(dir, 'bin'));
+  writeFileSync(path.join(dir, 'bin/c.bin'), binary);
+  return dir;
+}
+
+const edit = (file: string, from: string, to: string) => ({
+  name: 'edit_file',
+  arguments: { path: file, old_string: from, new_string: to },
+});
+
+function noteCount(body: ScriptedRequestBody): number {
+  return JSON.stringify(body.messages ?? body.input).split('The person reverted these changes').length - 1;
+}
+
+describe('per-hunk review', () => {
+  it('reverts one hunk and whole files exactly, tells the model once, and scopes the diff to the last turn', async () => {
+    const dir = workspace();
+    const { handlers, waitForCount, events } = await open([
+      {
+        toolCalls: [
+          edit('a.txt', 'line 3\n', 'LINE THREE\n'),
+          edit('a.txt', 'line 15\n', 'line 15\nextra\n'),
+          edit('b.txt', 'beta', 'BETA'),
+          { name: 'write_file', arguments: { path: 'd.txt', content: 'new\n' } },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit things', mode: 'auto-edit' });
+    await waitForCount('session.finished', 1);
+
+    expect((await handlers['diff:files']({ sessionId })).map((file) => `${file.status} ${file.path}`)).toEqual([
+      'modified a.txt',
+      'modified b.txt',
+      'added d.txt',
+    ]);
+    const aDiff = await handlers['diff:file']({ sessionId, path: 'a.txt' });
+    expect(aDiff.hunks?.map(({ fingerprint: _f, ...range }) => range)).toEqual([
+      { oldStart: 3, oldLines: 1, newStart: 3, newLines: 1 },
+      { oldStart: 15, oldLines: 0, newStart: 16, newLines: 1 },
+    ]);
+    const aAfter = readFileSync(path.join(dir, 'a.txt'));
+    const bAfter = readFileSync(path.join(dir, 'b.txt'));
+
+    // A fingerprint from a stale view is refused, and nothing changes.
+    await expect(
+      handlers['diff:revert']({ sessionId, path: 'a.txt', hunk: { index: 1, fingerprint: aDiff.hunks![0]!.fingerprint } }),
+    ).rejects.toThrow(/no longer what the diff showed/);
+    expect(readFileSync(path.join(dir, 'a.txt')).equals(aAfter)).toBe(true);
+
+    await handlers['diff:revert']({ sessionId, path: 'a.txt', hunk: { index: 1, fingerprint: aDiff.hunks![1]!.fingerprint } });
+    expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe(aBefore.replace('line 3\n', 'LINE THREE\n'));
+    expect(readFileSync(path.join(dir, 'b.txt')).equals(bAfter)).toBe(true);
+    expect(readFileSync(path.join(dir, 'd.txt'), 'utf8')).toBe('new\n');
+    expect(readFileSync(path.join(dir, 'bin/c.bin')).equals(binary)).toBe(true);
+
+    const aNow = readFileSync(path.join(dir, 'a.txt'));
+    await handlers['diff:revert']({ sessionId, path: 'b.txt' });
+    expect(readFileSync(path.join(dir, 'b.txt'), 'latin1')).toBe(bBefore);
+    expect(readFileSync(path.join(dir, 'a.txt')).equals(aNow)).toBe(true);
+    await handlers['diff:revert']({ sessionId, path: 'd.txt' });
+    expect(existsSync(path.join(dir, 'd.txt'))).toBe(false);
+    await expect(handlers['diff:revert']({ sessionId, path: 'bin/c.bin' })).rejects.toThrow(/nothing to revert/);
+    await expect(handlers['diff:revert']({ sessionId, path: '../outside.txt' })).rejects.toThrow(/not a path inside the workspace/);
+
+    expect((await handlers['diff:files']({ sessionId })).map((file) => file.path)).toEqual(['a.txt']);
+    expect(
+      events
+        .filter((stored) => stored.event.type === 'changes.reverted')
+        .map((stored) => stored.event.type === 'changes.reverted' && stored.event.note),
+    ).toEqual(['a.txt line 16 (hunk)', 'b.txt (whole file)', 'd.txt (whole file; it was new, so it was deleted)']);
+
+    // The next request carries one note naming all three, at the point where they happened.
+    server!.push({ toolCalls: [edit('a.txt', 'line 5\n', 'LINE FIVE\n')] }, { text: 'Edited line 5.' });
+    await handlers['session:send']({ sessionId, text: 'now line 5' });
+    await waitForCount('session.finished', 2);
+    const [first, done, second, third] = server!.requests;
+    expect(noteCount(first!) + noteCount(done!)).toBe(0);
+    expect(noteCount(second!)).toBe(1);
+    expect(JSON.stringify(second!.messages)).toContain(
+      'The person reverted these changes: a.txt line 16 (hunk), b.txt (whole file), d.txt (whole file; it was new, so it was deleted).',
+    );
+    expect(noteCount(third!)).toBe(1);
+    const messages = second!.messages!.map(
+      (message) => `${String(message.role)}:${typeof message.content === 'string' ? message.content.slice(0, 24) : ''}`,
+    );
+    expect(messages.slice(-2)).toEqual(['user:The person reverted thes', 'user:now line 5']);
+
+    // The last turn shows only what the last message led to; the session shows everything.
+    const turnFiles = await handlers['diff:files']({ sessionId, scope: 'turn' });
+    expect(turnFiles.map((file) => [file.path, file.additions, file.deletions])).toEqual([['a.txt', 1, 1]]);
+    const turnDiff = await handlers['diff:file']({ sessionId, path: 'a.txt', scope: 'turn' });
+    expect(turnDiff.hunks?.map((hunk) => hunk.newStart)).toEqual([5]);
+    const sessionDiff = await handlers['diff:file']({ sessionId, path: 'a.txt', scope: 'session' });
+    expect(sessionDiff.hunks?.map((hunk) => hunk.newStart)).toEqual([3, 5]);
+
+    // Reverting in the turn scope goes back to where the turn started, not to the session's start.
+    await handlers['diff:revert']({ sessionId, path: 'a.txt', scope: 'turn' });
+    expect(readFileSync(path.join(dir, 'a.txt')).equals(aNow)).toBe(true);
+  });
+
+  it('accepting moves the base: accepted changes leave the list, later ones show', async () => {
+    const dir = workspace();
+    const { handlers, waitForCount, events } = await open([{ toolCalls: [edit('a.txt', 'line 2\n', 'LINE TWO\n')] }, { text: 'Done.' }]);
+    const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
+    await waitForCount('session.finished', 1);
+    expect(await handlers['diff:files']({ sessionId })).toHaveLength(1);
+
+    await handlers['diff:accept']({ sessionId });
+    expect(await handlers['diff:files']({ sessionId })).toEqual([]);
+    expect(await handlers['diff:files']({ sessionId, scope: 'turn' })).toEqual([]);
+    expect(events.some((stored) => stored.event.type === 'changes.accepted' && stored.event.scope === 'session')).toBe(true);
+
+    writeFileSync(path.join(dir, 'b.txt'), 'changed by hand\n');
+    expect((await handlers['diff:files']({ sessionId })).map((file) => file.path)).toEqual(['b.txt']);
+    // Reverting after an accept goes back to the accepted state, not to the session's start.
+    await handlers['diff:revert']({ sessionId, path: 'b.txt' });
+    expect(readFileSync(path.join(dir, 'b.txt'), 'latin1')).toBe(bBefore);
+    expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toContain('LINE TWO');
+  });
+
+  it('accepting the last turn clears it, while the session view still lists the change', async () => {
+    const dir = workspace();
+    const { handlers, waitForCount } = await open([{ toolCalls: [edit('a.txt', 'line 2\n', 'LINE TWO\n')] }, { text: 'Done.' }]);
+    const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
+    await waitForCount('session.finished', 1);
+    await handlers['diff:accept']({ sessionId, scope: 'turn' });
+    expect(await handlers['diff:files']({ sessionId, scope: 'turn' })).toEqual([]);
+    expect((await handlers['diff:files']({ sessionId, scope: 'session' })).map((file) => file.path)).toEqual(['a.txt']);
+  });
+
+  it('refuses a revert while the agent is working, and a hunk revert of a binary file', async () => {
+    const dir = workspace();
+    const { handlers, waitForCount } = await open([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'e.bin', content: 'a\u0000b' } }] },
+      { text: 'Done.', delayMs: 1500 },
+    ]);
+    const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
+    await waitForCount('tool.finished', 1);
+    await expect(handlers['diff:revert']({ sessionId, path: 'e.bin' })).rejects.toThrow(/still working/);
+    await waitForCount('session.finished', 1);
+    const diff = await handlers['diff:file']({ sessionId, path: 'e.bin' });
+    expect(diff.binary).toBe(true);
+    expect(diff.hunks).toBeUndefined();
+    await expect(handlers['diff:revert']({ sessionId, path: 'e.bin', hunk: { index: 0, fingerprint: 'x' } })).rejects.toThrow(
+      /binary file.*Revert the whole file/,
+    );
+    await handlers['diff:revert']({ sessionId, path: 'e.bin' });
+    expect(existsSync(path.join(dir, 'e.bin'))).toBe(false);
+  });
+});
