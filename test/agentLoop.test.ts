@@ -30,7 +30,14 @@ afterEach(async () => {
 async function runTask(
   workspace: string,
   turns: Turn[],
-  options: { api?: 'responses' | 'chat'; unleashed?: boolean; maxSteps?: number; task?: string; signal?: AbortSignal } = {},
+  options: {
+    api?: 'responses' | 'chat';
+    unleashed?: boolean;
+    maxSteps?: number;
+    task?: string;
+    signal?: AbortSignal;
+    onEvent?(stored: StoredEvent): void;
+  } = {},
 ) {
   server = await startScriptedModel({ turns });
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'test-key', model: 'scripted-model', api: options.api ?? 'responses' };
@@ -40,6 +47,7 @@ async function runTask(
     broker: new HeadlessBroker({ unleashed: options.unleashed ?? true }),
     signal: options.signal ?? new AbortController().signal,
     retry: fastRetry,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
   const events = core.store.events.list(sessionId);
   return { sessionId, outcome, events, types: events.map((stored) => stored.event.type), server };
@@ -145,14 +153,20 @@ describe('stopping', () => {
     const repo = fixtureRepo('failing-test');
     const controller = new AbortController();
     const marker = path.join(repo, 'after-sleep');
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 1500);
+    // Stop once the command is under way, however long the run took to get there on a busy machine.
+    let abortedAt = 0;
+    const onEvent = (stored: StoredEvent) => {
+      if (stored.event.type !== 'tool.started' || abortedAt) return;
+      abortedAt = Date.now() + 300;
+      setTimeout(() => controller.abort(), 300);
+    };
     const { outcome, events, types } = await runTask(
       repo,
       [{ toolCalls: [{ name: 'run_command', arguments: { command: `sleep 30 && touch ${marker}` } }, { name: 'list_files', arguments: {} }] }, { text: 'never' }],
-      { signal: controller.signal },
+      { signal: controller.signal, onEvent },
     );
-    expect(Date.now() - started).toBeLessThan(8000);
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(Date.now() - abortedAt).toBeLessThan(5000);
     expect(outcome.status).toBe('aborted');
     expect(finished(events).map((event) => event.outcome)).toEqual(['aborted', 'aborted']);
     expect(types.at(-1)).toBe('session.finished');

@@ -38,6 +38,7 @@ describe('tether run', () => {
     expect(result.events.map((stored) => stored.event.type)).toEqual([
       'session.started',
       'user.messaged',
+      'checkpoint.created',
       'model.requested',
       'model.responded',
       'tool.started',
@@ -135,7 +136,7 @@ describe('tether run', () => {
     expect(resumed.code).toBe(0);
     expect(readFileSync(counter, 'utf8')).toBe('ran\n');
     expect(allToolOutputs(server.requests[1]!)[0]).toMatch(/^Outcome unknown/);
-    expect(resumed.events.map((stored) => stored.event.type).slice(0, 2)).toEqual(['session.resumed', 'tool.finished']);
+    expect(resumed.events.map((stored) => stored.event.type).slice(0, 3)).toEqual(['session.resumed', 'checkpoint.created', 'tool.finished']);
 
     const shown = await runCli(['sessions', 'show', started.sessionId], env);
     expect(shown.code).toBe(0);
@@ -151,7 +152,7 @@ describe('tether sessions', () => {
     const sessionId = run.events[0]!.sessionId;
     const list = await runCli(['sessions'], env);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`${sessionId}\\s+done.*scripted-model\\s+say hello`));
+    expect(list.stdout).toMatch(new RegExp(`${sessionId}\\s+done.*scripted-model\\s+.*say hello`));
     const show = await runCli(['sessions', 'show', sessionId], env);
     expect(show.stdout).toMatch(/› say hello/);
     expect(show.stdout).toMatch(/‹ Hello there\./);

@@ -21,7 +21,9 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
-export async function startServedApp(options: { turns?: Turn[]; fixture?: string } = {}): Promise<ServedApp> {
+export async function startServedApp(
+  options: { turns?: Turn[]; fixture?: string; /** More of the person's settings (mcpServers, say). */ settings?: Record<string, unknown> } = {},
+): Promise<ServedApp> {
   const base = mkdtempSync(path.join(tmpdir(), 'tether-e2e-'));
   const workspace = path.join(base, 'workspace');
   const dataDir = path.join(base, 'data');
@@ -30,7 +32,7 @@ export async function startServedApp(options: { turns?: Turn[]; fixture?: string
   const model = await startScriptedModel({ turns: options.turns ?? [] });
   writeFileSync(
     path.join(dataDir, 'settings.json'),
-    JSON.stringify({ model: { baseUrl: model.baseUrl, api: 'chat', model: 'scripted-model' } }),
+    JSON.stringify({ model: { baseUrl: model.baseUrl, api: 'chat', model: 'scripted-model' }, ...options.settings }),
   );
 
   let child: ChildProcess | undefined;

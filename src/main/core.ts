@@ -1,7 +1,12 @@
 import { realpathSync, statSync } from 'node:fs';
-import type { LiveEvent, StoredEvent } from '../shared/events';
+import type { LiveEvent, SessionEvent, StoredEvent } from '../shared/events';
 import type { OutsideContentSetting, PermissionMode } from '../shared/permissions';
-import { buildInstructions } from './agent/context';
+import { compactNow } from './agent/compactNow';
+import type { CompactionResult } from './agent/compaction';
+import { contextBudgetFor } from './agent/contextBudget';
+import { systemPromptFor } from './agent/systemPrompt';
+import { warmUpTokenizer } from './agent/tokenCount';
+import { readAppSettings } from './settings/appSettings';
 import { runLoop, type LoopOutcome } from './agent/loop';
 import { SessionLog } from './agent/sessionLog';
 import type { ModelConfig } from './model/config';
@@ -22,6 +27,16 @@ import type { AnyTool } from './tools/defineTool';
 import { createFetchUrl, fetchUrl } from './tools/fetchUrl';
 import { ToolRegistry } from './tools/registry';
 import { openWorkspace } from './workspace/paths';
+import { createCommandSandbox, type CommandSandbox } from './sandbox/commandSandbox';
+import { projectFence, readSandboxSettings } from './sandbox/fenceSettings';
+import { removeFenceLeftovers } from './sandbox/fence';
+import { Checkpoints } from './checkpoints/checkpoints';
+import { mayChangeFiles } from './checkpoints/mayChangeFiles';
+import { SessionShadowRepos } from './sessions/sessionShadowRepos';
+import type { McpTimings } from './mcp/mcpConnection';
+import { McpHub } from './mcp/mcpHub';
+import type { McpServerSpec } from './mcp/mcpServerSpec';
+import { sessionMcpServers } from './mcp/loadMcpServers';
 
 /**
  * The composition root: builds the services every host needs (Electron, `tether serve`, `tether run`)
@@ -31,6 +46,8 @@ import { openWorkspace } from './workspace/paths';
 export interface CoreOptions {
   /** Where the database lives. */
   dataDir: string;
+  /** How long MCP servers may take to start, and how they are restarted (tests shorten them). */
+  mcpTimings?: Partial<McpTimings>;
 }
 
 export interface NewSession {
@@ -38,6 +55,12 @@ export interface NewSession {
   task: string;
   model: ModelConfig;
   maxSteps: number;
+  /** The session's id, when the host chose it first (a worktree's branch is named after it). */
+  id?: string;
+  /** The project the session belongs to, when it works in another folder (its own git worktree); `workspace` otherwise. */
+  project?: string;
+  /** Facts about how the session was set up (its worktree), logged after its start and before the task. */
+  setup?: SessionEvent[];
 }
 
 export interface RunOptions {
@@ -58,16 +81,37 @@ export interface RunOptions {
   outsideContent?: OutsideContentSetting;
   /** A rules file named for this run (`tether run --rules`). */
   rulesFile?: string;
+  /** MCP servers named for this run (`tether run --mcp-config`), on top of the person's and the project's. */
+  mcpServers?: McpServerSpec[];
   /** Messages the person sent while the agent worked, taken before each model request. */
   takeQueuedMessages?(): string[];
+  /** True once when the person asked to compact the conversation since the last turn began ("Compact now"). */
+  takeCompactRequest?(): boolean;
+  /** The OS sandbox for this run's commands; built from the person's sandbox settings when absent. */
+  sandbox?: CommandSandbox;
   /** Hands the run's permission engine to the host, which may change its mode while it runs. */
   onPermissions?(engine: PermissionEngine): void;
 }
 
+export interface CompactOptions {
+  model: ModelConfig;
+  signal: AbortSignal;
+  onEvent?(stored: StoredEvent): void;
+  retry?: Partial<RetryOptions>;
+}
+
 export interface Core {
   readonly store: Store;
+  /** The MCP servers this host runs; they stop with it. */
+  readonly mcp: McpHub;
+  /** The sessions' shadow repositories, opened once for checkpoints, rewind and the live diff. */
+  readonly shadowRepos: SessionShadowRepos;
+  /** Per-step snapshots of the sessions' folders (rewind restores them). */
+  readonly checkpoints: Checkpoints;
   createSession(input: NewSession): string;
   run(sessionId: string, options: RunOptions): Promise<LoopOutcome>;
+  /** Compacts a session that is not running ("Compact now" between runs). */
+  compact(sessionId: string, options: CompactOptions): Promise<CompactionResult>;
   close(): void;
 }
 
@@ -75,14 +119,22 @@ export const DEFAULT_MAX_STEPS = 50;
 
 export function createCore(options: CoreOptions): Core {
   const store = openStore(options.dataDir);
+  setImmediate(warmUpTokenizer);
+  const mcp = new McpHub(options.mcpTimings);
+  const shadowRepos = new SessionShadowRepos(store, options.dataDir);
+  const checkpoints = new Checkpoints(store, shadowRepos);
 
   return {
     store,
+    mcp,
+    shadowRepos,
+    checkpoints,
 
-    createSession({ workspace, task, model, maxSteps }) {
+    createSession({ workspace, task, model, maxSteps, id, project: projectFolder, setup }) {
       const root = canonicalWorkspace(workspace);
-      const project = store.projects.ensure(root);
+      const project = store.projects.ensure(projectFolder ? canonicalWorkspace(projectFolder) : root);
       const session = store.sessions.create({
+        ...(id ? { id } : {}),
         workspace: root,
         projectId: project.id,
         model: model.model,
@@ -93,6 +145,7 @@ export function createCore(options: CoreOptions): Core {
       });
       const log = new SessionLog(store, session.id);
       log.append({ type: 'session.started', workspace: root, model: model.model, api: model.api, baseUrl: model.baseUrl, maxSteps });
+      for (const event of setup ?? []) log.append(event);
       log.append({ type: 'user.messaged', text: task });
       return session.id;
     },
@@ -103,6 +156,9 @@ export function createCore(options: CoreOptions): Core {
       if (state.status === 'new') throw new Error(`Session ${sessionId} has no events; it cannot be run.`);
       if (run.resume) log.append({ type: 'session.resumed' });
       if (run.message) log.append({ type: 'user.messaged', text: run.message });
+      // The files as this run finds them (the session's base on its first run, the person's own edits
+      // since on later ones), recorded while the rest is set up, and before any tool runs.
+      const startCheckpoint = checkpoints.take(log, null);
 
       // The model is pinned on the session; only where to reach it may change between runs.
       const model: ModelConfig = { ...run.model, model: state.model, api: state.api };
@@ -112,11 +168,14 @@ export function createCore(options: CoreOptions): Core {
         } catch (error) {
           if (!(error instanceof ModelError)) throw error;
           const outcome: LoopOutcome = { status: 'failed', reason: error.message };
+          await startCheckpoint;
           log.append({ type: 'session.finished', ...outcome });
           return outcome;
         }
       }
 
+      // Before anything reads .tether: a command killed with its process may have left the sandbox's placeholder there.
+      removeFenceLeftovers(state.workspace);
       const defaults = permissionDefaults(options.dataDir);
       const permissions = await createSessionPermissions({
         store,
@@ -128,13 +187,28 @@ export function createCore(options: CoreOptions): Core {
         ...(run.rulesFile ? { cliRulesFile: run.rulesFile } : {}),
       });
       run.onPermissions?.(permissions.engine);
+      // Servers start here, the first time a session needs the tool list; the list then stays fixed for the run.
+      const mcpServers = sessionMcpServers({
+        dataDir: options.dataDir,
+        workspace: state.workspace,
+        projectTrusted: permissions.projectTrusted,
+        ...(run.mcpServers ? { extra: run.mcpServers } : {}),
+      });
+      const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES);
+      // Before the first model request: the log then always reads message, checkpoint, request.
+      await startCheckpoint;
       const terminal = createPtyTerminal();
+      const sandbox = run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace);
       try {
         return await runLoop({
           log,
-          tools: sessionTools(permissions.engine),
+          sandbox,
+          afterToolCall: (call) => (mayChangeFiles(call.tool) ? checkpoints.take(log, call.callId) : Promise.resolve()),
+          tools: sessionTools(permissions.engine, mcpTools),
           provider: createProvider(model),
-          instructions: buildInstructions(state.workspace),
+          instructions: systemPromptFor(log),
+          budget: contextBudgetFor(state.model, readAppSettings(options.dataDir)),
+          ...(run.takeCompactRequest ? { takeCompactRequest: run.takeCompactRequest } : {}),
           policy: run.policy ?? permissions.engine,
           onGrant: (grant) => permissions.remember(grant),
           canRead: (file) => permissions.engine.canRead(file),
@@ -148,10 +222,28 @@ export function createCore(options: CoreOptions): Core {
         });
       } finally {
         terminal.dispose();
+        sandbox.dispose();
       }
     },
 
+    async compact(sessionId, run) {
+      const log = new SessionLog(store, sessionId, run.onEvent);
+      if (log.state.status === 'new') throw new Error(`Session ${sessionId} has no events; there is nothing to compact.`);
+      return compactNow({
+        log,
+        provider: createProvider({ ...run.model, model: log.state.model, api: log.state.api }),
+        budget: contextBudgetFor(log.state.model, readAppSettings(options.dataDir)),
+        instructions: systemPromptFor(log),
+        // The built-in tools only: the count after compacting is an estimate, and MCP servers need not start for it.
+        tools: new ToolRegistry([...builtinTools, fetchUrl as AnyTool]).specs(),
+        signal: run.signal,
+        ...(run.retry ? { retry: run.retry } : {}),
+      });
+    },
+
     close() {
+      // Signals every server process at once; hosts that can wait await mcp.close() first.
+      void mcp.close();
       store.close();
     },
   };
@@ -161,15 +253,17 @@ export function createCore(options: CoreOptions): Core {
  * The tools a session has. fetch_url consults the session's rules for the two things it decides
  * mid-call: whether a private address may be reached, and whether a redirect to another host is followed.
  */
-function sessionTools(engine: PermissionEngine): ToolRegistry {
+function sessionTools(engine: PermissionEngine, mcpTools: readonly AnyTool[] = []): ToolRegistry {
   const allowedWithoutAsking = (url: string) =>
     engine.evaluate({ sessionId: '', callId: '', tool: fetchUrl as AnyTool, args: { url } }).action === 'allow';
   const fetchTool = createFetchUrl({
     allowPrivateHosts: (host) => hasDomainAllowRule(engine, host),
     followRedirect: (_from, to) => allowedWithoutAsking(to.href),
   });
-  return new ToolRegistry([...builtinTools, fetchTool as AnyTool]);
+  return new ToolRegistry([...builtinTools, fetchTool as AnyTool, ...mcpTools]);
 }
+
+const BUILTIN_TOOL_NAMES = [...builtinTools.map((tool) => tool.name), fetchUrl.name];
 
 /** A private address is reached only when a rule names its host outright: `fetch_url(domain:localhost)`. */
 function hasDomainAllowRule(engine: PermissionEngine, host: string): boolean {
@@ -178,6 +272,14 @@ function hasDomainAllowRule(engine: PermissionEngine, host: string): boolean {
     const { target } = parseRule(rule.pattern);
     return target.kind === 'domain' && target.pattern !== undefined && matchDomain(target.pattern, host);
   });
+}
+
+/** The session's sandbox: the fence the person set for its project (a worktree session shares its project's). */
+function sessionSandbox(dataDir: string, store: Store, sessionId: string, workspace: string): CommandSandbox {
+  const settings = readSandboxSettings(dataDir);
+  const projectId = store.sessions.get(sessionId)?.projectId;
+  const projectPath = (projectId ? store.projects.get(projectId)?.path : undefined) ?? workspace;
+  return createCommandSandbox({ workspace, dataDir, custom: projectFence(settings, projectPath), unavailable: settings.unavailable });
 }
 
 function canonicalWorkspace(path: string): string {

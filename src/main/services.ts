@@ -1,12 +1,17 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { EventName, EventPayload, Handlers, ProjectView, RuleView, SettingsView } from '../shared/contract';
+import type { SessionEvent, StoredEvent } from '../shared/events';
 import { createCore, DEFAULT_MAX_STEPS } from './core';
 import type { AppServices, CreateAppServices, EmitEvent } from './host/appServices';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, resolveModelConfig, type ModelConfig } from './model/config';
 import { HostError } from './sessions/hostError';
+import { createMcpHandlers } from './mcp/mcpHandlers';
+import { createSandboxHandlers } from './sandbox/sandboxHandlers';
 import { memoryKeyStore, type KeyStore } from './sessions/keyStore';
+import { SessionWorktrees } from './review/sessionWorktrees';
 import { SessionDiffs } from './sessions/sessionDiffs';
+import { SessionRewinder } from './checkpoints/sessionRewinder';
 import { SessionManager } from './sessions/sessionManager';
 import { readAppSettings, writeAppSettings } from './settings/appSettings';
 import type { ProjectRow } from './store/projects';
@@ -23,7 +28,9 @@ export const createAppServices: CreateAppServices = (options) => createServices(
 export function createServices(options: Parameters<CreateAppServices>[0] & { keyStore?: KeyStore }): AppServices {
   const { dataDir } = options;
   const core = createCore({ dataDir });
-  const keyStore = options.keyStore ?? memoryKeyStore(resolveModelConfig({}).apiKey);
+  // Only a key typed into the UI: the environment's is read in modelConfig, for the API the settings
+  // name (ANTHROPIC_API_KEY for Anthropic, OPENAI_API_KEY otherwise).
+  const keyStore = options.keyStore ?? memoryKeyStore(undefined);
   const listeners = new Set<EmitEvent>();
   const emit = <E extends EventName>(name: E, payload: EventPayload<E>) => {
     for (const listener of listeners) listener(name, payload);
@@ -35,10 +42,19 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     const fromEnv = resolveModelConfig({ ...stored });
     return { ...fromEnv, apiKey: keyStore.get() ?? fromEnv.apiKey };
   };
-  const diffs = new SessionDiffs(core.store, dataDir);
-  const sessions = new SessionManager({
+  // Reverts, accepts and worktree endings happen outside a run: logged here, and pushed like a run's events.
+  const record = (sessionId: string, event: SessionEvent) => {
+    const stored = core.store.events.append(sessionId, event);
+    emit('session:event', stored);
+    emit('sessions:changed', sessions.summary(sessionId));
+  };
+  const isBusy = (sessionId: string) => sessions.isRunning(sessionId);
+  const diffs = new SessionDiffs(core.store, core.shadowRepos, { record, isBusy });
+  const worktrees = new SessionWorktrees({ store: core.store, dataDir, record, isBusy });
+  const sessions: SessionManager = new SessionManager({
     core,
     beforeFirstRun: (sessionId) => diffs.takeBase(sessionId),
+    beforeTurn: (sessionId) => diffs.takeTurnStart(sessionId),
     modelConfig,
     maxSteps: () => settings().maxSteps ?? DEFAULT_MAX_STEPS,
     defaultMode: () => settings().mode ?? 'ask',
@@ -46,6 +62,13 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
   });
   if (options.cwd) core.store.projects.ensure(canonicalFolder(options.cwd));
   sessions.resumeWaiting();
+  const rewinder = new SessionRewinder(core.store, core.checkpoints);
+  const pushed = (sessionId: string) => (stored: StoredEvent) => {
+    emit('session:event', stored);
+    emit('sessions:changed', sessions.summary(sessionId));
+  };
+
+  const mcp = createMcpHandlers({ core, dataDir, emit });
 
   const settingsView = (): SettingsView => {
     const current = settings();
@@ -67,12 +90,16 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'projects:open': async ({ path: folder }) => projectView(core.store.projects.ensure(canonicalFolder(folder))),
     'projects:trust': async ({ projectId, trusted }) => {
       if (!core.store.projects.get(projectId)) throw new HostError('not_found', `There is no project ${projectId}.`);
-      return projectView(core.store.projects.setTrusted(projectId, trusted));
+      const project = projectView(core.store.projects.setTrusted(projectId, trusted));
+      await mcp.trustChanged(projectId, trusted);
+      return project;
     },
     'sessions:list': async ({ projectId }) => sessions.list(projectId),
-    'session:start': async ({ workspace, task, mode }) => ({
-      sessionId: sessions.start({ workspace: canonicalFolder(workspace), task, ...(mode ? { mode } : {}) }),
-    }),
+    'session:start': async ({ workspace, task, mode }) => {
+      const folder = canonicalFolder(workspace);
+      const place = await worktrees.prepare(folder);
+      return { sessionId: sessions.start({ workspace: folder, task, ...(mode ? { mode } : {}), ...(place ? { place } : {}) }) };
+    },
     'session:events': async ({ sessionId, afterSeq }) => {
       sessions.summary(sessionId);
       return core.store.events.list(sessionId, afterSeq);
@@ -86,8 +113,12 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       emit('sessions:changed', summary);
       return summary;
     },
-    'session:delete': async ({ sessionId }) => sessions.delete(sessionId),
+    'session:delete': async ({ sessionId }) => {
+      worktrees.refuseWhileOpen(sessionId);
+      sessions.delete(sessionId);
+    },
     'session:setMode': async ({ sessionId, mode }) => sessions.setMode(sessionId, mode),
+    'session:compact': async ({ sessionId }) => sessions.compact(sessionId),
     'approval:answer': async (answer) => {
       const stored = core.store.approvals.get(answer.approvalId);
       if (!stored) throw new HostError('not_found', 'There is no such permission request.');
@@ -102,8 +133,19 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
         sessionTitle: core.store.sessions.get(row.sessionId)?.title ?? '',
         askedAt: row.askedAt,
       })),
-    'diff:files': async ({ sessionId }) => diffs.files(sessionId),
-    'diff:file': async ({ sessionId, path: filePath }) => diffs.file(sessionId, filePath),
+    'diff:files': async ({ sessionId, scope }) => diffs.files(sessionId, scope),
+    'diff:file': async ({ sessionId, path: filePath, scope }) => diffs.file(sessionId, filePath, scope),
+    'diff:revert': async ({ sessionId, path: filePath, scope, hunk }) => {
+      sessions.summary(sessionId);
+      await diffs.revert(sessionId, { path: filePath, ...(scope ? { scope } : {}), ...(hunk ? { hunk } : {}) });
+    },
+    'diff:accept': async ({ sessionId, scope }) => {
+      sessions.summary(sessionId);
+      await diffs.accept(sessionId, scope);
+    },
+    'worktree:setting': async ({ projectId }) => worktrees.setting(projectId),
+    'worktree:configure': async ({ projectId, enabled }) => worktrees.configure(projectId, enabled),
+    'worktree:finish': async ({ sessionId, action, message }) => worktrees.finish(sessionId, action, message),
     'settings:get': async () => settingsView(),
     'settings:update': async (update) => {
       const { apiKey, baseUrl, api, model, ...rest } = update;
@@ -123,6 +165,16 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       if (!core.store.rules.get(ruleId)) throw new HostError('not_found', `There is no rule ${ruleId}.`);
       core.store.rules.revoke(ruleId);
     },
+    'session:rewindPreview': async ({ sessionId, toSeq }) => {
+      sessions.summary(sessionId);
+      return { ...(await rewinder.preview(sessionId, toSeq)), working: sessions.isRunning(sessionId) };
+    },
+    'session:rewind': async ({ sessionId, toSeq, restore }) =>
+      sessions.whileStopped(sessionId, 'rewind', () => rewinder.rewind(sessionId, toSeq, restore, pushed(sessionId))),
+    'session:undoRewind': async ({ sessionId }) =>
+      sessions.whileStopped(sessionId, 'undo the rewind', () => rewinder.undo(sessionId, pushed(sessionId))),
+    ...mcp.handlers,
+    ...createSandboxHandlers({ dataDir, store: core.store }),
   };
 
   return {
@@ -133,6 +185,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     },
     async close() {
       await sessions.close();
+      mcp.dispose();
+      await core.mcp.close();
       core.close();
     },
   };

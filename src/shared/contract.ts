@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { LiveEvent, StoredEvent } from './events';
+import { Usage } from './conversation';
+import { HunkRange, LiveEvent, RewindRestore, RewindWarning, StoredEvent } from './events';
 import { Json } from './json';
 import { OutsideContentSetting, PermissionMode, RuleAction, Scope } from './permissions';
+import { SandboxUpdate, SandboxView } from './sandbox';
 import type { SessionStatus } from './session';
 
 /**
@@ -35,6 +37,10 @@ export const SessionSummary = z.object({
   mode: PermissionMode,
   updatedAt: z.number(),
   lastSeq: z.number().int().nonnegative(),
+  /** Tokens over every model response so far. */
+  usage: Usage,
+  /** US dollars over every priced response; null when the model has no known price. */
+  costUsd: z.number().nonnegative().nullable(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -57,6 +63,13 @@ export const SendMessage = z.object({ sessionId: z.string(), text: z.string().tr
 export const RenameSession = z.object({ sessionId: z.string(), title: z.string().trim().min(1).max(200) });
 
 export const SetSessionMode = z.object({ sessionId: z.string(), mode: PermissionMode });
+
+/**
+ * When a "Compact now" happens: `now` for a session that is not working (it compacts on its own),
+ * `next_turn` for one that is (it compacts before its next model request, never mid-turn).
+ */
+export const CompactStarted = z.object({ when: z.enum(['now', 'next_turn']) });
+export type CompactStarted = z.infer<typeof CompactStarted>;
 
 /** The person's answer in the Permission required dialog. */
 export const ApprovalAnswer = z.object({
@@ -98,6 +111,13 @@ export const FileChange = z.object({
 });
 export type FileChange = z.infer<typeof FileChange>;
 
+/** One hunk of a file's diff, as the server counts them; a revert names it by index and fingerprint. */
+export const DiffHunk = HunkRange.extend({
+  /** Names the hunk's content and place, so a revert from a stale view is refused rather than undoing another hunk. */
+  fingerprint: z.string(),
+});
+export type DiffHunk = z.infer<typeof DiffHunk>;
+
 export const FileDiff = z.object({
   path: z.string(),
   before: z.string(),
@@ -105,8 +125,79 @@ export const FileDiff = z.object({
   /** Monaco's language id, guessed from the name. */
   language: z.string(),
   binary: z.boolean(),
+  /** The hunks a single revert can undo, in order; absent for a binary file (whole-file revert only) or one too different to split. */
+  hunks: z.array(DiffHunk).optional(),
 });
 export type FileDiff = z.infer<typeof FileDiff>;
+
+/** What the live diff compares with: where the session started (or was last accepted), or where the person's last message found the files. */
+export const DiffScope = z.enum(['session', 'turn']);
+export type DiffScope = z.infer<typeof DiffScope>;
+
+export const DiffFilesRequest = z.object({ sessionId: z.string(), scope: DiffScope.optional() });
+export const DiffFileRequest = z.object({ sessionId: z.string(), path: z.string(), scope: DiffScope.optional() });
+
+/** Put a file, or one hunk of it, back as the review base has it. Refused while the agent works. */
+export const DiffRevert = z.object({
+  sessionId: z.string(),
+  path: z.string().min(1),
+  scope: DiffScope.optional(),
+  /** The hunk to undo (its index in `FileDiff.hunks` and its fingerprint); the whole file when absent. */
+  hunk: z.object({ index: z.number().int().nonnegative(), fingerprint: z.string().min(1) }).optional(),
+});
+
+/** Accept everything changed so far: the scope's review base moves to now. */
+export const DiffAccept = z.object({ sessionId: z.string(), scope: DiffScope.optional() });
+
+/** The per-project setting: does each new session work in its own git worktree? */
+export const WorktreeSetting = z.object({
+  projectId: z.string(),
+  enabled: z.boolean(),
+  /** Why worktrees cannot be used for this project (not a git repository, no commits yet); absent when they can. */
+  unavailable: z.string().optional(),
+});
+export type WorktreeSetting = z.infer<typeof WorktreeSetting>;
+
+/** End a session's worktree: merge or squash its branch into the repository's current branch, or throw it away. */
+export const WorktreeFinish = z.object({
+  sessionId: z.string(),
+  action: z.enum(['merge', 'squash', 'discard']),
+  /** The commit message for squash (and merge); the session's title when absent. */
+  message: z.string().trim().min(1).max(10_000).optional(),
+});
+export type WorktreeFinish = z.infer<typeof WorktreeFinish>;
+
+export const WorktreeFinished = z.object({
+  action: z.enum(['merge', 'squash', 'discard']),
+  commit: z.string().optional(),
+  /** The branch that received the work, for merge and squash. */
+  into: z.string().optional(),
+});
+
+/** One MCP server as the settings screen shows it. */
+export const McpServerView = z.object({
+  /** Stable while its entry says the same: `user:<name>`, `project:<folder>:<name>`, `cli:<name>`. */
+  id: z.string(),
+  name: z.string(),
+  source: z.enum(['user', 'project', 'cli']),
+  /** For a project's server: the project. */
+  projectId: z.string().nullable(),
+  /** The settings file it was read from. */
+  file: z.string(),
+  transport: z.enum(['stdio', 'http', 'unknown']),
+  /** The command line, or the URL. */
+  target: z.string(),
+  /** idle: starts when a session first needs it; untrusted: a project's server in a folder not trusted. */
+  state: z.enum(['idle', 'starting', 'ready', 'failed', 'stopped', 'untrusted']),
+  /** Why it failed or is not running, naming what to fix; while restarting, when and which attempt. */
+  error: z.string().optional(),
+  /** Crashes in a row. */
+  restarts: z.number().int().nonnegative(),
+  tools: z.array(z.object({ name: z.string(), modelName: z.string(), description: z.string() })),
+  /** The last lines it printed on stderr. */
+  stderr: z.array(z.string()),
+});
+export type McpServerView = z.infer<typeof McpServerView>;
 
 export const RuleView = z.object({
   id: z.string(),
@@ -122,7 +213,7 @@ export type RuleView = z.infer<typeof RuleView>;
 /** What the settings screen shows. The API key is never sent to the UI: only whether one is set. */
 export const SettingsView = z.object({
   baseUrl: z.string(),
-  api: z.enum(['responses', 'chat']),
+  api: z.enum(['responses', 'chat', 'anthropic']),
   model: z.string(),
   hasApiKey: z.boolean(),
   maxSteps: z.number().int().positive(),
@@ -146,6 +237,37 @@ export const AppInfo = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
+/** A step of a session to rewind to: the seq of one of the person's messages or of a checkpoint (see rewinds.ts). */
+export const RewindTarget = z.object({ sessionId: z.string(), toSeq: z.number().int().positive() });
+
+export const RewindRequest = RewindTarget.extend({ restore: RewindRestore });
+
+/** What a rewind to a step would do, for the dialog that asks the person to confirm it. */
+export const RewindPreview = z.object({
+  toSeq: z.number().int().positive(),
+  /** The files a files rewind would change, as the rewind changes them (`added`: put back; `deleted`: removed). */
+  files: z.array(FileChange),
+  /** Files no checkpoint holds (over 2 MB, unreadable): a rewind leaves them as they are. */
+  skipped: z.array(z.object({ path: z.string(), reason: z.string(), size: z.number().optional() })),
+  warnings: z.array(RewindWarning),
+  /** Conversation entries a conversation rewind takes out of what the model sees next. */
+  conversationItems: z.number().int().nonnegative(),
+  /** Why the files cannot be rewound to this step (no checkpoint), when they cannot. */
+  filesUnavailable: z.string().optional(),
+  /** The agent is working: a rewind is refused until it stops. */
+  working: z.boolean(),
+});
+export type RewindPreview = z.infer<typeof RewindPreview>;
+
+/** What a rewind (or its undoing) did. */
+export const RewindResult = z.object({
+  /** The seq of the session.rewound / session.rewind_undone event. */
+  seq: z.number().int().positive(),
+  files: z.array(z.string()),
+  warnings: z.array(RewindWarning),
+});
+export type RewindResult = z.infer<typeof RewindResult>;
+
 const none = z.object({}).strict();
 
 export const requests = {
@@ -161,14 +283,37 @@ export const requests = {
   'session:rename': { input: RenameSession, output: SessionSummary },
   'session:delete': { input: SessionRef, output: z.void() },
   'session:setMode': { input: SetSessionMode, output: SessionSummary },
+  /** Summarises the older turns of a session's conversation so it takes less of the model's context. */
+  'session:compact': { input: SessionRef, output: CompactStarted },
   'approval:answer': { input: ApprovalAnswer, output: z.void() },
   'approvals:pending': { input: none, output: z.array(PendingApproval) },
-  'diff:files': { input: SessionRef, output: z.array(FileChange) },
-  'diff:file': { input: z.object({ sessionId: z.string(), path: z.string() }), output: FileDiff },
+  'diff:files': { input: DiffFilesRequest, output: z.array(FileChange) },
+  'diff:file': { input: DiffFileRequest, output: FileDiff },
+  'diff:revert': { input: DiffRevert, output: z.void() },
+  'diff:accept': { input: DiffAccept, output: z.void() },
+  'worktree:setting': { input: z.object({ projectId: z.string() }), output: WorktreeSetting },
+  'worktree:configure': { input: z.object({ projectId: z.string(), enabled: z.boolean() }), output: WorktreeSetting },
+  'worktree:finish': { input: WorktreeFinish, output: WorktreeFinished },
   'settings:get': { input: none, output: SettingsView },
   'settings:update': { input: SettingsUpdate, output: SettingsView },
   'rules:list': { input: z.object({ projectId: z.string().optional() }), output: z.array(RuleView) },
   'rules:revoke': { input: z.object({ ruleId: z.string() }), output: z.void() },
+  /** What rewinding a session to a step would change and could not undo. */
+  'session:rewindPreview': { input: RewindTarget, output: RewindPreview },
+  /** Rewinds a stopped session's files, conversation or both to a step; refused while the agent works. */
+  'session:rewind': { input: RewindRequest, output: RewindResult },
+  /** Undoes the session's latest rewind. */
+  'session:undoRewind': { input: SessionRef, output: RewindResult },
+  /** The MCP servers: the person's, and a project's (every project's when none is named). */
+  'mcp:servers': { input: z.object({ projectId: z.string().optional() }), output: z.array(McpServerView) },
+  /** Stop and start a server again, forgetting its failures (a project's server: name its project). */
+  'mcp:restart': { input: z.object({ name: z.string().min(1), projectId: z.string().optional() }), output: McpServerView },
+  /** The command sandbox for a project: whether one is available, the built-in fence and what the person added. */
+  'sandbox:get': { input: z.object({ projectId: z.string() }), output: SandboxView },
+  /** Replaces what the person added to a project's fence, and/or what runs when no sandbox is available. */
+  'sandbox:update': { input: SandboxUpdate, output: SandboxView },
+  /** Adds the package registries the project uses (from its manifests and lockfiles) to its allowed domains. */
+  'sandbox:addRegistries': { input: z.object({ projectId: z.string() }), output: SandboxView },
 } as const;
 
 export const events = {
@@ -180,6 +325,8 @@ export const events = {
   'sessions:changed': SessionSummary,
   /** A session was deleted. */
   'sessions:deleted': SessionRef,
+  /** An MCP server's state, tools or error changed. */
+  'mcp:changed': McpServerView,
 } as const;
 
 export type RequestName = keyof typeof requests;

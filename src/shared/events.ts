@@ -3,6 +3,7 @@ import { ConversationItem, ToolCallItem, Usage } from './conversation';
 import { Json } from './json';
 import { Decision, Risk } from './permissions';
 import { PlanStep } from './plan';
+import { SandboxNote } from './sandbox';
 
 /**
  * The session log's vocabulary. Every fact is appended to SQLite before anyone acts on it, and the
@@ -14,7 +15,7 @@ export const SessionStarted = z.object({
   type: z.literal('session.started'),
   workspace: z.string(),
   model: z.string(),
-  api: z.enum(['responses', 'chat']),
+  api: z.enum(['responses', 'chat', 'anthropic']),
   baseUrl: z.string(),
   maxSteps: z.number().int().positive(),
 });
@@ -26,7 +27,14 @@ export const SessionResumed = z.object({ type: z.literal('session.resumed') });
 export const UserMessaged = z.object({ type: z.literal('user.messaged'), text: z.string() });
 
 /** A model request went out; `step` counts them from 1. */
-export const ModelRequested = z.object({ type: z.literal('model.requested'), step: z.number().int().positive() });
+export const ModelRequested = z.object({
+  type: z.literal('model.requested'),
+  step: z.number().int().positive(),
+  /** The request's size in tokens as estimated before it went out (the last usage plus what came after it). */
+  estimatedTokens: z.number().int().nonnegative().optional(),
+  /** The model's context window, from settings or the built-in defaults, when known. */
+  contextWindow: z.number().int().positive().optional(),
+});
 
 /** A request failed in a way worth another try; whatever it streamed so far is void. */
 export const ModelRetrying = z.object({
@@ -41,6 +49,8 @@ export const ModelResponded = z.object({
   type: z.literal('model.responded'),
   items: z.array(ConversationItem),
   usage: Usage,
+  /** What the response cost in US dollars, from the price table at the time; absent when the model has no known price. */
+  costUsd: z.number().nonnegative().optional(),
 });
 
 /** The permission engine could not decide alone and asked a person (or the headless stand-in). */
@@ -61,6 +71,8 @@ export const ApprovalAsked = z.object({
   allowAlways: z.union([z.object({ rule: z.string() }), z.object({ refused: z.string() })]).optional(),
   /** Why the session counts as tainted, when the taint gate is why it asks. */
   taint: z.string().optional(),
+  /** The OS sandbox's part: the command hit its fence (run it again outside?), or no sandbox is available. */
+  sandbox: SandboxNote.optional(),
 });
 
 export const ApprovalAnswered = z.object({
@@ -108,6 +120,190 @@ export const SessionTainted = z.object({
 
 export const PlanUpdated = z.object({ type: z.literal('plan.updated'), steps: z.array(PlanStep) });
 
+/** An instruction file (AGENTS.md, CLAUDE.md) as it was given to the model. */
+export const InstructionFile = z.object({
+  /** Relative to the workspace root, with forward slashes: `AGENTS.md`, `src/auth/CLAUDE.md`. */
+  path: z.string(),
+  /** The file's length in characters, before any cap. */
+  chars: z.number().int().nonnegative(),
+  /** True when only the first part was given to the model (the file or the session's total was over the cap). */
+  truncated: z.boolean(),
+  /** The text the model got, after the cap: kept so every later request sends the same bytes. */
+  text: z.string(),
+});
+export type InstructionFile = z.infer<typeof InstructionFile>;
+
+/**
+ * Instruction files were read. `system`: the workspace root's, read once at the session's first run,
+ * part of the system prompt for the session's whole life (so the prompt prefix never changes).
+ * `conversation`: found later, in a folder the agent worked in, and given to the model as a message
+ * at this point of the conversation.
+ */
+export const InstructionsLoaded = z.object({
+  type: z.literal('instructions.loaded'),
+  placement: z.enum(['system', 'conversation']),
+  files: z.array(InstructionFile),
+  /** What a person should know: a file over the cap, one that could not be read. */
+  warnings: z.array(z.string()),
+  /** Files looked at and not given to the model (unreadable, outside the workspace, over the total cap): not looked at again. */
+  skipped: z.array(z.string()).optional(),
+});
+
+/** Older turns are being summarised so the conversation fits the model's context window. */
+export const ContextCompacting = z.object({
+  type: z.literal('context.compacting'),
+  /** 'auto': the next request would have filled most of the window; 'manual': the person asked. */
+  trigger: z.enum(['auto', 'manual']),
+  tokensBefore: z.number().int().nonnegative(),
+});
+
+/** A file the session read or changed, as listed in a compaction summary. */
+export const TouchedFile = z.object({ path: z.string(), edited: z.boolean() });
+export type TouchedFile = z.infer<typeof TouchedFile>;
+
+/**
+ * Older turns were summarised. From now on the model gets the task, this summary (with the files and
+ * the plan as they were), and the conversation from item `keptFromItem` on. The log keeps everything.
+ */
+export const ContextCompacted = z.object({
+  type: z.literal('context.compacted'),
+  summary: z.string(),
+  /** Index into the session's conversation items (the fold's `items`) of the first item kept as it was. */
+  keptFromItem: z.number().int().nonnegative(),
+  tokensBefore: z.number().int().nonnegative(),
+  tokensAfter: z.number().int().nonnegative(),
+  files: z.array(TouchedFile),
+  plan: z.array(PlanStep),
+  /** The summarising request's own usage and cost: it is paid for like any other. */
+  usage: Usage,
+  costUsd: z.number().nonnegative().optional(),
+});
+
+/** Compaction did not happen (the model failed, or there was nothing older to summarise); nothing was lost. */
+export const ContextCompactionFailed = z.object({
+  type: z.literal('context.compaction_failed'),
+  reason: z.string(),
+});
+
+/** Where a hunk sits, in unified-diff terms (1-based starts; a start with 0 lines names the line before). */
+export const HunkRange = z.object({
+  oldStart: z.number().int().nonnegative(),
+  oldLines: z.number().int().nonnegative(),
+  newStart: z.number().int().nonnegative(),
+  newLines: z.number().int().nonnegative(),
+});
+export type HunkRange = z.infer<typeof HunkRange>;
+
+/**
+ * The person undid changes from the live diff: one hunk of a file, or the whole file, put back as
+ * the review base had it. The model is told in its next request (once, at this point of the conversation).
+ */
+export const ChangesReverted = z.object({
+  type: z.literal('changes.reverted'),
+  /** Relative to the workspace, with forward slashes. */
+  path: z.string(),
+  hunks: z.union([z.array(HunkRange), z.literal('file')]),
+  /** What was reverted, in words a model and a person read: `src/a.ts lines 10-14 (hunk)`. */
+  note: z.string(),
+});
+
+/**
+ * The person accepted the changes: the review base of `scope` moves to snapshot `commit` (now), so
+ * what was accepted leaves the review list. Accepting the session accepts the last turn too.
+ */
+export const ChangesAccepted = z.object({
+  type: z.literal('changes.accepted'),
+  scope: z.enum(['session', 'turn']),
+  commit: z.string(),
+});
+
+/** The session works in its own git worktree, on its own branch, made from the repository's HEAD. */
+export const WorktreeCreated = z.object({
+  type: z.literal('worktree.created'),
+  /** The worktree's folder (under Tether's data folder). */
+  path: z.string(),
+  /** `tether/<short session id>`. */
+  branch: z.string(),
+  /** The commit the branch started from. */
+  baseCommit: z.string(),
+  /** The person's repository (its main checkout's top folder). */
+  repo: z.string(),
+});
+
+/** The worktree was merged or squashed into the branch checked out in the repository, or discarded; it and its branch are gone. */
+export const WorktreeFinished = z.object({
+  type: z.literal('worktree.finished'),
+  action: z.enum(['merge', 'squash', 'discard']),
+  /** The commit made on the repository's current branch (merge, squash). */
+  commit: z.string().optional(),
+});
+
+/**
+ * The workspace's files were recorded in the shadow repository (outside the person's repository):
+ * after a tool call that may change files (`callId`), or when a run starts (`callId` null; the
+ * session's first is its base). A rewind to this step restores `commit`.
+ */
+export const CheckpointCreated = z.object({
+  type: z.literal('checkpoint.created'),
+  callId: z.string().nullable(),
+  commit: z.string(),
+  /** False when the files were as the previous checkpoint had them (no new snapshot was made). */
+  changed: z.boolean(),
+  /** Files left out (over 2 MB, unreadable, nested repositories): a rewind leaves them as they are. */
+  skipped: z.number().int().nonnegative(),
+});
+
+/** A checkpoint could not be taken; the call's result stands, but this step's files cannot be restored. */
+export const CheckpointFailed = z.object({
+  type: z.literal('checkpoint.failed'),
+  callId: z.string().nullable(),
+  reason: z.string(),
+});
+
+/** What a rewind puts back: the workspace's files, the conversation the model sees next, or both. */
+export const RewindRestore = z.enum(['files', 'conversation', 'both']);
+export type RewindRestore = z.infer<typeof RewindRestore>;
+
+/** Something done after the rewound-to step that no rewind can take back (it reached beyond the workspace). */
+export const RewindWarning = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  /** What ran, in one line: the command, the URL. */
+  summary: z.string(),
+  /** Why it cannot be undone: "may reach the network", "writes outside the workspace". */
+  why: z.string(),
+});
+export type RewindWarning = z.infer<typeof RewindWarning>;
+
+/**
+ * The person rewound the session to the step logged at `toSeq`. Files: the workspace was made what
+ * that step's checkpoint recorded (the state just before is `beforeCommit`). Conversation: what the
+ * model sees from now on ends at that step; the log keeps everything after it.
+ */
+export const SessionRewound = z.object({
+  type: z.literal('session.rewound'),
+  toSeq: z.number().int().positive(),
+  restore: RewindRestore,
+  /** The files just before the rewind (absent when files were not restored): undoing the rewind restores it. */
+  beforeCommit: z.string().optional(),
+  /** The files as restored. */
+  restoredCommit: z.string().optional(),
+  /** Files the restore changed, relative to the workspace. */
+  files: z.array(z.string()),
+  warnings: z.array(RewindWarning),
+});
+
+/** The person undid the rewind logged at `rewindSeq`: files and conversation are as they were just before it. */
+export const SessionRewindUndone = z.object({
+  type: z.literal('session.rewind_undone'),
+  rewindSeq: z.number().int().positive(),
+  restore: RewindRestore,
+  /** The files just before the undo (absent when files were not restored). */
+  beforeCommit: z.string().optional(),
+  files: z.array(z.string()),
+  warnings: z.array(RewindWarning),
+});
+
 export const SessionEndStatus = z.enum(['done', 'max_steps', 'failed', 'aborted']);
 export type SessionEndStatus = z.infer<typeof SessionEndStatus>;
 
@@ -132,6 +328,18 @@ export const SessionEvent = z.discriminatedUnion('type', [
   SessionTainted,
   PlanUpdated,
   SessionFinished,
+  InstructionsLoaded,
+  ContextCompacting,
+  ContextCompacted,
+  ContextCompactionFailed,
+  ChangesReverted,
+  ChangesAccepted,
+  WorktreeCreated,
+  WorktreeFinished,
+  CheckpointCreated,
+  CheckpointFailed,
+  SessionRewound,
+  SessionRewindUndone,
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;
 export type SessionEventType = SessionEvent['type'];

@@ -1,8 +1,17 @@
 import type { ConversationItem, Usage } from './conversation';
 import { addUsage, zeroUsage } from './conversation';
-import type { EventOf, SessionEvent, SessionEndStatus, StoredEvent, ToolOutcome } from './events';
+import type { EventOf, InstructionFile, SessionEvent, SessionEndStatus, StoredEvent, ToolOutcome, TouchedFile } from './events';
 import type { Decision } from './permissions';
 import type { PlanStep } from './plan';
+import {
+  addMessagePoint,
+  applyCheckpointCreated,
+  applyCheckpointFailed,
+  applyRewindUndone,
+  applyRewound,
+  initialRewindState,
+  type RewindState,
+} from './rewinds';
 import type { Json } from './json';
 
 /**
@@ -25,16 +34,63 @@ export interface ToolCallView {
   approvalId?: string;
 }
 
+/** A revert from the live diff; `atItem` is how many conversation items there were when it happened. */
+export type RevertView = Omit<EventOf<'changes.reverted'>, 'type'> & { atItem: number };
+
+export type WorktreeView = Omit<EventOf<'worktree.created'>, 'type'> & { finished?: Omit<EventOf<'worktree.finished'>, 'type'> };
+
 export type ApprovalView = Omit<EventOf<'approval.asked'>, 'type'> & { decision?: Decision };
+
+/** Instruction files found in a folder the agent worked in, given to the model before item `atItem`. */
+export interface InstructionNote {
+  atItem: number;
+  files: InstructionFile[];
+}
+
+/** The instruction files the session loaded, for the model (texts) and for the person (paths, caps). */
+export interface InstructionsState {
+  /** The workspace root's files in the system prompt; null until the first run has looked for them. */
+  system: InstructionFile[] | null;
+  /** Files found later, each at its place in the conversation. */
+  notes: InstructionNote[];
+  warnings: string[];
+  /** Files looked at and left out (see the warnings): not looked at again. */
+  skipped: string[];
+}
+
+/** One compaction: where it happened, what it kept, and what it said about the rest. */
+export interface CompactionView {
+  /** How many conversation items there were when it happened: where the UI marks it. */
+  atItem: number;
+  keptFromItem: number;
+  summary: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  files: TouchedFile[];
+  plan: PlanStep[];
+}
+
+/** How full the model's context is, as the meter shows it and the loop budgets it. */
+export interface ContextState {
+  /** The size of the conversation in tokens: the last estimate or the last reported usage, whichever is newer. */
+  tokens: number;
+  /** The model's context window, when known. */
+  window?: number;
+  /** A provider-reported size (input + output of the last response) and the item count it covers: the base of the next estimate. */
+  basis: { tokens: number; items: number; notes: number } | null;
+  compacting: boolean;
+  /** Why the last compaction did not happen, until one does. */
+  warning?: string;
+}
 
 /** Where a session is, as the sidebar shows it. */
 export type SessionStatus = 'new' | 'working' | 'waiting' | SessionEndStatus;
 
-export interface SessionState {
+export interface SessionState extends RewindState {
   status: SessionStatus;
   workspace: string;
   model: string;
-  api: 'responses' | 'chat';
+  api: 'responses' | 'chat' | 'anthropic';
   baseUrl: string;
   maxSteps: number;
   /** The conversation in order, tool results holding their whole output. */
@@ -47,10 +103,21 @@ export interface SessionState {
   /** Model requests made so far. */
   steps: number;
   usage: Usage;
+  /** What the priced responses cost, in US dollars. */
+  costUsd: number;
+  /** Responses whose model had no known price: while any, `costUsd` is not the whole cost. */
+  unpricedResponses: number;
+  instructions: InstructionsState;
+  context: ContextState;
+  compactions: CompactionView[];
   /** Why the session last stopped, for a person. */
   endReason?: string;
   /** Outside content the session has read, oldest first; while any, egress asks first. */
   taints: string[];
+  /** Changes the person reverted from the live diff, each where it happened in the conversation (the model is told there). */
+  reverts: RevertView[];
+  /** The session's own git worktree, when it works in one. */
+  worktree?: WorktreeView;
   lastSeq: number;
 }
 
@@ -68,7 +135,14 @@ export const initialSessionState: SessionState = {
   pendingApprovals: [],
   steps: 0,
   usage: zeroUsage,
+  costUsd: 0,
+  unpricedResponses: 0,
+  instructions: { system: null, notes: [], warnings: [], skipped: [] },
+  context: { tokens: 0, basis: null, compacting: false },
+  compactions: [],
   taints: [],
+  reverts: [],
+  ...initialRewindState,
   lastSeq: 0,
 };
 
@@ -183,10 +257,18 @@ function apply(draft: Draft, event: SessionEvent): void {
     case 'user.messaged':
       state.status = 'working';
       draft.items().push({ type: 'user', text: event.text });
+      addMessagePoint(state, state.lastSeq + 1);
       return;
     case 'model.requested':
       state.status = 'working';
       state.steps = event.step;
+      if (event.estimatedTokens !== undefined || event.contextWindow !== undefined) {
+        state.context = {
+          ...state.context,
+          ...(event.estimatedTokens !== undefined ? { tokens: event.estimatedTokens } : {}),
+          ...(event.contextWindow !== undefined ? { window: event.contextWindow } : {}),
+        };
+      }
       return;
     case 'model.retrying':
       return;
@@ -198,11 +280,25 @@ function apply(draft: Draft, event: SessionEvent): void {
       }
       draft.items().push(...event.items);
       state.usage = addUsage(state.usage, event.usage);
+      if (event.costUsd !== undefined) state.costUsd += event.costUsd;
+      else if (event.usage.inputTokens + event.usage.outputTokens > 0) state.unpricedResponses += 1;
+      // A server that reports no usage leaves the estimate standing rather than claiming an empty context.
+      if (event.usage.inputTokens > 0) {
+        const tokens = event.usage.inputTokens + event.usage.outputTokens;
+        state.context = {
+          ...state.context,
+          tokens,
+          basis: { tokens, items: state.items.length, notes: state.instructions.notes.length },
+        };
+      }
       return;
     }
     case 'approval.asked': {
       const { type: _type, ...view } = event;
-      draft.updateCall(event.callId, { status: 'awaiting_approval', approvalId: event.approvalId });
+      // A question asked while the call runs (run it again outside the sandbox?) leaves it running.
+      if (state.toolCalls[event.callId]?.status !== 'running') {
+        draft.updateCall(event.callId, { status: 'awaiting_approval', approvalId: event.approvalId });
+      }
       state.status = 'waiting';
       draft.approvals()[event.approvalId] = view;
       draft.pendingApprovals().push(event.approvalId);
@@ -213,7 +309,9 @@ function apply(draft: Draft, event: SessionEvent): void {
       if (!asked) return;
       const pending = state.pendingApprovals.filter((id) => id !== event.approvalId);
       draft.pendingApprovals().splice(0, Infinity, ...pending);
-      draft.updateCall(event.callId, { status: event.decision.action === 'allow' ? 'pending' : 'denied' });
+      if (state.toolCalls[event.callId]?.status !== 'running') {
+        draft.updateCall(event.callId, { status: event.decision.action === 'allow' ? 'pending' : 'denied' });
+      }
       state.status = pending.length > 0 ? 'waiting' : 'working';
       draft.approvals()[event.approvalId] = { ...asked, decision: event.decision };
       return;
@@ -241,6 +339,60 @@ function apply(draft: Draft, event: SessionEvent): void {
       state.status = event.status;
       state.endReason = event.reason;
       state.pendingApprovals = [];
+      if (state.context.compacting) state.context = { ...state.context, compacting: false };
+      return;
+    case 'changes.reverted': {
+      const { type: _type, ...revert } = event;
+      state.reverts = [...state.reverts, { ...revert, atItem: state.items.length }];
+      return;
+    }
+    case 'changes.accepted':
+      return;
+    case 'worktree.created': {
+      const { type: _type, ...worktree } = event;
+      state.worktree = worktree;
+      return;
+    }
+    case 'worktree.finished':
+      if (state.worktree) state.worktree = { ...state.worktree, finished: { action: event.action, ...(event.commit ? { commit: event.commit } : {}) } };
+      return;
+    case 'instructions.loaded': {
+      const { instructions } = state;
+      state.instructions = {
+        system: event.placement === 'system' ? event.files : instructions.system,
+        notes: event.placement === 'conversation' && event.files.length > 0 ? [...instructions.notes, { atItem: state.items.length, files: event.files }] : instructions.notes,
+        warnings: event.warnings.length > 0 ? [...instructions.warnings, ...event.warnings] : instructions.warnings,
+        skipped: event.skipped && event.skipped.length > 0 ? [...instructions.skipped, ...event.skipped] : instructions.skipped,
+      };
+      return;
+    }
+    case 'context.compacting':
+      state.context = { ...state.context, compacting: true, tokens: event.tokensBefore };
+      return;
+    case 'context.compacted': {
+      const { type: _type, usage, costUsd, ...view } = event;
+      state.compactions = [...state.compactions, { atItem: state.items.length, ...view }];
+      state.usage = addUsage(state.usage, usage);
+      if (costUsd !== undefined) state.costUsd += costUsd;
+      else if (usage.inputTokens + usage.outputTokens > 0) state.unpricedResponses += 1;
+      // The provider's last figure described the uncompacted conversation: the next request is estimated afresh.
+      state.context = { ...state.context, tokens: event.tokensAfter, basis: null, compacting: false, warning: undefined };
+      return;
+    }
+    case 'context.compaction_failed':
+      state.context = { ...state.context, compacting: false, warning: event.reason };
+      return;
+    case 'checkpoint.created':
+      applyCheckpointCreated(state, event, state.lastSeq + 1);
+      return;
+    case 'checkpoint.failed':
+      applyCheckpointFailed(state, event, state.lastSeq + 1);
+      return;
+    case 'session.rewound':
+      applyRewound(state, event, state.lastSeq + 1);
+      return;
+    case 'session.rewind_undone':
+      applyRewindUndone(state, event, state.lastSeq + 1);
       return;
   }
 }

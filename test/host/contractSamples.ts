@@ -1,5 +1,6 @@
-import type { Handlers, Input, Output, RequestName, SessionSummary } from '../../src/shared/contract';
+import type { Handlers, Input, McpServerView, Output, RequestName, SessionSummary } from '../../src/shared/contract';
 import type { StoredEvent } from '../../src/shared/events';
+import type { SandboxView } from '../../src/shared/sandbox';
 
 // One valid input and one valid output per request. The mapped types make a request added to the
 // contract without a sample a compile error, so the host tests keep covering every request.
@@ -15,6 +16,8 @@ const summary: SessionSummary = {
   mode: 'ask',
   updatedAt: 1_700_000_000_000,
   lastSeq: 3,
+  usage: { inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000, reasoningTokens: 0 },
+  costUsd: 0.0031,
 };
 
 export const storedEvent: StoredEvent = {
@@ -37,14 +40,49 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'session:rename': { sessionId: 's1', title: 'Auth fix' },
   'session:delete': { sessionId: 's1' },
   'session:setMode': { sessionId: 's1', mode: 'auto-edit' },
+  'session:compact': { sessionId: 's1' },
   'approval:answer': { approvalId: 'a1', action: 'allow', scope: 'once' },
   'approvals:pending': {},
   'diff:files': { sessionId: 's1' },
   'diff:file': { sessionId: 's1', path: 'src/a.ts' },
+  'diff:revert': { sessionId: 's1', path: 'src/a.ts', scope: 'turn', hunk: { index: 0, fingerprint: 'f00d' } },
+  'diff:accept': { sessionId: 's1' },
+  'worktree:setting': { projectId: 'p1' },
+  'worktree:configure': { projectId: 'p1', enabled: true },
+  'worktree:finish': { sessionId: 's1', action: 'squash', message: 'Fix the failing test' },
   'settings:get': {},
   'settings:update': { model: 'gpt-5' },
   'rules:list': {},
   'rules:revoke': { ruleId: 'r1' },
+  'mcp:servers': { projectId: 'p1' },
+  'mcp:restart': { name: 'github' },
+  'session:rewindPreview': { sessionId: 's1', toSeq: 2 },
+  'session:rewind': { sessionId: 's1', toSeq: 2, restore: 'both' },
+  'session:undoRewind': { sessionId: 's1' },
+  'sandbox:get': { projectId: 'p1' },
+  'sandbox:update': { projectId: 'p1', fence: { allowWrite: [], denyWrite: [], denyRead: ['~/.kube'], allowedDomains: ['registry.npmjs.org'] } },
+  'sandbox:addRegistries': { projectId: 'p1' },
+};
+
+const sandboxView: SandboxView = {
+  available: true,
+  unavailable: 'ask',
+  builtIn: { allowWrite: ['/work/repo'], denyWrite: ['/work/repo/.tether'], denyRead: ['/home/me/.ssh'] },
+  fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['registry.npmjs.org'] },
+};
+
+const mcpServer: McpServerView = {
+  id: 'user:github',
+  name: 'github',
+  source: 'user',
+  projectId: null,
+  file: '/data/settings.json',
+  transport: 'stdio',
+  target: 'npx -y @modelcontextprotocol/server-github',
+  state: 'ready',
+  restarts: 0,
+  tools: [{ name: 'create_issue', modelName: 'mcp__github__create_issue', description: 'Create an issue.' }],
+  stderr: ['GitHub MCP Server running on stdio'],
 };
 
 const settings = {
@@ -70,16 +108,37 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'session:rename': { ...summary, title: 'Auth fix' },
   'session:delete': undefined,
   'session:setMode': { ...summary, mode: 'auto-edit' },
+  'session:compact': { when: 'next_turn' },
   'approval:answer': undefined,
   'approvals:pending': [{ approvalId: 'a1', sessionId: 's1', sessionTitle: 'Fix', askedAt: 1 }],
   'diff:files': [{ path: 'src/a.ts', status: 'modified', additions: 1, deletions: 1, binary: false }],
-  'diff:file': { path: 'src/a.ts', before: 'a', after: 'b', language: 'typescript', binary: false },
+  'diff:file': { path: 'src/a.ts', before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, fingerprint: 'f00d' }] },
+  'diff:revert': undefined,
+  'diff:accept': undefined,
+  'worktree:setting': { projectId: 'p1', enabled: false, unavailable: '/work/repo is not in a git repository.' },
+  'worktree:configure': { projectId: 'p1', enabled: true },
+  'worktree:finish': { action: 'squash', commit: 'abc123', into: 'main' },
   'settings:get': settings,
   'settings:update': { ...settings, model: 'gpt-5' },
   'rules:list': [
     { id: 'r1', pattern: 'run_command(npm test *)', action: 'allow', scope: 'project', projectId: 'p1', sessionId: null, createdAt: 1 },
   ],
   'rules:revoke': undefined,
+  'mcp:servers': [mcpServer],
+  'mcp:restart': mcpServer,
+  'session:rewindPreview': {
+    toSeq: 2,
+    files: [{ path: 'src/a.ts', status: 'modified', additions: 1, deletions: 1, binary: false }],
+    skipped: [{ path: 'data/big.bin', reason: 'too_large', size: 3_000_000 }],
+    warnings: [{ callId: 'c1', tool: 'run_command', summary: 'git push', why: 'may reach the network (git push)' }],
+    conversationItems: 4,
+    working: false,
+  },
+  'session:rewind': { seq: 9, files: ['src/a.ts'], warnings: [] },
+  'session:undoRewind': { seq: 10, files: ['src/a.ts'], warnings: [] },
+  'sandbox:get': sandboxView,
+  'sandbox:update': sandboxView,
+  'sandbox:addRegistries': sandboxView,
 };
 
 export interface RecordingHandlers {

@@ -1,3 +1,4 @@
+import { zeroUsage } from '../../src/shared/conversation';
 import { describe, expect, it } from 'vitest';
 import type { PendingApproval, SessionSummary } from '../../src/shared/contract';
 import type { SessionEvent } from '../../src/shared/events';
@@ -19,7 +20,7 @@ const opening: SessionEvent[] = [
 ];
 
 function summary(id: string, pendingApprovals: number): SessionSummary {
-  return { id, projectId: null, title: `Session ${id}`, workspace: '/w', model: 'm', status: 'waiting', pendingApprovals, mode: 'ask', updatedAt: 1, lastSeq: 4 };
+  return { id, projectId: null, title: `Session ${id}`, workspace: '/w', model: 'm', status: 'waiting', pendingApprovals, mode: 'ask', updatedAt: 1, lastSeq: 4, usage: zeroUsage, costUsd: null };
 }
 
 describe('inbox', () => {

@@ -1,6 +1,12 @@
-import type { ConversationItem } from '../../shared/conversation';
-import type { SessionState } from '../../shared/session';
+import type { ConversationItem, UserItem } from '../../shared/conversation';
+import type { InstructionFile } from '../../shared/events';
+import type { CompactionView, SessionState } from '../../shared/session';
+import compactedContext from './prompts/compactedContext.txt?raw';
+import instructionsFound from './prompts/instructionsFound.txt?raw';
+import projectInstructions from './prompts/projectInstructions.txt?raw';
 import systemPrompt from './prompts/system.txt?raw';
+import { revertNotes } from '../review/revertNotes';
+import { rewindNotes } from '../checkpoints/rewindNotes';
 import { trimMiddle } from './trim';
 
 /** What goes to the model each turn: the system prompt and the conversation, tool outputs trimmed. */
@@ -12,19 +18,48 @@ export interface ContextOptions {
 
 export const defaultContextOptions: ContextOptions = { maxToolOutputChars: 24_000 };
 
-export function buildInstructions(workspace: string, now: Date = new Date()): string {
+/**
+ * The system prompt. `files` are the workspace root's instruction files as the session's log holds
+ * them (read once, at its first run), so the prompt is the same bytes for the session's whole life.
+ */
+export function buildInstructions(workspace: string, now: Date = new Date(), files: readonly InstructionFile[] = []): string {
   // The date, not the time: the prompt prefix must stay byte-identical across turns for caching.
-  return systemPrompt
+  const base = systemPrompt
     .replaceAll('{{workspace}}', workspace)
     .replaceAll('{{platform}}', `${process.platform} (${process.arch})`)
     .replaceAll('{{date}}', now.toISOString().slice(0, 10))
     .trimEnd();
+  if (files.length === 0) return base;
+  return `${base}\n\n${projectInstructions.trim().replace('{{files}}', () => instructionBlocks(files))}`;
+}
+
+function instructionBlocks(files: readonly InstructionFile[]): string {
+  return files.map((file) => `<instructions path="${file.path}">\n${file.text.trimEnd()}\n</instructions>`).join('\n\n');
+}
+
+/** Instruction files found later, as the message the model gets where they were found. */
+export function instructionsMessage(files: readonly InstructionFile[]): UserItem {
+  return { type: 'user', text: instructionsFound.trim().replace('{{files}}', () => instructionBlocks(files)) };
+}
+
+/** A compaction's summary as the model gets it, with the files touched and the plan as they were then. */
+export function compactionMessage(compaction: Pick<CompactionView, 'summary' | 'files' | 'plan'>): UserItem {
+  const files = compaction.files.length > 0 ? compaction.files.map((file) => `- ${file.path}${file.edited ? ' (changed)' : ''}`).join('\n') : '(none)';
+  const plan = compaction.plan.length > 0 ? compaction.plan.map((step) => `- [${step.status}] ${step.step}`).join('\n') : '(no plan)';
+  const values: Record<string, string> = { summary: compaction.summary.trim(), files, plan };
+  // One pass, so a summary that happens to contain "{{files}}" is left as it is.
+  const text = compactedContext.trim().replace(/\{\{(summary|files|plan)\}\}/g, (_, key: string) => values[key] ?? '');
+  return { type: 'user', text };
 }
 
 /**
  * The conversation as the model should see it. Every tool call gets exactly one result right after
  * the response that asked for it: APIs refuse a call without a result, and the log may hold results in
  * the order they finished.
+ *
+ * After a compaction the model gets the task, the last compaction's summary and every instruction
+ * file found before it, then the items from the compaction's `keptFromItem` on; results of calls
+ * that were summarised are left out with them.
  */
 export function buildModelItems(state: SessionState, options: ContextOptions = defaultContextOptions): ConversationItem[] {
   const results = new Map<string, ConversationItem>();
@@ -34,6 +69,14 @@ export function buildModelItems(state: SessionState, options: ContextOptions = d
     }
   }
   const out: ConversationItem[] = [];
+  const compaction = state.compactions.at(-1);
+  const start = compaction?.keptFromItem ?? 0;
+  if (compaction) {
+    const taskIndex = state.items.findIndex((item) => item.type === 'user');
+    if (taskIndex >= 0 && taskIndex < start) out.push(state.items[taskIndex]!);
+    out.push(compactionMessage(compaction));
+    for (const note of state.instructions.notes) if (note.atItem < start) out.push(instructionsMessage(note.files));
+  }
   let owed: string[] = [];
   const payDebts = () => {
     for (const callId of owed) {
@@ -41,9 +84,40 @@ export function buildModelItems(state: SessionState, options: ContextOptions = d
     }
     owed = [];
   };
-  for (const item of state.items) {
+  // What the person reverted in the live diff goes where it happened, before the item that followed.
+  const reverted = revertNotes(state);
+  const tellReverts = (index: number) => {
+    const note = reverted.get(index);
+    if (!note) return;
+    payDebts();
+    out.push(note);
+  };
+  // What a rewind changed behind the model's back (files under a kept conversation, or the reverse).
+  const rewound = rewindNotes(state);
+  const tellRewinds = (index: number) => {
+    const note = rewound.get(index);
+    if (!note) return;
+    payDebts();
+    out.push(note);
+  };
+  const found = new Map<number, InstructionFile[]>();
+  for (const note of state.instructions.notes) if (note.atItem >= start) found.set(note.atItem, [...(found.get(note.atItem) ?? []), ...note.files]);
+  const tellInstructions = (index: number) => {
+    const files = found.get(index);
+    if (!files) return;
+    payDebts();
+    out.push(instructionsMessage(files));
+  };
+  for (const [index, item] of state.items.entries()) {
+    if (index < start) continue;
+    tellReverts(index);
+    tellRewinds(index);
+    tellInstructions(index);
     if (item.type === 'tool_result') continue;
     if (item.type === 'tool_call') {
+      // A call logged after a result belongs to the next response: the previous response's results
+      // go first, or two tool-only responses would be sent back as one (and the cached prefix change).
+      if (state.items[index - 1]?.type === 'tool_result') payDebts();
       out.push(item);
       owed.push(item.callId);
       continue;
@@ -52,5 +126,8 @@ export function buildModelItems(state: SessionState, options: ContextOptions = d
     out.push(item);
   }
   payDebts();
+  tellReverts(state.items.length);
+  tellRewinds(state.items.length);
+  tellInstructions(state.items.length);
   return out;
 }

@@ -4,7 +4,11 @@ import { isFinished, unfinishedCalls } from '../../shared/session';
 import { ModelError, type ModelProvider } from '../model/provider';
 import { streamWithRetries, type RetryOptions } from '../model/retry';
 import { executeToolCall, type ToolRunnerDeps } from '../tools/execute';
+import { costOf } from '../model/modelCatalog';
+import { compactConversation } from './compaction';
 import { buildModelItems, defaultContextOptions, type ContextOptions } from './context';
+import { estimateNextRequest, type ContextBudget } from './contextBudget';
+import { folderWorkedIn, foldersUpToRoot, readInstructionFiles, type InstructionLimits } from './instructionFiles';
 import type { SessionLog } from './sessionLog';
 import { ShuttingDown } from './shuttingDown';
 
@@ -21,6 +25,12 @@ export interface LoopDeps extends ToolRunnerDeps {
   takeQueuedMessages?(): string[];
   retry?: Partial<RetryOptions>;
   context?: ContextOptions;
+  /** The model's window, when to compact, and its prices. Without one, nothing is budgeted or priced. */
+  budget?: ContextBudget;
+  /** True once when the person asked to compact ("Compact now") since the last turn began. */
+  takeCompactRequest?(): boolean;
+  /** Caps for instruction files found in folders the agent works in; default defaultInstructionLimits. */
+  instructionLimits?: InstructionLimits;
 }
 
 export interface LoopOutcome {
@@ -30,6 +40,12 @@ export interface LoopOutcome {
 
 /** What one turn came to (the openai-agents shape: run again, or stop with a reason). */
 type TurnResult = { next: 'run_again' } | ({ next: 'stop' } & LoopOutcome);
+
+/** What one run remembers between turns. */
+interface RunMemory {
+  /** An automatic compaction failed in this run: it is not tried again each turn, only if the request cannot fit. */
+  compactionFailed: boolean;
+}
 
 export async function runLoop(deps: LoopDeps): Promise<LoopOutcome> {
   let outcome: LoopOutcome;
@@ -49,6 +65,7 @@ async function runUntilStopped(deps: LoopDeps): Promise<LoopOutcome> {
   const firstStep = log.state.steps;
   const settled = await settleUnfinishedCalls(deps);
   if (settled) return settled;
+  const memory: RunMemory = { compactionFailed: false };
   for (;;) {
     if (deps.signal.aborted) return aborted(deps.signal);
     const stepsThisRun = log.state.steps - firstStep;
@@ -58,15 +75,21 @@ async function runUntilStopped(deps: LoopDeps): Promise<LoopOutcome> {
         reason: `Stopped after ${stepsThisRun} model requests (maxSteps is ${log.state.maxSteps}) without a final answer. Continue the session, or raise maxSteps.`,
       };
     }
-    const result = await runTurn(deps);
+    const result = await runTurn(deps, memory);
     if (result.next === 'stop') return { status: result.status, reason: result.reason };
   }
 }
 
-async function runTurn(deps: LoopDeps): Promise<TurnResult> {
+async function runTurn(deps: LoopDeps, memory: RunMemory): Promise<TurnResult> {
   const { log } = deps;
   for (const text of deps.takeQueuedMessages?.() ?? []) log.append({ type: 'user.messaged', text });
-  log.append({ type: 'model.requested', step: log.state.steps + 1 });
+  const budgeted = await keepWithinBudget(deps, memory);
+  if ('next' in budgeted) return budgeted;
+  log.append({
+    type: 'model.requested',
+    step: log.state.steps + 1,
+    ...(deps.budget ? { estimatedTokens: budgeted.tokens, contextWindow: deps.budget.contextWindow } : {}),
+  });
 
   let response: { items: ConversationItem[]; usage: Usage };
   try {
@@ -76,7 +99,8 @@ async function runTurn(deps: LoopDeps): Promise<TurnResult> {
     const message = error instanceof ModelError ? error.message : `The model request failed: ${(error as Error).message}`;
     return { next: 'stop', status: 'failed', reason: message };
   }
-  log.append({ type: 'model.responded', items: response.items, usage: response.usage });
+  const costUsd = costOf(response.usage, deps.budget?.price);
+  log.append({ type: 'model.responded', items: response.items, usage: response.usage, ...(costUsd !== undefined ? { costUsd } : {}) });
 
   const calls = response.items.filter((item) => item.type === 'tool_call');
   if (calls.length === 0) return { next: 'stop', status: 'done', reason: 'The model answered.' };
@@ -84,8 +108,86 @@ async function runTurn(deps: LoopDeps): Promise<TurnResult> {
     if (deps.signal.aborted) break;
     await executeToolCall(call, deps);
   }
+  findInstructionFiles(deps, calls);
   const settled = await settleUnfinishedCalls(deps);
   return settled ? { next: 'stop', ...settled } : { next: 'run_again' };
+}
+
+/**
+ * Before a request: compacts the conversation when the person asked, or when the request would fill
+ * more than the budget's share of the window. A request that cannot fit a known window even then
+ * stops the session with a clear reason rather than being sent to fail.
+ */
+async function keepWithinBudget(deps: LoopDeps, memory: RunMemory): Promise<{ tokens: number } | TurnResult> {
+  const { log, budget } = deps;
+  const manual = deps.takeCompactRequest?.() ?? false;
+  if (!budget) return { tokens: 0 };
+  const request = { instructions: deps.instructions, tools: deps.tools.specs() };
+  let tokens = estimateNextRequest(log.state, request, deps.context);
+  // Past a known window the request would fail anyway: then a summary is worth another try, failed or not.
+  const full = budget.windowKnown && tokens > budget.contextWindow;
+  if (manual || (tokens > budget.compactAt * budget.contextWindow && (!memory.compactionFailed || full))) {
+    const result = await compactConversation(
+      {
+        log,
+        provider: deps.provider,
+        signal: deps.signal,
+        budget,
+        ...request,
+        ...(deps.retry ? { retry: deps.retry } : {}),
+        ...(deps.context ? { context: deps.context } : {}),
+      },
+      manual ? 'manual' : 'auto',
+      tokens,
+    );
+    if (result === 'aborted') return { next: 'stop', ...aborted(deps.signal) };
+    tokens = estimateNextRequest(log.state, request, deps.context);
+    // A failed summary, or one that left the request over the line (a huge prompt or tool list), is not retried every turn.
+    if (!manual && (result === 'failed' || tokens > budget.compactAt * budget.contextWindow)) memory.compactionFailed = true;
+  }
+  if (budget.windowKnown && tokens > budget.contextWindow) {
+    const why = log.state.context.warning ? ` (${log.state.context.warning})` : '';
+    return {
+      next: 'stop',
+      status: 'failed',
+      reason:
+        `The next request needs about ${tokens.toLocaleString('en-US')} tokens, more than the ${budget.contextWindow.toLocaleString('en-US')}-token context window of ${log.state.model}, and compacting did not make it fit${why}. ` +
+        'Try "Compact now" again, start a new session from a summary of this one, or set a larger contextWindow for this model in settings if it has one.',
+    };
+  }
+  return { tokens };
+}
+
+/**
+ * After the calls of a turn: instruction files in the folders they worked in (and the folders up to
+ * the root) that the session has not seen yet are logged, and so reach the model, nearest first.
+ */
+function findInstructionFiles(deps: LoopDeps, calls: readonly ConversationItem[]): void {
+  const { log } = deps;
+  const { instructions, workspace } = log.state;
+  const folders: string[] = [];
+  for (const call of calls) {
+    if (call.type !== 'tool_call' || log.state.toolCalls[call.callId]?.status !== 'ok') continue;
+    let args: unknown;
+    try {
+      args = JSON.parse(call.arguments);
+    } catch {
+      continue;
+    }
+    const folder = folderWorkedIn(workspace, call.name, args);
+    if (folder === undefined) continue;
+    for (const candidate of foldersUpToRoot(folder)) if (!folders.includes(candidate)) folders.push(candidate);
+  }
+  if (folders.length === 0) return;
+  const given = [...(instructions.system ?? []), ...instructions.notes.flatMap((note) => note.files)];
+  const found = readInstructionFiles(workspace, folders, {
+    known: new Set([...given.map((file) => file.path), ...instructions.skipped]),
+    usedChars: given.reduce((sum, file) => sum + file.text.length, 0),
+    ...(deps.instructionLimits ? { limits: deps.instructionLimits } : {}),
+  });
+  if (found.files.length > 0 || found.warnings.length > 0) {
+    log.append({ type: 'instructions.loaded', placement: 'conversation', files: found.files, warnings: found.warnings, ...(found.skipped.length > 0 ? { skipped: found.skipped } : {}) });
+  }
 }
 
 async function requestModel(deps: LoopDeps): Promise<{ items: ConversationItem[]; usage: Usage }> {
@@ -99,6 +201,7 @@ async function requestModel(deps: LoopDeps): Promise<{ items: ConversationItem[]
       items: buildModelItems(log.state, deps.context ?? defaultContextOptions),
       tools: deps.tools.specs(),
       signal: deps.signal,
+      cacheKey: log.sessionId,
     },
     { ...deps.retry, signal: deps.signal },
   );

@@ -7,6 +7,9 @@ import { resolveModelConfig } from '../model/config';
 import { HeadlessBroker } from '../permissions/broker';
 import { CliError, dataDirFrom } from './cliError';
 import { formatEvent } from './formatEvent';
+import { readMcpConfigFile } from '../mcp/loadMcpServers';
+import { McpConfigError } from '../mcp/mcpServerConfig';
+import type { McpServerSpec } from '../mcp/mcpServerSpec';
 
 export const runUsage = `Usage: tether run "<task>" [options]
        tether run --session <id> ["<message>"] [options]
@@ -17,13 +20,17 @@ Every action that needs approval is denied, unless --unleashed is given for this
 Options:
   --cwd <dir>          the workspace folder (default: the current folder)
   --model <name>       the model (env TETHER_MODEL)
-  --base-url <url>     an OpenAI-compatible base URL (env TETHER_BASE_URL)
-  --api <api>          responses | chat (env TETHER_API; default responses)
+  --base-url <url>     the server's base URL (env TETHER_BASE_URL; default OpenAI's, or
+                       https://api.anthropic.com with --api anthropic)
+  --api <api>          responses | chat | anthropic (env TETHER_API; default responses);
+                       the key is TETHER_API_KEY, else OPENAI_API_KEY (ANTHROPIC_API_KEY for anthropic)
+  --max-tokens <n>     the most tokens one response may have (env TETHER_MAX_TOKENS; Anthropic only)
   --max-steps <n>      model requests before it stops (default ${DEFAULT_MAX_STEPS})
   --session <id>       continue a session (its model and workspace stay as they were)
   --mode <mode>        ask (default) | auto-edit | read-only
   --unleashed          allow every action that would ask, for this run only (deny rules still hold)
   --rules <file>       extra permission rules for this run: {"allow": [...], "ask": [...], "deny": [...]}
+  --mcp-config <file>  MCP servers for this run, as Claude Desktop and Cursor write them: {"mcpServers": {...}}
   --json               print one JSON event per line on stdout
   --data-dir <dir>     where sessions are kept (env TETHER_HOME)
 
@@ -39,12 +46,14 @@ export async function runCommand(argv: string[]): Promise<number> {
       cwd: { type: 'string' },
       model: { type: 'string' },
       'base-url': { type: 'string' },
+      'max-tokens': { type: 'string' },
       api: { type: 'string' },
       'max-steps': { type: 'string' },
       session: { type: 'string' },
       unleashed: { type: 'boolean', default: false },
       mode: { type: 'string' },
       rules: { type: 'string' },
+      'mcp-config': { type: 'string' },
       json: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -58,9 +67,16 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (!values.session && task === '') throw new CliError(`tether run needs a task.\n\n${runUsage}`);
   const maxSteps = parseMaxSteps(values['max-steps']);
   const mode = values.unleashed ? 'unleashed' : parseRunMode(values.mode);
-  const model = resolveModelConfig({ baseUrl: values['base-url'], model: values.model, api: values.api });
+  const model = resolveModelConfig({ baseUrl: values['base-url'], model: values.model, api: values.api, maxTokens: values['max-tokens'] });
+
+  const workspace = resolve(values.cwd ?? process.cwd());
+  let mcpServers = values['mcp-config'] ? readMcpConfig(values['mcp-config'], workspace) : undefined;
 
   const core = createCore({ dataDir: dataDirFrom(values['data-dir']) });
+  // Servers that fail to start, or give up after crashes, are said on stderr: the run goes on without their tools.
+  const stopReporting = core.mcp.onChange((status) => {
+    if (status.state === 'failed' && status.error) process.stderr.write(`tether: ${status.error}\n`);
+  });
   try {
     let sessionId = values.session;
     if (sessionId) {
@@ -69,8 +85,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       if (values.model && values.model !== session.model) {
         throw new CliError(`Session ${sessionId} is pinned to the model ${session.model}; start a new session to use ${values.model}.`);
       }
+      // A continued session keeps its workspace, and its servers run there.
+      mcpServers = mcpServers?.map((spec) => ({ ...spec, defaultCwd: session.workspace }));
     } else {
-      sessionId = core.createSession({ workspace: resolve(values.cwd ?? process.cwd()), task, model, maxSteps });
+      sessionId = core.createSession({ workspace, task, model, maxSteps });
     }
 
     const controller = new AbortController();
@@ -108,6 +126,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         broker: new HeadlessBroker({ unleashed: values.unleashed }),
         ...(mode ? { mode } : {}),
         ...(values.rules ? { rulesFile: resolve(values.rules) } : {}),
+        ...(mcpServers ? { mcpServers } : {}),
         signal: controller.signal,
         resume: Boolean(values.session),
         ...(values.session && task ? { message: task } : {}),
@@ -126,7 +145,18 @@ export async function runCommand(argv: string[]): Promise<number> {
       process.off('SIGTERM', onInterrupt);
     }
   } finally {
+    stopReporting();
+    await core.mcp.close();
     core.close();
+  }
+}
+
+function readMcpConfig(file: string, workspace: string): McpServerSpec[] {
+  try {
+    return readMcpConfigFile(file, workspace);
+  } catch (error) {
+    if (error instanceof McpConfigError) throw new CliError(error.message);
+    throw error;
   }
 }
 

@@ -19,6 +19,8 @@ export interface SessionPermissionOptions {
 
 export interface SessionPermissions {
   engine: PermissionEngine;
+  /** Whether the session's project is trusted (its own settings may allow, its MCP servers start). */
+  projectTrusted: boolean;
   /** Stores an "Allow always" and puts it in force at once. */
   remember(grant: Grant): void;
 }
@@ -31,7 +33,9 @@ export interface SessionPermissions {
 export async function createSessionPermissions(options: SessionPermissionOptions): Promise<SessionPermissions> {
   await initShellParser();
   const { store, sessionId } = options;
-  const project = store.projects.byPath(options.workspace);
+  // A worktree session works outside its project's folder: its project is the one it was started in.
+  const projectId = store.sessions.get(sessionId)?.projectId;
+  const project = (projectId ? store.projects.get(projectId) : undefined) ?? store.projects.byPath(options.workspace);
   const fileRules = loadPermissionRules({
     workspaceRoot: options.workspace,
     userSettings: settingsFile(options.dataDir),
@@ -49,6 +53,7 @@ export async function createSessionPermissions(options: SessionPermissionOptions
   });
   return {
     engine,
+    projectTrusted: project?.trusted ?? false,
     remember({ approvalId, rule, scope }) {
       const row = store.rules.add({
         pattern: rule,

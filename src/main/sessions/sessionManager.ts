@@ -1,4 +1,5 @@
-import type { ApprovalAnswer, EventName, EventPayload, SessionSummary } from '../../shared/contract';
+import type { ApprovalAnswer, CompactStarted, EventName, EventPayload, SessionSummary } from '../../shared/contract';
+import type { SessionEvent } from '../../shared/events';
 import type { PermissionMode } from '../../shared/permissions';
 import type { Core } from '../core';
 import type { ModelConfig } from '../model/config';
@@ -15,6 +16,8 @@ interface Running {
   queue: string[];
   engine?: PermissionEngine;
   done: Promise<void>;
+  /** The person asked for "Compact now" while the agent worked: done at the next turn, or after the run. */
+  compactRequested?: boolean;
 }
 
 export interface SessionManagerOptions {
@@ -26,6 +29,17 @@ export interface SessionManagerOptions {
   emit: Emit;
   /** Runs before a new session's first step (the live diff's base snapshot). */
   beforeFirstRun?(sessionId: string): Promise<void>;
+  /** Runs before a run that starts with a new message from the person (the live diff's turn snapshot). */
+  beforeTurn?(sessionId: string): Promise<void>;
+}
+
+/** A session that works in a folder of its own (a git worktree) rather than in the project's folder. */
+export interface SessionPlace {
+  /** The session's id, chosen before the folder was made (the worktree's branch is named after it). */
+  id: string;
+  workspace: string;
+  /** How the folder was made, logged after the session's start. */
+  setup: SessionEvent[];
 }
 
 /**
@@ -36,13 +50,16 @@ export interface SessionManagerOptions {
 export class SessionManager {
   private readonly running = new Map<string, Running>();
   private readonly modes = new Map<string, PermissionMode>();
+  /** Sessions with a rewind under way: their next run waits for it. */
+  private readonly holds = new Map<string, Promise<void>>();
   readonly broker = new InteractiveBroker();
 
   constructor(private readonly options: SessionManagerOptions) {}
 
-  start(input: { workspace: string; task: string; mode?: Exclude<PermissionMode, 'unleashed'> }): string {
+  start(input: { workspace: string; task: string; mode?: Exclude<PermissionMode, 'unleashed'>; place?: SessionPlace }): string {
     const sessionId = this.options.core.createSession({
-      workspace: input.workspace,
+      ...(input.place ? { id: input.place.id, project: input.workspace, setup: input.place.setup } : {}),
+      workspace: input.place?.workspace ?? input.workspace,
       task: input.task,
       model: this.options.modelConfig(),
       maxSteps: this.options.maxSteps(),
@@ -61,7 +78,22 @@ export class SessionManager {
       running.queue.push(text);
       return;
     }
-    this.launch(sessionId, { resume: true, message: text });
+    this.launch(sessionId, { resume: true, message: text, before: this.options.beforeTurn?.(sessionId) });
+  }
+
+  /**
+   * "Compact now". A working session compacts before its next model request (a turn is never cut in
+   * two); one that is not working compacts at once, on its own, and a message sent meanwhile waits.
+   */
+  compact(sessionId: string): CompactStarted {
+    this.requireSession(sessionId);
+    const running = this.running.get(sessionId);
+    if (running) {
+      running.compactRequested = true;
+      return { when: 'next_turn' };
+    }
+    this.launchCompaction(sessionId);
+    return { when: 'now' };
   }
 
   stop(sessionId: string): void {
@@ -91,6 +123,25 @@ export class SessionManager {
 
   isRunning(sessionId: string): boolean {
     return this.running.has(sessionId);
+  }
+
+  /**
+   * Does `work` (a rewind) on a session whose agent is not running, and refuses while it is. A run
+   * asked for meanwhile (a message, an answer) waits until the work is done.
+   */
+  async whileStopped<T>(sessionId: string, what: string, work: () => Promise<T>): Promise<T> {
+    this.requireSession(sessionId);
+    if (this.running.has(sessionId)) {
+      throw new HostError('conflict', `Cannot ${what} while the agent is working on this session: stop it (or wait until it finishes), then try again.`);
+    }
+    if (this.holds.has(sessionId)) throw new HostError('conflict', `Cannot ${what} now: a rewind of this session is still under way. Try again when it is done.`);
+    const done = work();
+    this.holds.set(sessionId, done.then(() => undefined, () => undefined));
+    try {
+      return await done;
+    } finally {
+      this.holds.delete(sessionId);
+    }
   }
 
   /**
@@ -131,7 +182,7 @@ export class SessionManager {
     const running: Running = { controller, queue: [], done: Promise.resolve() };
     this.running.set(sessionId, running);
     const { core, emit } = this.options;
-    running.done = (start.before ?? Promise.resolve())
+    running.done = Promise.all([start.before, this.holds.get(sessionId)])
       .then(() =>
         core.run(sessionId, {
           model: this.options.modelConfig(),
@@ -141,6 +192,11 @@ export class SessionManager {
           ...(start.message ? { message: start.message } : {}),
           mode: this.modes.get(sessionId) ?? this.options.defaultMode(),
           takeQueuedMessages: () => running.queue.splice(0),
+          takeCompactRequest: () => {
+            const asked = running.compactRequested === true;
+            running.compactRequested = false;
+            return asked;
+          },
           onPermissions: (engine) => {
             running.engine = engine;
           },
@@ -165,7 +221,46 @@ export class SessionManager {
         const left = running.queue.splice(0);
         if (this.options.core.store.sessions.get(sessionId)) emit('sessions:changed', this.summary(sessionId));
         // A message typed just as the run ended starts the next one rather than being lost.
-        if (left.length > 0) this.launch(sessionId, { resume: true, message: left.join('\n\n') });
+        if (left.length > 0) this.launch(sessionId, { resume: true, message: left.join('\n\n'), before: this.options.beforeTurn?.(sessionId) });
+        // So does a "Compact now" that came after the run's last turn began.
+        if (running.compactRequested) {
+          const next = this.running.get(sessionId);
+          if (next) next.compactRequested = true;
+          else if (this.options.core.store.sessions.get(sessionId)) this.launchCompaction(sessionId);
+        }
+      });
+  }
+
+  /** A compaction on its own, tracked like a run: stop aborts it, and messages sent meanwhile start a run after it. */
+  private launchCompaction(sessionId: string): void {
+    const controller = new AbortController();
+    const running: Running = { controller, queue: [], done: Promise.resolve() };
+    this.running.set(sessionId, running);
+    const { core, emit } = this.options;
+    running.done = Promise.resolve(this.holds.get(sessionId))
+      .then(() =>
+        core.compact(sessionId, {
+          model: this.options.modelConfig(),
+          signal: controller.signal,
+          onEvent: (stored) => {
+            emit('session:event', stored);
+            emit('sessions:changed', this.summary(sessionId));
+          },
+        }),
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          const reason = `The conversation could not be compacted: ${(error as Error).message ?? String(error)}`;
+          emit('session:event', core.store.events.append(sessionId, { type: 'context.compaction_failed', reason }));
+        },
+      )
+      .finally(() => {
+        this.running.delete(sessionId);
+        if (!core.store.sessions.get(sessionId)) return;
+        emit('sessions:changed', this.summary(sessionId));
+        const left = running.queue.splice(0);
+        if (left.length > 0) this.launch(sessionId, { resume: true, message: left.join('\n\n'), before: this.options.beforeTurn?.(sessionId) });
       });
   }
 
@@ -187,6 +282,8 @@ export class SessionManager {
       mode: this.modes.get(row.id) ?? this.options.defaultMode(),
       updatedAt: row.updatedAt,
       lastSeq: row.lastSeq,
+      usage: row.usage,
+      costUsd: row.costUsd,
     };
   }
 }

@@ -28,6 +28,6 @@ describe('app settings', () => {
     writeFileSync(settingsFile(dir), '{ "mode": ');
     expect(() => readAppSettings(dir)).toThrow(/settings\.json is not valid JSON/);
     writeFileSync(settingsFile(dir), JSON.stringify({ mode: 'unleashed' }));
-    expect(() => readAppSettings(dir)).toThrow(/settings\.json has a setting Tether cannot use[\s\S]*mode/);
+    expect(() => readAppSettings(dir)).toThrow(/settings\.json holds a setting Tether cannot use[\s\S]*mode/);
   });
 });

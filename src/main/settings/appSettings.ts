@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readJsonFile, writeJsonFile } from './jsonFile';
 import { OutsideContentSetting, PermissionMode } from '../../shared/permissions';
 import { PermissionSettings, SettingsError } from '../permissions/settings';
 
@@ -13,7 +13,7 @@ export const AppSettings = z.looseObject({
   model: z
     .strictObject({
       baseUrl: z.url().optional(),
-      api: z.enum(['responses', 'chat']).optional(),
+      api: z.enum(['responses', 'chat', 'anthropic']).optional(),
       model: z.string().min(1).optional(),
     })
     .optional(),
@@ -21,6 +21,24 @@ export const AppSettings = z.looseObject({
   mode: PermissionMode.exclude(['unleashed']).optional(),
   outsideContent: OutsideContentSetting.optional(),
   permissions: PermissionSettings.optional(),
+  /**
+   * What Tether should believe about a model, by its id as the session pins it, over the built-in
+   * defaults (src/main/model/modelCatalog.ts): its context window, and its prices in US dollars per
+   * million tokens. A model with no price here or there shows its cost as unknown.
+   */
+  models: z
+    .record(
+      z.string().min(1),
+      z.strictObject({
+        contextWindow: z.number().int().positive().optional(),
+        inputPrice: z.number().nonnegative().optional(),
+        cachedInputPrice: z.number().nonnegative().optional(),
+        outputPrice: z.number().nonnegative().optional(),
+      }),
+    )
+    .optional(),
+  /** The share of the context window past which the conversation is compacted before the next request (default 0.85). */
+  compactAt: z.number().min(0.3).max(0.98).optional(),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 
@@ -30,29 +48,10 @@ export function settingsFile(dataDir: string): string {
 
 export function readAppSettings(dataDir: string): AppSettings {
   const file = settingsFile(dataDir);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new SettingsError(file, `cannot be read: ${(error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SettingsError(file, `is not valid JSON (${(error as Error).message}); fix it or move it away.`);
-  }
-  const parsed = AppSettings.safeParse(json);
-  if (!parsed.success) throw new SettingsError(file, `has a setting Tether cannot use:\n${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return readJsonFile(file, AppSettings, { whenMissing: () => ({}), fail: (problem) => new SettingsError(file, problem) });
 }
 
 /** Writes the settings whole, through a temporary file, so a crash never leaves half a file. */
 export function writeAppSettings(dataDir: string, settings: AppSettings): void {
-  const file = settingsFile(dataDir);
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(temporary, file);
+  writeJsonFile(settingsFile(dataDir), settings);
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { Json } from '../../shared/json';
 import type { Risk } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
+import type { SandboxNote } from '../../shared/sandbox';
+import type { CommandSandbox } from '../sandbox/commandSandbox';
 import type { Workspace } from '../workspace/workspace';
 import type { Terminal } from '../terminal/terminal';
 
@@ -24,6 +26,31 @@ export interface ToolContext {
   setPlan(steps: PlanStep[]): void;
   /** False for a file the permission rules keep from being read: tools that read many files leave it out. */
   canRead(absolutePath: string): boolean;
+  /** The OS sandbox commands run in. Every host sets it; only tests of other tools leave it out. */
+  sandbox?: CommandSandbox;
+  /**
+   * Asks the person a second question within this call, recorded as its own approval (allowed once at
+   * most, never "always"): whether to run a command again outside the sandbox, say.
+   */
+  confirm?(question: FollowUpQuestion): Promise<FollowUpAnswer>;
+  /** The dialog that allowed this call already said this about the sandbox (no sandbox available): no need to ask again. */
+  approvedWith?: SandboxNote;
+}
+
+/** A second question a tool asks within its call. */
+export interface FollowUpQuestion {
+  /** One line: what will happen if the person allows it. */
+  summary: string;
+  /** The question, in words a person can read. */
+  reason: string;
+  args: Json;
+  sandbox: SandboxNote;
+}
+
+export interface FollowUpAnswer {
+  allowed: boolean;
+  /** What the person (or the headless stand-in) told the model with a denial. */
+  message?: string;
 }
 
 export interface ToolResult {
@@ -63,6 +90,10 @@ export interface Tool<Args = unknown> {
    * is: the session is then tainted and actions that can send data out ask first.
    */
   taints?(args: Args): string | undefined;
+  /** The JSON schema the model is shown, for a tool that brings its own (an MCP server's); else derived from `parameters`. */
+  inputSchema?: Record<string, unknown>;
+  /** An MCP tool whose read-only annotation the person trusts: the engine treats it as reading, not as egress. */
+  mcpReadOnly?: boolean;
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -78,6 +109,8 @@ export interface AnyTool {
   summarize(args: never): string;
   subject?(args: never): PermissionSubject;
   taints?(args: never): string | undefined;
+  inputSchema?: Record<string, unknown>;
+  mcpReadOnly?: boolean;
   execute(args: never, ctx: ToolContext): Promise<ToolResult>;
 }
 

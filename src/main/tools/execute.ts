@@ -6,6 +6,8 @@ import type { LiveEvent, ToolOutcome } from '../../shared/events';
 import type { Json } from '../../shared/json';
 import type { Decision, Scope } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
+import type { SandboxNote } from '../../shared/sandbox';
+import type { CommandSandbox } from '../sandbox/commandSandbox';
 import { isShuttingDown } from '../agent/shuttingDown';
 import type { SessionLog } from '../agent/sessionLog';
 import type { Broker } from '../permissions/broker';
@@ -13,7 +15,7 @@ import { validateAllowAlwaysRule } from '../permissions/allowAlways';
 import type { AllowAlwaysOffer, Policy, PolicyVerdict } from '../permissions/policy';
 import type { Terminal } from '../terminal/terminal';
 import type { Workspace } from '../workspace/workspace';
-import { ToolError, type AnyTool } from './defineTool';
+import { ToolError, type AnyTool, type FollowUpAnswer, type FollowUpQuestion } from './defineTool';
 import { describeEdit } from './describeEdit';
 import type { ToolRegistry } from './registry';
 
@@ -39,6 +41,22 @@ export interface ToolRunnerDeps {
   canRead?(absolutePath: string): boolean;
   /** Remembers an "Allow always" the person gave (the rule is already checked against the offer). */
   onGrant?(grant: Grant): void;
+  /**
+   * Runs after every call that ran (its result is logged), before the next one: checkpoints hook in
+   * here. It never fails the call: whatever it throws is dropped (it logs its own problems).
+   */
+  afterToolCall?(call: AfterToolCall): Promise<void>;
+  /** The session's OS sandbox for commands; a dialog for a command says when none is available. */
+  sandbox?: CommandSandbox;
+}
+
+/** A call that ran, as afterToolCall sees it. */
+export interface AfterToolCall {
+  callId: string;
+  tool: AnyTool;
+  /** The arguments it ran with (the person's edit, when they made one). */
+  args: unknown;
+  outcome: ToolOutcome;
 }
 
 /** A rule a person created with "Allow always". */
@@ -94,7 +112,7 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   }
 
   deps.log.append({ type: 'tool.started', callId: call.callId, name: tool.name, args: allowed as Json });
-  const result = await runWithTimeout(tool, allowed, call.callId, deps);
+  const result = await runWithTimeout(tool, allowed, call.callId, deps, permission.sandboxNote);
   // The note comes first so trimming, which keeps the head, never cuts it from what the model reads.
   const output = permission.editNote ? `${permission.editNote}\n\n${result.output}` : result.output;
   finish(result.outcome, result.title, output, result.metadata);
@@ -102,6 +120,13 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   const taint = result.outcome === 'ok' || result.outcome === 'error' ? tool.taints?.(allowed as never) : undefined;
   if (taint && !deps.log.state.taints.includes(taint)) {
     deps.log.append({ type: 'session.tainted', callId: call.callId, reason: taint });
+  }
+  if (deps.afterToolCall) {
+    try {
+      await deps.afterToolCall({ callId: call.callId, tool, args: allowed, outcome: result.outcome });
+    } catch {
+      // The call's result is logged and stands; the hook reports its own failures in the log.
+    }
   }
 }
 
@@ -134,7 +159,7 @@ function parseArguments(tool: AnyTool, text: string): Parsed {
  * model about their edit), or do not, with the outcome and result the ledger records.
  */
 type Permission =
-  | { action: 'allow'; args: unknown; editNote?: string }
+  | { action: 'allow'; args: unknown; editNote?: string; sandboxNote?: SandboxNote }
   | { action: 'refuse'; outcome: Extract<ToolOutcome, 'denied' | 'error'>; title: string; message: string };
 
 /** What became of the person's edit: nothing changed after all, not valid for the tool, or a changed call. */
@@ -150,7 +175,14 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
   const { log, broker } = deps;
   const taint = log.state.taints.length > 0 ? log.state.taints.join('; ') : undefined;
   const evaluate = (callArgs: unknown) =>
-    deps.policy.evaluate({ sessionId: log.sessionId, callId: call.callId, tool, args: callArgs, ...(taint ? { taint } : {}) });
+    deps.policy.evaluate({
+      sessionId: log.sessionId,
+      callId: call.callId,
+      tool,
+      args: callArgs,
+      ...(taint ? { taint } : {}),
+      ...(tool.mcpReadOnly ? { mcpReadOnly: true } : {}),
+    });
   const verdict = evaluate(args);
   if (verdict.action === 'allow') return { action: 'allow', args };
   if (verdict.action === 'deny') return refused(tool, args, deniedBy(verdict));
@@ -159,6 +191,7 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
   const existing = log.state.toolCalls[call.callId]?.approvalId;
   const approvalId = existing && !log.state.approvals[existing]?.decision ? existing : randomUUID();
   const summary = safeSummary(tool, args);
+  const sandboxNote = unsandboxedNote(tool, deps.sandbox);
   if (approvalId !== existing) {
     log.append({
       type: 'approval.asked',
@@ -172,6 +205,7 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
       ...(verdict.commands !== undefined ? { commands: verdict.commands } : {}),
       ...(verdict.allowAlways ? { allowAlways: verdict.allowAlways } : {}),
       ...(verdict.taint ? { taint: verdict.taint } : {}),
+      ...(sandboxNote ? { sandbox: sandboxNote } : {}),
     });
   }
   let decision;
@@ -221,7 +255,49 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
     return { action: 'allow', args: edit.args, editNote: describeEdit(tool.name, asObject(args), asObject(edit.args), true) };
   }
   if (decision.scope !== 'once' && decision.rule) deps.onGrant?.({ approvalId, rule: decision.rule, scope: decision.scope });
-  return { action: 'allow', args };
+  return { action: 'allow', args, ...(sandboxNote ? { sandboxNote } : {}) };
+}
+
+/** For a command, when no sandbox is available: the dialog says so (and the person's allow covers it). */
+function unsandboxedNote(tool: AnyTool, sandbox: CommandSandbox | undefined): SandboxNote | undefined {
+  if (tool.risk !== 'exec' || !sandbox || sandbox.availability.available || sandbox.unavailable === 'refuse') return undefined;
+  return { kind: 'unavailable', reason: sandbox.availability.reason };
+}
+
+/**
+ * A second question a tool asks within its call (run a command again outside the sandbox?). It is its
+ * own approval in the log, and it is answered once: no rule is ever created from it, so nothing that
+ * runs outside the fence is remembered as "always", tainted session or not.
+ */
+async function askFollowUp(callId: string, tool: AnyTool, question: FollowUpQuestion, deps: ToolRunnerDeps, signal: AbortSignal): Promise<FollowUpAnswer> {
+  const { log } = deps;
+  const approvalId = randomUUID();
+  log.append({
+    type: 'approval.asked',
+    approvalId,
+    callId,
+    tool: tool.name,
+    risk: tool.risk,
+    summary: question.summary,
+    args: question.args,
+    reason: question.reason,
+    allowAlways: { refused: 'Running outside the sandbox is allowed once at a time, never always.' },
+    sandbox: question.sandbox,
+  });
+  let decision: Decision;
+  try {
+    decision = await deps.broker.decide(
+      { approvalId, sessionId: log.sessionId, callId, tool: tool.name, risk: tool.risk, summary: question.summary, args: question.args, reason: question.reason },
+      signal,
+    );
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    if (isShuttingDown(signal)) throw signal.reason;
+    return { allowed: false, message: 'The call was stopped while the question waited for an answer.' };
+  }
+  const once: Decision = { action: decision.action, scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
+  log.append({ type: 'approval.answered', approvalId, callId, decision: once });
+  return { allowed: once.action === 'allow', ...(once.message ? { message: once.message } : {}) };
 }
 
 function refused(tool: AnyTool, args: unknown, message: string): Permission {
@@ -276,7 +352,7 @@ interface RunResult {
   metadata?: Json;
 }
 
-async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps: ToolRunnerDeps): Promise<RunResult> {
+async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps: ToolRunnerDeps, approvedWith?: SandboxNote): Promise<RunResult> {
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([deps.signal, timeout]);
@@ -296,6 +372,9 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
       log.append({ type: 'plan.updated', steps });
     },
     canRead: deps.canRead ?? (() => true),
+    ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+    ...(approvedWith ? { approvedWith } : {}),
+    confirm: (question: FollowUpQuestion) => askFollowUp(callId, tool, question, deps, signal),
   };
   const stopped = new Promise<'stopped'>((resolve) => {
     if (signal.aborted) resolve('stopped');

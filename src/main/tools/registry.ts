@@ -30,6 +30,7 @@ export class ToolRegistry {
 }
 
 function toSpec(tool: AnyTool): ToolSpec {
+  if (tool.inputSchema) return { name: tool.name, description: tool.description, parameters: tool.inputSchema };
   // `io: 'input'` so that parameters with defaults are optional for the model.
   const { $schema: _schema, ...parameters } = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
   return { name: tool.name, description: tool.description, parameters };

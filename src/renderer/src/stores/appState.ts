@@ -4,12 +4,14 @@ import type { InboxSlice } from './inboxSlice';
 import type { Schedule } from './liveBatcher';
 import type { LiveSlice } from './liveSlice';
 import type { LogsSlice } from './logsSlice';
+import type { McpSlice } from './mcpSlice';
+import type { RewindSlice } from './rewindSlice';
 import type { SessionsSlice } from './sessionsSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { UiSlice } from './uiSlice';
 
 /** The whole renderer state: one store, one slice per concern, actions beside their state. */
-export type AppState = SessionsSlice & LogsSlice & LiveSlice & InboxSlice & SettingsSlice & DiffSlice & UiSlice;
+export type AppState = SessionsSlice & LogsSlice & LiveSlice & InboxSlice & SettingsSlice & DiffSlice & UiSlice & McpSlice & RewindSlice;
 
 /** What the store needs from outside; tests pass a fake api and a synchronous schedule. */
 export interface StoreDeps {

@@ -27,6 +27,7 @@ export function connectStore(store: AppStore, api: TetherApi, schedule: Schedule
     api.on('session:live', (event) => batcher.push(event)),
     api.on('sessions:changed', (summary) => store.getState().sessionChanged(summary)),
     api.on('sessions:deleted', ({ sessionId }) => store.getState().sessionDeleted(sessionId)),
+    api.on('mcp:changed', (server) => store.getState().mcpServerChanged(server)),
   ];
   if (link) {
     const report = (state: LinkState) => store.getState().setConnection(connectionOf(state), state.status === 'reconnecting' ? state.failedAttempts : 0);

@@ -4,6 +4,8 @@ import { createDiffSlice } from './diffSlice';
 import { createInboxSlice } from './inboxSlice';
 import { createLiveSlice } from './liveSlice';
 import { createLogsSlice } from './logsSlice';
+import { createMcpSlice } from './mcpSlice';
+import { createRewindSlice } from './rewindSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createUiSlice } from './uiSlice';
@@ -20,5 +22,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createSettingsSlice(deps, set, get),
     ...createDiffSlice(deps, set, get),
     ...createUiSlice(deps, set, get),
+    ...createMcpSlice(deps, set, get),
+    ...createRewindSlice(deps, set, get),
   }));
 }

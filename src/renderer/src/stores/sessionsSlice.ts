@@ -22,6 +22,8 @@ export interface SessionsSlice {
   renameSession(sessionId: string, title: string): Promise<boolean>;
   deleteSession(sessionId: string): Promise<boolean>;
   setSessionMode(sessionId: string, mode: PermissionMode): Promise<void>;
+  /** "Compact now": at once when the session is not working, at its next turn when it is. */
+  compactSession(sessionId: string): Promise<void>;
   /** Sends a message; the core queues it for the agent's next turn. Returns whether it was accepted. */
   sendMessage(sessionId: string, text: string): Promise<boolean>;
   stopSession(sessionId: string): Promise<void>;
@@ -127,6 +129,15 @@ export function createSessionsSlice(deps: StoreDeps, set: SetState, get: GetStat
         get().sessionChanged(summary);
       } catch (error) {
         get().notify(`Could not change the permission mode: ${errorMessage(error)}`);
+      }
+    },
+
+    async compactSession(sessionId) {
+      try {
+        const { when } = await api.request('session:compact', { sessionId });
+        if (when === 'next_turn') get().notify('The conversation will be compacted before the agent’s next request.', 'info');
+      } catch (error) {
+        get().notify(`Could not compact the conversation: ${errorMessage(error)}`);
       }
     },
 

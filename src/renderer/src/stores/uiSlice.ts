@@ -83,6 +83,7 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
       set({ view: 'settings' });
       void get().loadSettings();
       void get().loadRules();
+      void get().loadMcpServers();
     },
 
     showMain() {

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useApp } from '../../stores/useApp';
 import { ConversationEntry } from './ConversationEntry';
 import { StreamingReasoning } from './StreamingReasoning';
@@ -6,6 +6,10 @@ import { StreamingMessage } from './StreamingMessage';
 import { QueuedMessages } from './QueuedMessages';
 import { EndNotice } from './EndNotice';
 import { earlierWindowStart, firstWindowStart } from './conversationWindow';
+import { CompactionMarker } from './CompactionMarker';
+import { RewindDialog } from './RewindDialog';
+import { RewindMarker } from './RewindMarker';
+import { rewindAnchors } from './rewindSteps';
 
 /** How close to the bottom counts as "following along": new content then keeps it in view. */
 const STICK_PX = 48;
@@ -19,9 +23,26 @@ const STICK_PX = 48;
  */
 export function Conversation({ sessionId }: { sessionId: string }) {
   const items = useApp((state) => state.logs[sessionId]?.state.items);
+  const rewindPoints = useApp((state) => state.logs[sessionId]?.state.rewindPoints);
+  const rewinds = useApp((state) => state.logs[sessionId]?.state.rewinds);
+  const anchors = useMemo(() => rewindAnchors(rewindPoints ?? []), [rewindPoints]);
+  // Rewind markers by the item they come before; a marker at the end comes after the last item.
+  const markers = useMemo(() => {
+    const byItem = new Map<number, NonNullable<typeof rewinds>>();
+    for (const rewind of rewinds ?? []) if (!rewind.hidden) byItem.set(rewind.atItem, [...(byItem.get(rewind.atItem) ?? []), rewind]);
+    return byItem;
+  }, [rewinds]);
+  const compactions = useApp((state) => state.logs[sessionId]?.state.compactions);
+  // Compaction markers by the item count when each happened: they sit before the next item, or at the end.
+  const compactedAt = useMemo(() => {
+    const byItem = new Map<number, NonNullable<typeof compactions>>();
+    for (const compaction of compactions ?? []) byItem.set(compaction.atItem, [...(byItem.get(compaction.atItem) ?? []), compaction]);
+    return byItem;
+  }, [compactions]);
   const loaded = useApp((state) => state.logs[sessionId]?.loaded ?? false);
   const error = useApp((state) => state.logs[sessionId]?.error);
   const loadSession = useApp((state) => state.loadSession);
+  const rewindDialogHere = useApp((state) => state.rewindDialog?.sessionId === sessionId);
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
@@ -30,7 +51,8 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   // Distance from the bottom to keep while earlier entries are added above.
   const keepFromBottom = useRef<number | null>(null);
   const count = items?.length ?? 0;
-  const start = windowStart ?? firstWindowStart(count);
+  // A rewind may leave fewer items than the window started at: never start past what there is.
+  const start = Math.min(windowStart ?? firstWindowStart(count), firstWindowStart(count));
 
   function handleScroll() {
     const element = scroller.current;
@@ -93,13 +115,24 @@ export function Conversation({ sessionId }: { sessionId: string }) {
           </button>
         )}
         {items?.slice(start).map((item, offset) => (
-          <ConversationEntry key={start + offset} sessionId={sessionId} item={item} />
+          <Fragment key={start + offset}>
+            {markers.get(start + offset)?.map((rewind) => <RewindMarker key={`rewind-${rewind.seq}`} sessionId={sessionId} rewind={rewind} />)}
+            {compactedAt.get(start + offset)?.map((compaction, index) => <CompactionMarker key={`compaction-${index}`} compaction={compaction} />)}
+            <ConversationEntry
+              sessionId={sessionId}
+              item={item}
+              rewindSeq={item.type === 'user' ? anchors.byItem.get(start + offset) : item.type === 'tool_call' ? anchors.byCall.get(item.callId) : undefined}
+            />
+          </Fragment>
         ))}
+        {markers.get(count)?.map((rewind) => <RewindMarker key={`rewind-${rewind.seq}`} sessionId={sessionId} rewind={rewind} />)}
+        {compactedAt.get(count)?.map((compaction, index) => <CompactionMarker key={`compaction-${index}`} compaction={compaction} />)}
         <QueuedMessages sessionId={sessionId} />
         <StreamingReasoning sessionId={sessionId} />
         <StreamingMessage sessionId={sessionId} />
         <EndNotice sessionId={sessionId} />
       </div>
+      {rewindDialogHere && <RewindDialog />}
     </div>
   );
 }

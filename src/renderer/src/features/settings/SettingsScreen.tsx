@@ -1,6 +1,8 @@
 import { useApp } from '../../stores/useApp';
 import { SettingsForm } from './SettingsForm';
 import { RulesList } from './RulesList';
+import { McpServersList } from './McpServersList';
+import { SandboxSettings } from './SandboxSettings';
 
 /** Model and permission defaults, and the rules "Allow always" remembered. Esc goes back. */
 export function SettingsScreen() {
@@ -32,6 +34,8 @@ export function SettingsScreen() {
           <p className="faint">Loading the settings…</p>
         )}
         <RulesList />
+        <McpServersList />
+        <SandboxSettings />
       </div>
     </main>
   );
