@@ -28,6 +28,8 @@ export interface SessionDiffsOptions {
  */
 export class SessionDiffs {
   private readonly failures = new Map<string, string>();
+  /** Base snapshots being taken: a diff asked for meanwhile waits for its base instead of failing. */
+  private readonly basesUnderWay = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: Store,
@@ -36,7 +38,14 @@ export class SessionDiffs {
   ) {}
 
   /** Takes the session's base snapshot; must finish before the agent may change anything. */
-  async takeBase(sessionId: string): Promise<void> {
+  takeBase(sessionId: string): Promise<void> {
+    // A promise reaction, so the entry is always set before it is deleted.
+    const taking = this.snapshotBase(sessionId).finally(() => this.basesUnderWay.delete(sessionId));
+    this.basesUnderWay.set(sessionId, taking);
+    return taking;
+  }
+
+  private async snapshotBase(sessionId: string): Promise<void> {
     try {
       const repo = await this.repoFor(sessionId);
       await repo.snapshot(`session ${sessionId} start`, { ref: baseRef(sessionId) });
@@ -110,6 +119,7 @@ export class SessionDiffs {
   }
 
   private async base(sessionId: string, scope: DiffScope): Promise<{ repo: ShadowRepo; base: string }> {
+    await this.basesUnderWay.get(sessionId);
     const failure = this.failures.get(sessionId);
     if (failure) throw new HostError('failed', `The live diff is not available for this session: ${failure}`);
     const repo = await this.repoFor(sessionId);
