@@ -6,6 +6,7 @@ import { SessionLog } from '../src/main/agent/sessionLog';
 import { mayChangeFiles } from '../src/main/checkpoints/mayChangeFiles';
 import { createCore, type Core } from '../src/main/core';
 import { writeFile } from '../src/main/tools/writeFile';
+import { generateWorkspace, IGNORED_FILES } from './support/generatedWorkspace';
 
 /**
  * A per-step checkpoint through the path the loop takes after a tool call (mayChangeFiles, then
@@ -17,9 +18,6 @@ import { writeFile } from '../src/main/tools/writeFile';
  *   npx vitest run --config bench/vitest.config.ts bench/checkpoint.bench.ts
  */
 
-const FOLDERS = 100;
-const FILES_PER_FOLDER = 100;
-const IGNORED_FILES = 2000;
 const RUNS = 25;
 const TARGET_MS = 200;
 
@@ -27,27 +25,11 @@ let base: string;
 let workspace: string;
 let core: Core;
 let fileCount = 0;
-
-function fileContent(index: number): string {
-  const lines: string[] = [];
-  for (let line = 0; line < 30; line++) lines.push(`export const value${index}_${line} = ${(index * 31 + line * 17) % 997};`);
-  return `${lines.join('\n')}\n`;
-}
-
-function filePath(index: number): string {
-  return path.join(workspace, `pkg${Math.floor(index / FILES_PER_FOLDER)}`, `file${index % FILES_PER_FOLDER}.ts`);
-}
+let filePath: (index: number) => string;
 
 beforeAll(() => {
   base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-bench-checkpoint-')));
-  workspace = path.join(base, 'workspace');
-  for (let folder = 0; folder < FOLDERS; folder++) {
-    fs.mkdirSync(path.join(workspace, `pkg${folder}`), { recursive: true });
-    for (let file = 0; file < FILES_PER_FOLDER; file++) fs.writeFileSync(filePath(fileCount), fileContent(fileCount++));
-  }
-  fs.writeFileSync(path.join(workspace, '.gitignore'), 'node_modules/\n');
-  fs.mkdirSync(path.join(workspace, 'node_modules', 'dep'), { recursive: true });
-  for (let i = 0; i < IGNORED_FILES; i++) fs.writeFileSync(path.join(workspace, 'node_modules', 'dep', `f${i}.js`), `module.exports = ${i};\n`);
+  ({ root: workspace, fileCount, filePath } = generateWorkspace(path.join(base, 'workspace')));
   core = createCore({ dataDir: path.join(base, 'data') });
 }, 600_000);
 

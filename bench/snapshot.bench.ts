@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
 import { changedFiles } from '../src/main/workspace/diff';
 import { openShadowRepo, type ShadowRepo } from '../src/main/workspace/shadowRepo';
+import { generateWorkspace, IGNORED_FILES } from './support/generatedWorkspace';
 
 /**
  * Shadow-repository snapshots of a generated 10,000-file workspace (plus an ignored
@@ -16,9 +17,6 @@ import { openShadowRepo, type ShadowRepo } from '../src/main/workspace/shadowRep
  *   npx vitest run --dir bench bench/snapshot.bench.ts
  */
 
-const FOLDERS = 100;
-const FILES_PER_FOLDER = 100;
-const IGNORED_FILES = 2000;
 const RUNS = 25;
 const TARGET_MS = 200;
 
@@ -26,27 +24,11 @@ let base: string;
 let workspace: string;
 let repo: ShadowRepo;
 let fileCount = 0;
-
-function fileContent(index: number): string {
-  const lines: string[] = [];
-  for (let line = 0; line < 30; line++) lines.push(`export const value${index}_${line} = ${(index * 31 + line * 17) % 997};`);
-  return `${lines.join('\n')}\n`;
-}
-
-function filePath(index: number): string {
-  return path.join(workspace, `pkg${Math.floor(index / FILES_PER_FOLDER)}`, `file${index % FILES_PER_FOLDER}.ts`);
-}
+let filePath: (index: number) => string;
 
 beforeAll(() => {
   base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-bench-snapshot-')));
-  workspace = path.join(base, 'workspace');
-  for (let folder = 0; folder < FOLDERS; folder++) {
-    fs.mkdirSync(path.join(workspace, `pkg${folder}`), { recursive: true });
-    for (let file = 0; file < FILES_PER_FOLDER; file++) fs.writeFileSync(filePath(fileCount), fileContent(fileCount++));
-  }
-  fs.writeFileSync(path.join(workspace, '.gitignore'), 'node_modules/\n');
-  fs.mkdirSync(path.join(workspace, 'node_modules', 'dep'), { recursive: true });
-  for (let i = 0; i < IGNORED_FILES; i++) fs.writeFileSync(path.join(workspace, 'node_modules', 'dep', `f${i}.js`), `module.exports = ${i};\n`);
+  ({ root: workspace, fileCount, filePath } = generateWorkspace(path.join(base, 'workspace')));
 }, 600_000);
 
 afterAll(() => {
