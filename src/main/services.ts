@@ -54,7 +54,6 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
   const sessions: SessionManager = new SessionManager({
     core,
     beforeFirstRun: (sessionId) => diffs.takeBase(sessionId),
-    beforeTurn: (sessionId) => diffs.takeTurnStart(sessionId),
     modelConfig,
     maxSteps: () => settings().maxSteps ?? DEFAULT_MAX_STEPS,
     defaultMode: () => settings().mode ?? 'ask',

@@ -20,8 +20,8 @@ export interface SessionDiffsOptions {
  *
  * The `session` scope compares with the folder as it was when the session started, or when the
  * person last accepted its changes. The `turn` scope compares with the folder as the person's latest
- * message found it: the latest snapshot at or before that message (a checkpoint, the snapshot taken
- * as the turn started, the session's start, an accept). Bases are snapshots in a shadow git repository
+ * message found it: the latest snapshot at or before that message (a checkpoint, the checkpoint its
+ * run took before any tool ran, the session's start, an accept). Bases are snapshots in a shadow git repository
  * per workspace (outside the user's repository), so changes made by commands show as well as those
  * made by the file tools. Which snapshot is the base is read from the log each time: the log is the
  * source of truth, refs only keep the snapshots.
@@ -52,22 +52,6 @@ export class SessionDiffs {
     } catch (error) {
       // The session still runs without a diff; the diff view says why.
       this.failures.set(sessionId, (error as Error).message);
-    }
-  }
-
-  /**
-   * Records the folder as a new message from the person finds it, before the run that appends the
-   * message starts: the `turn` scope's base when no checkpoint is later.
-   */
-  async takeTurnStart(sessionId: string): Promise<void> {
-    if (this.failures.has(sessionId)) return;
-    const row = this.store.sessions.get(sessionId);
-    if (!row) return;
-    try {
-      const repo = await this.repoFor(sessionId);
-      await repo.snapshot(`session ${sessionId} turn after event ${row.lastSeq}`, { ref: turnRef(sessionId, row.lastSeq) });
-    } catch {
-      // Without it the turn scope falls back to an earlier snapshot; the run must not wait on it.
     }
   }
 
@@ -127,11 +111,7 @@ export class SessionDiffs {
     if (!start) throw new HostError('not_found', 'This session has no starting snapshot yet, so there is nothing to compare with.');
     const events = this.store.events.list(sessionId);
     if (scope === 'session') return { repo, base: sessionBase(events) ?? start };
-    const turns = (await repo.listRefs(`sessions/${sessionId}/turns`)).map((ref) => ({
-      seq: Number(ref.name.split('/').pop()),
-      commit: ref.commit,
-    }));
-    return { repo, base: turnBase(events, [{ seq: 0, commit: start }, ...turns.filter((turn) => Number.isInteger(turn.seq))]) };
+    return { repo, base: turnBase(events, { seq: 0, commit: start }) };
   }
 }
 
@@ -146,18 +126,25 @@ function sessionBase(events: StoredEvent[]): string | null {
  * The folder as the person's latest message found it: the latest snapshot known to be at or before
  * that message, or an accept made since (of either scope) when later.
  */
-function turnBase(events: StoredEvent[], points: { seq: number; commit: string }[]): string {
+function turnBase(events: StoredEvent[], start: { seq: number; commit: string }): string {
   let lastMessage = 0;
-  const known = [...points];
+  let toolSinceMessage = false;
+  const known = [start];
   for (const stored of events) {
-    const event: { type: string; commit?: unknown } = stored.event;
-    if (event.type === 'user.messaged') lastMessage = stored.seq;
-    // Checkpoints (snapshots after each file-changing step) are logged by the rewind feature, when present.
-    if ((event.type === 'checkpoint.created' || event.type === 'changes.accepted') && typeof event.commit === 'string') {
-      known.push({ seq: stored.seq, commit: event.commit });
+    const { event } = stored;
+    if (event.type === 'user.messaged') {
+      lastMessage = stored.seq;
+      toolSinceMessage = false;
+    }
+    if (event.type === 'tool.started') toolSinceMessage = true;
+    if (event.type === 'changes.accepted') known.push({ seq: stored.seq, commit: event.commit });
+    if (event.type === 'checkpoint.created') {
+      // A run's starting checkpoint, taken after its message and before any tool ran, is the folder as the message found it.
+      const atMessage = event.callId === null && !toolSinceMessage;
+      known.push({ seq: atMessage ? lastMessage : stored.seq, commit: event.commit });
     }
   }
-  let best = points[0]!;
+  let best = start;
   for (const point of known) if (point.seq <= lastMessage && point.seq >= best.seq) best = point;
   for (const stored of events) {
     if (stored.seq > lastMessage && stored.event.type === 'changes.accepted') best = { seq: stored.seq, commit: stored.event.commit };
@@ -167,8 +154,4 @@ function turnBase(events: StoredEvent[], points: { seq: number; commit: string }
 
 function baseRef(sessionId: string): string {
   return `sessions/${sessionId}/base`;
-}
-
-function turnRef(sessionId: string, afterSeq: number): string {
-  return `sessions/${sessionId}/turns/${afterSeq}`;
 }

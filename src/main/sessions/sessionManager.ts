@@ -29,8 +29,6 @@ export interface SessionManagerOptions {
   emit: Emit;
   /** Runs before a new session's first step (the live diff's base snapshot). */
   beforeFirstRun?(sessionId: string): Promise<void>;
-  /** Runs before a run that starts with a new message from the person (the live diff's turn snapshot). */
-  beforeTurn?(sessionId: string): Promise<void>;
 }
 
 /** A session that works in a folder of its own (a git worktree) rather than in the project's folder. */
@@ -78,7 +76,7 @@ export class SessionManager {
       running.queue.push(text);
       return;
     }
-    this.launch(sessionId, { resume: true, message: text, before: this.options.beforeTurn?.(sessionId) });
+    this.launch(sessionId, { resume: true, message: text });
   }
 
   /**
@@ -221,7 +219,7 @@ export class SessionManager {
         const left = running.queue.splice(0);
         if (this.options.core.store.sessions.get(sessionId)) emit('sessions:changed', this.summary(sessionId));
         // A message typed just as the run ended starts the next one rather than being lost.
-        if (left.length > 0) this.launch(sessionId, { resume: true, message: left.join('\n\n'), before: this.options.beforeTurn?.(sessionId) });
+        if (left.length > 0) this.launch(sessionId, { resume: true, message: left.join('\n\n') });
         // So does a "Compact now" that came after the run's last turn began.
         if (running.compactRequested) {
           const next = this.running.get(sessionId);
@@ -260,7 +258,7 @@ export class SessionManager {
         if (!core.store.sessions.get(sessionId)) return;
         emit('sessions:changed', this.summary(sessionId));
         const left = running.queue.splice(0);
-        if (left.length > 0) this.launch(sessionId, { resume: true, message: left.join('\n\n'), before: this.options.beforeTurn?.(sessionId) });
+        if (left.length > 0) this.launch(sessionId, { resume: true, message: left.join('\n\n') });
       });
   }
 
