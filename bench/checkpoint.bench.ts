@@ -7,6 +7,7 @@ import { mayChangeFiles } from '../src/main/checkpoints/mayChangeFiles';
 import { createCore, type Core } from '../src/main/core';
 import { writeFile } from '../src/main/tools/writeFile';
 import { generateWorkspace, IGNORED_FILES } from './support/generatedWorkspace';
+import { printTimings } from './support/sampleStats';
 
 /**
  * A per-step checkpoint through the path the loop takes after a tool call (mayChangeFiles, then
@@ -37,18 +38,6 @@ afterAll(() => {
   core.close();
   fs.rmSync(base, { recursive: true, force: true });
 });
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return { median: at(0.5), p95: at(0.95), min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
-}
-
-function show(name: string, samples: number[]) {
-  const { median, p95, min, max } = stats(samples);
-  console.log(`${name.padEnd(46)} median ${median.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   min ${min.toFixed(1)}  max ${max.toFixed(1)}  (${samples.length} runs)`);
-  return median;
-}
 
 it(
   'checkpoint timings on a 10,000-file workspace',
@@ -87,8 +76,8 @@ it(
     for (let run = 0; run < RUNS; run++) unchanged.push(await checkpointAfterCall(false));
 
     console.log('');
-    const median = show('checkpoint after a one-line change', oneLine);
-    show('checkpoint after a call that changed nothing', unchanged);
+    const median = printTimings('checkpoint after a one-line change', oneLine);
+    printTimings('checkpoint after a call that changed nothing', unchanged);
     console.log(`events in the log: ${core.store.events.list(sessionId).length}`);
     console.log(`\ntarget: median under ${TARGET_MS} ms after a one-line change: ${median < TARGET_MS ? 'MET' : 'NOT MET'} (${median.toFixed(1)} ms)`);
   },

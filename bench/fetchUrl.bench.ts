@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
 import { createFetchUrl } from '../src/main/tools/fetchUrl';
 import { makeToolContext } from '../src/main/tools/testing';
+import { sampleStats } from './support/sampleStats';
 
 /**
  * fetch_url end to end (DNS check, HTTP over loopback, charset, HTML to Markdown, trimming) on a
@@ -61,12 +62,6 @@ afterAll(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-function stats(samples: number[]): { median: number; p95: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  return { median: at(0.5), p95: at(0.95) };
-}
-
 async function measure(route: string, runs: number): Promise<{ median: number; p95: number; chars: number }> {
   const tool = createFetchUrl({ allowPrivateHosts: () => true });
   const samples: number[] = [];
@@ -78,7 +73,7 @@ async function measure(route: string, runs: number): Promise<{ median: number; p
     if (i >= 2) samples.push(elapsed); // the first runs warm up the JIT and turndown's parser
     chars = Number((result.metadata as { chars: number }).chars);
   }
-  return { ...stats(samples), chars };
+  return { ...sampleStats(samples), chars };
 }
 
 it('fetches and converts documentation pages', { timeout: 300_000 }, async () => {

@@ -6,6 +6,7 @@ import type { PermissionRule } from '../src/shared/permissions';
 import { createPermissionEngine } from '../src/main/permissions/engine';
 import { analyzeCommand, initShellParser } from '../src/main/permissions/shell/analyzeCommand';
 import { command } from '../src/main/permissions/testTools';
+import { sampleStats } from './support/sampleStats';
 
 // The whole explain of one ten-part command: the real shell analysis (tree-sitter-bash), every rule
 // matched against every part, the verdict, and for an ask the "Allow always" offer (checked by a
@@ -34,12 +35,6 @@ const commands = {
   'substitutions (10 parts)': 'echo "$(git rev-parse HEAD)" > rev.txt && ls $(pwd) && git log -1 && npm test && cat a | grep x | wc -l && git diff && make && pytest && ls',
 };
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-  return { median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] as number };
-}
-
 it('permission engine: explain a ten-part command', async () => {
   await initShellParser();
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-bench-perm-')));
@@ -56,7 +51,7 @@ it('permission engine: explain a ten-part command', async () => {
         verdict = engine.evaluate(command(text));
         samples.push(performance.now() - started);
       }
-      const s = stats(samples);
+      const s = sampleStats(samples);
       met &&= s.median < TARGET_MS;
       // The shell analysis alone, to show what the engine adds on top of it.
       const parseOnly: number[] = [];
@@ -65,7 +60,7 @@ it('permission engine: explain a ten-part command', async () => {
         analyzeCommand(text, { cwd: root, workspaceRoot: root });
         parseOnly.push(performance.now() - started);
       }
-      const a = stats(parseOnly);
+      const a = sampleStats(parseOnly);
       // And the engine alone, on an analysis made once.
       const analysis = analyzeCommand(text, { cwd: root, workspaceRoot: root });
       const cached = createPermissionEngine({ workspaceRoot: root, mode: 'ask', outsideContent: 'ask', rules, projectTrusted: true, analyze: () => analysis });
@@ -75,7 +70,7 @@ it('permission engine: explain a ten-part command', async () => {
         cached.evaluate(command(text));
         engineOnly.push(performance.now() - started);
       }
-      const g = stats(engineOnly);
+      const g = sampleStats(engineOnly);
       console.log(
         `  ${name.padEnd(26)} ${verdict.action.padEnd(5)} parts=${verdict.commands?.length ?? 'unpinnable'}  median ${s.median.toFixed(3)} ms  p95 ${s.p95.toFixed(3)} ms  max ${s.max.toFixed(3)} ms` +
           `  (analysis alone: median ${a.median.toFixed(3)} ms; engine alone: median ${g.median.toFixed(3)} ms, p95 ${g.p95.toFixed(3)} ms)`,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { it } from 'vitest';
 import { createCommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { createPtyTerminal } from '../src/main/terminal/pty';
+import { sampleStats } from './support/sampleStats';
 
 // Sandbox overhead per command (issue 6): `true` run bare, in the PTY, and in the PTY inside the
 // sandbox the way run_command runs it (the library's runtime started once, the session's fence
@@ -16,12 +17,6 @@ import { createPtyTerminal } from '../src/main/terminal/pty';
 
 const ROUNDS = 60;
 const WARMUP = 3;
-
-function stats(samples: number[]): { median: number; p95: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { median: at(0.5), p95: at(0.95) };
-}
 
 function spawnBash(command: string, cwd: string, env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -94,7 +89,7 @@ it(`sandbox overhead per command, ${ROUNDS} rounds`, async () => {
         if (round >= WARMUP) samples[index]!.push(performance.now() - started);
       }
     }
-    const results = variants.map(([label], index) => ({ label, ...stats(samples[index]!) }));
+    const results = variants.map(([label], index) => ({ label, ...sampleStats(samples[index]!) }));
     for (const { label, median, p95 } of results) {
       console.log(`${label.padEnd(56)} median ${median.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   (n=${ROUNDS})`);
     }

@@ -7,6 +7,7 @@ import { createSearchCode } from '../src/main/tools/searchCode';
 import { compileGlob } from '../src/main/tools/search/GlobFilter';
 import { ripgrepArguments } from '../src/main/tools/search/ripgrepSearch';
 import { makeToolContext } from '../src/main/tools/testing';
+import { sampleStats } from './support/sampleStats';
 
 /**
  * search_code (through the tool's execute, ripgrep backend) against ripgrep run directly with the
@@ -64,12 +65,6 @@ function runRipgrep(args: string[]): Promise<number> {
   });
 }
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return { median: at(0.5), p95: at(0.95), min: sorted[0] ?? NaN };
-}
-
 const CASES: { name: string; args: { pattern: string; literal?: boolean; glob?: string; caseSensitive?: boolean } }[] = [
   { name: 'regex, few matches', args: { pattern: 'XYZZY_NEEDLE_\\d+' } },
   { name: 'literal, few matches', args: { pattern: 'XYZZY_NEEDLE', literal: true } },
@@ -109,8 +104,8 @@ it(
         }
         matches = Number((result.metadata as { totalMatches: number }).totalMatches);
       }
-      const t = stats(toolTimes);
-      const r = stats(rgTimes);
+      const t = sampleStats(toolTimes);
+      const r = sampleStats(rgTimes);
       const ratio = t.median / r.median;
       const met = ratio <= TARGET_RATIO;
       allMet &&= met;

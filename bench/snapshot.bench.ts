@@ -6,6 +6,7 @@ import { afterAll, beforeAll, it } from 'vitest';
 import { changedFiles } from '../src/main/workspace/diff';
 import { openShadowRepo, type ShadowRepo } from '../src/main/workspace/shadowRepo';
 import { generateWorkspace, IGNORED_FILES } from './support/generatedWorkspace';
+import { printTimings } from './support/sampleStats';
 
 /**
  * Shadow-repository snapshots of a generated 10,000-file workspace (plus an ignored
@@ -34,18 +35,6 @@ beforeAll(() => {
 afterAll(() => {
   fs.rmSync(base, { recursive: true, force: true });
 });
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return { median: at(0.5), p95: at(0.95), min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
-}
-
-function show(name: string, samples: number[]) {
-  const { median, p95, min, max } = stats(samples);
-  console.log(`${name.padEnd(46)} median ${median.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   min ${min.toFixed(1)}  max ${max.toFixed(1)}  (${samples.length} runs)`);
-  return median;
-}
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -103,11 +92,11 @@ it(
     for (let run = 0; run < RUNS; run++) spawns.push(await timed(() => new Promise((resolve) => execFile('git', ['--version'], resolve))));
 
     console.log('');
-    show('baseline: one `git --version` process', spawns);
-    show('unchanged snapshot', unchanged);
-    const median = show('snapshot after a one-line change', oneLine);
-    show('live diff (snapshot + changed files)', liveDiff);
-    show('snapshot after 1,000 files touched, unchanged', touched);
+    printTimings('baseline: one `git --version` process', spawns);
+    printTimings('unchanged snapshot', unchanged);
+    const median = printTimings('snapshot after a one-line change', oneLine);
+    printTimings('live diff (snapshot + changed files)', liveDiff);
+    printTimings('snapshot after 1,000 files touched, unchanged', touched);
     console.log(`first touched run ${touched[0]?.toFixed(1)} ms, later runs ${touched.slice(1).map((ms) => ms.toFixed(0)).join(', ')} ms`);
     console.log(`\ntarget: median under ${TARGET_MS} ms after a one-line change: ${median < TARGET_MS ? 'MET' : 'NOT MET'} (${median.toFixed(1)} ms)`);
   },

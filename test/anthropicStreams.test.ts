@@ -7,6 +7,7 @@ import { streamWithRetries, type RetryingEvent } from '../src/main/model/retry';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { collect, config, request, usage, type Collected } from './fixtures/scriptedModel/collect';
 import { bodyText, loadRecording, loadRecordings, replayTurn, type RecordedExchange } from './fixtures/scriptedModel/recordings';
+import { expectShape } from './support/recordedShape';
 
 /**
  * Anthropic Messages against real API traffic: every recording in
@@ -267,28 +268,6 @@ describe('requests the provider sends, checked against the recorded follow-up re
     });
   }
 });
-
-/** Key sets across objects: every key seen, and the keys every one of them has. */
-function keyProfile(objects: Array<Record<string, unknown>>): { union: Set<string>; common: Set<string> } {
-  const union = new Set<string>();
-  let common: Set<string> | undefined;
-  for (const object of objects) {
-    const keys = Object.keys(object);
-    keys.forEach((key) => union.add(key));
-    common = common ? new Set(keys.filter((key) => common!.has(key))) : new Set(keys);
-  }
-  return { union, common: common ?? new Set() };
-}
-
-function expectShape(label: string, generated: Array<Record<string, unknown>>, realObjects: Array<Record<string, unknown>>): void {
-  expect(realObjects.length, `no real ${label} to compare with`).toBeGreaterThan(0);
-  const { union, common } = keyProfile(realObjects);
-  for (const object of generated) {
-    const keys = Object.keys(object);
-    expect(keys.filter((key) => !union.has(key)), `${label}: fields the real API never sent`).toEqual([]);
-    expect([...common].filter((key) => !keys.includes(key)), `${label}: fields the real API always sent`).toEqual([]);
-  }
-}
 
 /** The parts of a Messages stream whose fields are compared: each event, and what it carries. */
 function parts(events: Array<Record<string, unknown>>): Map<string, Array<Record<string, unknown>>> {

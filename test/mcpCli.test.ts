@@ -6,6 +6,7 @@ import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/sc
 import { assertCliBuilt, runCli } from './support/cli';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
+import { alive } from './support/processes';
 
 // `tether run --mcp-config FILE` as a script would use it: the built CLI in a child process, a real
 // MCP server over stdio, the scripted model over real HTTP.
@@ -31,15 +32,6 @@ async function setUp(turns: Turn[], mcpServers: Record<string, unknown>) {
   const env = { TETHER_HOME: tempDir('tether-home-') };
   const flags = ['--cwd', repo, '--base-url', server.baseUrl, '--model', 'scripted-model', '--api', 'responses', '--mcp-config', config];
   return { server, env, flags, dir, config };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const ping: Turn = { toolCalls: [{ name: 'mcp__flaky__ping', arguments: {} }] };

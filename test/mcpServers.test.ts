@@ -10,6 +10,7 @@ import type { McpServerSpec } from '../src/main/mcp/mcpServerSpec';
 import type { AnyTool, ToolResult } from '../src/main/tools/defineTool';
 import { makeToolContext, type TestToolContext } from '../src/main/tools/testing';
 import { removeTempDirs, tempDir } from './support/tempDirs';
+import { alive, until } from './support/processes';
 
 // The real reference servers from npm, started with node over stdio, and a tiny fixture server that
 // crashes on purpose: the hub, its restarts, and MCP tools as the tool runner calls them.
@@ -44,23 +45,6 @@ async function call(tool: AnyTool, args: unknown, ctx: TestToolContext = makeToo
   const parsed = tool.parameters.safeParse(args);
   if (!parsed.success) throw new Error(`arguments refused: ${parsed.error.message}`);
   return tool.execute(parsed.data as never, ctx);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('server-everything over stdio', () => {

@@ -7,6 +7,7 @@ import type { AppServices } from '../src/main/host/appServices';
 import { createServices } from '../src/main/services';
 import { memoryKeyStore } from '../src/main/sessions/keyStore';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import { alive, until } from './support/processes';
 
 // The contract's MCP requests and event, as the settings screen uses them, with a real stdio server.
 
@@ -18,23 +19,6 @@ afterEach(async () => {
   for (const services of opened.splice(0)) await services.close();
   removeTempDirs();
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, timeoutMs = 8_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function setUp() {
   const dataDir = tempDir('tether-data-');

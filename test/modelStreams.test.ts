@@ -7,6 +7,7 @@ import { createProvider } from '../src/main/model/createProvider';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { collect, config, request, usage, type Collected } from './fixtures/scriptedModel/collect';
 import { bodyText, loadRecording, loadRecordings, replayTurn, type RecordedExchange } from './fixtures/scriptedModel/recordings';
+import { expectShape, keyProfile } from './support/recordedShape';
 
 /**
  * The model layer against real API traffic. Every REAL recording in
@@ -545,28 +546,6 @@ describe('requests the providers send, checked against the recorded follow-up re
     ]);
   });
 });
-
-/** Key sets across objects: every key seen, and the keys every one of them has. */
-function keyProfile(objects: Array<Record<string, unknown>>): { union: Set<string>; common: Set<string> } {
-  const union = new Set<string>();
-  let common: Set<string> | undefined;
-  for (const object of objects) {
-    const keys = Object.keys(object);
-    keys.forEach((key) => union.add(key));
-    common = common ? new Set(keys.filter((key) => common!.has(key))) : new Set(keys);
-  }
-  return { union, common: common ?? new Set() };
-}
-
-function expectShape(label: string, generated: Array<Record<string, unknown>>, realObjects: Array<Record<string, unknown>>): void {
-  expect(realObjects.length, `no real ${label} to compare with`).toBeGreaterThan(0);
-  const { union, common } = keyProfile(realObjects);
-  for (const object of generated) {
-    const keys = Object.keys(object);
-    expect(keys.filter((key) => !union.has(key)), `${label}: fields the real API never sent`).toEqual([]);
-    expect([...common].filter((key) => !keys.includes(key)), `${label}: fields the real API always sent`).toEqual([]);
-  }
-}
 
 describe('the scripted server speaks what the recordings show', () => {
   const realResponses = real.filter((exchange) => exchange.api === 'responses' && !exchange.excerpt).flatMap(recordedEvents);
