@@ -109,7 +109,8 @@ export class SessionDiffs {
     const repo = await this.repoFor(sessionId);
     const start = await repo.resolveRef(baseRef(sessionId));
     if (!start) throw new HostError('not_found', 'This session has no starting snapshot yet, so there is nothing to compare with.');
-    const events = this.store.events.list(sessionId);
+    // Only what decides a base: a session can hold thousands of events, and the panel asks after every tool call.
+    const events = this.store.events.listOfTypes(sessionId, ['user.messaged', 'tool.started', 'checkpoint.created', 'changes.accepted']);
     if (scope === 'session') return { repo, base: sessionBase(events) ?? start };
     return { repo, base: turnBase(events, { seq: 0, commit: start }) };
   }

@@ -275,6 +275,25 @@ describe('the approvals projection', () => {
   });
 });
 
+describe('reading part of a log', () => {
+  it('lists only the events of the types asked for, in order, and only from that session', () => {
+    const id = newSession();
+    const other = newSession();
+    store.events.append(id, { type: 'user.messaged', text: 'first' });
+    store.events.append(id, { type: 'model.requested', step: 1 });
+    store.events.append(other, { type: 'user.messaged', text: 'elsewhere' });
+    store.events.append(id, { type: 'plan.updated', steps: [] });
+    store.events.append(id, { type: 'user.messaged', text: 'second' });
+
+    expect(store.events.listOfTypes(id, ['user.messaged', 'plan.updated']).map(({ seq, event }) => [seq, event.type])).toEqual([
+      [1, 'user.messaged'],
+      [3, 'plan.updated'],
+      [4, 'user.messaged'],
+    ]);
+    expect(store.events.listOfTypes(id, [])).toEqual([]);
+  });
+});
+
 describe('the log on disk', () => {
   it('survives closing and reopening the store', () => {
     const id = newSession();

@@ -1,4 +1,4 @@
-import type { SessionEvent, StoredEvent } from '../../shared/events';
+import type { SessionEvent, SessionEventType, StoredEvent } from '../../shared/events';
 import type { Database, Statement } from './db';
 import { eventKey, eventsOf } from './eventKeys';
 import { parseEvent, type EventRecord } from './parseEvent';
@@ -11,6 +11,7 @@ import type { Projections } from './projections';
 export class EventLog {
   private readonly appendTx: (sessionId: string, event: SessionEvent) => StoredEvent;
   private readonly selectAfter: Statement<[{ sessionId: string; afterSeq: number }], EventRecord>;
+  private readonly selectOfTypes: Statement<[{ sessionId: string; types: string }], EventRecord>;
   private readonly countOf: Statement<[string], { count: number }>;
 
   constructor(
@@ -24,6 +25,10 @@ export class EventLog {
     this.selectAfter = db.prepare(
       `SELECT e.seq, e.type, e.at, e.payload FROM sessions s JOIN events e ON ${eventsOf('e', 's.num', '@afterSeq')}
        WHERE s.id = @sessionId ORDER BY e.key`,
+    );
+    this.selectOfTypes = db.prepare(
+      `SELECT e.seq, e.type, e.at, e.payload FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')}
+       WHERE s.id = @sessionId AND e.type IN (SELECT value FROM json_each(@types)) ORDER BY e.key`,
     );
     this.countOf = db.prepare(
       `SELECT COUNT(*) AS count FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')} WHERE s.id = ?`,
@@ -48,6 +53,16 @@ export class EventLog {
   list(sessionId: string, afterSeq = 0): StoredEvent[] {
     return this.selectAfter
       .all({ sessionId, afterSeq })
+      .map((record) => ({ sessionId, seq: record.seq, at: record.at, event: parseEvent(this.db.file, sessionId, record) }));
+  }
+
+  /**
+   * The session's events of the given types, in order: for a reader that needs a few kinds out of
+   * a long log (the live diff's bases) without parsing every response and tool output in it.
+   */
+  listOfTypes(sessionId: string, types: readonly SessionEventType[]): StoredEvent[] {
+    return this.selectOfTypes
+      .all({ sessionId, types: JSON.stringify(types) })
       .map((record) => ({ sessionId, seq: record.seq, at: record.at, event: parseEvent(this.db.file, sessionId, record) }));
   }
 
