@@ -52,11 +52,14 @@ export class Database {
   writer<Args extends unknown[], Result>(fn: (...args: Args) => Result): (...args: Args) => Result {
     const transaction = this.sqlite.transaction(fn);
     return (...args: Args): Result => {
+      let result: Result;
       try {
-        return transaction.immediate(...args) as Result;
+        result = transaction.immediate(...args) as Result;
       } catch (error) {
         throw explainSqliteError(this.file, error, this.busyTimeoutMs);
       }
+      this.checkpointer?.committed();
+      return result;
     };
   }
 
@@ -263,9 +266,20 @@ function messageOf(error: unknown): string {
 
 const SQLITE_DEFAULT_CHECKPOINT_PAGES = 1000;
 const FALLBACK_CHECKPOINT_PAGES = 8000;
-const CHECKPOINT_INTERVAL_MS = 100;
+/**
+ * The pause between two checkpoints while commits keep coming. Short on purpose: each checkpoint
+ * syncs what the WAL gained since the last one, and many small syncs stall the writer less than a
+ * few large ones (bench/eventAppend.bench.ts: 100 ms between checkpoints sustained ~13k events/s,
+ * 2 to 5 ms ~16k, same machine, same run).
+ */
+const CHECKPOINT_PAUSE_MS = 2;
+/** An idle worker still looks now and then, for commits made by another process. */
+const IDLE_WAKE_MS = 5000;
 
-// Checkpointer states, shared with the worker through one Int32.
+// Two Int32 slots shared with the worker: its state, and whether a commit left work for it.
+const STATE = 0;
+const WORK = 1;
+// States.
 const STARTING = 0;
 const RUNNING = 1;
 const STOPPING = 2;
@@ -274,15 +288,21 @@ const STOPPED = 3;
 // Plain CommonJS, evaluated in the worker; better-sqlite3 is loaded from the path this file resolves.
 const CHECKPOINT_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const state = new Int32Array(workerData.state);
-if (Atomics.compareExchange(state, 0, ${STARTING}, ${RUNNING}) === ${STARTING}) {
+const shared = new Int32Array(workerData.shared);
+if (Atomics.compareExchange(shared, ${STATE}, ${STARTING}, ${RUNNING}) === ${STARTING}) {
   let db;
   try {
     const Database = require(workerData.binding);
     db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
-    while (Atomics.wait(state, 0, ${RUNNING}, workerData.intervalMs) === 'timed-out') {
+    while (Atomics.load(shared, ${STATE}) === ${RUNNING}) {
+      // Asleep until a commit leaves work (no wake-ups at all while the app is idle).
+      Atomics.wait(shared, ${WORK}, 0, workerData.idleMs);
+      if (Atomics.load(shared, ${STATE}) !== ${RUNNING}) break;
+      // Claimed before copying: a commit made meanwhile asks for another round.
+      Atomics.store(shared, ${WORK}, 0);
       // Busy means another checkpoint is running; the next round catches up.
       try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+      Atomics.wait(shared, ${STATE}, ${RUNNING}, workerData.pauseMs);
     }
   } catch (error) {
     parentPort.postMessage(String(error));
@@ -290,8 +310,8 @@ if (Atomics.compareExchange(state, 0, ${STARTING}, ${RUNNING}) === ${STARTING}) 
     if (db) db.close();
   }
 }
-Atomics.store(state, 0, ${STOPPED});
-Atomics.notify(state, 0);
+Atomics.store(shared, ${STATE}, ${STOPPED});
+Atomics.notify(shared, ${STATE});
 `;
 
 /**
@@ -300,33 +320,45 @@ Atomics.notify(state, 0);
  * SQLite's automatic checkpoint runs it inside whichever append fills the WAL. On a disk where a
  * sync takes milliseconds that one append stalled for them every few hundred events, and halved
  * the sustained rate (see bench/eventAppend.bench.ts). A PASSIVE checkpoint never blocks the
- * writer, and the sync happens off the thread that runs the agent loop and answers the UI.
+ * writer, and the sync happens off the thread that runs the agent loop and answers the UI. The
+ * worker runs only after commits, in small rounds a few milliseconds apart while they keep coming.
  */
 class Checkpointer {
-  private readonly state = new Int32Array(new SharedArrayBuffer(4));
+  private readonly shared = new Int32Array(new SharedArrayBuffer(8));
   private readonly worker: Worker;
 
   constructor(file: string, onFailure: () => void) {
     const binding = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(CHECKPOINT_WORKER, {
       eval: true,
-      workerData: { file, binding, intervalMs: CHECKPOINT_INTERVAL_MS, state: this.state.buffer },
+      workerData: { file, binding, pauseMs: CHECKPOINT_PAUSE_MS, idleMs: IDLE_WAKE_MS, shared: this.shared.buffer },
     });
     // It must never keep a process alive.
     this.worker.unref();
     this.worker.on('message', onFailure);
     this.worker.on('error', () => {
-      Atomics.store(this.state, 0, STOPPED);
+      Atomics.store(this.shared, STATE, STOPPED);
       onFailure();
     });
   }
 
+  /** Called after every commit; wakes the worker only when it is asleep (one load otherwise). */
+  committed(): void {
+    if (Atomics.load(this.shared, WORK) === 0) {
+      Atomics.store(this.shared, WORK, 1);
+      Atomics.notify(this.shared, WORK);
+    }
+  }
+
   /** Stops the worker and waits (briefly) until its connection is closed, so closing is synchronous. */
   stop(): void {
-    const was = Atomics.exchange(this.state, 0, STOPPING);
+    const was = Atomics.exchange(this.shared, STATE, STOPPING);
     if (was === RUNNING) {
-      Atomics.notify(this.state, 0);
-      Atomics.wait(this.state, 0, STOPPING, 2000);
+      Atomics.notify(this.shared, STATE);
+      // Wakes it from an idle wait too; it then sees STOPPING.
+      Atomics.store(this.shared, WORK, 1);
+      Atomics.notify(this.shared, WORK);
+      Atomics.wait(this.shared, STATE, STOPPING, 2000);
     }
     void this.worker.terminate();
   }
