@@ -96,7 +96,7 @@ describe('openDatabase', () => {
       .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
       .all()
       .map((row) => row.name);
-    expect(tables).toEqual(['approvals', 'events', 'projects', 'rules', 'sessions', 'tool_calls']);
+    expect(tables).toEqual(['approvals', 'events', 'projects', 'rules', 'sessions']);
   });
 });
 

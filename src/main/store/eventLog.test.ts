@@ -128,6 +128,56 @@ describe('append', () => {
     expect(store.sessions.get(id)?.usage.inputTokens).toBe(150);
   });
 
+  it('adds up tokens and cost from the log, whether or not the row has caught up with it yet', () => {
+    const id = newSession();
+    const priced = (inputTokens: number, costUsd?: number): EventOf<'model.responded'> => ({
+      ...responded(inputTokens),
+      ...(costUsd === undefined ? {} : { costUsd }),
+    });
+    const rowTotals = (): unknown => {
+      const db = openDatabase(store.file, { backgroundCheckpoints: false });
+      try {
+        return db.prepare('SELECT input_tokens AS inputTokens, cost_usd AS costUsd, totals_seq AS totalsSeq FROM sessions').get();
+      } finally {
+        db.close();
+      }
+    };
+    store.events.append(id, started);
+    store.events.append(id, priced(100));
+    // No price known yet: the cost is unknown, not zero.
+    expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 100, outputTokens: 20 }, costUsd: null });
+    store.events.append(id, priced(10, 0.25));
+    store.events.append(id, { type: 'model.requested', step: 2 });
+    store.events.append(id, priced(1, 0.5));
+    // Responses write nothing but themselves: the row still holds what it held at the start...
+    expect(rowTotals()).toEqual({ inputTokens: 0, costUsd: null, totalsSeq: 0 });
+    // ...and every reader adds the rest from the log, this connection and another alike.
+    expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 111, outputTokens: 60, cachedInputTokens: 15, reasoningTokens: 9 }, costUsd: 0.75 });
+    const other = openStore(dir);
+    try {
+      expect(other.sessions.list()[0]).toMatchObject({ usage: { inputTokens: 111 }, costUsd: 0.75 });
+    } finally {
+      other.close();
+    }
+    store.events.append(id, { type: 'session.finished', status: 'done', reason: 'The model answered.' });
+    // The end of the run writes the row, and the totals with it.
+    expect(rowTotals()).toEqual({ inputTokens: 111, costUsd: 0.75, totalsSeq: 5 });
+    expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 111 }, costUsd: 0.75 });
+    store.events.append(id, { type: 'session.resumed' });
+    store.events.append(id, {
+      type: 'context.compacted',
+      summary: 'Ran the tests; the login test fails on an expired token.',
+      keptFromItem: 2,
+      tokensBefore: 9_000,
+      tokensAfter: 1_200,
+      files: [],
+      plan: [],
+      usage: { inputTokens: 5, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+      costUsd: 0.25,
+    });
+    expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 116 }, costUsd: 1 });
+  });
+
   it('agrees with the shared reducer about the session status after every event', () => {
     const id = newSession();
     for (const event of wholeRun) {
@@ -207,6 +257,57 @@ describe('the ledger projection', () => {
     expect(error.code).toBe('conflict');
     expect(store.ledger.get(id, 'call_1')).toMatchObject({ output: 'all 12 tests passed\n' });
     expect(store.events.count(id)).toBe(2);
+  });
+});
+
+describe('the ledger kept to one start and one result per call, with other writers', () => {
+  const toolStartedAs = (callId: string): EventOf<'tool.started'> => ({ ...toolStarted, callId });
+
+  it('refuses a start another connection (another process) already logged, though this one never saw it', () => {
+    const id = newSession();
+    store.events.append(id, toolStartedAs('call_a'));
+    const other = openStore(dir);
+    try {
+      other.events.append(id, toolStartedAs('call_b'));
+      other.events.append(id, { ...toolFinished, callId: 'call_b' });
+    } finally {
+      other.close();
+    }
+    expect(thrown(() => store.events.append(id, toolStartedAs('call_b'))).message).toContain('a call runs once');
+    expect(thrown(() => store.events.append(id, { ...toolFinished, callId: 'call_b' })).message).toContain('a call finishes once');
+    // What this connection wrote itself is still known.
+    expect(thrown(() => store.events.append(id, toolStartedAs('call_a'))).code).toBe('conflict');
+    store.events.append(id, { ...toolFinished, callId: 'call_a' });
+    expect(store.ledger.unfinished(id)).toEqual([]);
+    expect(store.events.count(id)).toBe(4);
+  });
+
+  it('does not count a start whose append failed after the check', () => {
+    const id = newSession();
+    store.events.append(id, toolStartedAs('call_0'));
+    // Passes the ledger check, then cannot be serialised: the transaction rolls back.
+    const unstorable = { ...toolStarted, args: { count: 1n } } as unknown as SessionEvent;
+    expect(() => store.events.append(id, unstorable)).toThrow(/BigInt/);
+    expect(store.events.count(id)).toBe(1);
+    store.events.append(id, toolStarted);
+    expect(store.ledger.unfinished(id).map((call) => call.callId)).toEqual(['call_0', 'call_1']);
+  });
+
+  it('forgets the calls of a deleted session, even when a new one takes its id', () => {
+    const id = newSession();
+    store.events.append(id, toolStarted);
+    store.sessions.delete(id);
+    store.sessions.create({ id, workspace: '/work/app', model: 'gpt-test', api: 'responses', baseUrl: 'http://127.0.0.1:9', maxSteps: 50 });
+    store.events.append(id, toolStarted);
+    expect(store.ledger.unfinished(id).map((call) => call.callId)).toEqual(['call_1']);
+  });
+
+  it('keeps many sessions apart when it has to let some go from memory', () => {
+    const ids = Array.from({ length: 40 }, () => newSession());
+    for (const id of ids) store.events.append(id, toolStarted);
+    for (const id of ids) expect(thrown(() => store.events.append(id, toolStarted)).code).toBe('conflict');
+    for (const id of ids) store.events.append(id, toolFinished);
+    for (const id of ids) expect(store.ledger.get(id, 'call_1')).toMatchObject({ status: 'finished' });
   });
 });
 

@@ -33,12 +33,17 @@ export class EventLog {
     this.countOf = db.prepare(
       `SELECT COUNT(*) AS count FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')} WHERE s.id = ?`,
     );
-    this.appendTx = db.writer((sessionId: string, event: SessionEvent): StoredEvent => {
+    const appendTx = db.writer((sessionId: string, event: SessionEvent) => {
       const at = now();
-      const { num, seq } = projections.apply(sessionId, event, at);
-      insert.run(num, seq, sessionId, seq, event.type, at, JSON.stringify(event));
-      return { sessionId, seq, at, event };
+      const { head, seq } = projections.apply(sessionId, event, at);
+      insert.run(head.num, seq, sessionId, seq, event.type, at, JSON.stringify(event));
+      return { head, seq, at };
     });
+    this.appendTx = (sessionId: string, event: SessionEvent): StoredEvent => {
+      const { head, seq, at } = appendTx(sessionId, event);
+      projections.committed(sessionId, head, seq, event);
+      return { sessionId, seq, at, event };
+    };
   }
 
   /**

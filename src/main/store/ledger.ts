@@ -1,9 +1,8 @@
-import type { SessionEvent, ToolOutcome } from '../../shared/events';
+import type { ToolOutcome } from '../../shared/events';
 import type { Json } from '../../shared/json';
 import type { Database, Statement } from './db';
-import { eventKey } from './eventKeys';
-import { parseEvent } from './parseEvent';
-import { StoreError } from './storeError';
+import { eventsOf } from './eventKeys';
+import { parseEvent, type EventRecord } from './parseEvent';
 
 interface LedgerBase {
   sessionId: string;
@@ -32,79 +31,55 @@ export interface FinishedCall extends LedgerBase {
 
 export type LedgerEntry = StartedCall | FinishedCall;
 
-interface LedgerRecord {
-  sessionId: string;
-  callId: string;
-  name: string;
-  status: 'started' | 'finished';
-  startedSeq: number | null;
-  startedAt: number | null;
-  startedPayload: string | null;
-  finishedSeq: number | null;
-  finishedAt: number | null;
-  finishedPayload: string | null;
-}
-
-// Arguments and results live in the events the row points at, so they are stored once.
-const SELECT = `SELECT t.session_id AS sessionId, t.call_id AS callId, t.name, t.status,
-    t.started_seq AS startedSeq, t.started_at AS startedAt, s.payload AS startedPayload,
-    t.finished_seq AS finishedSeq, t.finished_at AS finishedAt, f.payload AS finishedPayload
-  FROM tool_calls t
-  JOIN sessions ss ON ss.id = t.session_id
-  LEFT JOIN events s ON s.key = ${eventKey('ss.num', 't.started_seq')}
-  LEFT JOIN events f ON f.key = ${eventKey('ss.num', 't.finished_seq')}`;
-
-/** The tool-call ledger, read side; tool.started and tool.finished events write it (projections.ts). */
+/**
+ * The tool-call ledger, read from the log: a call's tool.started event is its start (written before
+ * it ran), its tool.finished event its result. toolCallGuard.ts keeps each call to one of each.
+ */
 export class Ledger {
-  private readonly selectOne: Statement<[string, string], LedgerRecord>;
-  private readonly selectUnfinished: Statement<[string], LedgerRecord>;
+  private readonly selectCall: Statement<[{ sessionId: string; callId: string }], EventRecord>;
+  private readonly selectCalls: Statement<[{ sessionId: string }], EventRecord>;
 
   constructor(private readonly db: Database) {
-    this.selectOne = db.prepare(`${SELECT} WHERE t.session_id = ? AND t.call_id = ?`);
-    this.selectUnfinished = db.prepare(`${SELECT} WHERE t.session_id = ? AND t.status = 'started' ORDER BY t.started_seq`);
+    const toolEvents = `SELECT e.seq, e.type, e.at, e.payload FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')}
+      WHERE s.id = @sessionId AND e.type IN ('tool.started', 'tool.finished')`;
+    this.selectCall = db.prepare(`${toolEvents} AND json_extract(e.payload, '$.callId') = @callId ORDER BY e.key`);
+    this.selectCalls = db.prepare(`${toolEvents} ORDER BY e.key`);
   }
 
   get(sessionId: string, callId: string): LedgerEntry | undefined {
-    const record = this.selectOne.get(sessionId, callId);
-    return record && this.toEntry(record);
+    return this.entries(sessionId, this.selectCall.all({ sessionId, callId }))[0];
   }
 
   /** Calls that started and never finished, oldest first: after a crash, their outcome is unknown. */
   unfinished(sessionId: string): StartedCall[] {
-    return this.selectUnfinished.all(sessionId).map((record) => this.toEntry(record) as StartedCall);
+    return this.entries(sessionId, this.selectCalls.all({ sessionId })).filter((entry): entry is StartedCall => entry.status === 'started');
   }
 
-  private toEntry(record: LedgerRecord): LedgerEntry {
-    const started = this.eventAt(record, record.startedSeq, record.startedPayload, 'tool.started');
-    const base: LedgerBase = {
-      sessionId: record.sessionId,
-      callId: record.callId,
-      name: record.name,
-      args: started?.type === 'tool.started' ? started.args : null,
-      startedAt: record.startedAt,
-    };
-    if (record.status === 'started') return { ...base, status: 'started' };
-    const finished = this.eventAt(record, record.finishedSeq, record.finishedPayload, 'tool.finished');
-    if (finished?.type !== 'tool.finished') {
-      throw new StoreError(
-        'corrupt',
-        `The ledger says call ${record.callId} of session ${record.sessionId} finished, but its tool.finished event (seq ${record.finishedSeq}) is missing from ${this.db.file}. Restore the database from a backup or delete the session.`,
-      );
+  /** Pairs each call's start with its result, in the order the calls first appear in the log. */
+  private entries(sessionId: string, records: EventRecord[]): LedgerEntry[] {
+    const calls = new Map<string, LedgerEntry>();
+    for (const record of records) {
+      const event = parseEvent(this.db.file, sessionId, record);
+      if (event.type === 'tool.started') {
+        calls.set(event.callId, { sessionId, callId: event.callId, name: event.name, args: event.args, startedAt: record.at, status: 'started' });
+      } else if (event.type === 'tool.finished') {
+        const started = calls.get(event.callId);
+        calls.set(event.callId, {
+          sessionId,
+          callId: event.callId,
+          name: event.name,
+          args: started?.args ?? null,
+          startedAt: started?.startedAt ?? null,
+          status: 'finished',
+          outcome: event.outcome,
+          title: event.title,
+          output: event.output,
+          metadata: event.metadata ?? null,
+          durationMs: event.durationMs,
+          finishedAt: record.at,
+        });
+      }
     }
-    return {
-      ...base,
-      status: 'finished',
-      outcome: finished.outcome,
-      title: finished.title,
-      output: finished.output,
-      metadata: finished.metadata ?? null,
-      durationMs: finished.durationMs,
-      finishedAt: record.finishedAt ?? 0,
-    };
-  }
-
-  private eventAt(record: LedgerRecord, seq: number | null, payload: string | null, type: string): SessionEvent | undefined {
-    if (seq === null || payload === null) return undefined;
-    return parseEvent(this.db.file, record.sessionId, { seq, type, at: 0, payload });
+    return [...calls.values()];
   }
 }

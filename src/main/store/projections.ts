@@ -1,20 +1,25 @@
 import type { EventOf, SessionEvent } from '../../shared/events';
 import type { SessionStatus } from '../../shared/session';
 import type { Database, Statement } from './db';
-import { eventsOf } from './eventKeys';
+import type { SessionHead, SessionHeads } from './sessionHeads';
+import type { SessionTotals } from './sessionTotals';
 import { noSuchSession, StoreError } from './storeError';
+import type { ToolCallGuard } from './toolCallGuard';
 
 type Params = Record<string, string | number | null>;
 
+/** Events a session's row may trail its log by before a status change also writes the totals. */
+const TOTALS_TAIL_LIMIT = 200;
+
 /**
- * Everything an event changes outside the log: the session row (status, totals), the ledger
- * and the approvals. It runs inside the event log's append transaction, so a projection that
- * refuses (a call started twice, an approval answered twice) leaves no event behind either.
+ * Everything an event changes outside the log: the session row (its status, and with it the
+ * totals) and the approvals; and the check that keeps each tool call to one start and one result.
+ * It runs inside the event log's append transaction, so a projection that refuses (a call started
+ * twice, an approval answered twice) leaves no event behind either.
  */
 export class Projections {
-  private readonly head: Statement<[string], { num: number; status: SessionStatus; lastSeq: number | null }>;
-  private readonly setStatus: Statement<[SessionStatus, string]>;
-  private readonly addUsage: Statement<[number, number, number, number, number | null, number | null, string]>;
+  private readonly writeStatus: Statement<[Params]>;
+  private readonly anyWaiting: Statement<[string], { found: 1 }>;
   private readonly pin: Statement<[Params]>;
   private readonly nameAfterTask: Statement<[Params]>;
   private readonly askApproval: Statement<[Params]>;
@@ -23,28 +28,28 @@ export class Projections {
     [string],
     { sessionId: string; callId: string; decision: string | null; expiredAt: number | null }
   >;
-  private readonly settleStatus: Statement<[string]>;
   private readonly expireApprovals: Statement<[Params]>;
-  // Positional: these run on almost every other event, and positional binding builds no object per call.
-  private readonly startCall: Statement<[sessionId: string, callId: string, name: string, seq: number, at: number]>;
-  private readonly finishCall: Statement<
-    [sessionId: string, callId: string, name: string, outcome: string, seq: number, at: number]
-  >;
 
-  constructor(private readonly db: Database) {
-    // Reads only: the session row is written below just when something on it changes, so most
-    // events write nothing but their own row (see migrations/0002_lean_append.sql).
-    this.head = db.prepare(
-      `SELECT num, status, (SELECT e.seq FROM events e WHERE ${eventsOf('e', 'sessions.num')} ORDER BY e.key DESC LIMIT 1) AS lastSeq
-       FROM sessions WHERE id = ?`,
+  constructor(
+    private readonly db: Database,
+    private readonly heads: SessionHeads,
+    private readonly calls: ToolCallGuard,
+    private readonly totals: SessionTotals,
+  ) {
+    // The session row is written only when something on it changes, so most events write nothing
+    // but their own row (migrations/0002_lean_append.sql, 0004_derived_from_log.sql). When the
+    // status changes, the totals are brought up to date on the way.
+    this.writeStatus = db.prepare(
+      `UPDATE sessions SET status = @status,
+         input_tokens = input_tokens + @inputTokens, output_tokens = output_tokens + @outputTokens,
+         cached_input_tokens = cached_input_tokens + @cachedInputTokens, reasoning_tokens = reasoning_tokens + @reasoningTokens,
+         -- Responses with no known price leave the total as it was (unknown stays NULL).
+         cost_usd = CASE WHEN @costUsd IS NULL THEN cost_usd ELSE coalesce(cost_usd, 0) + @costUsd END,
+         totals_seq = @totalsSeq
+       WHERE id = @sessionId`,
     );
-    this.setStatus = db.prepare('UPDATE sessions SET status = ? WHERE id = ?');
-    this.addUsage = db.prepare(
-      `UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-         cached_input_tokens = cached_input_tokens + ?, reasoning_tokens = reasoning_tokens + ?,
-         -- A response with no known price leaves the total as it was (unknown stays NULL).
-         cost_usd = coalesce(cost_usd + ?, cost_usd, ?)
-       WHERE id = ?`,
+    this.anyWaiting = db.prepare(
+      `SELECT 1 AS found FROM approvals WHERE session_id = ? AND decision IS NULL AND expired_at IS NULL LIMIT 1`,
     );
     this.pin = db.prepare(
       `UPDATE sessions SET workspace = @workspace, model = @model, api = @api, base_url = @baseUrl, max_steps = @maxSteps
@@ -64,42 +69,23 @@ export class Projections {
     this.findApproval = db.prepare(
       `SELECT session_id AS sessionId, call_id AS callId, decision, expired_at AS expiredAt FROM approvals WHERE id = ?`,
     );
-    this.settleStatus = db.prepare(
-      `UPDATE sessions SET status = CASE
-         WHEN EXISTS (SELECT 1 FROM approvals WHERE session_id = sessions.id AND decision IS NULL AND expired_at IS NULL)
-         THEN 'waiting' ELSE 'working' END
-       WHERE id = ?`,
-    );
     this.expireApprovals = db.prepare(
       `UPDATE approvals SET expired_at = @at WHERE session_id = @sessionId AND decision IS NULL AND expired_at IS NULL`,
-    );
-    this.startCall = db.prepare(
-      `INSERT INTO tool_calls (session_id, call_id, name, status, started_seq, started_at)
-       VALUES (?, ?, ?, 'started', ?, ?)
-       ON CONFLICT (session_id, call_id) DO NOTHING`,
-    );
-    // A call can finish without having started (bad arguments, a denial): then this inserts it.
-    this.finishCall = db.prepare(
-      `INSERT INTO tool_calls (session_id, call_id, name, status, outcome, finished_seq, finished_at)
-       VALUES (?, ?, ?, 'finished', ?, ?, ?)
-       ON CONFLICT (session_id, call_id) DO UPDATE SET
-         status = 'finished', outcome = excluded.outcome, finished_seq = excluded.finished_seq,
-         finished_at = excluded.finished_at
-       WHERE tool_calls.status = 'started'`,
     );
   }
 
   /**
    * Applies `event` and returns the seq it takes in the session's log (one more than the last
-   * stored, read under the write lock, so two writers never take the same one) with the session's
-   * number, which with the seq makes the event's key. Call inside a write transaction.
+   * stored, known under the write lock, so two writers never take the same one) with the session's
+   * head, whose number with the seq makes the event's key. Call inside a write transaction, and
+   * `committed` once it committed.
    */
-  apply(sessionId: string, event: SessionEvent, at: number): { num: number; seq: number } {
-    const head = this.head.get(sessionId);
+  apply(sessionId: string, event: SessionEvent, at: number): { head: SessionHead; seq: number } {
+    const head = this.heads.read(sessionId);
     if (!head) throw noSuchSession(this.db.file, sessionId);
-    const seq = (head.lastSeq ?? 0) + 1;
+    const seq = head.lastSeq + 1;
     const status = statusAfter(event);
-    if (status !== null && status !== head.status) this.setStatus.run(status, sessionId);
+    if (status !== null) this.changeStatus(sessionId, head, status, event.type === 'session.finished');
 
     switch (event.type) {
       case 'session.started':
@@ -121,37 +107,51 @@ export class Projections {
         break;
       case 'approval.answered':
         this.answered(sessionId, event, at);
+        // Waiting while any other request of the session still is.
+        this.changeStatus(sessionId, head, this.anyWaiting.get(sessionId) ? 'waiting' : 'working');
         break;
       case 'tool.started':
-        this.started(sessionId, event, seq, at);
-        break;
       case 'tool.finished':
-        this.finished(sessionId, event, seq, at);
+        this.calls.check(sessionId, head, event);
         break;
       case 'session.finished':
         this.expireApprovals.run({ sessionId, at });
         break;
-      case 'model.responded': {
-        const { usage } = event;
-        const cost = event.costUsd ?? null;
-        this.addUsage.run(usage.inputTokens, usage.outputTokens, usage.cachedInputTokens, usage.reasoningTokens, cost, cost, sessionId);
-        break;
-      }
-      case 'context.compacted': {
-        // The summarising request is paid for like any other.
-        const { usage } = event;
-        const cost = event.costUsd ?? null;
-        this.addUsage.run(usage.inputTokens, usage.outputTokens, usage.cachedInputTokens, usage.reasoningTokens, cost, cost, sessionId);
-        break;
-      }
-      case 'instructions.loaded':
-      case 'context.compacting':
-      case 'context.compaction_failed':
       default:
-        // Everything else (requests, plans, taints, checkpoints, compactions...) lives in the log alone.
+        // Everything else (requests, responses and their usage, plans, taints, checkpoints,
+        // compactions...) lives in the log alone.
         break;
     }
-    return { num: head.num, seq };
+    return { head, seq };
+  }
+
+  /** After the append transaction committed: `head` as `apply` left it, and the seq the event took. */
+  committed(sessionId: string, head: SessionHead, seq: number, event: SessionEvent): void {
+    this.calls.appended(sessionId, head, seq, event);
+    this.heads.committed(sessionId, { ...head, lastSeq: seq });
+  }
+
+  /**
+   * Writes the session's new status. The row's totals are brought up to date on the way when the
+   * run ends, or when the responses since they were last written have piled up (readers add those
+   * from the log, so this only bounds what a reader of a long run has to add).
+   */
+  private changeStatus(sessionId: string, head: SessionHead, status: SessionStatus, endsRun = false): void {
+    if (status === head.status) return;
+    const behind = head.lastSeq - head.totalsSeq;
+    const since = behind > 0 && (endsRun || behind >= TOTALS_TAIL_LIMIT) ? this.totals.after(head.num, head.totalsSeq) : null;
+    this.writeStatus.run({
+      sessionId,
+      status,
+      inputTokens: since?.usage.inputTokens ?? 0,
+      outputTokens: since?.usage.outputTokens ?? 0,
+      cachedInputTokens: since?.usage.cachedInputTokens ?? 0,
+      reasoningTokens: since?.usage.reasoningTokens ?? 0,
+      costUsd: since?.costUsd ?? null,
+      totalsSeq: since ? head.lastSeq : head.totalsSeq,
+    });
+    head.status = status;
+    if (since) head.totalsSeq = head.lastSeq;
   }
 
   private asked(sessionId: string, event: EventOf<'approval.asked'>, at: number): void {
@@ -185,7 +185,6 @@ export class Projections {
       at,
     });
     if (updated.changes === 0) throw this.whyNotAnswered(sessionId, event);
-    this.settleStatus.run(sessionId);
   }
 
   private whyNotAnswered(sessionId: string, event: EventOf<'approval.answered'>): StoreError {
@@ -207,26 +206,6 @@ export class Projections {
       'conflict',
       `Approval ${id} of session ${sessionId} is no longer waiting: the session finished before anyone answered. Resume the session to be asked again.`,
     );
-  }
-
-  private started(sessionId: string, event: EventOf<'tool.started'>, seq: number, at: number): void {
-    const inserted = this.startCall.run(sessionId, event.callId, event.name, seq, at);
-    if (inserted.changes === 0) {
-      throw new StoreError(
-        'conflict',
-        `Tool call ${event.callId} of session ${sessionId} is already in the ledger; a call runs once, so report its stored result (or "outcome unknown") instead of running it again.`,
-      );
-    }
-  }
-
-  private finished(sessionId: string, event: EventOf<'tool.finished'>, seq: number, at: number): void {
-    const written = this.finishCall.run(sessionId, event.callId, event.name, event.outcome, seq, at);
-    if (written.changes === 0) {
-      throw new StoreError(
-        'conflict',
-        `Tool call ${event.callId} of session ${sessionId} already finished; its result is in the ledger and a call finishes once.`,
-      );
-    }
   }
 }
 

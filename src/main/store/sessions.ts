@@ -5,6 +5,7 @@ import type { Database, Statement } from './db';
 import { eventsOf } from './eventKeys';
 import { newId } from './newId';
 import { noSuchSession, StoreError } from './storeError';
+import { addTotals, type SessionTotals, type Totals } from './sessionTotals';
 
 /** A session as the sidebar and the loop see it; status, totals and lastSeq follow its log. */
 export interface SessionRow {
@@ -43,17 +44,17 @@ export interface NewSession {
   projectId?: string;
 }
 
-type SessionRecord = Omit<SessionRow, 'usage'> & Usage;
+type SessionRecord = Omit<SessionRow, 'usage'> & Usage & { num: number; totalsSeq: number };
 
 // The last seq and the time of the last event come from the log (its key finds them at once), so
 // appending an event need not write the session row; see migrations/0002_lean_append.sql.
 const LAST_EVENT = `FROM events e WHERE ${eventsOf('e', 's.num')} ORDER BY e.key DESC LIMIT 1`;
-const COLUMNS = `s.id, s.project_id AS projectId, s.title, s.workspace, s.model, s.api, s.base_url AS baseUrl, s.status,
+const COLUMNS = `s.num, s.id, s.project_id AS projectId, s.title, s.workspace, s.model, s.api, s.base_url AS baseUrl, s.status,
   s.max_steps AS maxSteps, s.created_at AS createdAt,
   max(s.updated_at, coalesce((SELECT at ${LAST_EVENT}), 0)) AS updatedAt,
   coalesce((SELECT seq ${LAST_EVENT}), 0) AS lastSeq,
   s.input_tokens AS inputTokens, s.output_tokens AS outputTokens, s.cached_input_tokens AS cachedInputTokens,
-  s.reasoning_tokens AS reasoningTokens, s.cost_usd AS costUsd`;
+  s.reasoning_tokens AS reasoningTokens, s.cost_usd AS costUsd, s.totals_seq AS totalsSeq`;
 
 /** The sessions table. Everything an event changes on a session is written by projections.ts. */
 export class Sessions {
@@ -68,6 +69,9 @@ export class Sessions {
   constructor(
     private readonly db: Database,
     now: () => number,
+    private readonly totals: SessionTotals,
+    /** Forgets what the event log keeps in memory of a session changed here, outside the log. */
+    private readonly forget: (sessionId: string) => void,
   ) {
     this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = ?`);
     this.selectAll = db.prepare(`SELECT ${COLUMNS} FROM sessions s ORDER BY s.created_at DESC, s.id DESC`);
@@ -137,13 +141,13 @@ export class Sessions {
 
   get(id: string): SessionRow | undefined {
     const record = this.selectOne.get(id);
-    return record && toRow(record);
+    return record && this.toRow(record);
   }
 
   /** Newest first; with a project, only that project's sessions. */
   list(filter: { projectId?: string } = {}): SessionRow[] {
     const records = filter.projectId === undefined ? this.selectAll.all() : this.selectByProject.all(filter.projectId);
-    return records.map(toRow);
+    return records.map((record) => this.toRow(record));
   }
 
   rename(id: string, title: string): SessionRow {
@@ -155,26 +159,32 @@ export class Sessions {
    * crash, say). The next event that implies a status overrides it.
    */
   setStatus(id: string, status: SessionStatus): SessionRow {
-    return this.setStatusTx(id, status);
+    const row = this.setStatusTx(id, status);
+    this.forget(id);
+    return row;
   }
 
-  /** Deletes the session with its log, ledger, approvals and session-scoped rules. */
+  /** Deletes the session with its log (and so its ledger), approvals and session-scoped rules. */
   delete(id: string): void {
     this.deleteTx(id);
+    this.forget(id);
   }
 
   /** The row as just written, read back inside the same transaction; missing means no such session. */
   private written(id: string): SessionRow {
-    return toRow(this.found(id, this.selectOne.get(id)));
+    return this.toRow(this.found(id, this.selectOne.get(id)));
+  }
+
+  /** The row with its totals brought up to its last event: the row holds them only as of totals_seq. */
+  private toRow(record: SessionRecord): SessionRow {
+    const { num, totalsSeq, inputTokens, outputTokens, cachedInputTokens, reasoningTokens, costUsd, ...row } = record;
+    const stored: Totals = { usage: { inputTokens, outputTokens, cachedInputTokens, reasoningTokens }, costUsd };
+    const totals = row.lastSeq > totalsSeq ? addTotals(stored, this.totals.after(num, totalsSeq)) : stored;
+    return { ...row, ...totals };
   }
 
   private found<T>(id: string, value: T | undefined): T {
     if (value === undefined) throw noSuchSession(this.db.file, id);
     return value;
   }
-}
-
-function toRow(record: SessionRecord): SessionRow {
-  const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens, ...row } = record;
-  return { ...row, usage: { inputTokens, outputTokens, cachedInputTokens, reasoningTokens } };
 }

@@ -7,7 +7,10 @@ import { Ledger } from './ledger';
 import { Projections } from './projections';
 import { Projects } from './projects';
 import { Rules } from './rules';
+import { SessionHeads } from './sessionHeads';
+import { SessionTotals } from './sessionTotals';
 import { Sessions } from './sessions';
+import { ToolCallGuard } from './toolCallGuard';
 
 /** Everything Tether keeps: one SQLite file, one connection, statements prepared once. */
 export interface Store {
@@ -40,11 +43,19 @@ export function openStore(location: StoreLocation, options: StoreOptions = {}): 
   const clock = options.now ?? Date.now;
   // Timestamps are INTEGER columns in STRICT tables: a fractional clock would be refused.
   const now = (): number => Math.round(clock());
-  const projections = new Projections(db);
+  const heads = new SessionHeads(db);
+  const calls = new ToolCallGuard(db);
+  const totals = new SessionTotals(db);
+  const projections = new Projections(db, heads, calls, totals);
+  // What the append keeps in memory of a session this connection changes outside the log.
+  const forget = (sessionId: string): void => {
+    heads.forget(sessionId);
+    calls.forget(sessionId);
+  };
   return {
     file,
     projects: new Projects(db, now),
-    sessions: new Sessions(db, now),
+    sessions: new Sessions(db, now, totals, forget),
     events: new EventLog(db, projections, now),
     ledger: new Ledger(db),
     approvals: new Approvals(db),

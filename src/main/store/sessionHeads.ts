@@ -1,0 +1,68 @@
+import type { SessionStatus } from '../../shared/session';
+import type { Database, Statement } from './db';
+import { eventsOf } from './eventKeys';
+
+/** The end of a session's log and what an append needs of its row, read under the write lock. */
+export interface SessionHead {
+  /** The session's number: the high half of its event keys. */
+  num: number;
+  /** With `num`, tells a session from one deleted and created again under the same id. */
+  createdAt: number;
+  /** The seq of the last event stored; 0 before the first. */
+  lastSeq: number;
+  status: SessionStatus;
+  /** The row's totals hold up to this seq (sessionTotals.ts). */
+  totalsSeq: number;
+}
+
+/** Sessions whose head is kept in memory; one more is read again on its next append. */
+const SESSIONS_KEPT = 32;
+
+/**
+ * Each session's head as this connection last committed it, so an append does not read it again.
+ * `PRAGMA data_version` moves only when another connection (another process: the app and
+ * `tether run` share the file) commits; then everything kept is dropped and read afresh. The
+ * writes this connection makes outside the log (a session deleted, a status set by hand) forget
+ * their session themselves. A copy is handed out, and kept again only once its append committed,
+ * so an append that rolls back leaves nothing wrong behind.
+ */
+export class SessionHeads {
+  private readonly known = new Map<string, SessionHead>();
+  private readonly dataVersion: Statement<[], number>;
+  private readonly select: Statement<[string], SessionHead>;
+  private seenVersion = Number.NaN;
+
+  constructor(db: Database) {
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.select = db.prepare(
+      `SELECT num, created_at AS createdAt, status, totals_seq AS totalsSeq,
+         coalesce((SELECT e.seq FROM events e WHERE ${eventsOf('e', 'sessions.num')} ORDER BY e.key DESC LIMIT 1), 0) AS lastSeq
+       FROM sessions WHERE id = ?`,
+    );
+  }
+
+  /** The session's head, for an append to work on; undefined when there is no such session. Inside a write transaction. */
+  read(sessionId: string): SessionHead | undefined {
+    // A PRAGMA always answers; were it not to, NaN equals nothing and the heads are read afresh.
+    const version = this.dataVersion.get() ?? Number.NaN;
+    if (version !== this.seenVersion) {
+      this.known.clear();
+      this.seenVersion = version;
+    }
+    const known = this.known.get(sessionId);
+    return known ? { ...known } : this.select.get(sessionId);
+  }
+
+  /** Keeps `head` (as the committed append left it) for the session's next append. */
+  committed(sessionId: string, head: SessionHead): void {
+    // Most recently used last, so the first is the one to let go.
+    this.known.delete(sessionId);
+    this.known.set(sessionId, head);
+    if (this.known.size > SESSIONS_KEPT) this.known.delete(this.known.keys().next().value as string);
+  }
+
+  /** Drops what is kept of a session this connection changed outside the log. */
+  forget(sessionId: string): void {
+    this.known.delete(sessionId);
+  }
+}

@@ -1,0 +1,50 @@
+import { addUsage, zeroUsage, type Usage } from '../../shared/conversation';
+import type { Database, Statement } from './db';
+import { eventsOf } from './eventKeys';
+
+/** What a session's model requests cost so far. */
+export interface Totals {
+  usage: Usage;
+  /** US dollars over every priced response; null while no response had a known price. */
+  costUsd: number | null;
+}
+
+/**
+ * A session's token and cost totals are the log's: the usage on its model.responded and
+ * context.compacted events, added up. The session row keeps that sum as of one seq (`totals_seq`)
+ * and is brought up to date only when it is written anyway (its status changes, the run ends), so
+ * a response costs its append no second page; whoever reads the totals adds the responses after
+ * that seq, which for a finished session is none (migrations/0004_derived_from_log.sql).
+ */
+export class SessionTotals {
+  private readonly sumAfter: Statement<[{ num: number; afterSeq: number }], TotalsRecord>;
+
+  constructor(db: Database) {
+    const usage = (field: string): string => `coalesce(sum(json_extract(e.payload, '$.usage.${field}')), 0)`;
+    this.sumAfter = db.prepare(
+      `SELECT ${usage('inputTokens')} AS inputTokens, ${usage('outputTokens')} AS outputTokens,
+         ${usage('cachedInputTokens')} AS cachedInputTokens, ${usage('reasoningTokens')} AS reasoningTokens,
+         sum(json_extract(e.payload, '$.costUsd')) AS costUsd
+       FROM events e
+       WHERE ${eventsOf('e', '@num', '@afterSeq')} AND e.type IN ('model.responded', 'context.compacted')`,
+    );
+  }
+
+  /** What the session's log adds after `afterSeq` (the row's totals_seq). */
+  after(num: number, afterSeq: number): Totals {
+    const record = this.sumAfter.get({ num, afterSeq });
+    if (!record) return { usage: zeroUsage, costUsd: null };
+    const { costUsd, ...usage } = record;
+    return { usage, costUsd };
+  }
+}
+
+type TotalsRecord = Usage & { costUsd: number | null };
+
+/** Two stretches of a session's totals, one after the other; unknown cost stays unknown only while both are. */
+export function addTotals(a: Totals, b: Totals): Totals {
+  return {
+    usage: addUsage(a.usage, b.usage),
+    costUsd: a.costUsd === null && b.costUsd === null ? null : (a.costUsd ?? 0) + (b.costUsd ?? 0),
+  };
+}
