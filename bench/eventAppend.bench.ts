@@ -31,10 +31,21 @@ import { openStore, type StoreOptions } from '../src/main/store/store';
  *   Migration 0003 makes the row's own key `(session number << 32) + seq`, one b-tree whose
  *   session ranges are in order: ~2.4 frames per event (one for the event, the rest for the
  *   ledger, approvals and token totals), and a bare append of that shape does ~33k transactions
- *   per CPU second here against ~22k for the two-tree one.
+ *   per CPU second here against ~22k for the two-tree one;
+ * - the checkpoint worker woke every 100 ms and copied whatever had piled up, with one large sync;
+ *   it now runs after commits, in rounds 2 ms apart while they keep coming: many small syncs stall
+ *   the writer less than a few large ones (~13k -> ~16k events/s, same code otherwise);
+ * - migration 0004 stops writing what the log already says: the ledger is read from the tool
+ *   events (two b-trees less per tool event) and the token totals from the responses (one page
+ *   less per response): ~1.7 WAL frames per event. The session's head (last seq, status) is kept
+ *   per connection and read again only when PRAGMA data_version says another process committed.
+ * What is left is the floor's own cost (begin, one frame, commit, ~29 µs per tiny event here), the
+ * payload's bytes (tool.finished carries 1 KB) and approvals (four b-trees and the status, each way).
  */
 
 const TOTAL = 50_000;
+/** Rounds of TOTAL events, each on a new database; the median round is the figure. */
+const ROUNDS = 3;
 const WARM_UP = 2_000;
 const FRAME_SAMPLE = 3_000;
 const EVENTS_PER_SESSION = 1_000;
@@ -136,6 +147,8 @@ interface Run {
   framesPerEvent: number;
   latencies: Float64Array;
   counts: Record<string, number>;
+  /** Mean time of one append, by event type (ms). */
+  meanByType: Record<string, number>;
   megabytes: number;
 }
 
@@ -166,6 +179,7 @@ function run(options: StoreOptions): Run {
 
     const latencies = new Float64Array(TOTAL);
     const counts: Record<string, number> = {};
+    const timeByType: Record<string, number> = {};
     const threadBefore = threadCpuSeconds();
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
@@ -173,8 +187,10 @@ function run(options: StoreOptions): Run {
       const event = next();
       const before = performance.now();
       store.events.append(sessionId, event);
-      latencies[i] = performance.now() - before;
+      const took = performance.now() - before;
+      latencies[i] = took;
       counts[event.type] = (counts[event.type] ?? 0) + 1;
+      timeByType[event.type] = (timeByType[event.type] ?? 0) + took;
     }
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
@@ -205,6 +221,7 @@ function run(options: StoreOptions): Run {
       framesPerEvent,
       latencies,
       counts,
+      meanByType: Object.fromEntries(Object.entries(timeByType).map(([type, total]) => [type, total / (counts[type] ?? 1)])),
       megabytes: bytes / 1024 / 1024,
     };
   } finally {
@@ -246,6 +263,7 @@ function describeRun(label: string, result: Run): string {
     `  CPU:         ${Math.round(result.threadCpuRate)} events per CPU second of the appending thread, ${Math.round(result.cpuRate)} of the whole process`,
     `  pages:       ${result.framesPerEvent.toFixed(2)} WAL frames written per event`,
     `  latency:     median ${us(percentile(latencies, 50))}, p95 ${us(percentile(latencies, 95))}, p99 ${us(percentile(latencies, 99))}, max ${us(latencies[latencies.length - 1] ?? 0)}`,
+    `  by type:     ${Object.entries(result.meanByType).map(([type, ms]) => `${type} ${us(ms)}`).join(', ')} (mean)`,
     `  on disk:     ${result.megabytes.toFixed(1)} MB (database + WAL)`,
   ].join('\n');
 }
@@ -253,7 +271,9 @@ function describeRun(label: string, result: Run): string {
 describe('event append', () => {
   it(`sustains >= ${TARGET_PER_SECOND} events/s, one transaction per event`, () => {
     const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
-    const loop = run({});
+    const inOrder = Array.from({ length: ROUNDS }, () => run({}));
+    const rounds = [...inOrder].sort((a, b) => a.rate - b.rate);
+    const loop = rounds[Math.floor(ROUNDS / 2)] as Run;
     // For comparison: SQLite checkpointing inside the commit that fills the WAL, as it does by default.
     const inline = run({ backgroundCheckpoints: false });
     const floor = bareFloor();
@@ -261,13 +281,14 @@ describe('event append', () => {
     console.log(
       [
         `event append: WAL, synchronous=NORMAL, one IMMEDIATE transaction per event with its projections`,
-        `  ${TOTAL} events after ${WARM_UP} warm-up, ${EVENTS_PER_SESSION} per session; mix ${JSON.stringify(loop.counts)}`,
+        `  ${ROUNDS} rounds of ${TOTAL} events after ${WARM_UP} warm-up, ${EVENTS_PER_SESSION} per session; mix ${JSON.stringify(loop.counts)}`,
         `  machine: ${os.cpus().length} cores, load average ${load} at start`,
-        describeRun('as the loop runs it (checkpoints on the worker thread):', loop),
+        `  rounds:      ${inOrder.map((round) => Math.round(round.rate)).join(', ')} events/s, in the order they ran`,
+        describeRun('the median round, as the loop runs it (checkpoints on the worker thread):', loop),
         describeRun('checkpoints inline (backgroundCheckpoints: false), for comparison:', inline),
         `this machine's floor, a bare one-row transaction per append into one b-tree, same settings:`,
         `  throughput:  ${Math.round(floor.rate)} transactions/s, ${Math.round(floor.threadCpuRate)} per CPU second of the thread`,
-        `target >= ${TARGET_PER_SECOND} events/s: ${met ? 'MET' : 'NOT MET'} (${Math.round(loop.rate)} events/s)`,
+        `target >= ${TARGET_PER_SECOND} events/s: ${met ? 'MET' : 'NOT MET'} (median round ${Math.round(loop.rate)} events/s)`,
       ].join('\n'),
     );
   }, 600_000);
