@@ -178,6 +178,29 @@ describe('append', () => {
     expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 116 }, costUsd: 1 });
   });
 
+  it('writes the totals into the row with a status change once a long run has piled up responses', () => {
+    const id = newSession();
+    const totalsSeq = (): number => {
+      const db = openDatabase(store.file, { backgroundCheckpoints: false });
+      try {
+        return (db.prepare<[], { totalsSeq: number }>('SELECT totals_seq AS totalsSeq FROM sessions').get()?.totalsSeq ?? -1);
+      } finally {
+        db.close();
+      }
+    };
+    store.events.append(id, started);
+    for (let i = 0; i < 10; i++) store.events.append(id, responded(1));
+    // A few responses behind: the status change writes the status alone.
+    store.events.append(id, asked);
+    expect(totalsSeq()).toBe(0);
+    store.events.append(id, { ...answered, decision: { action: 'allow', scope: 'once', by: 'person' } });
+    for (let i = 0; i < 250; i++) store.events.append(id, responded(1));
+    store.events.append(id, { ...asked, approvalId: 'ap_2' });
+    // Far behind: the same change brings the totals up to the last event before it.
+    expect(totalsSeq()).toBe(263);
+    expect(store.sessions.get(id)?.usage.inputTokens).toBe(260);
+  });
+
   it('agrees with the shared reducer about the session status after every event', () => {
     const id = newSession();
     for (const event of wholeRun) {
