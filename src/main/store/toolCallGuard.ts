@@ -1,4 +1,4 @@
-import type { EventOf } from '../../shared/events';
+import type { EventOf, SessionEvent } from '../../shared/events';
 import type { Database, Statement } from './db';
 import { eventsOf } from './eventKeys';
 import type { SessionHead } from './sessionHeads';
@@ -35,7 +35,7 @@ export class ToolCallGuard {
     { type: ToolEvent['type']; callId: string }
   >;
 
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
     this.toolEventsAfter = db.prepare(
       `SELECT e.type, json_extract(e.payload, '$.callId') AS callId FROM events e
        WHERE ${eventsOf('e', '@num', '@afterSeq')} AND e.type IN ('tool.started', 'tool.finished')
@@ -61,12 +61,12 @@ export class ToolCallGuard {
   }
 
   /** Records a committed append (every event, so the known log keeps up with the real one). */
-  appended(sessionId: string, head: Readonly<SessionHead>, seq: number, event: { type: string; callId?: unknown }): void {
+  appended(sessionId: string, head: Readonly<SessionHead>, seq: number, event: SessionEvent): void {
     const known = this.known.get(sessionId);
     if (!known || !sameSession(known, head) || known.throughSeq !== seq - 1) return;
     known.throughSeq = seq;
-    if (event.type === 'tool.started') known.calls.set(String(event.callId), 'started');
-    if (event.type === 'tool.finished') known.calls.set(String(event.callId), 'finished');
+    if (event.type === 'tool.started') known.calls.set(event.callId, 'started');
+    if (event.type === 'tool.finished') known.calls.set(event.callId, 'finished');
   }
 
   /** Drops what is known of a session (it was deleted). */
