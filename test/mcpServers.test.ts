@@ -79,7 +79,11 @@ describe('server-everything over stdio', () => {
     const ctx = makeToolContext(root);
     const result = await call(long, { duration: 0.6, steps: 3 }, ctx);
     expect(result.output).toMatch(/Long running operation completed/);
-    expect(ctx.chunks).toEqual(['[progress 1/3]\n', '[progress 2/3]\n', '[progress 3/3]\n']);
+    // The last notification and the result leave the server back to back. When both arrive in one
+    // read, the SDK settles the call before it dispatches the notification (a microtask later) and
+    // drops it as "unknown token" (seen once in CI), so the last line is not promised.
+    expect(ctx.chunks.slice(0, 2)).toEqual(['[progress 1/3]\n', '[progress 2/3]\n']);
+    expect(ctx.chunks.slice(2)).toEqual(ctx.chunks.length === 3 ? ['[progress 3/3]\n'] : []);
 
     const stopped = makeToolContext(root);
     const started = Date.now();
