@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../src/shared/events';
 import { openDatabase } from '../src/main/store/db';
 import { openStore, type StoreOptions } from '../src/main/store/store';
+import { nearestRank } from './support/sampleStats';
 
 /**
  * Sustained append rate of the session log, the way the agent loop writes it: every event its own
@@ -106,10 +107,6 @@ function* turns(): Generator<SessionEvent> {
       };
     }
   }
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 /** This thread's CPU seconds (user + system), from /proc; NaN where there is no /proc. */
@@ -262,7 +259,7 @@ function describeRun(label: string, result: Run): string {
     `  throughput:  ${Math.round(result.rate)} events/s (${result.seconds.toFixed(2)} s)`,
     `  CPU:         ${Math.round(result.threadCpuRate)} events per CPU second of the appending thread, ${Math.round(result.cpuRate)} of the whole process`,
     `  pages:       ${result.framesPerEvent.toFixed(2)} WAL frames written per event`,
-    `  latency:     median ${us(percentile(latencies, 50))}, p95 ${us(percentile(latencies, 95))}, p99 ${us(percentile(latencies, 99))}, max ${us(latencies[latencies.length - 1] ?? 0)}`,
+    `  latency:     median ${us(nearestRank(latencies, 0.5))}, p95 ${us(nearestRank(latencies, 0.95))}, p99 ${us(nearestRank(latencies, 0.99))}, max ${us(latencies[latencies.length - 1] ?? 0)}`,
     `  by type:     ${Object.entries(result.meanByType).map(([type, ms]) => `${type} ${us(ms)}`).join(', ')} (mean)`,
     `  on disk:     ${result.megabytes.toFixed(1)} MB (database + WAL)`,
   ].join('\n');

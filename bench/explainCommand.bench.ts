@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
 import { analyzeCommand, initShellParser } from '../src/main/permissions/shell/analyzeCommand';
+import { sampleStats } from './support/sampleStats';
 
 /**
  * The shell analysis of one command line with 10 sub-commands (pipes, &&, $( ), wrappers, a
@@ -36,10 +37,6 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
 it('analyses a 10-command line', () => {
   const options = { cwd: root, workspaceRoot: root, pathEnv };
   const first = analyzeCommand(LINE, options);
@@ -51,8 +48,7 @@ it('analyses a 10-command line', () => {
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
-  const median = percentile(times, 0.5);
-  const p95 = percentile(times, 0.95);
+  const { median, p95 } = sampleStats(times);
   console.log(`analyzeCommand: ${first.commands.length} sub-commands, ${RUNS} runs`);
   console.log(
     `  median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms, min ${times[0]!.toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(3)} ms`,

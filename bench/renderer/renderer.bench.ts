@@ -23,6 +23,7 @@ import {
   type OpenTiming,
 } from './pageProbes';
 import { missingBuild, serveTether, type ServedTether } from './servedTether';
+import { nearestRank } from '../support/sampleStats';
 import {
   BIG_FILE,
   BIG_FILE_LINES,
@@ -405,11 +406,8 @@ function median(values: number[]): number {
   return percentile(values, 50);
 }
 
-/** Nearest-rank percentile. */
 function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return nearestRank([...values].sort((a, b) => a - b), p / 100);
 }
 
 function verdict(met: boolean): string {

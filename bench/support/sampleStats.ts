@@ -8,8 +8,12 @@ export interface SampleStats {
 
 export function sampleStats(samples: readonly number[]): SampleStats {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
-  return { median: at(0.5), p95: at(0.95), min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
+  return { median: nearestRank(sorted, 0.5), p95: nearestRank(sorted, 0.95), min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
+}
+
+/** The `q` quantile (0..1) of samples already sorted ascending, by the nearest-rank method. */
+export function nearestRank(sorted: ArrayLike<number>, q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 }
 
 /** One aligned line: `name  median … ms  p95 … ms  min … max …  (n runs)`; returns the median. */
