@@ -13,3 +13,8 @@ export function eventKey(num: string, seq: string): string {
 export function eventsOf(alias: string, num: string, afterSeq = '0'): string {
   return `${alias}.key > ${eventKey(num, afterSeq)} AND ${alias}.key <= ${eventKey(num, '4294967295')}`;
 }
+
+/** `FROM ... LIMIT 1` picking the last event of session `num`, for a scalar subquery (`SELECT seq ${lastEventOf(...)}`). */
+export function lastEventOf(num: string): string {
+  return `FROM events e WHERE ${eventsOf('e', num)} ORDER BY e.key DESC LIMIT 1`;
+}

@@ -1,6 +1,6 @@
 import type { SessionStatus } from '../../shared/session';
 import type { Database, Statement } from './db';
-import { eventsOf } from './eventKeys';
+import { lastEventOf } from './eventKeys';
 
 /** The end of a session's log and what an append needs of its row, read under the write lock. */
 export interface SessionHead {
@@ -36,7 +36,7 @@ export class SessionHeads {
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.select = db.prepare(
       `SELECT num, created_at AS createdAt, status, totals_seq AS totalsSeq,
-         coalesce((SELECT e.seq FROM events e WHERE ${eventsOf('e', 'sessions.num')} ORDER BY e.key DESC LIMIT 1), 0) AS lastSeq
+         coalesce((SELECT e.seq ${lastEventOf('sessions.num')}), 0) AS lastSeq
        FROM sessions WHERE id = ?`,
     );
   }

@@ -2,7 +2,7 @@ import type { Usage } from '../../shared/conversation';
 import type { EventOf } from '../../shared/events';
 import type { SessionStatus } from '../../shared/session';
 import type { Database, Statement } from './db';
-import { eventsOf } from './eventKeys';
+import { eventsOf, lastEventOf } from './eventKeys';
 import { newId } from './newId';
 import { noSuchSession, StoreError } from './storeError';
 import { addTotals, type SessionTotals, type Totals } from './sessionTotals';
@@ -48,7 +48,7 @@ type SessionRecord = Omit<SessionRow, 'usage'> & Usage & { num: number; totalsSe
 
 // The last seq and the time of the last event come from the log (its key finds them at once), so
 // appending an event need not write the session row; see migrations/0002_lean_append.sql.
-const LAST_EVENT = `FROM events e WHERE ${eventsOf('e', 's.num')} ORDER BY e.key DESC LIMIT 1`;
+const LAST_EVENT = lastEventOf('s.num');
 const COLUMNS = `s.num, s.id, s.project_id AS projectId, s.title, s.workspace, s.model, s.api, s.base_url AS baseUrl, s.status,
   s.max_steps AS maxSteps, s.created_at AS createdAt,
   max(s.updated_at, coalesce((SELECT at ${LAST_EVENT}), 0)) AS updatedAt,
