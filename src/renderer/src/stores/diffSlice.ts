@@ -1,6 +1,6 @@
 import type { DiffHunk, DiffScope, FileChange, FileDiff, WorktreeFinish, WorktreeSetting } from '../../../shared/contract';
 import type { GetState, SetState, StoreDeps } from './appState';
-import type { LoadStatus } from './sessionsSlice';
+import { without, type LoadStatus } from './sessionsSlice';
 import { errorMessage } from '../lib/errorMessage';
 
 export interface SessionDiff {
@@ -218,10 +218,4 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       await loadFile(sessionId, path);
     },
   };
-}
-
-function without<T>(record: Record<string, T>, key: string): Record<string, T> {
-  if (!(key in record)) return record;
-  const { [key]: _removed, ...rest } = record;
-  return rest;
 }

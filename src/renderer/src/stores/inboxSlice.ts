@@ -1,6 +1,6 @@
 import type { ApprovalAnswer, PendingApproval } from '../../../shared/contract';
 import type { GetState, SetState, StoreDeps } from './appState';
-import type { LoadStatus } from './sessionsSlice';
+import { without, type LoadStatus } from './sessionsSlice';
 import { errorMessage } from '../lib/errorMessage';
 
 /**
@@ -90,7 +90,7 @@ export function createInboxSlice(deps: StoreDeps, set: SetState, get: GetState):
 
     async answerApproval(answer) {
       const id = answer.approvalId;
-      set((state) => ({ answering: { ...state.answering, [id]: true }, answerErrors: withoutKey(state.answerErrors, id) }));
+      set((state) => ({ answering: { ...state.answering, [id]: true }, answerErrors: without(state.answerErrors, id) }));
       try {
         await api.request('approval:answer', answer);
         // The approval.answered event follows; until it does, the next request should not wait behind this one.
@@ -104,7 +104,7 @@ export function createInboxSlice(deps: StoreDeps, set: SetState, get: GetState):
         void get().refreshInbox();
         return false;
       } finally {
-        set((state) => ({ answering: withoutKey(state.answering, id) }));
+        set((state) => ({ answering: without(state.answering, id) }));
       }
     },
   };
@@ -125,12 +125,5 @@ function keepFor<T>(record: Record<string, T>, entries: PendingApproval[]): Reco
   if (keys.every((key) => live.has(key))) return record;
   const next: Record<string, T> = {};
   for (const key of keys) if (live.has(key)) next[key] = record[key]!;
-  return next;
-}
-
-function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
-  if (!(key in record)) return record;
-  const next = { ...record };
-  delete next[key];
   return next;
 }

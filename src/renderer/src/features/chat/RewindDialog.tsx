@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { FileChange, RewindPreview } from '../../../../shared/contract';
 import type { RewindRestore } from '../../../../shared/events';
+import { plural } from '../../lib/format';
 import { useApp } from '../../stores/useApp';
 import { trapFocus } from '../permission/trapFocus';
 import './rewind.css';
@@ -179,7 +180,7 @@ function PreviewDetails({ preview, restore }: { preview: RewindPreview; restore:
         <p className="rewind-note" data-testid="rewind-conversation">
           {preview.conversationItems === 0
             ? 'Nothing in the conversation comes after this step.'
-            : `${preview.conversationItems === 1 ? '1 entry' : `${preview.conversationItems} entries`} after this step will no longer be sent to the model (they stay in the log, greyed).`}
+            : `${plural(preview.conversationItems, 'entry', 'entries')} after this step will no longer be sent to the model (they stay in the log, greyed).`}
         </p>
       )}
       {preview.warnings.length > 0 && (

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { undoableRewind, type RewindView } from '../../../../shared/rewinds';
+import { plural } from '../../lib/format';
+import { isActive } from '../../stores/selectors';
 import { useApp } from '../../stores/useApp';
 import { ConversationEntry } from './ConversationEntry';
 import { stepLabel } from './rewindSteps';
@@ -21,7 +23,7 @@ export function RewindMarker({ sessionId, rewind }: { sessionId: string; rewind:
   });
   const working = useApp((state) => {
     const status = state.logs[sessionId]?.state.status;
-    return status === 'working' || status === 'waiting';
+    return status !== undefined && isActive(status);
   });
   const undoing = useApp((state) => state.undoingRewind[sessionId] ?? false);
   // The session went on after the rewind: undoing it takes that out too (it shows greyed under the undo).
@@ -49,14 +51,14 @@ export function RewindMarker({ sessionId, rewind }: { sessionId: string; rewind:
           {rewind.files.length > 0 && (
             <span className="faint">
               {' '}
-              {rewind.files.length === 1 ? '1 file' : `${rewind.files.length} files`}{' '}
+              {plural(rewind.files.length, 'file')}{' '}
               {rewind.restore === 'conversation' ? 'left as they are, though they differ from that step.' : 'restored.'}
             </span>
           )}
         </span>
         {entries > 0 && (
           <button type="button" className="ghost" aria-expanded={showDropped} aria-controls={droppedId} data-testid="rewind-show-dropped" onClick={() => setShowDropped(!showDropped)}>
-            {showDropped ? 'Hide' : 'Show'} {entries === 1 ? '1 rewound entry' : `${entries} rewound entries`}
+            {showDropped ? 'Hide' : 'Show'} {plural(entries, 'rewound entry', 'rewound entries')}
           </button>
         )}
         {undoable && (

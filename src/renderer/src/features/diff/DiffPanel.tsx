@@ -1,4 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
+import { plural } from '../../lib/format';
+import { isActive } from '../../stores/selectors';
 import { useApp } from '../../stores/useApp';
 import { DiffFileList } from './DiffFileList';
 import type { RevealLine } from './DiffViewer';
@@ -26,14 +28,14 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
   const worktreeGone = useApp((state) => state.logs[sessionId]?.state.worktree?.finished !== undefined);
   const count = diff?.files.length ?? 0;
   // The core refuses a revert while the agent works; the buttons say so before anyone tries.
-  const busy = status === 'working' || status === 'waiting' ? 'The agent is working: stop it or let it finish, then revert.' : null;
+  const busy = status !== undefined && isActive(status) ? 'The agent is working: stop it or let it finish, then revert.' : null;
 
   return (
     <section className="diff-panel panel" aria-label="Changes" data-testid="diff-panel">
       <div className="panel-header">
         <span className="panel-title">Changes</span>
         <span className="faint" data-testid="diff-count">
-          {diff?.status === 'loading' && count === 0 ? 'loading…' : `${count} file${count === 1 ? '' : 's'}`}
+          {diff?.status === 'loading' && count === 0 ? 'loading…' : plural(count, 'file')}
         </span>
         <span className="spacer" />
         <div className="segmented" role="group" aria-label="Diff layout">

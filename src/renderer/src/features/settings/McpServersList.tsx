@@ -1,4 +1,5 @@
 import type { McpServerView } from '../../../../shared/contract';
+import { plural } from '../../lib/format';
 import { useApp } from '../../stores/useApp';
 import './mcp.css';
 
@@ -97,7 +98,7 @@ function McpServerItem({ server }: { server: McpServerView }) {
       {server.tools.length > 0 && (
         <details className="mcp-tools" open={server.tools.length <= 8}>
           <summary>
-            {server.tools.length} tool{server.tools.length === 1 ? '' : 's'}
+            {plural(server.tools.length, 'tool')}
           </summary>
           <ul data-testid="mcp-tools">
             {server.tools.map((tool) => (
@@ -114,7 +115,7 @@ function McpServerItem({ server }: { server: McpServerView }) {
       {server.stderr.length > 0 && (
         <details className="mcp-stderr">
           <summary>
-            Recent stderr ({server.stderr.length} {server.stderr.length === 1 ? 'line' : 'lines'})
+            Recent stderr ({plural(server.stderr.length, 'line')})
           </summary>
           <pre className="code-block wrap" data-testid="mcp-stderr">
             {server.stderr.join('\n')}
