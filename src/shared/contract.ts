@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Usage } from './conversation';
+import { ModelApi, Usage } from './conversation';
 import { HunkRange, LiveEvent, RewindRestore, RewindWarning, StoredEvent } from './events';
 import { Json } from './json';
 import { OutsideContentSetting, PermissionMode, RuleAction, Scope } from './permissions';
@@ -213,7 +213,7 @@ export type RuleView = z.infer<typeof RuleView>;
 /** What the settings screen shows. The API key is never sent to the UI: only whether one is set. */
 export const SettingsView = z.object({
   baseUrl: z.string(),
-  api: z.enum(['responses', 'chat', 'anthropic']),
+  api: ModelApi,
   model: z.string(),
   hasApiKey: z.boolean(),
   maxSteps: z.number().int().positive(),

@@ -14,6 +14,10 @@ export type UserItem = z.infer<typeof UserItem>;
 export const AssistantItem = z.object({ type: z.literal('assistant'), text: z.string() });
 export type AssistantItem = z.infer<typeof AssistantItem>;
 
+/** The wire formats Tether speaks: OpenAI Responses, Chat Completions, Anthropic Messages. */
+export const ModelApi = z.enum(['responses', 'chat', 'anthropic']);
+export type ModelApi = z.infer<typeof ModelApi>;
+
 /**
  * The model's reasoning. `summary` is what a person may read; `replay` is the provider's own item,
  * kept byte for byte so it can be passed back (encrypted content, signatures) on the next turn.
@@ -21,7 +25,7 @@ export type AssistantItem = z.infer<typeof AssistantItem>;
 export const ReasoningItem = z.object({
   type: z.literal('reasoning'),
   /** Which wire format `replay` is in; another provider ignores it. */
-  api: z.enum(['responses', 'chat', 'anthropic']),
+  api: ModelApi,
   summary: z.string(),
   replay: Json.optional(),
 });

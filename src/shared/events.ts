@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConversationItem, ToolCallItem, Usage } from './conversation';
+import { ConversationItem, ModelApi, ToolCallItem, Usage } from './conversation';
 import { Json } from './json';
 import { Decision, Risk } from './permissions';
 import { PlanStep } from './plan';
@@ -15,7 +15,7 @@ export const SessionStarted = z.object({
   type: z.literal('session.started'),
   workspace: z.string(),
   model: z.string(),
-  api: z.enum(['responses', 'chat', 'anthropic']),
+  api: ModelApi,
   baseUrl: z.string(),
   maxSteps: z.number().int().positive(),
 });

@@ -1,4 +1,4 @@
-import type { ConversationItem, Usage } from './conversation';
+import type { ConversationItem, ModelApi, Usage } from './conversation';
 import { addUsage, zeroUsage } from './conversation';
 import type { EventOf, InstructionFile, SessionEvent, SessionEndStatus, StoredEvent, ToolOutcome, TouchedFile } from './events';
 import type { Decision } from './permissions';
@@ -90,7 +90,7 @@ export interface SessionState extends RewindState {
   status: SessionStatus;
   workspace: string;
   model: string;
-  api: 'responses' | 'chat' | 'anthropic';
+  api: ModelApi;
   baseUrl: string;
   maxSteps: number;
   /** The conversation in order, tool results holding their whole output. */

@@ -1,4 +1,4 @@
-import type { ModelApi } from './provider';
+import { ModelApi } from '../../shared/conversation';
 
 /**
  * Where the model lives and how to talk to it. Flags win over the environment; the key never goes
@@ -30,12 +30,14 @@ export interface ModelFlags {
 }
 
 export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): ModelConfig {
-  const api = flags.api ?? env.TETHER_API ?? 'responses';
-  if (api !== 'responses' && api !== 'chat' && api !== 'anthropic') {
+  const requested = flags.api ?? env.TETHER_API ?? 'responses';
+  const parsed = ModelApi.safeParse(requested);
+  if (!parsed.success) {
     throw new Error(
-      `Unknown API "${api}": use "responses" (the OpenAI Responses API), "chat" (Chat Completions) or "anthropic" (Anthropic Messages).`,
+      `Unknown API "${requested}": use "responses" (the OpenAI Responses API), "chat" (Chat Completions) or "anthropic" (Anthropic Messages).`,
     );
   }
+  const api = parsed.data;
   const anthropic = api === 'anthropic';
   const maxTokens = parseMaxTokens(flags.maxTokens ?? nonEmpty(env.TETHER_MAX_TOKENS));
   return {

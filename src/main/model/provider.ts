@@ -1,4 +1,4 @@
-import type { ConversationItem, Usage } from '../../shared/conversation';
+import type { ConversationItem, ModelApi, Usage } from '../../shared/conversation';
 
 /**
  * The one shape every model API is turned into. A provider streams `ModelEvent`s for one request
@@ -77,7 +77,7 @@ export class ModelError extends Error {
 }
 
 /** The wire formats Tether speaks: OpenAI Responses, Chat Completions, Anthropic Messages. */
-export type ModelApi = 'responses' | 'chat' | 'anthropic';
+export type { ModelApi } from '../../shared/conversation';
 
 export interface ModelProvider {
   /** How the session's log names this API. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeJsonFile } from './jsonFile';
+import { ModelApi } from '../../shared/conversation';
 import { OutsideContentSetting, PermissionMode } from '../../shared/permissions';
 import { PermissionSettings, SettingsError } from '../permissions/settings';
 
@@ -13,7 +14,7 @@ export const AppSettings = z.looseObject({
   model: z
     .strictObject({
       baseUrl: z.url().optional(),
-      api: z.enum(['responses', 'chat', 'anthropic']).optional(),
+      api: ModelApi.optional(),
       model: z.string().min(1).optional(),
     })
     .optional(),
