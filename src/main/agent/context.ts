@@ -8,6 +8,7 @@ import systemPrompt from './prompts/system.txt?raw';
 import { revertNotes } from '../review/revertNotes';
 import { rewindNotes } from '../checkpoints/rewindNotes';
 import { trimMiddle } from './trim';
+import { fillTemplate } from './fillTemplate';
 
 /** What goes to the model each turn: the system prompt and the conversation, tool outputs trimmed. */
 
@@ -24,13 +25,13 @@ export const defaultContextOptions: ContextOptions = { maxToolOutputChars: 24_00
  */
 export function buildInstructions(workspace: string, now: Date = new Date(), files: readonly InstructionFile[] = []): string {
   // The date, not the time: the prompt prefix must stay byte-identical across turns for caching.
-  const base = systemPrompt
-    .replaceAll('{{workspace}}', workspace)
-    .replaceAll('{{platform}}', `${process.platform} (${process.arch})`)
-    .replaceAll('{{date}}', now.toISOString().slice(0, 10))
-    .trimEnd();
+  const base = fillTemplate(systemPrompt, {
+    workspace,
+    platform: `${process.platform} (${process.arch})`,
+    date: now.toISOString().slice(0, 10),
+  }).trimEnd();
   if (files.length === 0) return base;
-  return `${base}\n\n${projectInstructions.trim().replace('{{files}}', () => instructionBlocks(files))}`;
+  return `${base}\n\n${fillTemplate(projectInstructions.trim(), { files: instructionBlocks(files) })}`;
 }
 
 function instructionBlocks(files: readonly InstructionFile[]): string {
@@ -39,17 +40,15 @@ function instructionBlocks(files: readonly InstructionFile[]): string {
 
 /** Instruction files found later, as the message the model gets where they were found. */
 export function instructionsMessage(files: readonly InstructionFile[]): UserItem {
-  return { type: 'user', text: instructionsFound.trim().replace('{{files}}', () => instructionBlocks(files)) };
+  return { type: 'user', text: fillTemplate(instructionsFound.trim(), { files: instructionBlocks(files) }) };
 }
 
 /** A compaction's summary as the model gets it, with the files touched and the plan as they were then. */
 export function compactionMessage(compaction: Pick<CompactionView, 'summary' | 'files' | 'plan'>): UserItem {
   const files = compaction.files.length > 0 ? compaction.files.map((file) => `- ${file.path}${file.edited ? ' (changed)' : ''}`).join('\n') : '(none)';
   const plan = compaction.plan.length > 0 ? compaction.plan.map((step) => `- [${step.status}] ${step.step}`).join('\n') : '(no plan)';
-  const values: Record<string, string> = { summary: compaction.summary.trim(), files, plan };
   // One pass, so a summary that happens to contain "{{files}}" is left as it is.
-  const text = compactedContext.trim().replace(/\{\{(summary|files|plan)\}\}/g, (_, key: string) => values[key] ?? '');
-  return { type: 'user', text };
+  return { type: 'user', text: fillTemplate(compactedContext.trim(), { summary: compaction.summary.trim(), files, plan }) };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { SessionState } from '../../shared/session';
 import conversationRewound from './conversationRewound.txt?raw';
 import filesRewound from './filesRewound.txt?raw';
 import rewindUndone from './rewindUndone.txt?raw';
+import { fillTemplate } from '../agent/fillTemplate';
 
 const MAX_LISTED = 20;
 
@@ -28,9 +29,9 @@ export function rewindNotes(state: Pick<SessionState, 'rewinds' | 'rewindPoints'
 
 function noteText(state: Pick<SessionState, 'rewinds' | 'rewindPoints' | 'toolCalls'>, rewind: RewindView): string | undefined {
   const files = listed(rewind.files);
-  if (rewind.kind === 'undo') return rewind.restore === 'conversation' || !files ? undefined : fill(rewindUndone, { files });
-  if (rewind.restore === 'files') return fill(filesRewound, { step: stepWords(state, rewind), files: files || 'none differed' });
-  if (rewind.restore === 'conversation' && files) return fill(conversationRewound, { files });
+  if (rewind.kind === 'undo') return rewind.restore === 'conversation' || !files ? undefined : fillTemplate(rewindUndone.trim(), { files });
+  if (rewind.restore === 'files') return fillTemplate(filesRewound.trim(), { step: stepWords(state, rewind), files: files || 'none differed' });
+  if (rewind.restore === 'conversation' && files) return fillTemplate(conversationRewound.trim(), { files });
   return undefined;
 }
 
@@ -49,6 +50,3 @@ function listed(paths: readonly string[]): string {
   return paths.length > MAX_LISTED ? `${shown} and ${paths.length - MAX_LISTED} more` : shown;
 }
 
-function fill(template: string, values: Record<string, string>): string {
-  return template.trim().replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
-}

@@ -1,6 +1,7 @@
 import type { UserItem } from '../../shared/conversation';
 import type { SessionState } from '../../shared/session';
 import template from './revertNote.txt?raw';
+import { fillTemplate } from '../agent/fillTemplate';
 
 /**
  * What the model is told about the person's reverts: one user-role note per place in the
@@ -17,6 +18,6 @@ export function revertNotes(state: Pick<SessionState, 'reverts'>): Map<number, U
   }
   const notes = new Map<number, UserItem>();
   for (const [atItem, changes] of grouped)
-    notes.set(atItem, { type: 'user', text: template.trim().replace('{{changes}}', changes.join(', ')) });
+    notes.set(atItem, { type: 'user', text: fillTemplate(template.trim(), { changes: changes.join(', ') }) });
   return notes;
 }
