@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { RewindWarning, StoredEvent } from '../../shared/events';
 import type { CommandAnalysis } from '../permissions/commandAnalysis';
 import { analyzeCommand, initShellParser } from '../permissions/shell/analyzeCommand';
+import { isInside } from '../sandbox/fence';
 
 /**
  * What a rewind to the step at `afterSeq` cannot take back: calls that ran after it and reached
@@ -61,7 +62,5 @@ function looksLikePath(word: string): boolean {
 function isOutside(target: string, folder: string, workspace: string): boolean {
   if (NOT_FILES.has(target) || target.startsWith('/dev/fd/')) return false;
   if (target.startsWith('~')) return true;
-  const absolute = path.resolve(folder, target);
-  const relative = path.relative(workspace, absolute);
-  return relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  return !isInside(path.resolve(folder, target), workspace);
 }

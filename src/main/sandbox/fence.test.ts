@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { builtInFence, effectiveFence } from './fence';
+import { builtInFence, effectiveFence, isInside } from './fence';
 
 let root = '';
 afterEach(() => {
@@ -83,5 +83,14 @@ describe('removeFenceLeftovers', () => {
     removeFenceLeftovers(ws);
     expect(fs.existsSync(path.join(ws, '.tether'))).toBe(false);
     expect(fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8')).toBe('[core]\n');
+  });
+});
+
+describe('isInside', () => {
+  it('counts a name that merely starts with two dots as inside, and a step up as outside', () => {
+    expect(isInside('/ws/..cache/x', '/ws')).toBe(true);
+    expect(isInside('/ws', '/ws')).toBe(true);
+    expect(isInside('/ws/../etc', '/ws')).toBe(false);
+    expect(isInside('/wsx/a', '/ws')).toBe(false);
   });
 });

@@ -76,7 +76,8 @@ export function expandHome(entry: string, home: string, workspace: string): stri
 /** Whether `target` is `folder` or inside it. */
 export function isInside(target: string, folder: string): boolean {
   const relative = path.relative(folder, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // `..foo` is a name inside; only `..` itself or `../...` leaves.
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 /**
