@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { HunkRange } from '../../shared/events';
 import { HostError } from '../sessions/hostError';
 import { looksBinary } from '../tools/files/looksBinary';
+import { treeEntryAt, type TreeEntry } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
 import { fileHunks } from './fileHunks';
 
@@ -24,7 +25,7 @@ export interface Reverted {
 export async function revertFile(repo: ShadowRepo, base: string, filePath: string, target: RevertTarget): Promise<Reverted> {
   const relative = normalise(filePath);
   const absolute = insideWorkspace(repo.workspace, relative, filePath);
-  const before = await entryAt(repo, base, relative);
+  const before = await treeEntryAt(repo, base, relative);
   const now = currentEntry(absolute);
 
   if (target.kind === 'file') {
@@ -113,21 +114,9 @@ function insideWorkspace(workspace: string, relative: string, shown: string): st
   return absolute;
 }
 
-interface BaseEntry {
-  mode: string;
-  bytes: Buffer;
-}
 
 type CurrentEntry =
   { kind: 'missing' } | { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'symlink'; target: string } | { kind: 'other' };
-
-async function entryAt(repo: ShadowRepo, commit: string, relative: string): Promise<BaseEntry | null> {
-  const listing = await repo.git(['ls-tree', '-z', '--full-tree', commit, '--', relative]);
-  const record = listing.stdout.subarray(0, Math.max(0, listing.stdout.indexOf(0))).toString('utf8');
-  const match = /^(\d+) (\w+) ([0-9a-f]+)\t/.exec(record);
-  if (!match || match[2] !== 'blob') return null;
-  return { mode: match[1]!, bytes: (await repo.git(['cat-file', 'blob', match[3]!])).stdout };
-}
 
 function currentEntry(absolute: string): CurrentEntry {
   let stat: fs.Stats;
@@ -141,13 +130,13 @@ function currentEntry(absolute: string): CurrentEntry {
   return { kind: 'other' };
 }
 
-function sameAsBase(now: CurrentEntry, before: BaseEntry): boolean {
+function sameAsBase(now: CurrentEntry, before: TreeEntry): boolean {
   if (before.mode === '120000') return now.kind === 'symlink' && now.target === before.bytes.toString('utf8');
   if (now.kind !== 'file' || !now.bytes.equals(before.bytes)) return false;
   return ((now.mode & 0o111) !== 0) === (before.mode === '100755');
 }
 
-function writeEntry(absolute: string, now: CurrentEntry, before: BaseEntry): void {
+function writeEntry(absolute: string, now: CurrentEntry, before: TreeEntry): void {
   if (now.kind === 'other')
     throw new HostError('conflict', `${absolute} is a folder or a special file now; move it away, then revert again.`);
   fs.mkdirSync(path.dirname(absolute), { recursive: true });

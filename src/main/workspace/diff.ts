@@ -58,12 +58,24 @@ async function commitOf(repo: ShadowRepo, target: string, options: { trustFullId
 
 /** The bytes of the file at `relative` in `commit`, or null when it has no file there. */
 async function blobAt(repo: ShadowRepo, commit: string, relative: string): Promise<Buffer | null> {
+  return (await treeEntryAt(repo, commit, relative))?.bytes ?? null;
+}
+
+/** A file as a commit holds it. */
+export interface TreeEntry {
+  /** Git's mode: '100644', '100755', or '120000' for a symlink (whose bytes are its target). */
+  mode: string;
+  bytes: Buffer;
+}
+
+/** The file at `relative` in `commit`; null when it is not a blob there. */
+export async function treeEntryAt(repo: ShadowRepo, commit: string, relative: string): Promise<TreeEntry | null> {
   const listing = await repo.git(['ls-tree', '-z', '--full-tree', commit, '--', relative]);
   const record = listing.stdout.subarray(0, Math.max(0, listing.stdout.indexOf(0)));
   // "<mode> <type> <object>\t<path>"
   const match = /^(\d+) (\w+) ([0-9a-f]+)\t/.exec(record.toString('utf8'));
   if (!match || match[2] !== 'blob') return null;
-  return (await repo.git(['cat-file', 'blob', match[3]!])).stdout;
+  return { mode: match[1]!, bytes: (await repo.git(['cat-file', 'blob', match[3]!])).stdout };
 }
 
 /**
