@@ -141,7 +141,8 @@ async function keepWithinBudget(deps: LoopDeps, memory: RunMemory): Promise<{ to
       tokens,
     );
     if (result === 'aborted') return { next: 'stop', ...aborted(deps.signal) };
-    tokens = estimateNextRequest(log.state, request, deps.context);
+    // The compaction counted the request it leaves (tokensAfter, in the state); a failed one changed nothing.
+    if (result === 'compacted') tokens = log.state.context.tokens;
     // A failed summary, or one that left the request over the line (a huge prompt or tool list), is not retried every turn.
     if (!manual && (result === 'failed' || tokens > budget.compactAt * budget.contextWindow)) memory.compactionFailed = true;
   }

@@ -25,7 +25,8 @@ describe('token estimates', () => {
       { type: 'tool_result' as const, callId: 'c1', output: 'export {}', isError: false },
     ];
     const total = requestTokens({ instructions: 'You are Tether.', tools, items });
-    expect(total).toBe(textTokens('You are Tether.') + textTokens(JSON.stringify(tools)) + items.reduce((sum, item) => sum + itemTokens(item), 0));
+    // o200k: 5 for the prompt, 20 for the tool list, 7 + 12 + 6 for the items (each with its 4 of framing).
+    expect(total).toBe(50);
     expect(itemTokens(items[0]!)).toBe(4 + textTokens('fix the test'));
   });
 });
