@@ -1,10 +1,20 @@
-/** Whether process `pid` still exists (signal 0 checks without sending anything). */
+import fs from 'node:fs';
+
+/**
+ * Whether process `pid` still runs. Gone or a zombie is dead: in a container nobody may reap an
+ * orphan, so signal 0 alone would call it alive.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
+  } catch {
+    return process.platform !== 'linux';
   }
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPtyTerminal } from './pty';
 import type { CommandOptions, Terminal } from './terminal';
+import { alive } from '../../../test/support/processes';
 
 let dir: string;
 const terminals: Terminal[] = [];
@@ -27,21 +28,6 @@ function terminal(options?: Parameters<typeof createPtyTerminal>[0]): Terminal {
 function run(command: string, options: Partial<CommandOptions> & { terminal?: Terminal } = {}) {
   const { terminal: chosen, ...rest } = options;
   return (chosen ?? terminal()).run({ command, cwd: dir, timeoutMs: 10_000, signal: new AbortController().signal, ...rest });
-}
-
-/** Dead means gone or a zombie: in a container nobody may reap an orphan, but it no longer runs. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
-  } catch {
-    return process.platform !== 'linux';
-  }
 }
 
 async function waitForFile(file: string, timeoutMs = 5_000): Promise<string> {
@@ -138,7 +124,7 @@ describe('createPtyTerminal', () => {
     expect(result.output).toBe('started\n');
     expect(result.durationMs).toBeGreaterThanOrEqual(700);
     expect(result.durationMs).toBeLessThan(3_000);
-    expect(isRunning(grandchild)).toBe(false);
+    expect(alive(grandchild)).toBe(false);
   });
 
   it('on timeout uses SIGKILL for a process that ignores SIGTERM', async () => {
@@ -150,7 +136,7 @@ describe('createPtyTerminal', () => {
     const stubborn = Number(await waitForFile(pidFile));
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBeNull();
-    expect(isRunning(stubborn)).toBe(false);
+    expect(alive(stubborn)).toBe(false);
   });
 
   it('on abort kills at once and says it was aborted', async () => {
@@ -163,7 +149,7 @@ describe('createPtyTerminal', () => {
     const result = await running;
     expect(Date.now() - abortedAt).toBeLessThan(3_000);
     expect(result).toMatchObject({ aborted: true, timedOut: false, exitCode: null });
-    expect(isRunning(child)).toBe(false);
+    expect(alive(child)).toBe(false);
   });
 
   it('does not start a command whose signal is already aborted', async () => {
@@ -219,8 +205,8 @@ describe('createPtyTerminal', () => {
     expect(result).toMatchObject({ output: 'left\n', exitCode: 0 });
     const job = Number(await waitForFile(pidFile));
     const deadline = Date.now() + 2_000;
-    while (isRunning(job) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(isRunning(job)).toBe(false);
+    while (alive(job) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(alive(job)).toBe(false);
   });
 
   it('keeps the start and the end of a huge output and marks the cut', async () => {

@@ -6,6 +6,7 @@ import { createPtyTerminal } from '../terminal/pty';
 import { ToolError } from './defineTool';
 import { runCommand } from './runCommand';
 import { makeToolContext, type TestToolContext } from './testing';
+import { alive } from '../../../test/support/processes';
 
 const terminal = createPtyTerminal();
 let root: string;
@@ -103,7 +104,7 @@ describe('run_command', () => {
     expect(result.title).toBe(`Timed out: echo waiting; sleep 100 & echo $! > ${pidFile}; wait`);
     expect(result.metadata).toMatchObject({ timedOut: true, exitCode: null });
     const child = Number(fs.readFileSync(pidFile, 'utf8'));
-    expect(isRunning(child)).toBe(false);
+    expect(alive(child)).toBe(false);
   });
 
   it('stops at once when the session is stopped', async () => {
@@ -142,18 +143,3 @@ describe('run_command', () => {
     expect(runCommand.summarize(runCommand.parameters.parse({ command: 'npm test', cwd: 'web' }))).toBe('npm test  (in web)');
   });
 });
-
-/** Dead means gone or a zombie: in a container nobody may reap an orphan, but it no longer runs. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
