@@ -1,5 +1,6 @@
 import type { ConversationItem, ModelApi, Usage } from './conversation';
 import { addUsage, zeroUsage } from './conversation';
+import { isUnpriced } from './costs';
 import type { EventOf, InstructionFile, SessionEvent, SessionEndStatus, StoredEvent, ToolOutcome, TouchedFile } from './events';
 import type { Decision } from './permissions';
 import type { PlanStep } from './plan';
@@ -279,9 +280,7 @@ function apply(draft: Draft, event: SessionEvent): void {
         }
       }
       draft.items().push(...event.items);
-      state.usage = addUsage(state.usage, event.usage);
-      if (event.costUsd !== undefined) state.costUsd += event.costUsd;
-      else if (event.usage.inputTokens + event.usage.outputTokens > 0) state.unpricedResponses += 1;
+      paidFor(state, event.usage, event.costUsd);
       // A server that reports no usage leaves the estimate standing rather than claiming an empty context.
       if (event.usage.inputTokens > 0) {
         const tokens = event.usage.inputTokens + event.usage.outputTokens;
@@ -372,9 +371,7 @@ function apply(draft: Draft, event: SessionEvent): void {
     case 'context.compacted': {
       const { type: _type, usage, costUsd, ...view } = event;
       state.compactions = [...state.compactions, { atItem: state.items.length, ...view }];
-      state.usage = addUsage(state.usage, usage);
-      if (costUsd !== undefined) state.costUsd += costUsd;
-      else if (usage.inputTokens + usage.outputTokens > 0) state.unpricedResponses += 1;
+      paidFor(state, usage, costUsd);
       // The provider's last figure described the uncompacted conversation: the next request is estimated afresh.
       state.context = { ...state.context, tokens: event.tokensAfter, basis: null, compacting: false, warning: undefined };
       return;
@@ -395,4 +392,11 @@ function apply(draft: Draft, event: SessionEvent): void {
       applyRewindUndone(state, event, state.lastSeq + 1);
       return;
   }
+}
+
+/** A response (or a summarising request) adds its tokens, and its dollars where it had a price; one without is counted, never guessed. */
+function paidFor(state: SessionState, usage: Usage, costUsd: number | undefined): void {
+  state.usage = addUsage(state.usage, usage);
+  if (costUsd !== undefined) state.costUsd += costUsd;
+  else if (isUnpriced({ usage, costUsd: null })) state.unpricedResponses += 1;
 }

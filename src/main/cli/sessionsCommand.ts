@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { plural } from '../../shared/costs';
 import { foldEvents } from '../../shared/session';
 import { openStore } from '../store/store';
 import { CliError, dataDirFrom } from './cliError';
@@ -44,7 +45,7 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
         process.stdout.write('\nPer project:\n');
         for (const total of projectTotals(sessions)) {
           const where = (total.projectId !== null ? paths.get(total.projectId) : undefined) ?? '(no project)';
-          const count = `${total.sessions} session${total.sessions === 1 ? '' : 's'}`;
+          const count = plural(total.sessions, 'session');
           process.stdout.write(`  ${where}  ${count}  ${formatUsage(total.usage)}  ${formatProjectCost(total)}\n`);
         }
       }

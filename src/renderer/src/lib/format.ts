@@ -1,5 +1,7 @@
 /** How numbers and times read in a dense developer tool: short, unambiguous, no decoration. */
 
+export { formatDollars, formatTokens, formatUsage, plural } from '../../../shared/costs';
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const seconds = ms / 1000;
@@ -10,11 +12,6 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-export function formatTokens(count: number): string {
-  if (count < 1000) return String(count);
-  if (count < 1_000_000) return `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
-  return `${(count / 1_000_000).toFixed(1)}M`;
-}
 
 export function formatAge(at: number, now: number): string {
   const seconds = Math.max(0, Math.round((now - at) / 1000));
@@ -24,8 +21,4 @@ export function formatAge(at: number, now: number): string {
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
   return new Date(at).toLocaleDateString();
-}
-
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
 }

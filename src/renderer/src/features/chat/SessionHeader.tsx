@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../../stores/useApp';
 import { statusLabel } from '../../stores/selectors';
-import { formatTokens } from '../../lib/format';
+import { formatDollars, formatUsage } from '../../lib/format';
 import { ModeControl } from './ModeControl';
 import { TaintIndicator } from './TaintIndicator';
 import { ContextMeter } from './ContextMeter';
@@ -62,8 +62,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
             data-testid="session-tokens"
             title={`Input ${usage.inputTokens} (cached ${usage.cachedInputTokens}), output ${usage.outputTokens} (reasoning ${usage.reasoningTokens})`}
           >
-            {formatTokens(usage.inputTokens)} in{usage.cachedInputTokens > 0 ? ` (${formatTokens(usage.cachedInputTokens)} cached)` : ''} ·{' '}
-            {formatTokens(usage.outputTokens)} out
+            {formatUsage(usage)}
           </span>
         )}
         {usage && usage.inputTokens + usage.outputTokens > 0 && (
@@ -113,7 +112,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
 
 /** Dollars, or "unknown" where a response had no price: never a figure that leaves part out unsaid. */
 function costLabel(costUsd: number, unpriced: number): string {
-  const dollars = costUsd >= 1 ? `$${costUsd.toFixed(2)}` : `$${costUsd.toFixed(4)}`;
+  const dollars = formatDollars(costUsd);
   if (unpriced === 0) return dollars;
   return costUsd > 0 ? `${dollars} + unknown` : 'cost unknown';
 }

@@ -1,5 +1,6 @@
 import type { SessionSummary } from '../../../../shared/contract';
-import { formatTokens, plural } from '../../lib/format';
+import { costTotal } from '../../../../shared/costs';
+import { formatDollars, formatTokens, plural } from '../../lib/format';
 import '../chat/context.css';
 
 /**
@@ -7,21 +8,11 @@ import '../chat/context.css';
  * are counted in the tokens and named in the tooltip; their cost is never guessed.
  */
 export function ProjectCost({ sessions }: { sessions: SessionSummary[] }) {
-  let input = 0;
-  let cached = 0;
-  let output = 0;
-  let dollars = 0;
-  let unpriced = 0;
-  for (const session of sessions) {
-    input += session.usage.inputTokens;
-    cached += session.usage.cachedInputTokens;
-    output += session.usage.outputTokens;
-    if (session.costUsd !== null) dollars += session.costUsd;
-    else if (session.usage.inputTokens + session.usage.outputTokens > 0) unpriced += 1;
-  }
+  const { usage, costUsd: dollars, unpriced } = costTotal(sessions);
+  const { inputTokens: input, cachedInputTokens: cached, outputTokens: output } = usage;
   if (input + output === 0) return null;
   const priced = sessions.length - unpriced > 0 && dollars > 0;
-  const label = priced ? (dollars >= 1 ? `$${dollars.toFixed(2)}` : `$${dollars.toFixed(4)}`) : `${formatTokens(input + output)} tok`;
+  const label = priced ? formatDollars(dollars) : `${formatTokens(input + output)} tok`;
   const title =
     `${plural(sessions.length, 'session')}: ${input.toLocaleString('en-US')} tokens in (${cached.toLocaleString('en-US')} cached), ` +
     `${output.toLocaleString('en-US')} out` +
