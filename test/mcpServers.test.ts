@@ -242,6 +242,18 @@ describe('crashes and servers that never start', () => {
   });
 });
 
+describe('tool names in the settings list', () => {
+  it('shows the name the model was given, also where two servers clean up to the same name', async () => {
+    hub = new McpHub(fast);
+    const first = spec('my server', { command: process.execPath, args: [flakyBin] });
+    const second = spec('my_server', { command: process.execPath, args: [flakyBin] });
+    const tools = await hub.sessionTools([first, second]);
+    expect(tools.map((tool) => tool.name)).toEqual(['mcp__my_server__ping', 'mcp__my_server__ping_2']);
+    expect(hub.status(first).tools.map((tool) => tool.modelName)).toEqual(['mcp__my_server__ping']);
+    expect(hub.status(second).tools.map((tool) => tool.modelName)).toEqual(['mcp__my_server__ping_2']);
+  });
+});
+
 describe('server-everything over streamable HTTP', () => {
   let child: ChildProcess | undefined;
   afterEach(() => {

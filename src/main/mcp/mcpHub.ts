@@ -18,6 +18,8 @@ export type McpServerStatus = Omit<McpServerView, 'projectId'>;
 
 export class McpHub {
   private readonly connections = new Map<string, McpConnection>();
+  /** The model name each server's tools got in the latest session that listed them, by server id. */
+  private readonly modelNames = new Map<string, Map<string, string>>();
   private readonly listeners = new Set<(status: McpServerStatus, spec: McpServerSpec) => void>();
   private readonly timings: McpTimings;
   private closed = false;
@@ -39,7 +41,13 @@ export class McpHub {
     const tools: AnyTool[] = [];
     for (const connection of runnable) {
       if (connection.state !== 'ready') continue;
-      for (const info of connection.tools) tools.push(createMcpTool(connection, info, names.name(connection.spec.name, info.name)));
+      const given = new Map<string, string>();
+      for (const info of connection.tools) {
+        const modelName = names.name(connection.spec.name, info.name);
+        given.set(info.name, modelName);
+        tools.push(createMcpTool(connection, info, modelName));
+      }
+      this.modelNames.set(connection.spec.id, given);
     }
     return tools;
   }
@@ -48,6 +56,9 @@ export class McpHub {
   status(spec: McpServerSpec): McpServerStatus {
     const known = this.connections.get(spec.id);
     const connection = known && isDeepStrictEqual(known.spec, spec) ? known : undefined;
+    // The names a session gave them (a clash with another server's or a built-in tool adds `_2`),
+    // so a rule written from this list names what the model calls; before any session, the plain ones.
+    const given = this.modelNames.get(spec.id);
     const names = new McpToolNames();
     const config = spec.config;
     return {
@@ -62,7 +73,7 @@ export class McpHub {
       restarts: connection?.restarts ?? 0,
       tools: (connection?.tools ?? []).map((tool) => ({
         name: tool.name,
-        modelName: names.name(spec.name, tool.name),
+        modelName: given?.get(tool.name) ?? names.name(spec.name, tool.name),
         description: tool.description ?? tool.title ?? '',
       })),
       stderr: connection?.stderr.tail() ?? [],
