@@ -191,7 +191,7 @@ describe('per-hunk review', () => {
     ]);
     const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
     await waitForCount('tool.finished', 1);
-    await expect(handlers['diff:revert']({ sessionId, path: 'e.bin' })).rejects.toThrow(/still working/);
+    await expect(handlers['diff:revert']({ sessionId, path: 'e.bin' })).rejects.toThrow(/Cannot revert e\.bin while the agent is working/);
     await waitForCount('session.finished', 1);
     const diff = await handlers['diff:file']({ sessionId, path: 'e.bin' });
     expect(diff.binary).toBe(true);

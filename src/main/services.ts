@@ -48,9 +48,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     emit('session:event', stored);
     emit('sessions:changed', sessions.summary(sessionId));
   };
-  const isBusy = (sessionId: string) => sessions.isRunning(sessionId);
-  const diffs = new SessionDiffs(core.store, core.shadowRepos, { record, isBusy });
-  const worktrees = new SessionWorktrees({ store: core.store, dataDir, record, isBusy });
+  const diffs = new SessionDiffs(core.store, core.shadowRepos, { record });
+  const worktrees = new SessionWorktrees({ store: core.store, dataDir, record });
   const sessions: SessionManager = new SessionManager({
     core,
     beforeFirstRun: (sessionId) => diffs.takeBase(sessionId),
@@ -134,17 +133,19 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       })),
     'diff:files': async ({ sessionId, scope }) => diffs.files(sessionId, scope),
     'diff:file': async ({ sessionId, path: filePath, scope }) => diffs.file(sessionId, filePath, scope),
-    'diff:revert': async ({ sessionId, path: filePath, scope, hunk }) => {
-      sessions.summary(sessionId);
-      await diffs.revert(sessionId, { path: filePath, ...(scope ? { scope } : {}), ...(hunk ? { hunk } : {}) });
-    },
+    // Refused while the agent runs, and a run asked for meanwhile waits: the agent never edits what is being reverted or merged.
+    'diff:revert': async ({ sessionId, path: filePath, scope, hunk }) =>
+      sessions.whileStopped(sessionId, `revert ${filePath}`, () =>
+        diffs.revert(sessionId, { path: filePath, ...(scope ? { scope } : {}), ...(hunk ? { hunk } : {}) }),
+      ),
     'diff:accept': async ({ sessionId, scope }) => {
       sessions.summary(sessionId);
       await diffs.accept(sessionId, scope);
     },
     'worktree:setting': async ({ projectId }) => worktrees.setting(projectId),
     'worktree:configure': async ({ projectId, enabled }) => worktrees.configure(projectId, enabled),
-    'worktree:finish': async ({ sessionId, action, message }) => worktrees.finish(sessionId, action, message),
+    'worktree:finish': async ({ sessionId, action, message }) =>
+      sessions.whileStopped(sessionId, `${action} the worktree`, () => worktrees.finish(sessionId, action, message)),
     'settings:get': async () => settingsView(),
     'settings:update': async (update) => {
       const { apiKey, baseUrl, api, model, ...rest } = update;

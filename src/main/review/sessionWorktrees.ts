@@ -15,8 +15,6 @@ export interface SessionWorktreesOptions {
   dataDir: string;
   /** Appends an event to the session's log and tells the UI. */
   record(sessionId: string, event: EventOf<'worktree.finished'>): void;
-  /** True while the session's agent runs. */
-  isBusy(sessionId: string): boolean;
 }
 
 export type WorktreeAction = EventOf<'worktree.finished'>['action'];
@@ -105,12 +103,6 @@ export class SessionWorktrees {
   ): Promise<{ action: WorktreeAction; commit?: string; into?: string }> {
     const session = this.options.store.sessions.get(sessionId);
     if (!session) throw new HostError('not_found', `There is no session ${sessionId}; it may have been deleted.`);
-    if (this.options.isBusy(sessionId)) {
-      throw new HostError(
-        'conflict',
-        'The agent is still working in this worktree (or waiting for your answer); stop the session or let it finish, then try again.',
-      );
-    }
     const state = foldEvents(this.options.store.events.list(sessionId));
     const worktree = state.worktree;
     if (!worktree)

@@ -11,8 +11,6 @@ import { fileHunks } from '../review/fileHunks';
 export interface SessionDiffsOptions {
   /** Appends an event to the session's log and tells the UI (a revert, an accept). */
   record(sessionId: string, event: EventOf<'changes.reverted'> | EventOf<'changes.accepted'>): void;
-  /** True while the session's agent runs (working, or waiting for the person's answer). */
-  isBusy(sessionId: string): boolean;
 }
 
 /**
@@ -34,7 +32,7 @@ export class SessionDiffs {
   constructor(
     private readonly store: Store,
     private readonly shadowRepos: SessionShadowRepos,
-    private readonly options: SessionDiffsOptions = { record: () => {}, isBusy: () => false },
+    private readonly options: SessionDiffsOptions = { record: () => {} },
   ) {}
 
   /** Takes the session's base snapshot; must finish before the agent may change anything. */
@@ -77,12 +75,6 @@ export class SessionDiffs {
     sessionId: string,
     request: { path: string; scope?: DiffScope; hunk?: { index: number; fingerprint: string } },
   ): Promise<void> {
-    if (this.options.isBusy(sessionId)) {
-      throw new HostError(
-        'conflict',
-        `The agent is still working in this session (or waiting for your answer), so ${request.path} was not reverted; stop the session or let it finish, then revert.`,
-      );
-    }
     const { repo, base } = await this.base(sessionId, request.scope ?? 'session');
     const target: RevertTarget = request.hunk ? { kind: 'hunk', ...request.hunk } : { kind: 'file' };
     const reverted = await revertFile(repo, base, request.path, target);
