@@ -103,6 +103,17 @@ describe('run_command in the sandbox, through the agent loop', () => {
     expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'ok', metadata: { sandbox: 'unavailable' } });
   });
 
+  it('with no sandbox available, a command the person edited before allowing runs after that one dialog', async () => {
+    const edited = path.join(tempDir('tether-edited-'), 'edited.txt');
+    const editingPerson: Broker = {
+      decide: async () => ({ action: 'allow', scope: 'once', by: 'person', editedArgs: { command: `touch ${edited}` } }),
+    };
+    const { events } = await runWriteOutside(editingPerson, undefined, { noSandbox: true, inside: true });
+    expect(asked(events).map((event) => event.sandbox?.kind)).toEqual(['unavailable']);
+    expect(existsSync(edited)).toBe(true);
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'ok', metadata: { sandbox: 'unavailable' } });
+  });
+
   it('with no sandbox available, a command the rules allow still asks: nothing runs unsandboxed silently', async () => {
     const { outside, events } = await runWriteOutside(new HeadlessBroker({ unleashed: false }), { permissions: { allow: ['run_command(touch *)'] } }, { noSandbox: true, inside: true });
     expect(existsSync(outside)).toBe(false);

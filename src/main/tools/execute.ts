@@ -252,7 +252,13 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
     if (again.action === 'deny') {
       return refused(tool, edit.args, `${describeEdit(tool.name, asObject(args), asObject(edit.args), false)}\nThe changed call was not run. ${deniedBy(again)}`);
     }
-    return { action: 'allow', args: edit.args, editNote: describeEdit(tool.name, asObject(args), asObject(edit.args), true) };
+    // The dialog the person edited in said there is no sandbox: their allow covers that too.
+    return {
+      action: 'allow',
+      args: edit.args,
+      editNote: describeEdit(tool.name, asObject(args), asObject(edit.args), true),
+      ...(sandboxNote ? { sandboxNote } : {}),
+    };
   }
   if (decision.scope !== 'once' && decision.rule) deps.onGrant?.({ approvalId, rule: decision.rule, scope: decision.scope });
   return { action: 'allow', args, ...(sandboxNote ? { sandboxNote } : {}) };
