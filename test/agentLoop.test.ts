@@ -1,17 +1,17 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionEvent, StoredEvent } from '../src/shared/events';
+import type { StoredEvent } from '../src/shared/events';
 import { createCore, type Core } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import { eventsOf } from './support/events';
+import { closeScriptedModels, runScripted, type ScriptedRunOptions } from './support/scriptedRun';
 import { allToolOutputs } from './support/toolResults';
 
 // The real loop, tools, PTY and SQLite, against the scripted model over real HTTP and the openai SDK.
-
-const fastRetry = { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 };
 
 let core: Core;
 let server: ScriptedModel | undefined;
@@ -24,38 +24,15 @@ afterEach(async () => {
   core.close();
   await server?.close();
   server = undefined;
+  await closeScriptedModels();
   removeTempDirs();
 });
 
-async function runTask(
-  workspace: string,
-  turns: Turn[],
-  options: {
-    api?: 'responses' | 'chat';
-    unleashed?: boolean;
-    maxSteps?: number;
-    task?: string;
-    signal?: AbortSignal;
-    onEvent?(stored: StoredEvent): void;
-  } = {},
-) {
-  server = await startScriptedModel({ turns });
-  const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'test-key', model: 'scripted-model', api: options.api ?? 'responses' };
-  const sessionId = core.createSession({ workspace, task: options.task ?? 'do the task', model, maxSteps: options.maxSteps ?? 50 });
-  const outcome = await core.run(sessionId, {
-    model,
-    broker: new HeadlessBroker({ unleashed: options.unleashed ?? true }),
-    signal: options.signal ?? new AbortController().signal,
-    retry: fastRetry,
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-  });
-  const events = core.store.events.list(sessionId);
-  return { sessionId, outcome, events, types: events.map((stored) => stored.event.type), server };
+function runTask(workspace: string, turns: Turn[], options: ScriptedRunOptions = {}) {
+  return runScripted(core, workspace, turns, options);
 }
 
-function finished(events: StoredEvent[]): Extract<SessionEvent, { type: 'tool.finished' }>[] {
-  return events.flatMap((stored) => (stored.event.type === 'tool.finished' ? [stored.event] : []));
-}
+const finished = (events: StoredEvent[]) => eventsOf(events, 'tool.finished');
 
 describe.each(['responses', 'chat'] as const)('the agent loop over the %s API', (api) => {
   it('fixes a failing test: reads, edits, runs the tests, sees them pass, answers', async () => {

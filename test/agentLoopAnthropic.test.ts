@@ -2,22 +2,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationItem } from '../src/shared/conversation';
-import type { SessionEvent, StoredEvent } from '../src/shared/events';
 import { createCore, type Core } from '../src/main/core';
-import type { ModelConfig } from '../src/main/model/config';
 import type { ModelApi } from '../src/main/model/provider';
-import { HeadlessBroker } from '../src/main/permissions/broker';
-import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
+import type { Turn } from './fixtures/scriptedModel';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import { eventsOf } from './support/events';
+import { closeScriptedModels, runScripted } from './support/scriptedRun';
 import { allToolOutputs } from './support/toolResults';
 
 // The real loop, tools and SQLite against the scripted model speaking Anthropic Messages over real
 // HTTP through @anthropic-ai/sdk; and prompt caching as each API sees it across the turns of a session.
 
-const fastRetry = { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 };
-
 let core: Core;
-let server: ScriptedModel | undefined;
 
 beforeEach(() => {
   core = createCore({ dataDir: tempDir('tether-data-') });
@@ -25,27 +21,12 @@ beforeEach(() => {
 
 afterEach(async () => {
   core.close();
-  await server?.close();
-  server = undefined;
+  await closeScriptedModels();
   removeTempDirs();
 });
 
-async function runTask(workspace: string, turns: Turn[], api: ModelApi = 'anthropic') {
-  server = await startScriptedModel({ turns });
-  const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'test-key', model: 'scripted-model', api };
-  const sessionId = core.createSession({ workspace, task: 'read the price code and explain it', model, maxSteps: 10 });
-  const outcome = await core.run(sessionId, {
-    model,
-    broker: new HeadlessBroker({ unleashed: true }),
-    signal: new AbortController().signal,
-    retry: fastRetry,
-  });
-  const events = core.store.events.list(sessionId);
-  return { sessionId, outcome, events, server };
-}
-
-function eventsOf<T extends SessionEvent['type']>(events: StoredEvent[], type: T): Array<Extract<SessionEvent, { type: T }>> {
-  return events.flatMap((stored) => (stored.event.type === type ? [stored.event as Extract<SessionEvent, { type: T }>] : []));
+function runTask(workspace: string, turns: Turn[], api: ModelApi = 'anthropic') {
+  return runScripted(core, workspace, turns, { api, task: 'read the price code and explain it', maxSteps: 10 });
 }
 
 /** The request body up to its conversation: tools, then system, as the provider writes them. */

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventOf, StoredEvent } from '../src/shared/events';
 import { foldEvents } from '../src/shared/session';
 import { createCore, type Core } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { startScriptedModel, type ScriptedModel, type ScriptedRequestBody, type Turn } from './fixtures/scriptedModel';
 import { removeTempDirs, tempDir } from './support/tempDirs';
+import { eventsOf } from './support/events';
 
 // Compaction through the real loop, store and openai SDK, against the scripted model over HTTP. The
 // model's window is set in settings to 10,000 tokens, so compaction starts past 8,500.
@@ -73,9 +73,6 @@ async function run(turns: Turn[], options: { message?: string; sessionId?: strin
   return { sessionId, outcome, events, model };
 }
 
-function only<T extends StoredEvent['event']['type']>(events: StoredEvent[], type: T): EventOf<T>[] {
-  return events.flatMap((stored) => (stored.event.type === type ? [stored.event as EventOf<T>] : []));
-}
 
 /** The turns of a session that reads four big modules while its reported usage climbs to 9,000 tokens. */
 function growingTurns(): Turn[] {
@@ -128,8 +125,8 @@ describe('automatic compaction', () => {
     const results = (after.input ?? []).filter((item) => item.type === 'function_call_output').map((item) => item.call_id);
     expect(results).toEqual(calls);
 
-    const [compacting] = only(events, 'context.compacting');
-    const [compacted] = only(events, 'context.compacted');
+    const [compacting] = eventsOf(events, 'context.compacting');
+    const [compacted] = eventsOf(events, 'context.compacted');
     expect(compacting).toMatchObject({ trigger: 'auto' });
     expect(compacting!.tokensBefore).toBeGreaterThan(8_500);
     // The system prompt and the tool definitions stay; the rest shrank to the task, the summary and the last read.
@@ -147,7 +144,7 @@ describe('automatic compaction', () => {
     expect(state.context.compacting).toBe(false);
 
     // The meter's figures went out with each request: the window, and the estimate.
-    const requested = only(events, 'model.requested');
+    const requested = eventsOf(events, 'model.requested');
     expect(requested.every((event) => event.contextWindow === 10_000)).toBe(true);
     expect(requested.at(-1)!.estimatedTokens).toBe(compacted!.tokensAfter);
   });
@@ -160,9 +157,9 @@ describe('automatic compaction', () => {
     ]);
 
     expect(outcome.status).toBe('done');
-    const [failed] = only(events, 'context.compaction_failed');
+    const [failed] = eventsOf(events, 'context.compaction_failed');
     expect(failed!.reason).toMatch(/could not summarise the conversation .*goes on uncompacted/);
-    expect(only(events, 'context.compacted')).toHaveLength(0);
+    expect(eventsOf(events, 'context.compacted')).toHaveLength(0);
     // The request after the failure carried the whole conversation.
     const last = server!.requests.at(-1)!;
     const outputs = (last.input ?? []).filter((item) => item.type === 'function_call_output').map((item) => String(item.output));
@@ -179,7 +176,7 @@ describe('automatic compaction', () => {
     expect(outcome.reason).toMatch(/needs about [\d,]+ tokens, more than the 10,000-token context window of scripted-model/);
     expect(outcome.reason).toMatch(/Compact now/);
     expect(server!.requests).toHaveLength(6); // the five turns and the failed summary; the over-long request never went out
-    expect(only(events, 'context.compaction_failed')).toHaveLength(1);
+    expect(eventsOf(events, 'context.compaction_failed')).toHaveLength(1);
   });
 });
 
@@ -195,9 +192,9 @@ describe('compact now', () => {
     server!.push({ text: 'SUMMARY: two modules were read.', usage: { inputTokens: 4_000, outputTokens: 30 } });
     const result = await core.compact(first.sessionId, { model: first.model, signal: new AbortController().signal, retry: fastRetry });
     expect(result).toBe('compacted');
-    const compacted = only(core.store.events.list(first.sessionId), 'context.compacted')[0]!;
+    const compacted = eventsOf(core.store.events.list(first.sessionId), 'context.compacted')[0]!;
     expect(compacted.tokensAfter).toBeLessThan(compacted.tokensBefore);
-    expect(only(core.store.events.list(first.sessionId), 'context.compacting')[0]!.trigger).toBe('manual');
+    expect(eventsOf(core.store.events.list(first.sessionId), 'context.compacting')[0]!.trigger).toBe('manual');
 
     const second = await run([{ text: 'Still two modules.' }], { sessionId: first.sessionId, message: 'How many modules did you read?' });
     expect(second.outcome.status).toBe('done');
@@ -212,7 +209,7 @@ describe('compact now', () => {
     const result = await core.compact(first.sessionId, { model: first.model, signal: new AbortController().signal });
     expect(result).toBe('failed');
     const events = core.store.events.list(first.sessionId);
-    expect(only(events, 'context.compaction_failed')[0]!.reason).toMatch(/nothing older to summarise/);
-    expect(only(events, 'context.compacting')).toHaveLength(0);
+    expect(eventsOf(events, 'context.compaction_failed')[0]!.reason).toMatch(/nothing older to summarise/);
+    expect(eventsOf(events, 'context.compacting')).toHaveLength(0);
   });
 });

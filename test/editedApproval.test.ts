@@ -10,6 +10,7 @@ import { InteractiveBroker } from '../src/main/sessions/interactiveBroker';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
+import { eventsOf } from './support/events';
 
 // The person changes what they approve (the command, an edit's new text, a file's content) through
 // the real runner, permission engine, PTY and store: what runs is their version, the model is told
@@ -61,9 +62,6 @@ async function runAnswering(repo: string, turns: Turn[], answer: (asked: Asked) 
   return { asked, events, toldModel };
 }
 
-function eventsOf<T extends StoredEvent['event']['type']>(events: StoredEvent[], type: T): EventOf<T>[] {
-  return events.flatMap((stored) => (stored.event.type === type ? [stored.event as EventOf<T>] : []));
-}
 
 /** The person's version of the call: the model's arguments as the dialog shows them, one field changed. */
 function edited(asked: Asked, changes: Record<string, string>): Reply {

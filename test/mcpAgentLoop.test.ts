@@ -2,13 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionEvent, StoredEvent } from '../src/shared/events';
 import { createCore, type Core } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
+import { eventsOf } from './support/events';
 
 // The real loop and permission engine with a real MCP server (server-everything over stdio),
 // configured in the person's settings or the project's, against the scripted model over HTTP.
@@ -52,9 +52,6 @@ async function run(settings: Record<string, unknown>, turns: Turn[], options: { 
   return { outcome, events, server };
 }
 
-function ofType<T extends SessionEvent['type']>(events: StoredEvent[], type: T): Extract<SessionEvent, { type: T }>[] {
-  return events.flatMap((stored) => (stored.event.type === type ? [stored.event as Extract<SessionEvent, { type: T }>] : []));
-}
 
 const echo = (message: string): Turn => ({ toolCalls: [{ name: 'mcp__everything__echo', arguments: { message } }] });
 
@@ -75,7 +72,7 @@ describe('an MCP tool in the agent loop', () => {
 
   it('asks permission for every call by default; headless, that is a denial, and nothing is tainted', async () => {
     const { events, server } = await run({ mcpServers: { everything } }, [echo('hi'), { text: 'I was not allowed.' }]);
-    const [asked] = ofType(events, 'approval.asked');
+    const [asked] = eventsOf(events, 'approval.asked');
     expect(asked).toMatchObject({
       tool: 'mcp__everything__echo',
       risk: 'egress',
@@ -84,9 +81,9 @@ describe('an MCP tool in the agent loop', () => {
     });
     expect(asked?.reason).toMatch(/can send data out, and no rule allows it/);
     expect(asked?.allowAlways).toEqual({ rule: 'mcp__everything__echo' });
-    expect(ofType(events, 'tool.finished')[0]).toMatchObject({ outcome: 'denied' });
-    expect(ofType(events, 'tool.started')).toHaveLength(0);
-    expect(ofType(events, 'session.tainted')).toHaveLength(0);
+    expect(eventsOf(events, 'tool.finished')[0]).toMatchObject({ outcome: 'denied' });
+    expect(eventsOf(events, 'tool.started')).toHaveLength(0);
+    expect(eventsOf(events, 'session.tainted')).toHaveLength(0);
     expect(allToolOutputs(server.requests[1]!)[0]).toMatch(/denies every action that needs approval/);
   });
 
@@ -96,15 +93,15 @@ describe('an MCP tool in the agent loop', () => {
       echo('second'),
       { text: 'Done.' },
     ]);
-    const finished = ofType(events, 'tool.finished');
+    const finished = eventsOf(events, 'tool.finished');
     expect(finished[0]).toMatchObject({ name: 'mcp__everything__echo', outcome: 'ok', output: 'Echo: first', title: 'everything › echo' });
     expect(allToolOutputs(server.requests[1]!)).toEqual(['Echo: first']);
-    expect(ofType(events, 'session.tainted')).toEqual([
+    expect(eventsOf(events, 'session.tainted')).toEqual([
       { type: 'session.tainted', callId: finished[0]!.callId, reason: 'results from the MCP server "everything"' },
     ]);
 
     // Its results are outside content, and an MCP call can send data out: the allow rule no longer suffices.
-    const asked = ofType(events, 'approval.asked');
+    const asked = eventsOf(events, 'approval.asked');
     expect(asked).toHaveLength(1);
     expect(asked[0]?.taint).toBe('results from the MCP server "everything"');
     expect(finished[1]).toMatchObject({ outcome: 'denied' });
@@ -117,11 +114,11 @@ describe('an MCP tool in the agent loop', () => {
       { toolCalls: [{ name: 'mcp__everything__toggle-simulated-logging', arguments: {} }] },
       { text: 'Done.' },
     ]);
-    const finished = ofType(events, 'tool.finished');
+    const finished = eventsOf(events, 'tool.finished');
     expect(finished.map((event) => event.outcome)).toEqual(['ok', 'ok', 'denied']);
-    expect(ofType(events, 'session.tainted')).toHaveLength(1);
+    expect(eventsOf(events, 'session.tainted')).toHaveLength(1);
     // A tool without readOnlyHint still asks (and, tainted, with no "Allow always").
-    expect(ofType(events, 'approval.asked').map((event) => event.tool)).toEqual(['mcp__everything__toggle-simulated-logging']);
+    expect(eventsOf(events, 'approval.asked').map((event) => event.tool)).toEqual(['mcp__everything__toggle-simulated-logging']);
   });
 
   it("starts a project's servers only once the folder is trusted", async () => {
