@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorktreeSetting } from '../../shared/contract';
 import type { EventOf } from '../../shared/events';
-import { foldEvents } from '../../shared/session';
+import { foldEvents, type SessionState } from '../../shared/session';
 import type { SessionPlace } from '../sessions/sessionManager';
 import { HostError } from '../sessions/hostError';
 import type { Store } from '../store/store';
@@ -89,10 +89,15 @@ export class SessionWorktrees {
 
   /** Deleting a session whose worktree is still open would leave its branch and folder behind with no way to end them from the app. */
   refuseWhileOpen(sessionId: string): void {
-    const worktree = foldEvents(this.options.store.events.list(sessionId)).worktree;
+    const worktree = this.worktreeOf(sessionId);
     if (worktree && !worktree.finished) {
       throw new HostError('conflict', `This session still has its worktree (branch ${worktree.branch}); merge, squash or discard it first, then delete the session.`);
     }
+  }
+
+  /** The session's worktree as its log says, from the two events that say it (not the whole log, responses and outputs and all). */
+  private worktreeOf(sessionId: string): SessionState['worktree'] {
+    return foldEvents(this.options.store.events.listOfTypes(sessionId, ['worktree.created', 'worktree.finished'])).worktree;
   }
 
   /** Merges, squashes or discards the session's worktree; the worktree and its branch are gone after. */
@@ -103,8 +108,7 @@ export class SessionWorktrees {
   ): Promise<{ action: WorktreeAction; commit?: string; into?: string }> {
     const session = this.options.store.sessions.get(sessionId);
     if (!session) throw new HostError('not_found', `There is no session ${sessionId}; it may have been deleted.`);
-    const state = foldEvents(this.options.store.events.list(sessionId));
-    const worktree = state.worktree;
+    const worktree = this.worktreeOf(sessionId);
     if (!worktree)
       throw new HostError(
         'invalid_input',
