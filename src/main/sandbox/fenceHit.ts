@@ -1,3 +1,5 @@
+// The proxy's own matcher, so "the proxy refused a listed domain" agrees with the proxy exactly.
+import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist/sandbox/domain-pattern.js';
 import os from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -37,7 +39,7 @@ export function findFenceHits(input: { output: string; cwd: string; fence: Effec
     hits.push(hit);
   };
   for (const denial of input.denials) {
-    const listed = input.fence.allowedDomains.some((entry) => domainMatches(entry, denial.host, denial.port));
+    const listed = input.fence.allowedDomains.some((entry) => matchesDomainPatternWithPort(denial.host, denial.port, entry));
     add({
       fence: 'network',
       target: denial.host,
@@ -103,13 +105,4 @@ function isSystemPath(absolute: string): boolean {
 function shown(absolute: string, workspace: string): string {
   if (!isInside(absolute, workspace)) return absolute;
   return path.relative(workspace, absolute) || '.';
-}
-
-/** Whether an allow-list entry (`host`, `*.host`, `host:port`) covers a host and port. */
-function domainMatches(entry: string, host: string, port: number): boolean {
-  const match = /^(.*?)(?::(\d+))?$/.exec(entry);
-  const pattern = (match?.[1] ?? entry).toLowerCase();
-  if (match?.[2] && Number(match[2]) !== port) return false;
-  const name = host.toLowerCase();
-  return pattern.startsWith('*.') ? name.endsWith(pattern.slice(1)) : name === pattern;
 }
