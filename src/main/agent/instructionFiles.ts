@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InstructionFile } from '../../shared/events';
+import type { SessionLog } from './sessionLog';
 
 /**
  * The project's own instructions for agents: AGENTS.md and CLAUDE.md files.
@@ -114,6 +115,29 @@ export function readInstructionFiles(workspace: string, folders: readonly string
     }
   }
   return { files, warnings, skipped };
+}
+
+/**
+ * Reads the instruction files in `folders` that the session has not been given yet (nor skipped),
+ * within what is left of its character budget, and logs what it found, where it goes: the system
+ * prompt (the root's, at the first run) or the conversation (folders the agent worked in later).
+ * Nothing found is not logged.
+ */
+export function loadInstructionFiles(log: SessionLog, folders: readonly string[], placement: 'system' | 'conversation'): void {
+  const { instructions } = log.state;
+  const given = [...(instructions.system ?? []), ...instructions.notes.flatMap((note) => note.files)];
+  const found = readInstructionFiles(log.state.workspace, folders, {
+    known: new Set([...given.map((file) => file.path), ...instructions.skipped]),
+    usedChars: given.reduce((sum, file) => sum + file.text.length, 0),
+  });
+  if (found.files.length === 0 && found.warnings.length === 0) return;
+  log.append({
+    type: 'instructions.loaded',
+    placement,
+    files: found.files,
+    warnings: found.warnings,
+    ...(found.skipped.length > 0 ? { skipped: found.skipped } : {}),
+  });
 }
 
 /** `folder` and every folder above it up to the workspace root, nearest first ('' is the root). */

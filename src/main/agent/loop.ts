@@ -8,7 +8,7 @@ import { costOf } from '../model/modelCatalog';
 import { compactConversation } from './compaction';
 import { buildModelItems, defaultContextOptions, type ContextOptions } from './context';
 import { estimateNextRequest, type ContextBudget } from './contextBudget';
-import { folderWorkedIn, foldersUpToRoot, readInstructionFiles, type InstructionLimits } from './instructionFiles';
+import { folderWorkedIn, foldersUpToRoot, loadInstructionFiles } from './instructionFiles';
 import type { SessionLog } from './sessionLog';
 import { ShuttingDown } from './shuttingDown';
 
@@ -29,8 +29,6 @@ export interface LoopDeps extends ToolRunnerDeps {
   budget?: ContextBudget;
   /** True once when the person asked to compact ("Compact now") since the last turn began. */
   takeCompactRequest?(): boolean;
-  /** Caps for instruction files found in folders the agent works in; default defaultInstructionLimits. */
-  instructionLimits?: InstructionLimits;
 }
 
 export interface LoopOutcome {
@@ -165,7 +163,7 @@ async function keepWithinBudget(deps: LoopDeps, memory: RunMemory): Promise<{ to
  */
 function findInstructionFiles(deps: LoopDeps, calls: readonly ConversationItem[]): void {
   const { log } = deps;
-  const { instructions, workspace } = log.state;
+  const { workspace } = log.state;
   const folders: string[] = [];
   for (const call of calls) {
     if (call.type !== 'tool_call' || log.state.toolCalls[call.callId]?.status !== 'ok') continue;
@@ -179,16 +177,7 @@ function findInstructionFiles(deps: LoopDeps, calls: readonly ConversationItem[]
     if (folder === undefined) continue;
     for (const candidate of foldersUpToRoot(folder)) if (!folders.includes(candidate)) folders.push(candidate);
   }
-  if (folders.length === 0) return;
-  const given = [...(instructions.system ?? []), ...instructions.notes.flatMap((note) => note.files)];
-  const found = readInstructionFiles(workspace, folders, {
-    known: new Set([...given.map((file) => file.path), ...instructions.skipped]),
-    usedChars: given.reduce((sum, file) => sum + file.text.length, 0),
-    ...(deps.instructionLimits ? { limits: deps.instructionLimits } : {}),
-  });
-  if (found.files.length > 0 || found.warnings.length > 0) {
-    log.append({ type: 'instructions.loaded', placement: 'conversation', files: found.files, warnings: found.warnings, ...(found.skipped.length > 0 ? { skipped: found.skipped } : {}) });
-  }
+  if (folders.length > 0) loadInstructionFiles(log, folders, 'conversation');
 }
 
 async function requestModel(deps: LoopDeps): Promise<{ items: ConversationItem[]; usage: Usage }> {

@@ -1,32 +1,15 @@
 import { buildInstructions } from './context';
-import { defaultInstructionLimits, readInstructionFiles, type InstructionLimits } from './instructionFiles';
+import { loadInstructionFiles } from './instructionFiles';
 import type { SessionLog } from './sessionLog';
 
 /**
  * The session's system prompt. The workspace root's instruction files are read at the first run that
  * finds any, and logged; every later run builds the prompt from the log, so the prefix the provider
  * caches stays the same bytes even if the files change (files found later go into the conversation).
+ * Files the agent found (or wrote) at the root since are in the conversation already, and not read
+ * again; nothing found is not logged, so the next run looks again and the prompt changes only between runs.
  */
-export function systemPromptFor(log: SessionLog, limits: InstructionLimits = defaultInstructionLimits, now: Date = new Date()): string {
-  const { instructions } = log.state;
-  if (instructions.system === null) {
-    // Files the agent found (or wrote) at the root since are in the conversation already.
-    const given = instructions.notes.flatMap((note) => note.files);
-    const found = readInstructionFiles(log.state.workspace, [''], {
-      limits,
-      known: new Set([...given.map((file) => file.path), ...instructions.skipped]),
-      usedChars: given.reduce((sum, file) => sum + file.text.length, 0),
-    });
-    // Nothing found is not logged: the next run looks again, so the prompt can change only between runs.
-    if (found.files.length > 0 || found.warnings.length > 0) {
-      log.append({
-        type: 'instructions.loaded',
-        placement: 'system',
-        files: found.files,
-        warnings: found.warnings,
-        ...(found.skipped.length > 0 ? { skipped: found.skipped } : {}),
-      });
-    }
-  }
-  return buildInstructions(log.state.workspace, now, log.state.instructions.system ?? []);
+export function systemPromptFor(log: SessionLog): string {
+  if (log.state.instructions.system === null) loadInstructionFiles(log, [''], 'system');
+  return buildInstructions(log.state.workspace, new Date(), log.state.instructions.system ?? []);
 }
