@@ -1,8 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import type { LiveEvent, SessionEvent, StoredEvent } from '../shared/events';
 import type { OutsideContentSetting, PermissionMode } from '../shared/permissions';
-import { compactNow } from './agent/compactNow';
-import type { CompactionResult } from './agent/compaction';
+import { compactConversation, type CompactionResult } from './agent/compaction';
 import { contextBudgetFor } from './agent/contextBudget';
 import { systemPromptFor } from './agent/systemPrompt';
 import { warmUpTokenizer } from './agent/tokenCount';
@@ -229,16 +228,19 @@ export function createCore(options: CoreOptions): Core {
     async compact(sessionId, run) {
       const log = new SessionLog(store, sessionId, run.onEvent);
       if (log.state.status === 'new') throw new Error(`Session ${sessionId} has no events; there is nothing to compact.`);
-      return compactNow({
-        log,
-        provider: createProvider({ ...run.model, model: log.state.model, api: log.state.api }),
-        budget: contextBudgetFor(log.state.model, readAppSettings(options.dataDir)),
-        instructions: systemPromptFor(log),
-        // The built-in tools only: the count after compacting is an estimate, and MCP servers need not start for it.
-        tools: new ToolRegistry([...builtinTools, fetchUrl as AnyTool]).specs(),
-        signal: run.signal,
-        ...(run.retry ? { retry: run.retry } : {}),
-      });
+      return compactConversation(
+        {
+          log,
+          provider: createProvider({ ...run.model, model: log.state.model, api: log.state.api }),
+          budget: contextBudgetFor(log.state.model, readAppSettings(options.dataDir)),
+          instructions: systemPromptFor(log),
+          // The built-in tools only: the count after compacting is an estimate, and MCP servers need not start for it.
+          tools: new ToolRegistry([...builtinTools, fetchUrl as AnyTool]).specs(),
+          signal: run.signal,
+          ...(run.retry ? { retry: run.retry } : {}),
+        },
+        'manual',
+      );
     },
 
     close() {

@@ -6,7 +6,7 @@ import { ModelError, type ModelProvider, type ToolSpec } from '../model/provider
 import { streamWithRetries, type RetryOptions } from '../model/retry';
 import { buildModelItems, defaultContextOptions, type ContextOptions } from './context';
 import type { ContextBudget } from './contextBudget';
-import { forModel } from './contextBudget';
+import { estimateNextRequest, forModel } from './contextBudget';
 import compactionPrompt from './prompts/compaction.txt?raw';
 import type { SessionLog } from './sessionLog';
 import { itemTokens, requestTokens, textTokens } from './tokenCount';
@@ -34,9 +34,14 @@ export interface CompactionDeps {
 
 export type CompactionResult = 'compacted' | 'failed' | 'aborted';
 
-/** Appends context.compacting, then context.compacted or context.compaction_failed. */
-export async function compactConversation(deps: CompactionDeps, trigger: 'auto' | 'manual', tokensBefore: number): Promise<CompactionResult> {
+/**
+ * Appends context.compacting, then context.compacted or context.compaction_failed. `tokensBefore` is
+ * the next request's size where the caller counted it already (the loop's turn); "Compact now" on a
+ * stopped session leaves it out and it is counted here.
+ */
+export async function compactConversation(deps: CompactionDeps, trigger: 'auto' | 'manual', tokensBefore?: number): Promise<CompactionResult> {
   const { log } = deps;
+  tokensBefore ??= estimateNextRequest(log.state, { instructions: deps.instructions, tools: deps.tools }, deps.context);
   const options = deps.context ?? defaultContextOptions;
   const cut = compactionCut(log.state, Math.floor(deps.budget.contextWindow * deps.budget.keepRecent), options);
   if (cut === undefined) {
