@@ -175,7 +175,9 @@ export function createCore(options: CoreOptions): Core {
 
       // Before anything reads .tether: a command killed with its process may have left the sandbox's placeholder there.
       removeFenceLeftovers(state.workspace);
-      const defaults = permissionDefaults(options.dataDir);
+      // Read once for the run: permission defaults, the user's MCP servers, the model's budget.
+      const settings = readAppSettings(options.dataDir);
+      const defaults = permissionDefaults(settings);
       const permissions = await createSessionPermissions({
         store,
         dataDir: options.dataDir,
@@ -191,6 +193,7 @@ export function createCore(options: CoreOptions): Core {
         dataDir: options.dataDir,
         workspace: state.workspace,
         projectTrusted: permissions.projectTrusted,
+        settings,
         ...(run.mcpServers ? { extra: run.mcpServers } : {}),
       });
       const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES);
@@ -206,7 +209,7 @@ export function createCore(options: CoreOptions): Core {
           tools: sessionTools(permissions.engine, mcpTools),
           provider: createProvider(model),
           instructions: systemPromptFor(log),
-          budget: contextBudgetFor(state.model, readAppSettings(options.dataDir)),
+          budget: contextBudgetFor(state.model, settings),
           ...(run.takeCompactRequest ? { takeCompactRequest: run.takeCompactRequest } : {}),
           policy: run.policy ?? permissions.engine,
           onGrant: (grant) => permissions.remember(grant),

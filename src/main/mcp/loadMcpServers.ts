@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectSettingsPath } from '../permissions/settings';
-import { settingsFile } from '../settings/appSettings';
-import { isStdio, McpConfigError, parseMcpConfigText, type McpServerEntry } from './mcpServerConfig';
+import { readAppSettings, settingsFile, type AppSettings } from '../settings/appSettings';
+import { isStdio, McpConfigError, parseMcpConfigText, parseMcpServers, type McpServerEntry } from './mcpServerConfig';
 import type { McpServerSource, McpServerSpec } from './mcpServerSpec';
 
 /**
@@ -17,6 +17,8 @@ export interface SessionServersInput {
   dataDir: string;
   workspace: string;
   projectTrusted: boolean;
+  /** settings.json as the run read it, so it is read once. */
+  settings?: AppSettings;
   /** Servers from `--mcp-config`. */
   extra?: McpServerSpec[];
 }
@@ -24,7 +26,7 @@ export interface SessionServersInput {
 /** Every server a session in `workspace` may use (untrusted project servers included, marked). */
 export function sessionMcpServers(input: SessionServersInput): McpServerSpec[] {
   const byName = new Map<string, McpServerSpec>();
-  for (const spec of userMcpServers(input.dataDir)) byName.set(spec.name, spec);
+  for (const spec of userMcpServers(input.dataDir, input.settings)) byName.set(spec.name, spec);
   for (const spec of projectMcpServers(input.workspace, input.projectTrusted)) {
     // An untrusted project cannot shadow the person's own server of the same name.
     if (!spec.untrusted || !byName.has(spec.name)) byName.set(spec.name, spec);
@@ -33,11 +35,10 @@ export function sessionMcpServers(input: SessionServersInput): McpServerSpec[] {
   return [...byName.values()];
 }
 
-export function userMcpServers(dataDir: string): McpServerSpec[] {
+/** The person's own servers, from `mcpServers` in settings.json (read here unless the caller has it already). */
+export function userMcpServers(dataDir: string, settings: AppSettings = readAppSettings(dataDir)): McpServerSpec[] {
   const file = settingsFile(dataDir);
-  const text = readIfPresent(file);
-  if (text === undefined) return [];
-  return toSpecs(parseMcpConfigText(text, file), { source: 'user', file, baseDir: os.homedir() });
+  return toSpecs(parseMcpServers(settings['mcpServers'], file), { source: 'user', file, baseDir: os.homedir() });
 }
 
 export function projectMcpServers(workspace: string, trusted: boolean): McpServerSpec[] {

@@ -1,5 +1,5 @@
 import type { OutsideContentSetting, PermissionMode, PermissionRule } from '../../shared/permissions';
-import { readAppSettings, settingsFile } from '../settings/appSettings';
+import { settingsFile, type AppSettings } from '../settings/appSettings';
 import type { Store } from '../store/store';
 import type { Grant } from '../tools/execute';
 import { createPermissionEngine, type PermissionEngine } from './engine';
@@ -70,7 +70,6 @@ export async function createSessionPermissions(options: SessionPermissionOptions
 }
 
 /** The mode and outside-content setting a run starts with: the person's settings, unless the run says otherwise. */
-export function permissionDefaults(dataDir: string): { mode: PermissionMode; outsideContent: OutsideContentSetting } {
-  const settings = readAppSettings(dataDir);
+export function permissionDefaults(settings: AppSettings): { mode: PermissionMode; outsideContent: OutsideContentSetting } {
   return { mode: settings.mode ?? 'ask', outsideContent: settings.outsideContent ?? 'ask' };
 }
