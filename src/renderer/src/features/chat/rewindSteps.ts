@@ -21,11 +21,13 @@ const LABEL_CHARS = 60;
 
 /** A step in a few words, for the dialog and the marker: `your message "fix it"`, `run_command npm test`. */
 export function stepLabel(state: Pick<SessionState, 'rewindPoints' | 'rewinds' | 'items' | 'toolCalls'>, seq: number): string {
-  const point = state.rewindPoints.find((candidate) => candidate.seq === seq) ?? state.rewinds.flatMap((rewind) => rewind.before.points).find((candidate) => candidate.seq === seq);
+  const live = state.rewindPoints.find((candidate) => candidate.seq === seq);
+  // A step a rewind took out of the conversation is found in what that rewind kept of it.
+  const rewound = live ? undefined : state.rewinds.find((rewind) => rewind.before.points.some((candidate) => candidate.seq === seq));
+  const point = live ?? rewound?.before.points.find((candidate) => candidate.seq === seq);
   if (!point) return 'an earlier step';
   if (point.kind === 'message') {
-    const rewound = state.rewinds.flatMap((rewind) => rewind.before.items);
-    const item = state.items[point.mark.items - 1] ?? rewound[point.mark.items - 1];
+    const item = (rewound ? rewound.before.items : state.items)[point.mark.items - 1];
     const text = item?.type === 'user' ? item.text.trim().split('\n')[0] ?? '' : '';
     return `your message "${shorten(text)}"`;
   }
