@@ -1,22 +1,13 @@
 import { afterEach, expect, it } from 'vitest';
-import type { EventName, EventPayload } from '../src/shared/contract';
-import type { StoredEvent } from '../src/shared/events';
-import type { AppServices } from '../src/main/host/appServices';
-import { createServices } from '../src/main/services';
-import { memoryKeyStore } from '../src/main/sessions/keyStore';
-import { writeAppSettings } from '../src/main/settings/appSettings';
-import { startScriptedModel, type ScriptedModel, type ScriptedRequestBody } from './fixtures/scriptedModel';
-import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import type { ScriptedRequestBody } from './fixtures/scriptedModel';
+import { closeServices, openServices } from './support/appServices';
+import { fixtureRepo, removeTempDirs } from './support/tempDirs';
 
 // "Compact now" through the contract handler, as the UI sends it: queued for the next turn while the
 // agent works, at once when it does not.
 
-let server: ScriptedModel;
-let services: AppServices;
-
 afterEach(async () => {
-  await services.close();
-  await server.close();
+  await closeServices();
   removeTempDirs();
 });
 
@@ -24,22 +15,7 @@ const isSummary = (body: ScriptedRequestBody) =>
   Array.isArray(body.messages) && body.messages[0]?.role === 'system' && String(body.messages[0]?.content).startsWith('You summarise');
 
 it('compacts a working session before its next request, and an idle one at once', async () => {
-  server = await startScriptedModel();
-  const dataDir = tempDir('tether-data-');
-  writeAppSettings(dataDir, { model: { baseUrl: server.baseUrl, api: 'chat', model: 'scripted-model' } });
-  services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key') });
-  const events: StoredEvent[] = [];
-  services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
-    if (name === 'session:event') events.push(payload as StoredEvent);
-  });
-  const waitFor = async (match: (stored: StoredEvent) => boolean) => {
-    const deadline = Date.now() + 20_000;
-    while (!events.some(match)) {
-      if (Date.now() > deadline) throw new Error(`no matching event; saw ${events.map((e) => e.event.type).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  const { handlers } = services;
+  const { handlers, events, server, waitForEvent: waitFor } = await openServices();
 
   server.push(
     { toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }] },

@@ -1,48 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventName, EventPayload } from '../src/shared/contract';
-import type { StoredEvent } from '../src/shared/events';
-import type { AppServices } from '../src/main/host/appServices';
-import { createServices } from '../src/main/services';
-import { memoryKeyStore } from '../src/main/sessions/keyStore';
-import { writeAppSettings } from '../src/main/settings/appSettings';
-import { startScriptedModel, type ScriptedModel, type ScriptedRequestBody, type Turn } from './fixtures/scriptedModel';
+import type { ScriptedRequestBody, Turn } from './fixtures/scriptedModel';
+import { closeServices, openServices } from './support/appServices';
 import { removeTempDirs, tempDir } from './support/tempDirs';
 
 // Per-hunk review in the live diff, through the contract the UI uses: revert a hunk or a file (and
 // nothing else), accept, the two scopes, and what the model is told.
 
-let server: ScriptedModel | undefined;
-const opened: AppServices[] = [];
-
 afterEach(async () => {
-  for (const services of opened.splice(0)) await services.close();
-  await server?.close();
-  server = undefined;
+  await closeServices();
   removeTempDirs();
 });
 
-async function open(turns: Turn[] = []) {
-  const dataDir = tempDir('tether-data-');
-  server = await startScriptedModel({ turns });
-  writeAppSettings(dataDir, { model: { baseUrl: server.baseUrl, api: 'chat', model: 'scripted-model' } });
-  const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key') });
-  opened.push(services);
-  const events: StoredEvent[] = [];
-  services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
-    if (name === 'session:event') events.push(payload as StoredEvent);
-  });
-  const count = (type: string) => events.filter((stored) => stored.event.type === type).length;
-  const waitForCount = async (type: string, n: number) => {
-    const deadline = Date.now() + 20_000;
-    while (count(type) < n) {
-      if (Date.now() > deadline) throw new Error(`waited for ${n} ${type}; saw ${events.map((e) => e.event.type).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  return { handlers: services.handlers, events, waitForCount };
-}
+const open = (turns: Turn[] = []) => openServices({ turns });
 
 const aBefore = Array.from({ length: 20 }, (_, i) => `line ${i + 1}\n`).join('');
 const bBefore = 'alpha\r\nbeta\r\n';
@@ -69,7 +40,7 @@ function noteCount(body: ScriptedRequestBody): number {
 describe('per-hunk review', () => {
   it('reverts one hunk and whole files exactly, tells the model once, and scopes the diff to the last turn', async () => {
     const dir = workspace();
-    const { handlers, waitForCount, events } = await open([
+    const { handlers, waitForCount, events, server } = await open([
       {
         toolCalls: [
           edit('a.txt', 'line 3\n', 'LINE THREE\n'),
@@ -125,10 +96,10 @@ describe('per-hunk review', () => {
     ).toEqual(['a.txt line 16 (hunk)', 'b.txt (whole file)', 'd.txt (whole file; it was new, so it was deleted)']);
 
     // The next request carries one note naming all three, at the point where they happened.
-    server!.push({ toolCalls: [edit('a.txt', 'line 5\n', 'LINE FIVE\n')] }, { text: 'Edited line 5.' });
+    server.push({ toolCalls: [edit('a.txt', 'line 5\n', 'LINE FIVE\n')] }, { text: 'Edited line 5.' });
     await handlers['session:send']({ sessionId, text: 'now line 5' });
     await waitForCount('session.finished', 2);
-    const [first, done, second, third] = server!.requests;
+    const [first, done, second, third] = server.requests;
     expect(noteCount(first!) + noteCount(done!)).toBe(0);
     expect(noteCount(second!)).toBe(1);
     expect(JSON.stringify(second!.messages)).toContain(

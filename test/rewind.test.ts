@@ -2,18 +2,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventName, EventPayload } from '../src/shared/contract';
 import type { EventOf, StoredEvent } from '../src/shared/events';
 import { foldEvents } from '../src/shared/session';
 import { SessionRewinder } from '../src/main/checkpoints/sessionRewinder';
 import { createCore, type Core } from '../src/main/core';
-import type { AppServices } from '../src/main/host/appServices';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
-import { createServices } from '../src/main/services';
-import { memoryKeyStore } from '../src/main/sessions/keyStore';
-import { writeAppSettings } from '../src/main/settings/appSettings';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
+import { closeServices, openServices } from './support/appServices';
 import { removeTempDirs, tempDir } from './support/tempDirs';
 
 // Per-step checkpoints and rewind, through the real loop, tools, PTY, store and shadow repository,
@@ -22,14 +18,13 @@ import { removeTempDirs, tempDir } from './support/tempDirs';
 
 let core: Core;
 let server: ScriptedModel | undefined;
-const opened: AppServices[] = [];
 
 beforeEach(() => {
   core = createCore({ dataDir: tempDir('tether-data-') });
 });
 afterEach(async () => {
   core.close();
-  for (const services of opened.splice(0)) await services.close();
+  await closeServices();
   await server?.close();
   server = undefined;
   removeTempDirs();
@@ -317,27 +312,10 @@ describe('rewind', () => {
 
 describe('rewind through the app services', () => {
   it('is refused while the agent works (here: waiting for an approval), with a clear message, and works once it stopped', async () => {
-    server = await startScriptedModel({
+    const { handlers, events, waitForEvent: waitFor } = await openServices({
       turns: [{ toolCalls: [{ id: 'call_write', name: 'write_file', arguments: { path: 'a.txt', content: 'one\n' } }] }, { text: 'ok' }],
     });
-    const dataDir = tempDir('tether-data-');
-    writeAppSettings(dataDir, { model: { baseUrl: server.baseUrl, api: 'chat', model: 'scripted-model' } });
-    const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key') });
-    opened.push(services);
-    const events: StoredEvent[] = [];
-    services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
-      if (name === 'session:event') events.push(payload as StoredEvent);
-    });
-    const waitFor = async (type: string) => {
-      for (let tries = 0; tries < 750; tries++) {
-        const found = events.find((stored) => stored.event.type === type);
-        if (found) return found;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error(`no ${type}; saw ${events.map((stored) => stored.event.type).join(', ')}`);
-    };
     const workspace = makeWorkspace();
-    const { handlers } = services;
     const { sessionId } = await handlers['session:start']({ workspace, task: 'write a' });
     await waitFor('approval.asked');
     const message = events.find((stored) => stored.event.type === 'user.messaged')!;

@@ -1,49 +1,27 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventName, EventPayload } from '../src/shared/contract';
-import type { StoredEvent } from '../src/shared/events';
-import type { AppServices } from '../src/main/host/appServices';
-import { createServices } from '../src/main/services';
-import { memoryKeyStore } from '../src/main/sessions/keyStore';
-import { writeAppSettings } from '../src/main/settings/appSettings';
-import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
+import type { ScriptedModel, Turn } from './fixtures/scriptedModel';
+import { closeServices, openServices } from './support/appServices';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 
 // The services behind the desktop app and `tether serve`, through their contract handlers: what the
 // UI can do, and what it cannot.
 
+// One scripted model across the opens of a test, as one model across restarts of the app.
 let server: ScriptedModel | undefined;
-const opened: AppServices[] = [];
 
 afterEach(async () => {
-  for (const services of opened.splice(0)) await services.close();
-  await server?.close();
+  await closeServices();
   server = undefined;
   removeTempDirs();
 });
 
 async function open(dataDir: string, turns: Turn[] = []) {
-  server ??= await startScriptedModel({ turns: [] });
-  server.push(...turns);
-  writeAppSettings(dataDir, { model: { baseUrl: server.baseUrl, api: 'chat', model: 'scripted-model' } });
-  const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key') });
-  opened.push(services);
-  const events: StoredEvent[] = [];
-  services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
-    if (name === 'session:event') events.push(payload as StoredEvent);
-  });
-  const waitFor = async (match: (stored: StoredEvent) => boolean, timeoutMs = 15_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = events.find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching event; saw ${events.map((e) => e.event.type).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  return { services, handlers: services.handlers, events, waitFor };
+  const app = await openServices({ dataDir, turns, ...(server ? { server } : {}) });
+  server = app.server;
+  return { ...app, waitFor: app.waitForEvent };
 }
 
 const editTurns: Turn[] = [
@@ -93,8 +71,7 @@ describe('the app services', () => {
     const { sessionId } = await first.handlers['session:start']({ workspace: repo, task: 'fix it' });
     const asked = await first.waitFor((stored) => stored.event.type === 'approval.asked');
     const approvalId = asked.event.type === 'approval.asked' ? asked.event.approvalId : '';
-    await first.services.close();
-    opened.splice(opened.indexOf(first.services), 1);
+    await first.close();
 
     const second = await open(dataDir);
     expect((await second.handlers['approvals:pending']({})).map((p) => p.approvalId)).toEqual([approvalId]);

@@ -2,25 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventName, EventPayload } from '../src/shared/contract';
-import type { StoredEvent } from '../src/shared/events';
-import type { AppServices } from '../src/main/host/appServices';
-import { createServices } from '../src/main/services';
-import { memoryKeyStore } from '../src/main/sessions/keyStore';
-import { writeAppSettings } from '../src/main/settings/appSettings';
-import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
+import type { Turn } from './fixtures/scriptedModel';
+import { closeServices, openServices } from './support/appServices';
 import { removeTempDirs, tempDir } from './support/tempDirs';
 
 // Worktree sessions: a session on its own branch in its own folder, merged, squashed or discarded at
 // the end, against real git repositories in temporary folders.
 
-let server: ScriptedModel | undefined;
-const opened: AppServices[] = [];
-
 afterEach(async () => {
-  for (const services of opened.splice(0)) await services.close();
-  await server?.close();
-  server = undefined;
+  await closeServices();
   removeTempDirs();
 });
 
@@ -43,23 +33,8 @@ function repository(): string {
 }
 
 async function open(turns: Turn[]) {
-  const dataDir = tempDir('tether-data-');
-  server = await startScriptedModel({ turns });
-  writeAppSettings(dataDir, { model: { baseUrl: server.baseUrl, api: 'chat', model: 'scripted-model' } });
-  const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key') });
-  opened.push(services);
-  const events: StoredEvent[] = [];
-  services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
-    if (name === 'session:event') events.push(payload as StoredEvent);
-  });
-  const finished = async () => {
-    const deadline = Date.now() + 20_000;
-    while (!events.some((stored) => stored.event.type === 'session.finished')) {
-      if (Date.now() > deadline) throw new Error(`the session did not finish; saw ${events.map((e) => e.event.type).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  return { handlers: services.handlers, events, finished, dataDir };
+  const app = await openServices({ turns });
+  return { ...app, finished: () => app.waitForEvent('session.finished') };
 }
 
 const editApp: Turn[] = [
