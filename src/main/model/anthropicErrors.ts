@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { httpErrorToModelError, streamErrorToModelError, toModelError, type ModelErrorContext } from './errors';
+import { abortedError, httpErrorToModelError, streamErrorToModelError, timedOutError, toModelError, type ModelErrorContext } from './errors';
 import { ModelError } from './provider';
 import { asObject } from './wire';
 
@@ -12,16 +12,8 @@ import { asObject } from './wire';
  */
 export function anthropicErrorToModelError(error: unknown, ctx: ModelErrorContext, during: 'request' | 'stream'): ModelError {
   if (error instanceof ModelError) return error;
-  if (error instanceof APIUserAbortError) {
-    return new ModelError('aborted', `The request to ${ctx.baseUrl} was stopped.`, { cause: error });
-  }
-  if (error instanceof APIConnectionTimeoutError) {
-    return new ModelError(
-      'connection',
-      `Timed out waiting for ${ctx.baseUrl} (model '${ctx.model}'). The server may be overloaded or unreachable; it will be retried.`,
-      { cause: error },
-    );
-  }
+  if (error instanceof APIUserAbortError) return abortedError(ctx, error);
+  if (error instanceof APIConnectionTimeoutError) return timedOutError(ctx, error);
   if (error instanceof APIConnectionError) {
     // The SDK wraps the fetch failure; the shared reader knows how to describe that.
     return toModelError(error.cause ?? error, ctx, during);

@@ -45,22 +45,28 @@ export function parseRetryAfter(headers: Headers | undefined, now: number = Date
   return undefined;
 }
 
+/** The person (or the app) stopped the request: never retried. Both SDKs' abort errors become this. */
+export function abortedError(ctx: ModelErrorContext, cause: unknown): ModelError {
+  return new ModelError('aborted', `The request to ${ctx.baseUrl} was stopped.`, { cause });
+}
+
+/** The SDK gave up waiting for the server: a connection error, retried. */
+export function timedOutError(ctx: ModelErrorContext, cause: unknown): ModelError {
+  return new ModelError(
+    'connection',
+    `Timed out waiting for ${ctx.baseUrl} (model '${ctx.model}'). The server may be overloaded or unreachable; it will be retried.`,
+    { cause },
+  );
+}
+
 /**
  * Any thrown value (an openai SDK error, a fetch failure, an abort) as a ModelError. `during` says
  * whether the response had started: a cut connection then means a broken stream, not an unreachable server.
  */
 export function toModelError(error: unknown, ctx: ModelErrorContext, during: 'request' | 'stream' = 'request'): ModelError {
   if (error instanceof ModelError) return error;
-  if (error instanceof APIUserAbortError || isAbort(error)) {
-    return new ModelError('aborted', `The request to ${ctx.baseUrl} was stopped.`, { cause: error });
-  }
-  if (error instanceof APIConnectionTimeoutError) {
-    return new ModelError(
-      'connection',
-      `Timed out waiting for ${ctx.baseUrl} (model '${ctx.model}'). The server may be overloaded or unreachable; it will be retried.`,
-      { cause: error },
-    );
-  }
+  if (error instanceof APIUserAbortError || isAbort(error)) return abortedError(ctx, error);
+  if (error instanceof APIConnectionTimeoutError) return timedOutError(ctx, error);
   if (error instanceof APIConnectionError) {
     return new ModelError('connection', connectionMessage(ctx, describeCause(error.cause ?? error)), { cause: error });
   }
