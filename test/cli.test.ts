@@ -3,30 +3,21 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
-import { assertCliBuilt, runCli, startCli } from './support/cli';
-import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import type { Turn } from './fixtures/scriptedModel';
+import { assertCliBuilt, cliSetUp, closeCliModels, runCli, startCli } from './support/cli';
+import { removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 
 // `tether run` and `tether sessions` as a script would use them: the built CLI in a child process,
 // the scripted model over real HTTP, a real SQLite file.
 
-let server: ScriptedModel | undefined;
-
 beforeAll(() => assertCliBuilt());
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
+  await closeCliModels();
   removeTempDirs();
 });
 
-async function setUp(turns: Turn[]) {
-  server = await startScriptedModel({ turns });
-  const repo = fixtureRepo('failing-test');
-  const env = { TETHER_HOME: tempDir('tether-home-') };
-  const flags = ['--cwd', repo, '--base-url', server.baseUrl, '--model', 'scripted-model', '--api', 'responses'];
-  return { server, repo, env, flags };
-}
+const setUp = (turns: Turn[]) => cliSetUp(turns);
 
 describe('tether run', () => {
   it('prints one JSON event per line and exits 0 when the model answers', async () => {

@@ -1,28 +1,20 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
-import { assertCliBuilt, runCli } from './support/cli';
-import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import type { Turn } from './fixtures/scriptedModel';
+import { assertCliBuilt, cliSetUp, closeCliModels, runCli } from './support/cli';
+import { removeTempDirs } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 
 // `tether run --api anthropic`: the built CLI in a child process, the scripted model speaking
 // Anthropic Messages over real HTTP, a real SQLite file.
 
-let server: ScriptedModel | undefined;
-
 beforeAll(() => assertCliBuilt());
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
+  await closeCliModels();
   removeTempDirs();
 });
 
-async function setUp(turns: Turn[], apiKey?: string) {
-  server = await startScriptedModel({ turns, ...(apiKey ? { apiKey } : {}) });
-  const repo = fixtureRepo('failing-test');
-  const env = { TETHER_HOME: tempDir('tether-home-') };
-  const flags = ['--cwd', repo, '--base-url', server.baseUrl, '--model', 'claude-sonnet-4-6', '--api', 'anthropic'];
-  return { server, repo, env, flags };
-}
+const setUp = (turns: Turn[], apiKey?: string) =>
+  cliSetUp(turns, { api: 'anthropic', model: 'claude-sonnet-4-6', ...(apiKey ? { apiKey } : {}) });
 
 describe('tether run --api anthropic', () => {
   it('runs a tool call and answers end to end, logging the session as Anthropic', async () => {

@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
-import { assertCliBuilt, runCli } from './support/cli';
-import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import type { Turn } from './fixtures/scriptedModel';
+import { assertCliBuilt, cliSetUp, closeCliModels, runCli } from './support/cli';
+import { removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 import { alive } from './support/processes';
 
@@ -14,24 +14,18 @@ import { alive } from './support/processes';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const flakyBin = path.join(root, 'test/fixtures/mcp/flakyServer.mjs');
 
-let server: ScriptedModel | undefined;
-
 beforeAll(() => assertCliBuilt());
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
+  await closeCliModels();
   removeTempDirs();
 });
 
 async function setUp(turns: Turn[], mcpServers: Record<string, unknown>) {
-  server = await startScriptedModel({ turns });
-  const repo = fixtureRepo('failing-test');
+  const base = await cliSetUp(turns);
   const dir = tempDir('tether-mcp-cli-');
   const config = path.join(dir, 'mcp.json');
   writeFileSync(config, JSON.stringify({ mcpServers }));
-  const env = { TETHER_HOME: tempDir('tether-home-') };
-  const flags = ['--cwd', repo, '--base-url', server.baseUrl, '--model', 'scripted-model', '--api', 'responses', '--mcp-config', config];
-  return { server, env, flags, dir, config };
+  return { ...base, flags: [...base.flags, '--mcp-config', config], dir, config };
 }
 
 const ping: Turn = { toolCalls: [{ name: 'mcp__flaky__ping', arguments: {} }] };

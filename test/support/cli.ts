@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ModelApi } from '../../src/shared/conversation';
 import type { StoredEvent } from '../../src/shared/events';
+import { startScriptedModel, type ScriptedModel, type Turn } from '../fixtures/scriptedModel';
+import { fixtureRepo, tempDir } from './tempDirs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin/tether.js');
@@ -70,4 +73,23 @@ export async function runCli(args: string[], env: Record<string, string>) {
   const run = startCli(args, env);
   const code = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr(), events: run.events };
+}
+
+const cliServers: ScriptedModel[] = [];
+
+/**
+ * A scripted model playing `turns`, the failing-test fixture repository, a fresh TETHER_HOME, and
+ * the flags that point `tether run` at them. `closeCliModels` (in afterEach) stops the servers.
+ */
+export async function cliSetUp(turns: Turn[], options: { api?: ModelApi; model?: string; apiKey?: string } = {}) {
+  const server = await startScriptedModel({ turns, ...(options.apiKey ? { apiKey: options.apiKey } : {}) });
+  cliServers.push(server);
+  const repo = fixtureRepo('failing-test');
+  const env = { TETHER_HOME: tempDir('tether-home-') };
+  const flags = ['--cwd', repo, '--base-url', server.baseUrl, '--model', options.model ?? 'scripted-model', '--api', options.api ?? 'responses'];
+  return { server, repo, env, flags };
+}
+
+export async function closeCliModels(): Promise<void> {
+  await Promise.all(cliServers.splice(0).map((server) => server.close()));
 }
