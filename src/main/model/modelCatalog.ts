@@ -1,5 +1,6 @@
 import * as openaiCatalog from 'gpt-tokenizer/models';
 import type { Usage } from '../../shared/conversation';
+import type { ModelOverride } from '../settings/appSettings';
 
 /**
  * What Tether knows about a model without asking it: how long its context window is and what its
@@ -23,13 +24,7 @@ export interface ModelProfile {
   price?: ModelPrice;
 }
 
-/** What settings may say about one model (see appSettings.ts `models`). */
-export interface ModelOverride {
-  contextWindow?: number;
-  inputPrice?: number;
-  cachedInputPrice?: number;
-  outputPrice?: number;
-}
+export type { ModelOverride } from '../settings/appSettings';
 
 /**
  * A common size for local models (Ollama, LM Studio): compacting early costs a summary, overflowing

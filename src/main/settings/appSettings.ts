@@ -10,6 +10,15 @@ import { PermissionSettings, SettingsError } from '../permissions/settings';
  * take, the default mode, the outside-content setting, and their permission rules. Never the API key:
  * that lives in the OS keychain (Electron's safeStorage) or the environment.
  */
+/** What settings may say about one model: its context window, and its prices in US dollars per million tokens. */
+export const ModelOverride = z.strictObject({
+  contextWindow: z.number().int().positive().optional(),
+  inputPrice: z.number().nonnegative().optional(),
+  cachedInputPrice: z.number().nonnegative().optional(),
+  outputPrice: z.number().nonnegative().optional(),
+});
+export type ModelOverride = z.infer<typeof ModelOverride>;
+
 export const AppSettings = z.looseObject({
   model: z
     .strictObject({
@@ -30,12 +39,7 @@ export const AppSettings = z.looseObject({
   models: z
     .record(
       z.string().min(1),
-      z.strictObject({
-        contextWindow: z.number().int().positive().optional(),
-        inputPrice: z.number().nonnegative().optional(),
-        cachedInputPrice: z.number().nonnegative().optional(),
-        outputPrice: z.number().nonnegative().optional(),
-      }),
+      ModelOverride,
     )
     .optional(),
   /** The share of the context window past which the conversation is compacted before the next request (default 0.85). */

@@ -54,9 +54,6 @@ export interface ToolRunnerDeps {
 export interface AfterToolCall {
   callId: string;
   tool: AnyTool;
-  /** The arguments it ran with (the person's edit, when they made one). */
-  args: unknown;
-  outcome: ToolOutcome;
 }
 
 /** A rule a person created with "Allow always". */
@@ -123,7 +120,7 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   }
   if (deps.afterToolCall) {
     try {
-      await deps.afterToolCall({ callId: call.callId, tool, args: allowed, outcome: result.outcome });
+      await deps.afterToolCall({ callId: call.callId, tool });
     } catch {
       // The call's result is logged and stands; the hook reports its own failures in the log.
     }
