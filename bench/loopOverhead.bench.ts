@@ -16,6 +16,8 @@ import type { Terminal } from '../src/main/terminal/terminal';
 import { defineTool } from '../src/main/tools/defineTool';
 import { ToolRegistry } from '../src/main/tools/registry';
 import { openWorkspace } from '../src/main/workspace/paths';
+import { createCommandSandbox } from '../src/main/sandbox/commandSandbox';
+import { nearestRank } from './support/sampleStats';
 
 // Loop overhead per step: everything but the model and the tool. The model answers at once from
 // memory and the tool does nothing, so what is measured is the loop itself: building the request,
@@ -75,6 +77,8 @@ it(`loop overhead per step over ${STEPS} steps`, async () => {
       policy: createPermissionEngine({ workspaceRoot: dir, mode: 'ask', outsideContent: 'ask', rules: [], projectTrusted: false }),
       broker: new HeadlessBroker({ unleashed: false }),
       workspace: openWorkspace(dir),
+      // The no-op tool never runs a command: the sandbox is only wired, as every host wires it.
+      sandbox: createCommandSandbox({ workspace: dir, dataDir: dir }),
       terminal: unusedTerminal,
       signal: new AbortController().signal,
       onLive: () => {},
@@ -84,7 +88,7 @@ it(`loop overhead per step over ${STEPS} steps`, async () => {
 
     const perStep = stepStarts.slice(1).map((at, i) => at - stepStarts[i]!);
     const sorted = [...perStep].sort((a, b) => a - b);
-    const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+    const pick = (q: number) => nearestRank(sorted, q);
     const firstHundred = [...perStep.slice(0, 100)].sort((a, b) => a - b)[50]!;
     console.log(
       [

@@ -46,8 +46,11 @@ export interface ToolRunnerDeps {
    * here. It never fails the call: whatever it throws is dropped (it logs its own problems).
    */
   afterToolCall?(call: AfterToolCall): Promise<void>;
-  /** The session's OS sandbox for commands; a dialog for a command says when none is available. */
-  sandbox?: CommandSandbox;
+  /**
+   * The session's OS sandbox for commands; a dialog for a command says when none is available.
+   * Required: a host that forgot it would run commands unfenced without telling anyone.
+   */
+  sandbox: CommandSandbox;
 }
 
 /** A call that ran, as afterToolCall sees it. */
