@@ -178,27 +178,59 @@ describe('append', () => {
     expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 116 }, costUsd: 1 });
   });
 
-  it('writes the totals into the row with a status change once a long run has piled up responses', () => {
+  it('keeps the row within a bounded number of events of its totals, writing them with the status or on their own', () => {
     const id = newSession();
     const totalsSeq = (): number => {
       const db = openDatabase(store.file, { backgroundCheckpoints: false });
       try {
-        return (db.prepare<[], { totalsSeq: number }>('SELECT totals_seq AS totalsSeq FROM sessions').get()?.totalsSeq ?? -1);
+        return db.prepare<[], { totalsSeq: number }>('SELECT totals_seq AS totalsSeq FROM sessions').get()?.totalsSeq ?? -1;
       } finally {
         db.close();
       }
     };
     store.events.append(id, started);
     for (let i = 0; i < 10; i++) store.events.append(id, responded(1));
-    // A few responses behind: the status change writes the status alone.
+    // The status change writes the row, and the totals this connection kept on the way.
     store.events.append(id, asked);
-    expect(totalsSeq()).toBe(0);
+    expect(totalsSeq()).toBe(11);
     store.events.append(id, { ...answered, decision: { action: 'allow', scope: 'once', by: 'person' } });
+    expect(totalsSeq()).toBe(12);
+    // No status change for 250 responses: the totals are written on their own every 200 events.
     for (let i = 0; i < 250; i++) store.events.append(id, responded(1));
-    store.events.append(id, { ...asked, approvalId: 'ap_2' });
-    // Far behind: the same change brings the totals up to the last event before it.
-    expect(totalsSeq()).toBe(263);
+    expect(totalsSeq()).toBe(212);
     expect(store.sessions.get(id)?.usage.inputTokens).toBe(260);
+  });
+
+  it('adds up the responses another process appended, reading the log for them only when it must', () => {
+    const id = newSession();
+    const rowTotals = (): unknown => {
+      const db = openDatabase(store.file, { backgroundCheckpoints: false });
+      try {
+        return db.prepare('SELECT input_tokens AS inputTokens, cost_usd AS costUsd, totals_seq AS totalsSeq FROM sessions').get();
+      } finally {
+        db.close();
+      }
+    };
+    store.events.append(id, started);
+    store.events.append(id, { ...responded(100), costUsd: 0.5 });
+    const other = openStore(dir);
+    try {
+      for (let i = 0; i < 3; i++) other.events.append(id, { ...responded(10), costUsd: 0.25 });
+    } finally {
+      other.close();
+    }
+    // This connection did not see those responses: the status change writes the status alone...
+    store.events.append(id, asked);
+    expect(rowTotals()).toEqual({ inputTokens: 0, costUsd: null, totalsSeq: 0 });
+    expect(store.sessions.get(id)).toMatchObject({ status: 'waiting', usage: { inputTokens: 130 }, costUsd: 1.25 });
+    // ...and the end of the run reads them from the log, once, and writes every one.
+    store.events.append(id, { type: 'session.finished', status: 'aborted', reason: 'Stopped.' });
+    expect(rowTotals()).toEqual({ inputTokens: 130, costUsd: 1.25, totalsSeq: 6 });
+    store.events.append(id, { type: 'session.resumed' });
+    store.events.append(id, responded(1));
+    store.events.append(id, { type: 'session.finished', status: 'done', reason: 'The model answered.' });
+    expect(rowTotals()).toEqual({ inputTokens: 131, costUsd: 1.25, totalsSeq: 9 });
+    expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 131 }, costUsd: 1.25 });
   });
 
   it('agrees with the shared reducer about the session status after every event', () => {
@@ -387,6 +419,84 @@ describe('the approvals projection', () => {
     store.events.append(id, answered);
     expect(thrown(() => store.events.append(id, answered)).message).toContain('already answered');
     expect(store.events.count(id)).toBe(2);
+  });
+
+  it('keeps a waiting question on its session row, and writes the approval only once it is settled', () => {
+    const id = newSession();
+    const approvalRows = (): unknown[] => {
+      const db = openDatabase(store.file, { backgroundCheckpoints: false });
+      try {
+        return db.prepare('SELECT id, call_id, tool, request, decision, asked_at, answered_at FROM approvals').all();
+      } finally {
+        db.close();
+      }
+    };
+    const { at: askedAt } = store.events.append(id, asked);
+    expect(approvalRows()).toEqual([]);
+    expect(store.approvals.get('ap_1')).toMatchObject({ sessionId: id, summary: 'Run npm test', decision: null, askedAt });
+    const { at: answeredAt } = store.events.append(id, answered);
+    expect(approvalRows()).toEqual([
+      {
+        id: 'ap_1',
+        call_id: 'call_1',
+        tool: 'run_command',
+        request: JSON.stringify({ risk: 'exec', summary: 'Run npm test', args: { command: 'npm test' } }),
+        decision: 'allow',
+        asked_at: askedAt,
+        answered_at: answeredAt,
+      },
+    ]);
+  });
+
+  it('refuses an approval id asked before, whether it still waits or was settled', () => {
+    const id = newSession();
+    store.events.append(id, asked);
+    expect(thrown(() => store.events.append(id, { ...asked, callId: 'call_2' })).message).toContain('already asked');
+    store.events.append(id, answered);
+    expect(thrown(() => store.events.append(newSession(), asked)).message).toContain('already asked');
+    expect(store.events.count(id)).toBe(2);
+  });
+
+  it('follows questions another process asked and answered', () => {
+    const id = newSession();
+    store.events.append(id, asked);
+    const other = openStore(dir);
+    try {
+      other.events.append(id, { ...asked, approvalId: 'ap_2', callId: 'call_2' });
+      other.events.append(id, answered);
+    } finally {
+      other.close();
+    }
+    expect(store.approvals.pending(id).map((approval) => approval.id)).toEqual(['ap_2']);
+    store.events.append(id, { ...answered, approvalId: 'ap_2', callId: 'call_2' });
+    expect(store.sessions.get(id)?.status).toBe('working');
+    expect(store.approvals.pending()).toEqual([]);
+    expect(thrown(() => store.events.append(id, answered)).message).toContain('already answered');
+  });
+
+  it('says which call an approval belongs to when answered for another', () => {
+    const id = newSession();
+    store.events.append(id, asked);
+    expect(thrown(() => store.events.append(id, { ...answered, callId: 'call_9' })).message).toContain('belongs to call call_1');
+    const elsewhere = newSession();
+    expect(thrown(() => store.events.append(elsewhere, answered)).message).toContain('never asked');
+  });
+
+  it('names a damaged list of waiting approvals instead of failing deep inside', () => {
+    const id = newSession();
+    const damage = (waiting: string): void => {
+      const db = openDatabase(store.file, { backgroundCheckpoints: false });
+      try {
+        db.prepare<[string, string]>('UPDATE sessions SET waiting = ? WHERE id = ?').run(waiting, id);
+      } finally {
+        db.close();
+      }
+    };
+    damage(JSON.stringify([{ id: 'ap_1', callId: 'call_1', seq: 99 }]));
+    expect(thrown(() => store.events.append(id, answered))).toMatchObject({ code: 'corrupt', message: expect.stringContaining('(seq 99) is not in the log') });
+    damage('not json');
+    expect(thrown(() => store.events.append(id, answered))).toMatchObject({ code: 'corrupt', message: expect.stringContaining(`session ${id} waits on cannot be read`) });
+    expect(store.events.count(id)).toBe(0);
   });
 
   it('takes a question out of the inbox when its session finishes unanswered', () => {

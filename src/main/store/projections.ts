@@ -1,34 +1,35 @@
 import type { EventOf, SessionEvent } from '../../shared/events';
 import type { SessionStatus } from '../../shared/session';
 import type { Database, Statement } from './db';
+import { eventKey } from './eventKeys';
 import type { SessionHead, SessionHeads } from './sessionHeads';
-import type { SessionTotals } from './sessionTotals';
+import { addTotals, noTotals, totalsOf, type SessionTotals } from './sessionTotals';
 import { noSuchSession, StoreError } from './storeError';
 import type { ToolCallGuard } from './toolCallGuard';
+import type { WaitingApproval } from './waitingApprovals';
 
 type Params = Record<string, string | number | null>;
 
-/** Events a session's row may trail its log by before a status change also writes the totals. */
+/** Events a session's row may trail its log by before its totals are written for that alone. */
 const TOTALS_TAIL_LIMIT = 200;
 
 /**
- * Everything an event changes outside the log: the session row (its status, and with it the
- * totals) and the approvals; and the check that keeps each tool call to one start and one result.
- * It runs inside the event log's append transaction, so a projection that refuses (a call started
- * twice, an approval answered twice) leaves no event behind either.
+ * Everything an event changes outside the log: the session row (its status, the approvals it
+ * waits on, and with them the totals) and the settled approvals; and the check that keeps each
+ * tool call to one start and one result. It runs inside the event log's append transaction, so a
+ * projection that refuses (a call started twice, an approval answered twice) leaves no event
+ * behind either.
  */
 export class Projections {
-  private readonly writeStatus: Statement<[Params]>;
-  private readonly anyWaiting: Statement<[string], { found: 1 }>;
+  private readonly writeRow: Statement<[Params]>;
   private readonly pin: Statement<[Params]>;
   private readonly nameAfterTask: Statement<[Params]>;
-  private readonly askApproval: Statement<[Params]>;
-  private readonly answerApproval: Statement<[Params]>;
-  private readonly findApproval: Statement<
+  private readonly askingExists: Statement<[{ num: number; seq: number }], { found: 1 }>;
+  private readonly settle: Statement<[Params]>;
+  private readonly findSettled: Statement<
     [string],
     { sessionId: string; callId: string; decision: string | null; expiredAt: number | null }
   >;
-  private readonly expireApprovals: Statement<[Params]>;
 
   constructor(
     private readonly db: Database,
@@ -37,10 +38,9 @@ export class Projections {
     private readonly totals: SessionTotals,
   ) {
     // The session row is written only when something on it changes, so most events write nothing
-    // but their own row (migrations/0002_lean_append.sql, 0004_derived_from_log.sql). When the
-    // status changes, the totals are brought up to date on the way.
-    this.writeStatus = db.prepare(
-      `UPDATE sessions SET status = @status,
+    // but their own row (migrations/0002_lean_append.sql, 0004 and 0005): see updateRow.
+    this.writeRow = db.prepare(
+      `UPDATE sessions SET status = @status, waiting = @waiting,
          input_tokens = input_tokens + @inputTokens, output_tokens = output_tokens + @outputTokens,
          cached_input_tokens = cached_input_tokens + @cachedInputTokens, reasoning_tokens = reasoning_tokens + @reasoningTokens,
          -- Responses with no known price leave the total as it was (unknown stays NULL).
@@ -48,29 +48,26 @@ export class Projections {
          totals_seq = @totalsSeq
        WHERE id = @sessionId`,
     );
-    this.anyWaiting = db.prepare(
-      `SELECT 1 AS found FROM approvals WHERE session_id = ? AND decision IS NULL AND expired_at IS NULL LIMIT 1`,
-    );
     this.pin = db.prepare(
       `UPDATE sessions SET workspace = @workspace, model = @model, api = @api, base_url = @baseUrl, max_steps = @maxSteps
        WHERE id = @sessionId`,
     );
     this.nameAfterTask = db.prepare(`UPDATE sessions SET title = @title WHERE id = @sessionId AND title = ''`);
-    this.askApproval = db.prepare(
-      `INSERT INTO approvals (id, session_id, call_id, tool, request, asked_at)
-       VALUES (@approvalId, @sessionId, @callId, @tool, @request, @at)
-       ON CONFLICT (id) DO NOTHING`,
+    // The request, as the person was shown it, is copied from the asking event. One row with
+    // VALUES, not INSERT ... SELECT: SQLite checks a single-row insert into a parent table (rules
+    // point here) without scanning the child table.
+    const asking = (column: string): string =>
+      `(SELECT ${column} FROM events WHERE key = ${eventKey('@num', '@seq')} AND type = 'approval.asked')`;
+    this.settle = db.prepare(
+      `INSERT INTO approvals (id, session_id, call_id, tool, request, decision, scope, message, answered_by,
+                              asked_at, answered_at, expired_at)
+       VALUES (@approvalId, @sessionId, @callId, ${asking("payload ->> '$.tool'")},
+               ${asking("json_object('risk', payload ->> '$.risk', 'summary', payload ->> '$.summary', 'args', payload -> '$.args')")},
+               @action, @scope, @message, @by, ${asking('at')}, @answeredAt, @expiredAt)`,
     );
-    this.answerApproval = db.prepare(
-      `UPDATE approvals SET decision = @action, scope = @scope, message = @message, answered_by = @by, answered_at = @at
-       WHERE id = @approvalId AND session_id = @sessionId AND call_id = @callId
-         AND decision IS NULL AND expired_at IS NULL`,
-    );
-    this.findApproval = db.prepare(
+    this.askingExists = db.prepare(`SELECT 1 AS found FROM events WHERE key = ${eventKey('@num', '@seq')} AND type = 'approval.asked'`);
+    this.findSettled = db.prepare(
       `SELECT session_id AS sessionId, call_id AS callId, decision, expired_at AS expiredAt FROM approvals WHERE id = ?`,
-    );
-    this.expireApprovals = db.prepare(
-      `UPDATE approvals SET expired_at = @at WHERE session_id = @sessionId AND decision IS NULL AND expired_at IS NULL`,
     );
   }
 
@@ -84,8 +81,8 @@ export class Projections {
     const head = this.heads.read(sessionId);
     if (!head) throw noSuchSession(this.db.file, sessionId);
     const seq = head.lastSeq + 1;
-    const status = statusAfter(event);
-    if (status !== null) this.changeStatus(sessionId, head, status, event.type === 'session.finished');
+    let status = statusAfter(event);
+    let waiting: readonly WaitingApproval[] | null = null;
 
     switch (event.type) {
       case 'session.started':
@@ -103,25 +100,31 @@ export class Projections {
         this.nameAfterTask.run({ sessionId, title: titleFrom(event.text) });
         break;
       case 'approval.asked':
-        this.asked(sessionId, event, at);
+        waiting = this.asked(sessionId, head, event, seq);
         break;
       case 'approval.answered':
-        this.answered(sessionId, event, at);
+        waiting = this.answered(sessionId, head, event, at);
         // Waiting while any other request of the session still is.
-        this.changeStatus(sessionId, head, this.anyWaiting.get(sessionId) ? 'waiting' : 'working');
+        status = waiting.length > 0 ? 'waiting' : 'working';
         break;
       case 'tool.started':
       case 'tool.finished':
         this.calls.check(sessionId, head, event);
         break;
       case 'session.finished':
-        this.expireApprovals.run({ sessionId, at });
+        // Nobody answered in time: the questions leave the inbox, settled as expired.
+        for (const approval of head.waiting) this.settleApproval(sessionId, head, approval, { expiredAt: at });
+        waiting = head.waiting.length > 0 ? [] : null;
         break;
       default:
         // Everything else (requests, responses and their usage, plans, taints, checkpoints,
         // compactions...) lives in the log alone.
         break;
     }
+    this.updateRow(sessionId, head, { status, waiting, endsRun: event.type === 'session.finished' });
+    // After the row: its totals hold up to the event before this one.
+    const added = totalsOf(event);
+    if (added && head.tail) head.tail = addTotals(head.tail, added);
     return { head, seq };
   }
 
@@ -132,17 +135,29 @@ export class Projections {
   }
 
   /**
-   * Writes the session's new status. The row's totals are brought up to date on the way when the
-   * run ends, or when the responses since they were last written have piled up (readers add those
-   * from the log, so this only bounds what a reader of a long run has to add).
+   * Writes the session's row when its status or the approvals it waits on change, and brings the
+   * row's totals up to date on the way: its page is written anyway, and the head's tail has them
+   * without reading the log. The totals are written with nothing else changing too, at the end of
+   * a run and once the events since they were last written pile up, so a reader never adds more
+   * than that many from the log. A head that does not know its tail (another process appended)
+   * reads it from the log, but only for those two.
    */
-  private changeStatus(sessionId: string, head: SessionHead, status: SessionStatus, endsRun = false): void {
-    if (status === head.status) return;
+  private updateRow(
+    sessionId: string,
+    head: SessionHead,
+    change: { status: SessionStatus | null; waiting: readonly WaitingApproval[] | null; endsRun: boolean },
+  ): void {
+    const status = change.status ?? head.status;
+    const rowChanges = status !== head.status || change.waiting !== null;
     const behind = head.lastSeq - head.totalsSeq;
-    const since = behind > 0 && (endsRun || behind >= TOTALS_TAIL_LIMIT) ? this.totals.after(head.num, head.totalsSeq) : null;
-    this.writeStatus.run({
+    const writeTotals = behind > 0 && (change.endsRun || behind >= TOTALS_TAIL_LIMIT || (rowChanges && head.tail !== null));
+    if (!rowChanges && !writeTotals) return;
+    const since = writeTotals ? (head.tail ?? this.totals.after(head.num, head.totalsSeq)) : null;
+    const waiting = change.waiting ?? head.waiting;
+    this.writeRow.run({
       sessionId,
       status,
+      waiting: JSON.stringify(waiting),
       inputTokens: since?.usage.inputTokens ?? 0,
       outputTokens: since?.usage.outputTokens ?? 0,
       cachedInputTokens: since?.usage.cachedInputTokens ?? 0,
@@ -151,56 +166,81 @@ export class Projections {
       totalsSeq: since ? head.lastSeq : head.totalsSeq,
     });
     head.status = status;
-    if (since) head.totalsSeq = head.lastSeq;
+    head.waiting = waiting;
+    if (since) {
+      head.totalsSeq = head.lastSeq;
+      head.tail = noTotals;
+    }
   }
 
-  private asked(sessionId: string, event: EventOf<'approval.asked'>, at: number): void {
-    const request = JSON.stringify({ risk: event.risk, summary: event.summary, args: event.args });
-    const inserted = this.askApproval.run({
-      approvalId: event.approvalId,
-      sessionId,
-      callId: event.callId,
-      tool: event.tool,
-      request,
-      at,
-    });
-    if (inserted.changes === 0) {
+  /** The session's list with the new question added; an id asked before, here or anywhere, is refused. */
+  private asked(sessionId: string, head: SessionHead, event: EventOf<'approval.asked'>, seq: number): readonly WaitingApproval[] {
+    if (head.waiting.some((approval) => approval.id === event.approvalId) || this.findSettled.get(event.approvalId)) {
       throw new StoreError(
         'conflict',
         `Approval ${event.approvalId} was already asked (session ${sessionId}); give each approval.asked a new approvalId.`,
       );
     }
+    return [...head.waiting, { id: event.approvalId, callId: event.callId, seq }];
   }
 
-  private answered(sessionId: string, event: EventOf<'approval.answered'>, at: number): void {
+  /** Settles the answered approval and returns what the session still waits on. */
+  private answered(sessionId: string, head: SessionHead, event: EventOf<'approval.answered'>, at: number): readonly WaitingApproval[] {
+    const approval = head.waiting.find((waiting) => waiting.id === event.approvalId);
+    if (!approval || approval.callId !== event.callId) throw this.whyNotAnswered(sessionId, event, approval);
     const { action, scope, message, by } = event.decision;
-    const updated = this.answerApproval.run({
-      approvalId: event.approvalId,
-      sessionId,
-      callId: event.callId,
-      action,
-      scope,
-      message: message ?? null,
-      by,
-      at,
-    });
-    if (updated.changes === 0) throw this.whyNotAnswered(sessionId, event);
+    this.settleApproval(sessionId, head, approval, { action, scope, message: message ?? null, by, answeredAt: at });
+    return head.waiting.filter((waiting) => waiting !== approval);
   }
 
-  private whyNotAnswered(sessionId: string, event: EventOf<'approval.answered'>): StoreError {
-    const id = event.approvalId;
-    const found = this.findApproval.get(id);
-    if (!found) {
-      return new StoreError('not_found', `Approval ${id} was never asked in session ${sessionId}; append approval.asked before approval.answered.`);
-    }
-    if (found.sessionId !== sessionId || found.callId !== event.callId) {
-      return new StoreError(
-        'conflict',
-        `Approval ${id} belongs to call ${found.callId} of session ${found.sessionId}, not to call ${event.callId} of session ${sessionId}; answer it with the ids it was asked with.`,
+  /** Writes the approval's row as it ends: answered, or expired unanswered; its request is the asking event's. */
+  private settleApproval(
+    sessionId: string,
+    head: SessionHead,
+    approval: WaitingApproval,
+    outcome: { action: string; scope: string; message: string | null; by: string; answeredAt: number } | { expiredAt: number },
+  ): void {
+    const answer = 'action' in outcome ? outcome : undefined;
+    try {
+      this.settle.run({
+        approvalId: approval.id,
+        sessionId,
+        callId: approval.callId,
+        num: head.num,
+        seq: approval.seq,
+        action: answer?.action ?? null,
+        scope: answer?.scope ?? null,
+        message: answer?.message ?? null,
+        by: answer?.by ?? null,
+        answeredAt: answer?.answeredAt ?? null,
+        expiredAt: 'expiredAt' in outcome ? outcome.expiredAt : null,
+      });
+    } catch (error) {
+      // Without its asking event the row cannot be written (no tool, no request): say why.
+      if (this.askingExists.get({ num: head.num, seq: approval.seq })) throw error;
+      throw new StoreError(
+        'corrupt',
+        `Approval ${approval.id} of session ${sessionId} in ${this.db.file} is listed as waiting, but its approval.asked event (seq ${approval.seq}) is not in the log. Restore the database from a backup or delete the session.`,
+        { cause: error },
       );
     }
-    if (found.decision !== null) {
-      return new StoreError('conflict', `Approval ${id} of session ${sessionId} was already answered (${found.decision}); an approval is answered once.`);
+  }
+
+  private whyNotAnswered(sessionId: string, event: EventOf<'approval.answered'>, waiting: WaitingApproval | undefined): StoreError {
+    const id = event.approvalId;
+    const settled = this.findSettled.get(id);
+    const owner = waiting ? { sessionId, callId: waiting.callId } : settled;
+    if (!owner) {
+      return new StoreError('not_found', `Approval ${id} was never asked in session ${sessionId}; append approval.asked before approval.answered.`);
+    }
+    if (owner.sessionId !== sessionId || owner.callId !== event.callId) {
+      return new StoreError(
+        'conflict',
+        `Approval ${id} belongs to call ${owner.callId} of session ${owner.sessionId}, not to call ${event.callId} of session ${sessionId}; answer it with the ids it was asked with.`,
+      );
+    }
+    if (settled?.decision) {
+      return new StoreError('conflict', `Approval ${id} of session ${sessionId} was already answered (${settled.decision}); an approval is answered once.`);
     }
     return new StoreError(
       'conflict',

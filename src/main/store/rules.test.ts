@@ -42,6 +42,10 @@ describe('rules', () => {
   it('links a rule and the approval that created it, both ways', () => {
     const id = newSession();
     store.events.append(id, { type: 'approval.asked', approvalId: 'ap', callId: 'c', tool: 'run_command', risk: 'exec', summary: 'Run npm test', args: { command: 'npm test' } });
+    const fromAnswer = { pattern: 'run_command(npm test)', action: 'allow', scope: 'session', source: 'approval', sessionId: id, createdFromApproval: 'ap' } as const;
+    // A rule is made from an answer, not from a question still waiting.
+    expect(() => store.rules.add(fromAnswer)).toThrow(/no answered approval ap/);
+    store.events.append(id, { type: 'approval.answered', approvalId: 'ap', callId: 'c', decision: { action: 'allow', scope: 'session', by: 'person' } });
     const rule = store.rules.add({ pattern: 'run_command(npm test)', action: 'allow', scope: 'session', source: 'approval', sessionId: id, createdFromApproval: 'ap' });
     expect(rule.createdFromApproval).toBe('ap');
     expect(store.approvals.get('ap')?.ruleId).toBe(rule.id);

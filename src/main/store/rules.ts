@@ -65,7 +65,8 @@ export class Rules {
     const exists = {
       project: db.prepare<[string], { found: 1 }>('SELECT 1 AS found FROM projects WHERE id = ?'),
       session: db.prepare<[string], { found: 1 }>('SELECT 1 AS found FROM sessions WHERE id = ?'),
-      approval: db.prepare<[string], { found: 1 }>('SELECT 1 AS found FROM approvals WHERE id = ?'),
+      // Settled approvals only: a rule is made from an answer (migrations/0005_waiting_on_session.sql).
+      answeredApproval: db.prepare<[string], { found: 1 }>('SELECT 1 AS found FROM approvals WHERE id = ? AND decision IS NOT NULL'),
     };
     const insert = db.prepare<[Record<string, string | number | null>], RuleRow>(
       `INSERT INTO rules (id, pattern, action, scope, source, project_id, session_id, created_from_approval, created_at)
@@ -91,8 +92,8 @@ export class Rules {
       if (rule.sessionId !== undefined && !exists.session.get(rule.sessionId)) {
         refuse('not_found', `there is no session ${rule.sessionId} in ${db.file}`);
       }
-      if (rule.createdFromApproval !== undefined && !exists.approval.get(rule.createdFromApproval)) {
-        refuse('not_found', `there is no approval ${rule.createdFromApproval} in ${db.file}`);
+      if (rule.createdFromApproval !== undefined && !exists.answeredApproval.get(rule.createdFromApproval)) {
+        refuse('not_found', `there is no answered approval ${rule.createdFromApproval} in ${db.file} (a rule is made from an answer)`);
       }
       const id = newId();
       const added = insert.get({

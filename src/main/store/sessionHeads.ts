@@ -1,6 +1,8 @@
 import type { SessionStatus } from '../../shared/session';
 import type { Database, Statement } from './db';
 import { lastEventOf } from './eventKeys';
+import { noTotals, type Totals } from './sessionTotals';
+import { parseWaiting, type WaitingApproval } from './waitingApprovals';
 
 /** The end of a session's log and what an append needs of its row, read under the write lock. */
 export interface SessionHead {
@@ -13,6 +15,14 @@ export interface SessionHead {
   status: SessionStatus;
   /** The row's totals hold up to this seq (sessionTotals.ts). */
   totalsSeq: number;
+  /**
+   * What the responses after `totalsSeq` add to the row's totals, kept as they are appended, so
+   * writing the row brings its totals up to date without reading the log; null while unknown (the
+   * head was read from a row that trails its log: another process appended the responses).
+   */
+  tail: Totals | null;
+  /** The approvals the session waits on, oldest first (the row's `waiting`). Replaced, never changed in place. */
+  waiting: readonly WaitingApproval[];
 }
 
 /** Sessions whose head is kept in memory; one more is read again on its next append. */
@@ -29,13 +39,13 @@ const SESSIONS_KEPT = 32;
 export class SessionHeads {
   private readonly known = new Map<string, SessionHead>();
   private readonly dataVersion: Statement<[], number>;
-  private readonly select: Statement<[string], SessionHead>;
+  private readonly select: Statement<[string], Omit<SessionHead, 'tail' | 'waiting'> & { waiting: string }>;
   private seenVersion = Number.NaN;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.select = db.prepare(
-      `SELECT num, created_at AS createdAt, status, totals_seq AS totalsSeq,
+      `SELECT num, created_at AS createdAt, status, totals_seq AS totalsSeq, waiting,
          coalesce((SELECT e.seq ${lastEventOf('sessions.num')}), 0) AS lastSeq
        FROM sessions WHERE id = ?`,
     );
@@ -50,7 +60,15 @@ export class SessionHeads {
       this.seenVersion = version;
     }
     const known = this.known.get(sessionId);
-    return known ? { ...known } : this.select.get(sessionId);
+    if (known) return { ...known };
+    const row = this.select.get(sessionId);
+    if (!row) return undefined;
+    return {
+      ...row,
+      // A row whose totals reach its last event has nothing after them yet.
+      tail: row.totalsSeq === row.lastSeq ? noTotals : null,
+      waiting: parseWaiting(this.db.file, sessionId, row.waiting),
+    };
   }
 
   /** Keeps `head` (as the committed append left it) for the session's next append. */

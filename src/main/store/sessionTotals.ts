@@ -1,4 +1,5 @@
 import { addUsage, zeroUsage, type Usage } from '../../shared/conversation';
+import type { SessionEvent } from '../../shared/events';
 import type { Database, Statement } from './db';
 import { eventsOf } from './eventKeys';
 
@@ -9,12 +10,16 @@ export interface Totals {
   costUsd: number | null;
 }
 
+/** Totals of nothing: no tokens, and a cost unknown until a priced response adds one. */
+export const noTotals: Totals = { usage: zeroUsage, costUsd: null };
+
 /**
  * A session's token and cost totals are the log's: the usage on its model.responded and
  * context.compacted events, added up. The session row keeps that sum as of one seq (`totals_seq`)
- * and is brought up to date only when it is written anyway (its status changes, the run ends), so
- * a response costs its append no second page; whoever reads the totals adds the responses after
- * that seq, which for a finished session is none (migrations/0004_derived_from_log.sql).
+ * and is brought up to date when it is written anyway (its status changes), when the run ends and
+ * every so many events (projections.ts), so a response costs its append no second page; whoever
+ * reads the totals adds the responses after that seq, which for a finished session is none
+ * (migrations/0004_derived_from_log.sql).
  */
 export class SessionTotals {
   private readonly sumAfter: Statement<[{ num: number; afterSeq: number }], TotalsRecord>;
@@ -33,7 +38,7 @@ export class SessionTotals {
   /** What the session's log adds after `afterSeq` (the row's totals_seq). */
   after(num: number, afterSeq: number): Totals {
     const record = this.sumAfter.get({ num, afterSeq });
-    if (!record) return { usage: zeroUsage, costUsd: null };
+    if (!record) return noTotals;
     const { costUsd, ...usage } = record;
     return { usage, costUsd };
   }
@@ -47,4 +52,11 @@ export function addTotals(a: Totals, b: Totals): Totals {
     usage: addUsage(a.usage, b.usage),
     costUsd: a.costUsd === null && b.costUsd === null ? null : (a.costUsd ?? 0) + (b.costUsd ?? 0),
   };
+}
+
+/** What one event adds to its session's totals; null for an event that carries no usage. */
+export function totalsOf(event: SessionEvent): Totals | null {
+  return event.type === 'model.responded' || event.type === 'context.compacted'
+    ? { usage: event.usage, costUsd: event.costUsd ?? null }
+    : null;
 }

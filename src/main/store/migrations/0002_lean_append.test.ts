@@ -32,6 +32,16 @@ const finished = {
   durationMs: 12,
 };
 
+const askedMake = {
+  type: 'approval.asked',
+  approvalId: 'ap_2',
+  callId: 'call_2',
+  tool: 'run_command',
+  risk: 'exec',
+  summary: 'Run make',
+  args: { command: 'make' },
+};
+
 /** A database as the schema-1 store left it: a session with a log, a finished call, an answered approval and its rule. */
 function writeSchema1(): void {
   const db = openDatabase(file, { migrations: migrations.slice(0, 1), backgroundCheckpoints: false });
@@ -40,20 +50,21 @@ function writeSchema1(): void {
     INSERT INTO projects (id, path, name, created_at) VALUES ('p1', '/work/app', 'app', 100);
     INSERT INTO sessions (id, project_id, title, workspace, model, api, base_url, status, max_steps, created_at, updated_at,
                           last_seq, input_tokens, output_tokens, cached_input_tokens, reasoning_tokens)
-    VALUES ('s1', 'p1', 'fix the test', '/work/app', 'gpt-test', 'responses', 'http://127.0.0.1:9', 'waiting', 50, 1000, 1004,
-            4, 120, 30, 10, 5);
+    VALUES ('s1', 'p1', 'fix the test', '/work/app', 'gpt-test', 'responses', 'http://127.0.0.1:9', 'waiting', 50, 1000, 1005,
+            5, 120, 30, 10, 5);
     INSERT INTO events (session_id, seq, type, at, payload) VALUES
       ('s1', 1, 'user.messaged', 1001, ${payload({ type: 'user.messaged', text: 'fix the test' })}),
       ('s1', 2, 'tool.started', 1002, ${payload(started)}),
       ('s1', 3, 'tool.finished', 1003, ${payload(finished)}),
-      ('s1', 4, 'model.requested', 1004, ${payload({ type: 'model.requested', step: 2 })});
+      ('s1', 4, 'model.requested', 1004, ${payload({ type: 'model.requested', step: 2 })}),
+      ('s1', 5, 'approval.asked', 1005, ${payload(askedMake)});
     INSERT INTO tool_calls (session_id, call_id, name, status, outcome, started_seq, finished_seq, started_at, finished_at)
     VALUES ('s1', 'call_1', 'run_command', 'finished', 'ok', 2, 3, 1002, 1003);
     INSERT INTO approvals (id, session_id, call_id, tool, request, decision, scope, answered_by, asked_at, answered_at)
     VALUES ('ap_1', 's1', 'call_1', 'run_command', '{"risk":"exec","summary":"Run npm test","args":{"command":"npm test"}}',
             'allow', 'project', 'person', 1001, 1002),
            ('ap_2', 's1', 'call_2', 'run_command', '{"risk":"exec","summary":"Run make","args":{"command":"make"}}',
-            NULL, NULL, NULL, 1004, NULL);
+            NULL, NULL, NULL, 1005, NULL);
     INSERT INTO rules (id, pattern, action, scope, source, project_id, created_from_approval, created_at)
     VALUES ('r1', 'run_command(npm test)', 'allow', 'project', 'approval', 'p1', 'ap_1', 1002);
     UPDATE approvals SET rule_id = 'r1' WHERE id = 'ap_1';
@@ -77,8 +88,8 @@ describe('migration 2 (lean append)', () => {
       status: 'waiting',
       maxSteps: 50,
       createdAt: 1000,
-      updatedAt: 1004,
-      lastSeq: 4,
+      updatedAt: 1005,
+      lastSeq: 5,
       usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 10, reasoningTokens: 5 },
       costUsd: null,
     });
@@ -87,6 +98,7 @@ describe('migration 2 (lean append)', () => {
       [2, 'tool.started'],
       [3, 'tool.finished'],
       [4, 'model.requested'],
+      [5, 'approval.asked'],
     ]);
     expect(store.ledger.get('s1', 'call_1')).toMatchObject({ status: 'finished', outcome: 'ok', args: { command: 'npm test' }, output: 'all passed\n' });
     expect(store.approvals.get('ap_1')).toMatchObject({ decision: { action: 'allow', scope: 'project', by: 'person' }, ruleId: 'r1' });
@@ -99,8 +111,8 @@ describe('migration 2 (lean append)', () => {
     writeSchema1();
     store = openStore(dir);
 
-    expect(store.events.append('s1', { type: 'approval.answered', approvalId: 'ap_2', callId: 'call_2', decision: { action: 'deny', scope: 'once', by: 'person' } }).seq).toBe(5);
-    expect(store.sessions.get('s1')).toMatchObject({ lastSeq: 5, status: 'working' });
+    expect(store.events.append('s1', { type: 'approval.answered', approvalId: 'ap_2', callId: 'call_2', decision: { action: 'deny', scope: 'once', by: 'person' } }).seq).toBe(6);
+    expect(store.sessions.get('s1')).toMatchObject({ lastSeq: 6, status: 'working' });
 
     const db = openDatabase(file);
     try {
@@ -126,8 +138,9 @@ describe('migration 2 (lean append)', () => {
     try {
       const writes = [
         "UPDATE sessions SET status = 'working' WHERE id = 's1'",
-        "INSERT INTO approvals (id, session_id, call_id, tool, request, asked_at) VALUES ('a', 's1', 'c', 't', '{}', 1)",
-        "UPDATE approvals SET decision = 'allow', scope = 'once', answered_by = 'person', answered_at = 1 WHERE id = 'a'",
+        "UPDATE sessions SET status = 'waiting', waiting = '[]' WHERE id = 's1'",
+        `INSERT INTO approvals (id, session_id, call_id, tool, request, decision, scope, answered_by, asked_at, answered_at)
+         VALUES ('a', 's1', 'c', 't', '{}', 'allow', 'once', 'person', 1, 2)`,
       ];
       for (const sql of writes) {
         const opcodes = db.prepare<[], { opcode: string }>(`EXPLAIN ${sql}`).all().map((op) => op.opcode);

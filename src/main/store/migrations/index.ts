@@ -2,6 +2,7 @@ import m0001 from './0001_initial.sql?raw';
 import m0002 from './0002_lean_append.sql?raw';
 import m0003 from './0003_keyed_log.sql?raw';
 import m0004 from './0004_derived_from_log.sql?raw';
+import m0005 from './0005_waiting_on_session.sql?raw';
 
 /** One step of the schema. `version` is the `PRAGMA user_version` the database has once it ran. */
 export interface Migration {
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'lean_append', sql: m0002 },
   { version: 3, name: 'keyed_log', sql: m0003 },
   { version: 4, name: 'derived_from_log', sql: m0004 },
+  { version: 5, name: 'waiting_on_session', sql: m0005 },
 ];
