@@ -65,6 +65,8 @@ describe('answering permission requests', () => {
     );
     expect(first.asked[0]?.allowAlways).toEqual({ rule: 'run_command(npm test *)' });
     expect(core.store.rules.list({ includeRevoked: false }).map((rule) => [rule.pattern, rule.scope])).toEqual([['run_command(npm test *)', 'project']]);
+    // The grant is the project's: deleting the session it was made in keeps it.
+    core.store.sessions.delete(first.sessionId);
 
     const second = await runAnswering(repo, [{ toolCalls: [{ name: 'run_command', arguments: { command: 'npm test' } }] }, { text: 'ran again' }], () => {
       throw new Error('should not ask');

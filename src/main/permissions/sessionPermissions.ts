@@ -60,7 +60,9 @@ export async function createSessionPermissions(options: SessionPermissionOptions
         action: 'allow',
         scope,
         source: 'approval',
-        sessionId,
+        // Only a session's own grant belongs to it: rules go with their session when it is deleted,
+        // and a project's or everywhere "always" must outlive the session it was given in.
+        ...(scope === 'session' ? { sessionId } : {}),
         ...(project ? { projectId: project.id } : {}),
         createdFromApproval: approvalId,
       });

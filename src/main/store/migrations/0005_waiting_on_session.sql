@@ -19,6 +19,10 @@
 -- session row to point at, so it is settled as expired now, with its request kept.
 --
 -- bench/eventAppend.bench.ts: about a fifth of the pages an append wrote.
+--
+-- And a repair: an "Allow always" for the project or everywhere was stored with the session it was
+-- given in, and rules go with their session (ON DELETE CASCADE), so deleting that session took
+-- the person's grant with it. Only a session-scoped rule belongs to a session.
 
 ALTER TABLE sessions ADD COLUMN waiting TEXT NOT NULL DEFAULT '[]';
 
@@ -73,3 +77,5 @@ WHERE id NOT IN (SELECT id FROM temp.waiting_now);
 DROP TABLE temp.waiting_now;
 DROP TABLE approvals;
 ALTER TABLE new_approvals RENAME TO approvals;
+
+UPDATE rules SET session_id = NULL WHERE scope <> 'session';

@@ -58,8 +58,9 @@ function writeSchema4(): void {
       ('ap_make', 's1', 'call_2', 'run_command', '${request('make')}', NULL, NULL, NULL, 1003, NULL, NULL),
       ('ap_hand', 's1', 'call_4', 'run_command', '${request('ls')}', NULL, NULL, NULL, 1005, NULL, NULL),
       ('ap_old', 's2', 'call_1', 'run_command', '${request('rm -rf dist')}', NULL, NULL, NULL, 2001, NULL, 2002);
-    INSERT INTO rules (id, pattern, action, scope, source, created_from_approval, created_at)
-    VALUES ('r1', 'run_command(npm test)', 'allow', 'everywhere', 'approval', 'ap_test', 1002);
+    INSERT INTO rules (id, pattern, action, scope, source, session_id, created_from_approval, created_at)
+    VALUES ('r1', 'run_command(npm test)', 'allow', 'everywhere', 'approval', 's1', 'ap_test', 1002),
+           ('r2', 'run_command(make)', 'allow', 'session', 'approval', 's1', NULL, 1002);
     UPDATE approvals SET rule_id = 'r1' WHERE id = 'ap_test';
   `);
   db.close();
@@ -111,5 +112,14 @@ describe('migration 5 (what a session waits on is on its row)', () => {
     expect(() => store?.events.append('s1', { type: 'approval.answered', approvalId: 'ap_make', callId: 'call_2', decision: { action: 'allow', scope: 'once', by: 'person' } })).toThrow(
       /already answered/,
     );
+  });
+
+  it('keeps an "Allow always" for everywhere when the session it was given in is deleted, and drops that session\'s own', () => {
+    writeSchema4();
+    store = openStore(dir);
+    expect(store.rules.get('r1')).toMatchObject({ scope: 'everywhere', sessionId: null });
+    store.sessions.delete('s1');
+    expect(store.rules.get('r1')).toMatchObject({ pattern: 'run_command(npm test)', createdFromApproval: null, revokedAt: null });
+    expect(store.rules.get('r2')).toBeUndefined();
   });
 });
