@@ -21,6 +21,11 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
 describe('write_file', () => {
+  it('summarizes the call for the person approving it, one line as "1 line"', () => {
+    expect(writeFile.summarize({ path: 'NOTES.md', content: '# Notes\n' })).toBe('Write NOTES.md (1 line, 8 bytes)');
+    expect(writeFile.summarize({ path: 'a.txt', content: 'a\nb' })).toBe('Write a.txt (2 lines, 3 bytes)');
+  });
+
   it('creates a file and its missing parent folders', async () => {
     const result = await write({ path: 'src/deep/new.ts', content: 'export const a = 1;\nexport const b = 2;\n' });
     expect(readBack('src/deep/new.ts')).toBe('export const a = 1;\nexport const b = 2;\n');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { z } from 'zod';
+import { plural } from '../../shared/costs';
 import { defineTool, ToolError } from './defineTool';
 import description from './writeFile.txt?raw';
 import { dominantLineEnding, withLineEnding } from './files/lineEndings';
@@ -21,7 +22,7 @@ export const writeFile = defineTool({
   risk: 'edit',
   parameters,
   subject: ({ path }) => ({ kind: 'paths', access: 'write', paths: [path] }),
-  summarize: ({ path, content }) => `Write ${path} (${countLines(content)} lines, ${Buffer.byteLength(content)} bytes)`,
+  summarize: ({ path, content }) => `Write ${path} (${plural(countLines(content), 'line')}, ${plural(Buffer.byteLength(content), 'byte')})`,
   async execute({ path, content }, ctx) {
     if (/[/\\]$/.test(path)) {
       throw new ToolError(`write_file: ${JSON.stringify(path)} ends with a slash, so it names a folder; give the path of the file to write.`);
@@ -76,7 +77,7 @@ export const writeFile = defineTool({
 
     const bytes = Buffer.byteLength(text);
     const lines = countLines(text);
-    const size = `${bytes} byte${bytes === 1 ? '' : 's'}, ${lines} line${lines === 1 ? '' : 's'}`;
+    const size = `${plural(bytes, 'byte')}, ${plural(lines, 'line')}`;
     if (!existed) {
       return {
         title: `Created ${file.relative}`,
@@ -88,14 +89,14 @@ export const writeFile = defineTool({
     if (before === null) {
       return {
         title: `Overwrote ${file.relative}`,
-        output: `Overwrote ${file.relative} (${size}); it was a binary file of ${beforeBytes} bytes, so no diff is shown.`,
+        output: `Overwrote ${file.relative} (${size}); it was a binary file of ${plural(beforeBytes, 'byte')}, so no diff is shown.`,
         metadata: { path: file.relative, created: false, bytes, lines, additions: lines, deletions: 0 },
       };
     }
     const diff = unifiedDiff(file.relative, before, text);
     return {
       title: `Overwrote ${file.relative}`,
-      output: `Overwrote ${file.relative} (${size}; it had ${beforeBytes} bytes, ${countLines(before)} lines).${crlf}\n\n${clip(diff.patch)}`,
+      output: `Overwrote ${file.relative} (${size}; it had ${plural(beforeBytes, 'byte')}, ${plural(countLines(before), 'line')}).${crlf}\n\n${clip(diff.patch)}`,
       metadata: { path: file.relative, created: false, bytes, lines, additions: diff.additions, deletions: diff.deletions },
     };
   },
