@@ -54,6 +54,16 @@ describe('reduce', () => {
     expect(state.status).toBe('working');
   });
 
+  it('stays waiting when resumed with a question still unanswered (after a restart), and works once it is answered', () => {
+    const answered: SessionEvent = { type: 'approval.answered', approvalId: 'p1', callId: 'c2', decision: { action: 'allow', scope: 'once', by: 'person' } };
+    const resumed = [...log, { type: 'session.resumed' } as const].reduce(reduce, initialSessionState);
+    expect(resumed.status).toBe('waiting');
+    expect([...log, { type: 'session.resumed' } as const, answered].reduce(reduce, initialSessionState).status).toBe('working');
+    // A finished run's questions expired with it: resuming that one works.
+    const finished: SessionEvent = { type: 'session.finished', status: 'aborted', reason: 'Stopped.' };
+    expect([...log, finished, { type: 'session.resumed' } as const].reduce(reduce, initialSessionState).status).toBe('working');
+  });
+
   it('ignores events it already holds when a resync resends them', () => {
     const once = foldEvents(stored(log));
     const twice = foldEvents(stored(log), once);

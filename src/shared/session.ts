@@ -240,11 +240,16 @@ class Draft {
   }
 }
 
+/** A session that works on while a question of its own is unanswered is waiting for the person (after a restart, say). */
+function working(state: SessionState): SessionStatus {
+  return state.pendingApprovals.length > 0 ? 'waiting' : 'working';
+}
+
 function apply(draft: Draft, event: SessionEvent): void {
   const state = draft.state;
   switch (event.type) {
     case 'session.started':
-      state.status = 'working';
+      state.status = working(state);
       state.workspace = event.workspace;
       state.model = event.model;
       state.api = event.api;
@@ -252,16 +257,16 @@ function apply(draft: Draft, event: SessionEvent): void {
       state.maxSteps = event.maxSteps;
       return;
     case 'session.resumed':
-      state.status = 'working';
+      state.status = working(state);
       state.endReason = undefined;
       return;
     case 'user.messaged':
-      state.status = 'working';
+      state.status = working(state);
       draft.items().push({ type: 'user', text: event.text });
       addMessagePoint(state, state.lastSeq + 1);
       return;
     case 'model.requested':
-      state.status = 'working';
+      state.status = working(state);
       state.steps = event.step;
       if (event.estimatedTokens !== undefined || event.contextWindow !== undefined) {
         state.context = {

@@ -241,6 +241,18 @@ describe('append', () => {
     }
   });
 
+  it('agrees with the shared reducer when a run resumes with a question still unanswered', () => {
+    const id = newSession();
+    const events: SessionEvent[] = [started, task, { type: 'model.requested', step: 1 }, asked, { type: 'session.resumed' }, answered, { type: 'model.requested', step: 2 }];
+    const statuses = events.map((event) => {
+      store.events.append(id, event);
+      const row = store.sessions.get(id)?.status;
+      expect(row).toBe(foldEvents(store.events.list(id)).status);
+      return row;
+    });
+    expect(statuses).toEqual(['working', 'working', 'working', 'waiting', 'waiting', 'working', 'working']);
+  });
+
   it('pins the model and workspace the session actually started with', () => {
     const id = newSession();
     store.events.append(id, { ...started, model: 'other-model', api: 'chat', maxSteps: 7 });

@@ -81,7 +81,7 @@ export class Projections {
     const head = this.heads.read(sessionId);
     if (!head) throw noSuchSession(this.db.file, sessionId);
     const seq = head.lastSeq + 1;
-    let status = statusAfter(event);
+    let status = statusAfter(event, head.waiting.length > 0);
     let waiting: readonly WaitingApproval[] | null = null;
 
     switch (event.type) {
@@ -249,14 +249,17 @@ export class Projections {
   }
 }
 
-/** The session status the shared reducer would show after `event`; null where it stays as it was. */
-function statusAfter(event: SessionEvent): SessionStatus | null {
+/**
+ * The session status the shared reducer would show after `event`; null where it stays as it was.
+ * A session that works on while a question of its own is unanswered (after a restart) is waiting.
+ */
+function statusAfter(event: SessionEvent, questionsWaiting: boolean): SessionStatus | null {
   switch (event.type) {
     case 'session.started':
     case 'session.resumed':
     case 'user.messaged':
     case 'model.requested':
-      return 'working';
+      return questionsWaiting ? 'waiting' : 'working';
     case 'approval.asked':
       return 'waiting';
     case 'session.finished':
