@@ -37,6 +37,25 @@ export class SandboxStartError extends Error {
 /** The environment variable that carries the command into a reused profile. */
 export const COMMAND_VARIABLE = 'TETHER_SANDBOXED_COMMAND';
 
+/** Where the runtime's bridges listen inside the sandbox: its HTTP and SOCKS proxies. */
+const PROXY_PORTS = [3128, 1080];
+
+/**
+ * bash that waits, up to about two seconds, until something listens on each of `ports` (read from
+ * /proc/net/tcp with builtins, so a ready sandbox costs no process). Inside the sandbox the runtime
+ * starts its proxy bridges in the background just before the command, and on a busy machine a
+ * command that went out at once found nobody there ("Failed to connect to localhost port 3128").
+ * Only when the command's proxy is that bridge: with no network fence there is none to wait for.
+ */
+export function waitForListeners(ports: readonly number[], proxyVariable = 'HTTP_PROXY'): string {
+  const listening = ports.map((port) => `$_tether_tcp == *":${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A"*`);
+  return [
+    `if [[ \${${proxyVariable}:-} == *localhost:${ports[0]}* ]]; then`,
+    `for _tether_try in {1..200}; do read -r -d '' _tether_tcp < /proc/net/tcp; [[ ${listening.join(' && ')} ]] && break; sleep 0.01; done;`,
+    'unset _tether_try _tether_tcp; fi',
+  ].join(' ');
+}
+
 /** A fence compiled into a bubblewrap invocation, reusable while `isCurrent()`. */
 export interface SandboxProfile {
   /** The shell command to run (with COMMAND_VARIABLE set to the real command). */
@@ -154,7 +173,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
   let wrapped: string;
   try {
     wrapped = await SandboxManager.wrapWithSandbox(
-      `eval "$${COMMAND_VARIABLE}"`,
+      `${waitForListeners(PROXY_PORTS)}; eval "$${COMMAND_VARIABLE}"`,
       'bash',
       {
         filesystem: { denyRead: fence.denyRead, allowRead: fence.allowRead, allowWrite: fence.allowWrite, denyWrite: fence.denyWrite },
