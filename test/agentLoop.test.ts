@@ -249,4 +249,40 @@ describe('resuming', () => {
     expect(unknown.map((event) => event.outcome)).toEqual(['unknown']);
     expect(core.store.ledger.unfinished(sessionId)).toEqual([]);
   });
+
+  it('answers a question left waiting across a restart once nobody will ask it again', async () => {
+    const repo = fixtureRepo('failing-test');
+    server = await startScriptedModel({ turns: [{ text: 'Checked.' }, { text: 'Done.' }] });
+    const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
+    const sessionId = core.createSession({ workspace: repo, task: 't', model, maxSteps: 5 });
+    const command = 'echo hello';
+    const asked = (approvalId: string, callId: string) =>
+      ({ type: 'approval.asked', approvalId, callId, tool: 'run_command', risk: 'exec', summary: command, args: { command } }) as const;
+    // What a process that closed mid-run leaves behind: call_1 ran and asked to run again outside the
+    // sandbox; call_2 waited for permission.
+    core.store.events.append(sessionId, { type: 'model.requested', step: 1 });
+    core.store.events.append(sessionId, {
+      type: 'model.responded',
+      usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+      items: [
+        { type: 'tool_call', callId: 'call_1', name: 'run_command', arguments: JSON.stringify({ command }) },
+        { type: 'tool_call', callId: 'call_2', name: 'run_command', arguments: JSON.stringify({ command }) },
+      ],
+    });
+    core.store.events.append(sessionId, { type: 'tool.started', callId: 'call_1', name: 'run_command', args: { command } });
+    core.store.events.append(sessionId, asked('outside', 'call_1'));
+    core.store.events.append(sessionId, asked('permission', 'call_2'));
+    // Meanwhile the person allowed the command everywhere: the rules settle call_2's question.
+    core.store.rules.add({ pattern: 'run_command(echo *)', action: 'allow', scope: 'everywhere', source: 'settings' });
+
+    const outcome = await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: false }), signal: new AbortController().signal, resume: true });
+    expect(outcome.status).toBe('done');
+    expect(core.store.approvals.pending()).toEqual([]);
+    expect(core.store.approvals.get('outside')?.decision).toMatchObject({ action: 'deny', by: 'policy' });
+    expect(core.store.approvals.get('permission')?.decision).toEqual({ action: 'allow', scope: 'once', by: 'policy' });
+    expect(finished(core.store.events.list(sessionId)).map((event) => [event.callId, event.outcome])).toEqual([
+      ['call_1', 'unknown'],
+      ['call_2', 'ok'],
+    ]);
+  });
 });

@@ -3,7 +3,7 @@ import type { LiveEvent, SessionEndStatus } from '../../shared/events';
 import { isFinished, unfinishedCalls } from '../../shared/session';
 import { ModelError, type ModelProvider } from '../model/provider';
 import { streamWithRetries, type RetryOptions } from '../model/retry';
-import { executeToolCall, type ToolRunnerDeps } from '../tools/execute';
+import { answerPendingQuestions, executeToolCall, type ToolRunnerDeps } from '../tools/execute';
 import { costOf } from '../model/modelCatalog';
 import { compactConversation } from './compaction';
 import { buildModelItems, defaultContextOptions, type ContextOptions } from './context';
@@ -223,6 +223,13 @@ async function settleUnfinishedCalls(deps: LoopDeps): Promise<LoopOutcome | unde
   for (const call of unfinishedCalls(log.state)) {
     if (deps.signal.aborted) break;
     if (call.status === 'running') {
+      // A question it asked while it ran (run it again outside the sandbox?) is moot now.
+      answerPendingQuestions(log, call.callId, {
+        action: 'deny',
+        scope: 'once',
+        by: 'policy',
+        message: 'Tether stopped while this question waited; the call it was about has an unknown outcome.',
+      });
       log.append({
         type: 'tool.finished',
         callId: call.callId,

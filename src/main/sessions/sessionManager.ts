@@ -276,7 +276,7 @@ export class SessionManager {
       workspace: row.workspace,
       model: row.model,
       status: row.status,
-      pendingApprovals: this.options.core.store.approvals.pending(row.id).length,
+      pendingApprovals: this.options.core.store.approvals.waitingCount(row.id),
       mode: this.modes.get(row.id) ?? this.options.defaultMode(),
       updatedAt: row.updatedAt,
       lastSeq: row.lastSeq,

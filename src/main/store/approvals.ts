@@ -59,6 +59,7 @@ export class Approvals {
   private readonly selectWaiting: Statement<[], WaitingRecord>;
   private readonly selectWaitingIn: Statement<[string], WaitingRecord>;
   private readonly selectWaitingOne: Statement<[string], WaitingRecord>;
+  private readonly countWaiting: Statement<[string], number>;
 
   constructor(private readonly db: Database) {
     this.selectSettled = db.prepare(`SELECT ${COLUMNS} FROM approvals WHERE id = ?`);
@@ -67,6 +68,7 @@ export class Approvals {
     this.selectWaiting = db.prepare(`${WAITING} ${order}`);
     this.selectWaitingIn = db.prepare(`${WAITING} AND s.id = ? ${order}`);
     this.selectWaitingOne = db.prepare(`${WAITING} AND w.value ->> '$.id' = ?`);
+    this.countWaiting = db.prepare<[string], number>('SELECT json_array_length(waiting) FROM sessions WHERE id = ?').pluck();
   }
 
   get(id: string): ApprovalRow | undefined {
@@ -80,6 +82,11 @@ export class Approvals {
   pending(sessionId?: string): ApprovalRow[] {
     const records = sessionId === undefined ? this.selectWaiting.all() : this.selectWaitingIn.all(sessionId);
     return records.map((record) => this.waitingRow(record));
+  }
+
+  /** How many requests of the session wait for an answer, from its row alone (every summary asks). */
+  waitingCount(sessionId: string): number {
+    return this.countWaiting.get(sessionId) ?? 0;
   }
 
   private waitingRow(record: WaitingRecord): ApprovalRow {

@@ -418,10 +418,13 @@ describe('the approvals projection', () => {
     const id = newSession();
     store.events.append(id, asked);
     store.events.append(id, { ...asked, approvalId: 'ap_2', callId: 'call_2' });
+    expect(store.approvals.waitingCount(id)).toBe(2);
     store.events.append(id, answered);
     expect(store.sessions.get(id)?.status).toBe('waiting');
+    expect(store.approvals.waitingCount(id)).toBe(1);
     store.events.append(id, { ...answered, approvalId: 'ap_2', callId: 'call_2' });
     expect(store.sessions.get(id)?.status).toBe('working');
+    expect(store.approvals.waitingCount(id)).toBe(0);
   });
 
   it('refuses an answer to an approval that was never asked, or answered already', () => {
@@ -492,6 +495,18 @@ describe('the approvals projection', () => {
     expect(thrown(() => store.events.append(id, { ...answered, callId: 'call_9' })).message).toContain('belongs to call call_1');
     const elsewhere = newSession();
     expect(thrown(() => store.events.append(elsewhere, answered)).message).toContain('never asked');
+  });
+
+  it('says so when an id waiting in two sessions was settled in the other, and the session can still finish', () => {
+    const a = newSession();
+    const b = newSession();
+    store.events.append(a, asked);
+    store.events.append(b, asked);
+    store.events.append(a, answered);
+    expect(thrown(() => store.events.append(b, answered))).toMatchObject({ code: 'conflict', message: expect.stringContaining('another session with the same id') });
+    store.events.append(b, { type: 'session.finished', status: 'failed', reason: 'The store refused an answer.' });
+    expect(store.approvals.pending()).toEqual([]);
+    expect(store.approvals.get('ap_1')).toMatchObject({ sessionId: a, decision: { action: 'allow' } });
   });
 
   it('names a damaged list of waiting approvals instead of failing deep inside', () => {

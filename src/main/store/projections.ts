@@ -63,7 +63,8 @@ export class Projections {
                               asked_at, answered_at, expired_at)
        VALUES (@approvalId, @sessionId, @callId, ${asking("payload ->> '$.tool'")},
                ${asking("json_object('risk', payload ->> '$.risk', 'summary', payload ->> '$.summary', 'args', payload -> '$.args')")},
-               @action, @scope, @message, @by, ${asking('at')}, @answeredAt, @expiredAt)`,
+               @action, @scope, @message, @by, ${asking('at')}, @answeredAt, @expiredAt)
+       ON CONFLICT (id) DO NOTHING`,
     );
     this.askingExists = db.prepare(`SELECT 1 AS found FROM events WHERE key = ${eventKey('@num', '@seq')} AND type = 'approval.asked'`);
     this.findSettled = db.prepare(
@@ -173,7 +174,11 @@ export class Projections {
     }
   }
 
-  /** The session's list with the new question added; an id asked before, here or anywhere, is refused. */
+  /**
+   * The session's list with the new question added. An id still waiting here, or settled in any
+   * session, is refused; one waiting in another session is only found when settled (ids are UUIDs,
+   * and looking through every session's list would cost each question a scan).
+   */
   private asked(sessionId: string, head: SessionHead, event: EventOf<'approval.asked'>, seq: number): readonly WaitingApproval[] {
     if (head.waiting.some((approval) => approval.id === event.approvalId) || this.findSettled.get(event.approvalId)) {
       throw new StoreError(
@@ -201,8 +206,9 @@ export class Projections {
     outcome: { action: string; scope: string; message: string | null; by: string; answeredAt: number } | { expiredAt: number },
   ): void {
     const answer = 'action' in outcome ? outcome : undefined;
+    let settled: { changes: number };
     try {
-      this.settle.run({
+      settled = this.settle.run({
         approvalId: approval.id,
         sessionId,
         callId: approval.callId,
@@ -222,6 +228,13 @@ export class Projections {
         'corrupt',
         `Approval ${approval.id} of session ${sessionId} in ${this.db.file} is listed as waiting, but its approval.asked event (seq ${approval.seq}) is not in the log. Restore the database from a backup or delete the session.`,
         { cause: error },
+      );
+    }
+    // Expired unanswered, a question whose id another session already settled leaves nothing to keep.
+    if (settled.changes === 0 && answer) {
+      throw new StoreError(
+        'conflict',
+        `Approval ${approval.id} of session ${sessionId} cannot be answered: an approval of another session with the same id was settled already. Give each approval.asked a new approvalId.`,
       );
     }
   }

@@ -1,5 +1,5 @@
 import { addUsage, zeroUsage, type Usage } from '../../shared/conversation';
-import type { SessionEvent } from '../../shared/events';
+import type { EventOf, SessionEvent, SessionEventType } from '../../shared/events';
 import type { Database, Statement } from './db';
 import { eventsOf } from './eventKeys';
 
@@ -9,6 +9,9 @@ export interface Totals {
   /** US dollars over every priced response; null while no response had a known price. */
   costUsd: number | null;
 }
+
+/** The events that carry a model request's usage and cost: a session's totals are theirs, added up. */
+const USAGE_EVENTS = ['model.responded', 'context.compacted'] as const satisfies readonly SessionEventType[];
 
 /** Totals of nothing: no tokens, and a cost unknown until a priced response adds one. */
 export const noTotals: Totals = { usage: zeroUsage, costUsd: null };
@@ -31,7 +34,7 @@ export class SessionTotals {
          ${usage('cachedInputTokens')} AS cachedInputTokens, ${usage('reasoningTokens')} AS reasoningTokens,
          sum(json_extract(e.payload, '$.costUsd')) AS costUsd
        FROM events e
-       WHERE ${eventsOf('e', '@num', '@afterSeq')} AND e.type IN ('model.responded', 'context.compacted')`,
+       WHERE ${eventsOf('e', '@num', '@afterSeq')} AND e.type IN (${USAGE_EVENTS.map((type) => `'${type}'`).join(', ')})`,
     );
   }
 
@@ -56,7 +59,9 @@ export function addTotals(a: Totals, b: Totals): Totals {
 
 /** What one event adds to its session's totals; null for an event that carries no usage. */
 export function totalsOf(event: SessionEvent): Totals | null {
-  return event.type === 'model.responded' || event.type === 'context.compacted'
-    ? { usage: event.usage, costUsd: event.costUsd ?? null }
-    : null;
+  return isUsageEvent(event) ? { usage: event.usage, costUsd: event.costUsd ?? null } : null;
+}
+
+function isUsageEvent(event: SessionEvent): event is EventOf<(typeof USAGE_EVENTS)[number]> {
+  return (USAGE_EVENTS as readonly string[]).includes(event.type);
 }

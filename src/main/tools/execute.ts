@@ -184,8 +184,12 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
       ...(tool.mcpReadOnly ? { mcpReadOnly: true } : {}),
     });
   const verdict = evaluate(args);
-  if (verdict.action === 'allow') return { action: 'allow', args };
-  if (verdict.action === 'deny') return refused(tool, args, deniedBy(verdict));
+  if (verdict.action !== 'ask') {
+    // A question asked before a restart that the rules now settle (a rule added, the folder trusted
+    // meanwhile) is answered by them, so it leaves the inbox and the session is no longer waiting.
+    answerPendingQuestions(log, call.callId, { action: verdict.action, scope: 'once', by: 'policy' });
+    return verdict.action === 'allow' ? { action: 'allow', args } : refused(tool, args, deniedBy(verdict));
+  }
 
   // A request asked before a restart is still the person's to answer: wait for it, do not ask twice.
   const existing = log.state.toolCalls[call.callId]?.approvalId;
@@ -304,6 +308,13 @@ async function askFollowUp(callId: string, tool: AnyTool, question: FollowUpQues
   const once: Decision = { action: decision.action, scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
   log.append({ type: 'approval.answered', approvalId, callId, decision: once });
   return { allowed: once.action === 'allow', ...(once.message ? { message: once.message } : {}) };
+}
+
+/** Answers, as `decision`, every question about the call still waiting: none of them will be asked again. */
+export function answerPendingQuestions(log: SessionLog, callId: string, decision: Decision): void {
+  for (const approvalId of [...log.state.pendingApprovals]) {
+    if (log.state.approvals[approvalId]?.callId === callId) log.append({ type: 'approval.answered', approvalId, callId, decision });
+  }
 }
 
 function refused(tool: AnyTool, args: unknown, message: string): Permission {

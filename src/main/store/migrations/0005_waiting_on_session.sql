@@ -35,10 +35,15 @@ JOIN events e ON e.key > (s.num << 32) AND e.key <= (s.num << 32) + 4294967295
 WHERE a.decision IS NULL AND a.expired_at IS NULL;
 
 UPDATE sessions SET waiting = (
-  SELECT json_group_array(json_object('id', w.id, 'callId', w.call_id, 'seq', w.seq))
-  FROM (SELECT id, call_id, seq FROM temp.waiting_now WHERE session_id = sessions.id ORDER BY key) w
+  SELECT json_group_array(json_object('id', w.id, 'callId', w.call_id, 'seq', w.seq) ORDER BY w.key)
+  FROM temp.waiting_now w WHERE w.session_id = sessions.id
 )
 WHERE id IN (SELECT session_id FROM temp.waiting_now);
+
+-- A session resumed while a question waited (after a restart) was set to working, though its run
+-- went on waiting for the answer; with the rule the log's fold now follows, it is waiting. A status
+-- set by hand to an end stays.
+UPDATE sessions SET status = 'waiting' WHERE waiting <> '[]' AND status = 'working';
 
 -- A rule is made from an answer, so none points at a waiting approval; were one to (written by
 -- hand), it would lose the link rather than fail the migration.

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { foldEvents } from '../../../shared/session';
 import { openDatabase } from '../db';
 import { openStore, type Store } from '../store';
 import { migrations } from '.';
@@ -43,7 +44,8 @@ function writeSchema4(): void {
   db.exec(`
     INSERT INTO sessions (num, id, workspace, model, api, base_url, status, max_steps, created_at, updated_at)
     VALUES (1, 's1', '/work/app', 'gpt-test', 'responses', 'http://127.0.0.1:9', 'waiting', 50, 1000, 1000),
-           (2, 's2', '/work/app', 'gpt-test', 'responses', 'http://127.0.0.1:9', 'aborted', 50, 2000, 2000);
+           (2, 's2', '/work/app', 'gpt-test', 'responses', 'http://127.0.0.1:9', 'aborted', 50, 2000, 2000),
+           (3, 's3', '/work/app', 'gpt-test', 'responses', 'http://127.0.0.1:9', 'working', 50, 3000, 3000);
     INSERT INTO events (key, session_id, seq, type, at, payload) VALUES
       ((1 << 32) + 1, 's1', 1, 'approval.asked', 1001, ${event(asked('ap_test', 'call_1', 'npm test'))}),
       ((1 << 32) + 2, 's1', 2, 'approval.answered', 1002,
@@ -51,13 +53,16 @@ function writeSchema4(): void {
       ((1 << 32) + 3, 's1', 3, 'approval.asked', 1003, ${event(asked('ap_make', 'call_2', 'make'))}),
       ((1 << 32) + 4, 's1', 4, 'approval.asked', 1004, ${event(asked('ap_lint', 'call_3', 'npm run lint'))}),
       ((2 << 32) + 1, 's2', 1, 'approval.asked', 2001, ${event(asked('ap_old', 'call_1', 'rm -rf dist'))}),
-      ((2 << 32) + 2, 's2', 2, 'session.finished', 2002, ${event({ type: 'session.finished', status: 'aborted', reason: 'Stopped.' })});
+      ((2 << 32) + 2, 's2', 2, 'session.finished', 2002, ${event({ type: 'session.finished', status: 'aborted', reason: 'Stopped.' })}),
+      ((3 << 32) + 1, 's3', 1, 'approval.asked', 3001, ${event(asked('ap_build', 'call_1', 'npm run build'))}),
+      ((3 << 32) + 2, 's3', 2, 'session.resumed', 3002, ${event({ type: 'session.resumed' })});
     INSERT INTO approvals (id, session_id, call_id, tool, request, decision, scope, answered_by, asked_at, answered_at, expired_at) VALUES
       ('ap_test', 's1', 'call_1', 'run_command', '${request('npm test')}', 'allow', 'project', 'person', 1001, 1002, NULL),
       ('ap_lint', 's1', 'call_3', 'run_command', '${request('npm run lint')}', NULL, NULL, NULL, 1004, NULL, NULL),
       ('ap_make', 's1', 'call_2', 'run_command', '${request('make')}', NULL, NULL, NULL, 1003, NULL, NULL),
       ('ap_hand', 's1', 'call_4', 'run_command', '${request('ls')}', NULL, NULL, NULL, 1005, NULL, NULL),
-      ('ap_old', 's2', 'call_1', 'run_command', '${request('rm -rf dist')}', NULL, NULL, NULL, 2001, NULL, 2002);
+      ('ap_old', 's2', 'call_1', 'run_command', '${request('rm -rf dist')}', NULL, NULL, NULL, 2001, NULL, 2002),
+      ('ap_build', 's3', 'call_1', 'run_command', '${request('npm run build')}', NULL, NULL, NULL, 3001, NULL, NULL);
     INSERT INTO rules (id, pattern, action, scope, source, session_id, created_from_approval, created_at)
     VALUES ('r1', 'run_command(npm test)', 'allow', 'everywhere', 'approval', 's1', 'ap_test', 1002),
            ('r2', 'run_command(make)', 'allow', 'session', 'approval', 's1', NULL, 1002);
@@ -73,9 +78,11 @@ describe('migration 5 (what a session waits on is on its row)', () => {
 
     const db = openDatabase(file, { backgroundCheckpoints: false });
     try {
-      expect(db.prepare("SELECT id, waiting FROM sessions ORDER BY num").all()).toEqual([
-        { id: 's1', waiting: JSON.stringify([{ id: 'ap_make', callId: 'call_2', seq: 3 }, { id: 'ap_lint', callId: 'call_3', seq: 4 }]) },
-        { id: 's2', waiting: '[]' },
+      expect(db.prepare('SELECT id, status, waiting FROM sessions ORDER BY num').all()).toEqual([
+        { id: 's1', status: 'waiting', waiting: JSON.stringify([{ id: 'ap_make', callId: 'call_2', seq: 3 }, { id: 'ap_lint', callId: 'call_3', seq: 4 }]) },
+        { id: 's2', status: 'aborted', waiting: '[]' },
+        // Resumed while its question waited: working said the row, waiting says the log.
+        { id: 's3', status: 'waiting', waiting: JSON.stringify([{ id: 'ap_build', callId: 'call_1', seq: 1 }]) },
       ]);
       expect(db.prepare('SELECT id FROM approvals ORDER BY id').all()).toEqual([{ id: 'ap_hand' }, { id: 'ap_old' }, { id: 'ap_test' }]);
       expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
@@ -86,7 +93,9 @@ describe('migration 5 (what a session waits on is on its row)', () => {
     expect(store.approvals.pending().map((approval) => [approval.id, approval.summary, approval.askedAt])).toEqual([
       ['ap_make', 'Run make', 1003],
       ['ap_lint', 'Run npm run lint', 1004],
+      ['ap_build', 'Run npm run build', 3001],
     ]);
+    expect(store.sessions.get('s3')?.status).toBe(foldEvents(store.events.list('s3')).status);
     expect(store.approvals.get('ap_test')).toMatchObject({ decision: { action: 'allow', scope: 'project', by: 'person' }, ruleId: 'r1', answeredAt: 1002 });
     expect(store.approvals.get('ap_old')).toMatchObject({ decision: null, expiredAt: 2002, summary: 'Run rm -rf dist' });
     expect(store.rules.get('r1')).toMatchObject({ createdFromApproval: 'ap_test' });
@@ -107,7 +116,7 @@ describe('migration 5 (what a session waits on is on its row)', () => {
     expect(store.sessions.get('s1')?.status).toBe('waiting');
     store.events.append('s1', { type: 'approval.answered', approvalId: 'ap_make', callId: 'call_2', decision: { action: 'allow', scope: 'once', by: 'person' } });
     expect(store.sessions.get('s1')?.status).toBe('working');
-    expect(store.approvals.pending()).toEqual([]);
+    expect(store.approvals.pending('s1')).toEqual([]);
     expect(store.approvals.get('ap_make')).toMatchObject({ decision: { action: 'allow', scope: 'once' }, askedAt: 1003, args: { command: 'make' } });
     expect(() => store?.events.append('s1', { type: 'approval.answered', approvalId: 'ap_make', callId: 'call_2', decision: { action: 'allow', scope: 'once', by: 'person' } })).toThrow(
       /already answered/,
