@@ -37,6 +37,21 @@ function thrown(fn: () => unknown): StoreError {
   throw new Error('expected a StoreError, but nothing was thrown');
 }
 
+/** Runs `read` on a connection of its own, as another process would see the file. */
+function onSecondConnection<T>(read: (db: ReturnType<typeof openDatabase>) => T): T {
+  const db = openDatabase(store.file, { backgroundCheckpoints: false });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** What the session row itself holds of the totals (readers add the log after totals_seq). */
+function rowTotals(): unknown {
+  return onSecondConnection((db) => db.prepare('SELECT input_tokens AS inputTokens, cost_usd AS costUsd, totals_seq AS totalsSeq FROM sessions').get());
+}
+
 const started: EventOf<'session.started'> = {
   type: 'session.started',
   workspace: '/work/app',
@@ -134,14 +149,6 @@ describe('append', () => {
       ...responded(inputTokens),
       ...(costUsd === undefined ? {} : { costUsd }),
     });
-    const rowTotals = (): unknown => {
-      const db = openDatabase(store.file, { backgroundCheckpoints: false });
-      try {
-        return db.prepare('SELECT input_tokens AS inputTokens, cost_usd AS costUsd, totals_seq AS totalsSeq FROM sessions').get();
-      } finally {
-        db.close();
-      }
-    };
     store.events.append(id, started);
     store.events.append(id, priced(100));
     // No price known yet: the cost is unknown, not zero.
@@ -180,14 +187,8 @@ describe('append', () => {
 
   it('keeps the row within a bounded number of events of its totals, writing them with the status or on their own', () => {
     const id = newSession();
-    const totalsSeq = (): number => {
-      const db = openDatabase(store.file, { backgroundCheckpoints: false });
-      try {
-        return db.prepare<[], { totalsSeq: number }>('SELECT totals_seq AS totalsSeq FROM sessions').get()?.totalsSeq ?? -1;
-      } finally {
-        db.close();
-      }
-    };
+    const totalsSeq = (): number =>
+      onSecondConnection((db) => db.prepare<[], { totalsSeq: number }>('SELECT totals_seq AS totalsSeq FROM sessions').get()?.totalsSeq ?? -1);
     store.events.append(id, started);
     for (let i = 0; i < 10; i++) store.events.append(id, responded(1));
     // The status change writes the row, and the totals this connection kept on the way.
@@ -203,14 +204,6 @@ describe('append', () => {
 
   it('adds up the responses another process appended, reading the log for them only when it must', () => {
     const id = newSession();
-    const rowTotals = (): unknown => {
-      const db = openDatabase(store.file, { backgroundCheckpoints: false });
-      try {
-        return db.prepare('SELECT input_tokens AS inputTokens, cost_usd AS costUsd, totals_seq AS totalsSeq FROM sessions').get();
-      } finally {
-        db.close();
-      }
-    };
     store.events.append(id, started);
     store.events.append(id, { ...responded(100), costUsd: 0.5 });
     const other = openStore(dir);
@@ -438,14 +431,8 @@ describe('the approvals projection', () => {
 
   it('keeps a waiting question on its session row, and writes the approval only once it is settled', () => {
     const id = newSession();
-    const approvalRows = (): unknown[] => {
-      const db = openDatabase(store.file, { backgroundCheckpoints: false });
-      try {
-        return db.prepare('SELECT id, call_id, tool, request, decision, asked_at, answered_at FROM approvals').all();
-      } finally {
-        db.close();
-      }
-    };
+    const approvalRows = (): unknown[] =>
+      onSecondConnection((db) => db.prepare('SELECT id, call_id, tool, request, decision, asked_at, answered_at FROM approvals').all());
     const { at: askedAt } = store.events.append(id, asked);
     expect(approvalRows()).toEqual([]);
     expect(store.approvals.get('ap_1')).toMatchObject({ sessionId: id, summary: 'Run npm test', decision: null, askedAt });
@@ -512,12 +499,7 @@ describe('the approvals projection', () => {
   it('names a damaged list of waiting approvals instead of failing deep inside', () => {
     const id = newSession();
     const damage = (waiting: string): void => {
-      const db = openDatabase(store.file, { backgroundCheckpoints: false });
-      try {
-        db.prepare<[string, string]>('UPDATE sessions SET waiting = ? WHERE id = ?').run(waiting, id);
-      } finally {
-        db.close();
-      }
+      onSecondConnection((db) => db.prepare<[string, string]>('UPDATE sessions SET waiting = ? WHERE id = ?').run(waiting, id));
     };
     damage(JSON.stringify([{ id: 'ap_1', callId: 'call_1', seq: 99 }]));
     expect(thrown(() => store.events.append(id, answered))).toMatchObject({ code: 'corrupt', message: expect.stringContaining('(seq 99) is not in the log') });
@@ -569,10 +551,10 @@ describe('the log on disk', () => {
     const id = newSession();
     store.events.append(id, started);
     store.events.append(id, task);
-    const db = openDatabase(store.file);
-    db.exec(`INSERT INTO events (session_id, seq, type, at, payload) VALUES ('${id}', 3, 'tool.finished', 0, '{"type":"tool.finished","callId":7}')`);
-    db.exec(`INSERT INTO events (session_id, seq, type, at, payload) VALUES ('${id}', 4, 'user.messaged', 0, '{not json')`);
-    db.close();
+    onSecondConnection((db) => {
+      db.exec(`INSERT INTO events (session_id, seq, type, at, payload) VALUES ('${id}', 3, 'tool.finished', 0, '{"type":"tool.finished","callId":7}')`);
+      db.exec(`INSERT INTO events (session_id, seq, type, at, payload) VALUES ('${id}', 4, 'user.messaged', 0, '{not json')`);
+    });
 
     const error = thrown(() => store.events.list(id));
     expect(error.code).toBe('corrupt');
@@ -585,13 +567,10 @@ describe('the log on disk', () => {
   it('keeps stored events from being changed or deleted, except with their session', () => {
     const id = newSession();
     store.events.append(id, started);
-    const db = openDatabase(store.file);
-    try {
+    onSecondConnection((db) => {
       expect(() => db.exec(`UPDATE events SET payload = '{}' WHERE session_id = '${id}'`)).toThrow(/append-only/);
       expect(() => db.exec(`DELETE FROM events WHERE session_id = '${id}'`)).toThrow(/append-only/);
-    } finally {
-      db.close();
-    }
+    });
     store.sessions.delete(id);
     expect(store.events.count(id)).toBe(0);
   });

@@ -1,36 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backupFile, openDatabase } from '../db';
-import { openStore, type Store } from '../store';
+import { describe, expect, it } from 'vitest';
+import { backupFile } from '../db';
 import { migrations } from '.';
+import { migrationFixture, npmTestFinished as finished, npmTestStarted as started, sqlJson as payload } from './testing';
 
-let dir: string;
-let file: string;
-let store: Store | undefined;
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-m0002-'));
-  file = path.join(dir, 'tether.db');
-});
-
-afterEach(() => {
-  store?.close();
-  store = undefined;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const started = { type: 'tool.started', callId: 'call_1', name: 'run_command', args: { command: 'npm test' } };
-const finished = {
-  type: 'tool.finished',
-  callId: 'call_1',
-  name: 'run_command',
-  outcome: 'ok',
-  title: 'npm test (exit 0)',
-  output: 'all passed\n',
-  durationMs: 12,
-};
+const fixture = migrationFixture('m0002');
 
 const askedMake = {
   type: 'approval.asked',
@@ -44,9 +18,9 @@ const askedMake = {
 
 /** A database as the schema-1 store left it: a session with a log, a finished call, an answered approval and its rule. */
 function writeSchema1(): void {
-  const db = openDatabase(file, { migrations: migrations.slice(0, 1), backgroundCheckpoints: false });
-  const payload = (event: object): string => `'${JSON.stringify(event)}'`;
-  db.exec(`
+  fixture.writeAtSchema(
+    1,
+    `
     INSERT INTO projects (id, path, name, created_at) VALUES ('p1', '/work/app', 'app', 100);
     INSERT INTO sessions (id, project_id, title, workspace, model, api, base_url, status, max_steps, created_at, updated_at,
                           last_seq, input_tokens, output_tokens, cached_input_tokens, reasoning_tokens)
@@ -68,14 +42,14 @@ function writeSchema1(): void {
     INSERT INTO rules (id, pattern, action, scope, source, project_id, created_from_approval, created_at)
     VALUES ('r1', 'run_command(npm test)', 'allow', 'project', 'approval', 'p1', 'ap_1', 1002);
     UPDATE approvals SET rule_id = 'r1' WHERE id = 'ap_1';
-  `);
-  db.close();
+  `,
+  );
 }
 
 describe('migration 2 (lean append)', () => {
   it('keeps every session, event, ledger row, approval and rule of a schema-1 database', () => {
     writeSchema1();
-    store = openStore(dir);
+    const store = fixture.openStore();
 
     expect(store.sessions.get('s1')).toEqual({
       id: 's1',
@@ -100,30 +74,39 @@ describe('migration 2 (lean append)', () => {
       [4, 'model.requested'],
       [5, 'approval.asked'],
     ]);
-    expect(store.ledger.get('s1', 'call_1')).toMatchObject({ status: 'finished', outcome: 'ok', args: { command: 'npm test' }, output: 'all passed\n' });
+    expect(store.ledger.get('s1', 'call_1')).toMatchObject({
+      status: 'finished',
+      outcome: 'ok',
+      args: { command: 'npm test' },
+      output: 'all passed\n',
+    });
     expect(store.approvals.get('ap_1')).toMatchObject({ decision: { action: 'allow', scope: 'project', by: 'person' }, ruleId: 'r1' });
     expect(store.approvals.pending().map((approval) => approval.id)).toEqual(['ap_2']);
     expect(store.rules.get('r1')).toMatchObject({ createdFromApproval: 'ap_1', projectId: 'p1' });
-    expect(fs.existsSync(backupFile(file, 1))).toBe(true);
+    expect(fs.existsSync(backupFile(fixture.file, 1))).toBe(true);
   });
 
   it('leaves a database whose log goes on from where it was, with its constraints and cascades', () => {
     writeSchema1();
-    store = openStore(dir);
+    const store = fixture.openStore();
 
-    expect(store.events.append('s1', { type: 'approval.answered', approvalId: 'ap_2', callId: 'call_2', decision: { action: 'deny', scope: 'once', by: 'person' } }).seq).toBe(6);
+    expect(
+      store.events.append('s1', {
+        type: 'approval.answered',
+        approvalId: 'ap_2',
+        callId: 'call_2',
+        decision: { action: 'deny', scope: 'once', by: 'person' },
+      }).seq,
+    ).toBe(6);
     expect(store.sessions.get('s1')).toMatchObject({ lastSeq: 6, status: 'working' });
 
-    const db = openDatabase(file);
-    try {
+    fixture.inspect((db) => {
       expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: migrations.length });
       expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
       expect(db.prepare('PRAGMA integrity_check').all()).toEqual([{ integrity_check: 'ok' }]);
       expect(() => db.exec("UPDATE sessions SET status = 'sleeping' WHERE id = 's1'")).toThrow(/CHECK constraint failed/);
       expect(() => db.exec("DELETE FROM events WHERE session_id = 's1'")).toThrow(/append-only/);
-    } finally {
-      db.close();
-    }
+    });
 
     store.sessions.delete('s1');
     expect(store.events.count('s1')).toBe(0);
@@ -134,8 +117,7 @@ describe('migration 2 (lean append)', () => {
   });
 
   it('lets the writes an append makes compile without a temporary b-tree per statement', () => {
-    const db = openDatabase(file, { backgroundCheckpoints: false });
-    try {
+    fixture.inspect((db) => {
       const writes = [
         "UPDATE sessions SET status = 'working' WHERE id = 's1'",
         "UPDATE sessions SET status = 'waiting', waiting = '[]' WHERE id = 's1'",
@@ -143,11 +125,12 @@ describe('migration 2 (lean append)', () => {
          VALUES ('a', 's1', 'c', 't', '{}', 'allow', 'once', 'person', 1, 2)`,
       ];
       for (const sql of writes) {
-        const opcodes = db.prepare<[], { opcode: string }>(`EXPLAIN ${sql}`).all().map((op) => op.opcode);
+        const opcodes = db
+          .prepare<[], { opcode: string }>(`EXPLAIN ${sql}`)
+          .all()
+          .map((op) => op.opcode);
         expect(opcodes, sql).not.toContain('OpenEphemeral');
       }
-    } finally {
-      db.close();
-    }
+    });
   });
 });

@@ -1,42 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db';
-import { openStore, type Store } from '../store';
-import { migrations } from '.';
+import { describe, expect, it } from 'vitest';
+import { migrationFixture, npmTestFinished as finished, npmTestStarted as started, sqlJson as payload } from './testing';
 
-let dir: string;
-let file: string;
-let store: Store | undefined;
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-m0003-'));
-  file = path.join(dir, 'tether.db');
-});
-
-afterEach(() => {
-  store?.close();
-  store = undefined;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const payload = (event: object): string => `'${JSON.stringify(event)}'`;
-const started = { type: 'tool.started', callId: 'call_1', name: 'run_command', args: { command: 'npm test' } };
-const finished = {
-  type: 'tool.finished',
-  callId: 'call_1',
-  name: 'run_command',
-  outcome: 'ok',
-  title: 'npm test (exit 0)',
-  output: 'all passed\n',
-  durationMs: 12,
-};
+const fixture = migrationFixture('m0003');
 
 /** Two sessions as the schema-2 store left them, the second created first in rowid order but later in time. */
 function writeSchema2(): void {
-  const db = openDatabase(file, { migrations: migrations.slice(0, 2), backgroundCheckpoints: false });
-  db.exec(`
+  fixture.writeAtSchema(
+    2,
+    `
     INSERT INTO projects (id, path, name, created_at) VALUES ('p1', '/work/app', 'app', 100);
     INSERT INTO sessions (id, project_id, title, workspace, model, api, base_url, status, max_steps, created_at, updated_at,
                           input_tokens, output_tokens, cached_input_tokens, reasoning_tokens)
@@ -52,27 +23,23 @@ function writeSchema2(): void {
     VALUES ('s1', 'call_1', 'run_command', 'finished', 'ok', 2, 3, 1002, 1003);
     INSERT INTO approvals (id, session_id, call_id, tool, request, asked_at)
     VALUES ('ap_1', 's1', 'call_2', 'run_command', '{"risk":"exec","summary":"Run make","args":{"command":"make"}}', 1003);
-  `);
-  db.close();
+  `,
+  );
 }
 
 describe('migration 3 (keyed log)', () => {
   it('keeps every event byte for byte, in order, under its session, and the ledger still finds the results', () => {
     writeSchema2();
-    const before = openDatabase(file, { migrations: migrations.slice(0, 2), backgroundCheckpoints: false });
-    const payloads = before.prepare('SELECT session_id, seq, at, payload FROM events ORDER BY session_id, seq').all();
-    before.close();
+    const everyEvent = 'SELECT session_id, seq, at, payload FROM events ORDER BY session_id, seq';
+    const payloads = fixture.inspect((db) => db.prepare(everyEvent).all(), 2);
 
-    store = openStore(dir);
+    const store = fixture.openStore();
 
-    const db = openDatabase(file, { backgroundCheckpoints: false });
-    try {
-      expect(db.prepare('SELECT session_id, seq, at, payload FROM events ORDER BY session_id, seq').all()).toEqual(payloads);
+    fixture.inspect((db) => {
+      expect(db.prepare(everyEvent).all()).toEqual(payloads);
       expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
       expect(db.prepare('PRAGMA integrity_check').all()).toEqual([{ integrity_check: 'ok' }]);
-    } finally {
-      db.close();
-    }
+    });
     expect(store.events.list('s1').map(({ seq, event }) => [seq, event.type])).toEqual([
       [1, 'user.messaged'],
       [2, 'tool.started'],
@@ -86,7 +53,7 @@ describe('migration 3 (keyed log)', () => {
 
   it('goes on appending after the migrated log, keeps sessions apart, and deletes one session with its whole log', () => {
     writeSchema2();
-    store = openStore(dir);
+    const store = fixture.openStore();
 
     expect(store.events.append('s1', { type: 'model.requested', step: 1 }).seq).toBe(4);
     expect(store.events.append('s2', { type: 'model.requested', step: 1 }).seq).toBe(2);
@@ -100,7 +67,7 @@ describe('migration 3 (keyed log)', () => {
   });
 
   it('stores a session on the Anthropic API and sums the cost of priced responses, leaving unpriced ones unknown', () => {
-    store = openStore(dir);
+    const store = fixture.openStore();
     const base = { workspace: '/w', api: 'anthropic', baseUrl: 'https://api.anthropic.com', maxSteps: 5 } as const;
     const priced = store.sessions.create({ ...base, model: 'claude-sonnet-4-5' }).id;
     const unpriced = store.sessions.create({ ...base, model: 'local-model' }).id;
@@ -116,19 +83,16 @@ describe('migration 3 (keyed log)', () => {
   });
 
   it('lets nothing but a session delete remove or change an event', () => {
-    store = openStore(dir);
+    const store = fixture.openStore();
     const id = store.sessions.create({ workspace: '/w', model: 'm', api: 'responses', baseUrl: 'http://x', maxSteps: 5 }).id;
     store.events.append(id, { type: 'user.messaged', text: 'hi' });
-    const db = openDatabase(file, { backgroundCheckpoints: false });
-    try {
+    fixture.inspect((db) => {
       expect(() => db.exec('UPDATE events SET payload = payload')).toThrow(/append-only/);
       expect(() => db.exec('DELETE FROM events')).toThrow(/append-only/);
       // A key outside the session's range, or a seq that disagrees with its key, is refused.
       expect(() => db.exec(`INSERT INTO events (key, session_id, seq, type, at, payload) VALUES (1, '${id}', 2, 't', 0, '{}')`)).toThrow(
         /CHECK constraint failed/,
       );
-    } finally {
-      db.close();
-    }
+    });
   });
 });

@@ -1,28 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../../../shared/session';
-import { openDatabase } from '../db';
-import { openStore, type Store } from '../store';
-import { migrations } from '.';
+import { migrationFixture, sqlJson as event } from './testing';
 
-let dir: string;
-let file: string;
-let store: Store | undefined;
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-m0005-'));
-  file = path.join(dir, 'tether.db');
-});
-
-afterEach(() => {
-  store?.close();
-  store = undefined;
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const event = (value: object): string => `'${JSON.stringify(value)}'`;
+const fixture = migrationFixture('m0005');
 const asked = (approvalId: string, callId: string, command: string): object => ({
   type: 'approval.asked',
   approvalId,
@@ -40,8 +20,9 @@ const request = (command: string): string => JSON.stringify({ risk: 'exec', summ
  * asking event, which only a hand could have written.
  */
 function writeSchema4(): void {
-  const db = openDatabase(file, { migrations: migrations.slice(0, 4), backgroundCheckpoints: false });
-  db.exec(`
+  fixture.writeAtSchema(
+    4,
+    `
     INSERT INTO sessions (num, id, workspace, model, api, base_url, status, max_steps, created_at, updated_at)
     VALUES (1, 's1', '/work/app', 'gpt-test', 'responses', 'http://127.0.0.1:9', 'waiting', 50, 1000, 1000),
            (2, 's2', '/work/app', 'gpt-test', 'responses', 'http://127.0.0.1:9', 'aborted', 50, 2000, 2000),
@@ -67,19 +48,25 @@ function writeSchema4(): void {
     VALUES ('r1', 'run_command(npm test)', 'allow', 'everywhere', 'approval', 's1', 'ap_test', 1002),
            ('r2', 'run_command(make)', 'allow', 'session', 'approval', 's1', NULL, 1002);
     UPDATE approvals SET rule_id = 'r1' WHERE id = 'ap_test';
-  `);
-  db.close();
+  `,
+  );
 }
 
 describe('migration 5 (what a session waits on is on its row)', () => {
   it('lists the waiting approvals on their session in the order asked, and keeps the settled ones and their rule', () => {
     writeSchema4();
-    store = openStore(dir);
+    const store = fixture.openStore();
 
-    const db = openDatabase(file, { backgroundCheckpoints: false });
-    try {
+    fixture.inspect((db) => {
       expect(db.prepare('SELECT id, status, waiting FROM sessions ORDER BY num').all()).toEqual([
-        { id: 's1', status: 'waiting', waiting: JSON.stringify([{ id: 'ap_make', callId: 'call_2', seq: 3 }, { id: 'ap_lint', callId: 'call_3', seq: 4 }]) },
+        {
+          id: 's1',
+          status: 'waiting',
+          waiting: JSON.stringify([
+            { id: 'ap_make', callId: 'call_2', seq: 3 },
+            { id: 'ap_lint', callId: 'call_3', seq: 4 },
+          ]),
+        },
         { id: 's2', status: 'aborted', waiting: '[]' },
         // Resumed while its question waited: working said the row, waiting says the log.
         { id: 's3', status: 'waiting', waiting: JSON.stringify([{ id: 'ap_build', callId: 'call_1', seq: 1 }]) },
@@ -87,23 +74,25 @@ describe('migration 5 (what a session waits on is on its row)', () => {
       expect(db.prepare('SELECT id FROM approvals ORDER BY id').all()).toEqual([{ id: 'ap_hand' }, { id: 'ap_old' }, { id: 'ap_test' }]);
       expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
       expect(db.prepare('PRAGMA integrity_check').all()).toEqual([{ integrity_check: 'ok' }]);
-    } finally {
-      db.close();
-    }
+    });
     expect(store.approvals.pending().map((approval) => [approval.id, approval.summary, approval.askedAt])).toEqual([
       ['ap_make', 'Run make', 1003],
       ['ap_lint', 'Run npm run lint', 1004],
       ['ap_build', 'Run npm run build', 3001],
     ]);
     expect(store.sessions.get('s3')?.status).toBe(foldEvents(store.events.list('s3')).status);
-    expect(store.approvals.get('ap_test')).toMatchObject({ decision: { action: 'allow', scope: 'project', by: 'person' }, ruleId: 'r1', answeredAt: 1002 });
+    expect(store.approvals.get('ap_test')).toMatchObject({
+      decision: { action: 'allow', scope: 'project', by: 'person' },
+      ruleId: 'r1',
+      answeredAt: 1002,
+    });
     expect(store.approvals.get('ap_old')).toMatchObject({ decision: null, expiredAt: 2002, summary: 'Run rm -rf dist' });
     expect(store.rules.get('r1')).toMatchObject({ createdFromApproval: 'ap_test' });
   });
 
   it('settles a pending row that has no asking event as expired, keeping its request', () => {
     writeSchema4();
-    store = openStore(dir);
+    const store = fixture.openStore();
     const hand = store.approvals.get('ap_hand');
     expect(hand).toMatchObject({ sessionId: 's1', summary: 'Run ls', decision: null, askedAt: 1005 });
     expect(hand?.expiredAt).toEqual(expect.any(Number));
@@ -111,21 +100,40 @@ describe('migration 5 (what a session waits on is on its row)', () => {
 
   it('answers what waited before the upgrade, and the session works again once nothing waits', () => {
     writeSchema4();
-    store = openStore(dir);
-    store.events.append('s1', { type: 'approval.answered', approvalId: 'ap_lint', callId: 'call_3', decision: { action: 'deny', scope: 'once', by: 'person' } });
+    const store = fixture.openStore();
+    store.events.append('s1', {
+      type: 'approval.answered',
+      approvalId: 'ap_lint',
+      callId: 'call_3',
+      decision: { action: 'deny', scope: 'once', by: 'person' },
+    });
     expect(store.sessions.get('s1')?.status).toBe('waiting');
-    store.events.append('s1', { type: 'approval.answered', approvalId: 'ap_make', callId: 'call_2', decision: { action: 'allow', scope: 'once', by: 'person' } });
+    store.events.append('s1', {
+      type: 'approval.answered',
+      approvalId: 'ap_make',
+      callId: 'call_2',
+      decision: { action: 'allow', scope: 'once', by: 'person' },
+    });
     expect(store.sessions.get('s1')?.status).toBe('working');
     expect(store.approvals.pending('s1')).toEqual([]);
-    expect(store.approvals.get('ap_make')).toMatchObject({ decision: { action: 'allow', scope: 'once' }, askedAt: 1003, args: { command: 'make' } });
-    expect(() => store?.events.append('s1', { type: 'approval.answered', approvalId: 'ap_make', callId: 'call_2', decision: { action: 'allow', scope: 'once', by: 'person' } })).toThrow(
-      /already answered/,
-    );
+    expect(store.approvals.get('ap_make')).toMatchObject({
+      decision: { action: 'allow', scope: 'once' },
+      askedAt: 1003,
+      args: { command: 'make' },
+    });
+    expect(() =>
+      store.events.append('s1', {
+        type: 'approval.answered',
+        approvalId: 'ap_make',
+        callId: 'call_2',
+        decision: { action: 'allow', scope: 'once', by: 'person' },
+      }),
+    ).toThrow(/already answered/);
   });
 
   it('keeps an "Allow always" for everywhere when the session it was given in is deleted, and drops that session\'s own', () => {
     writeSchema4();
-    store = openStore(dir);
+    const store = fixture.openStore();
     expect(store.rules.get('r1')).toMatchObject({ scope: 'everywhere', sessionId: null });
     store.sessions.delete('s1');
     expect(store.rules.get('r1')).toMatchObject({ pattern: 'run_command(npm test)', createdFromApproval: null, revokedAt: null });
