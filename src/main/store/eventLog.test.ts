@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventOf, SessionEvent } from '../../shared/events';
 import { foldEvents } from '../../shared/session';
 import { openDatabase } from './db';
+import { SessionTotals } from './sessionTotals';
 import { StoreError } from './storeError';
 import { openStore, type Store } from './store';
 
@@ -224,6 +225,27 @@ describe('append', () => {
     store.events.append(id, { type: 'session.finished', status: 'done', reason: 'The model answered.' });
     expect(rowTotals()).toEqual({ inputTokens: 131, costUsd: 1.25, totalsSeq: 9 });
     expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 131 }, costUsd: 1.25 });
+  });
+
+  it('adds the responses it appended itself from memory, and reads the log only for those another process appended', () => {
+    const id = newSession();
+    const fromLog = vi.spyOn(SessionTotals.prototype, 'after');
+    try {
+      store.events.append(id, started);
+      for (let i = 0; i < 5; i++) store.events.append(id, { ...responded(10), costUsd: 0.5 });
+      expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 50, outputTokens: 100 }, costUsd: 2.5 });
+      expect(fromLog).not.toHaveBeenCalled();
+      const other = openStore(dir);
+      try {
+        other.events.append(id, responded(1));
+      } finally {
+        other.close();
+      }
+      expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 51 }, costUsd: 2.5 });
+      expect(fromLog).toHaveBeenCalledTimes(1);
+    } finally {
+      fromLog.mockRestore();
+    }
   });
 
   it('agrees with the shared reducer about the session status after every event', () => {

@@ -79,6 +79,19 @@ export class SessionHeads {
     if (this.known.size > SESSIONS_KEPT) this.known.delete(this.known.keys().next().value as string);
   }
 
+  /**
+   * The totals of the responses after `row.totalsSeq` as this connection appended them, when what it
+   * keeps is exactly that stretch of that session's log (the same session, totals and last seq; a
+   * session deleted and made again under the same id differs in its creation time). Otherwise
+   * undefined, and the reader adds them from the log.
+   */
+  knownTail(sessionId: string, row: Pick<SessionHead, 'num' | 'createdAt' | 'totalsSeq' | 'lastSeq'>): Totals | undefined {
+    const head = this.known.get(sessionId);
+    const same =
+      head && head.num === row.num && head.createdAt === row.createdAt && head.totalsSeq === row.totalsSeq && head.lastSeq === row.lastSeq;
+    return (same && head.tail) || undefined;
+  }
+
   /** Drops what is kept of a session this connection changed outside the log. */
   forget(sessionId: string): void {
     this.known.delete(sessionId);

@@ -56,6 +56,14 @@ const COLUMNS = `s.num, s.id, s.project_id AS projectId, s.title, s.workspace, s
   s.input_tokens AS inputTokens, s.output_tokens AS outputTokens, s.cached_input_tokens AS cachedInputTokens,
   s.reasoning_tokens AS reasoningTokens, s.cost_usd AS costUsd, s.totals_seq AS totalsSeq`;
 
+/** What the event log keeps in memory of the sessions this connection appends to (sessionHeads.ts). */
+export interface AppendMemory {
+  /** Forgets a session changed here outside the log (deleted, its status set by hand). */
+  forget(sessionId: string): void;
+  /** The totals the responses after the row's totals_seq add, when kept for exactly that stretch of that session's log. */
+  knownTail(sessionId: string, row: { num: number; createdAt: number; totalsSeq: number; lastSeq: number }): Totals | undefined;
+}
+
 /** The sessions table. Everything an event changes on a session is written by projections.ts. */
 export class Sessions {
   private readonly selectOne: Statement<[string], SessionRecord>;
@@ -70,8 +78,7 @@ export class Sessions {
     private readonly db: Database,
     now: () => number,
     private readonly totals: SessionTotals,
-    /** Forgets what the event log keeps in memory of a session changed here, outside the log. */
-    private readonly forget: (sessionId: string) => void,
+    private readonly kept: AppendMemory,
   ) {
     this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = ?`);
     this.selectAll = db.prepare(`SELECT ${COLUMNS} FROM sessions s ORDER BY s.created_at DESC, s.id DESC`);
@@ -160,14 +167,14 @@ export class Sessions {
    */
   setStatus(id: string, status: SessionStatus): SessionRow {
     const row = this.setStatusTx(id, status);
-    this.forget(id);
+    this.kept.forget(id);
     return row;
   }
 
   /** Deletes the session with its log (and so its ledger), approvals and session-scoped rules. */
   delete(id: string): void {
     this.deleteTx(id);
-    this.forget(id);
+    this.kept.forget(id);
   }
 
   /** The row as just written, read back inside the same transaction; missing means no such session. */
@@ -179,7 +186,10 @@ export class Sessions {
   private toRow(record: SessionRecord): SessionRow {
     const { num, totalsSeq, inputTokens, outputTokens, cachedInputTokens, reasoningTokens, costUsd, ...row } = record;
     const stored: Totals = { usage: { inputTokens, outputTokens, cachedInputTokens, reasoningTokens }, costUsd };
-    const totals = row.lastSeq > totalsSeq ? addTotals(stored, this.totals.after(num, totalsSeq)) : stored;
+    if (row.lastSeq === totalsSeq) return { ...row, ...stored };
+    // This connection usually appended those responses itself (the app, summing a session per event).
+    const tail = this.kept.knownTail(row.id, { num, createdAt: row.createdAt, totalsSeq, lastSeq: row.lastSeq }) ?? this.totals.after(num, totalsSeq);
+    const totals = addTotals(stored, tail);
     return { ...row, ...totals };
   }
 

@@ -9,7 +9,7 @@ import { Projects } from './projects';
 import { Rules } from './rules';
 import { SessionHeads } from './sessionHeads';
 import { SessionTotals } from './sessionTotals';
-import { Sessions } from './sessions';
+import { Sessions, type AppendMemory } from './sessions';
 import { ToolCallGuard } from './toolCallGuard';
 
 /** Everything Tether keeps: one SQLite file, one connection, statements prepared once. */
@@ -47,15 +47,17 @@ export function openStore(location: StoreLocation, options: StoreOptions = {}): 
   const calls = new ToolCallGuard(db);
   const totals = new SessionTotals(db);
   const projections = new Projections(db, heads, calls, totals);
-  // What the append keeps in memory of a session this connection changes outside the log.
-  const forget = (sessionId: string): void => {
-    heads.forget(sessionId);
-    calls.forget(sessionId);
+  const kept: AppendMemory = {
+    forget(sessionId) {
+      heads.forget(sessionId);
+      calls.forget(sessionId);
+    },
+    knownTail: (sessionId, row) => heads.knownTail(sessionId, row),
   };
   return {
     file,
     projects: new Projects(db, now),
-    sessions: new Sessions(db, now, totals, forget),
+    sessions: new Sessions(db, now, totals, kept),
     events: new EventLog(db, projections, now),
     ledger: new Ledger(db),
     approvals: new Approvals(db),
