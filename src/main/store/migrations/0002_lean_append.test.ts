@@ -1,6 +1,11 @@
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backupFile } from '../db';
+import { EventLog } from '../eventLog';
+import { Projections } from '../projections';
+import { SessionHeads } from '../sessionHeads';
+import { SessionTotals } from '../sessionTotals';
+import { ToolCallGuard } from '../toolCallGuard';
 import { migrations } from '.';
 import { migrationFixture, npmTestFinished as finished, npmTestStarted as started, sqlJson as payload } from './testing';
 
@@ -116,18 +121,21 @@ describe('migration 2 (lean append)', () => {
     expect(store.rules.get('r1')).toMatchObject({ createdFromApproval: null });
   });
 
-  it('lets the writes an append makes compile without a temporary b-tree per statement', () => {
+  it('lets every write an append makes compile without a temporary b-tree', () => {
     fixture.inspect((db) => {
-      const writes = [
-        "UPDATE sessions SET status = 'working' WHERE id = 's1'",
-        "UPDATE sessions SET status = 'waiting', waiting = '[]' WHERE id = 's1'",
-        `INSERT INTO approvals (id, session_id, call_id, tool, request, decision, scope, answered_by, asked_at, answered_at)
-         VALUES ('a', 's1', 'c', 't', '{}', 'allow', 'once', 'person', 1, 2)`,
-      ];
+      // The statements the append path prepares, as it prepares them.
+      const prepared = vi.spyOn(db, 'prepare');
+      new EventLog(db, new Projections(db, new SessionHeads(db), new ToolCallGuard(db), new SessionTotals(db)), Date.now);
+      const writes = prepared.mock.calls.map(([sql]) => sql.trim()).filter((sql) => /^(INSERT|UPDATE|DELETE)\b/.test(sql));
+      prepared.mockRestore();
+      expect(writes.length).toBeGreaterThanOrEqual(5);
       for (const sql of writes) {
+        const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((match) => match[1]))];
+        const unnamed = sql.match(/\?/g)?.length ?? 0;
+        const params = names.length > 0 ? [Object.fromEntries(names.map((name) => [name, null]))] : Array<null>(unnamed).fill(null);
         const opcodes = db
-          .prepare<[], { opcode: string }>(`EXPLAIN ${sql}`)
-          .all()
+          .prepare<unknown[], { opcode: string }>(`EXPLAIN ${sql}`)
+          .all(...params)
           .map((op) => op.opcode);
         expect(opcodes, sql).not.toContain('OpenEphemeral');
       }
