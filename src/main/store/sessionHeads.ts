@@ -25,6 +25,9 @@ export interface SessionHead {
   waiting: readonly WaitingApproval[];
 }
 
+/** Which session, and which stretch of its log the row's totals leave out (after totalsSeq, up to lastSeq). */
+export type StretchOfLog = Pick<SessionHead, 'num' | 'createdAt' | 'totalsSeq' | 'lastSeq'>;
+
 /** Sessions whose head is kept in memory; one more is read again on its next append. */
 const SESSIONS_KEPT = 32;
 
@@ -85,7 +88,7 @@ export class SessionHeads {
    * session deleted and made again under the same id differs in its creation time). Otherwise
    * undefined, and the reader adds them from the log.
    */
-  knownTail(sessionId: string, row: Pick<SessionHead, 'num' | 'createdAt' | 'totalsSeq' | 'lastSeq'>): Totals | undefined {
+  knownTail(sessionId: string, row: StretchOfLog): Totals | undefined {
     const head = this.known.get(sessionId);
     const same =
       head && head.num === row.num && head.createdAt === row.createdAt && head.totalsSeq === row.totalsSeq && head.lastSeq === row.lastSeq;

@@ -5,6 +5,7 @@ import type { Database, Statement } from './db';
 import { eventsOf, lastEventOf } from './eventKeys';
 import { newId } from './newId';
 import { noSuchSession, StoreError } from './storeError';
+import type { StretchOfLog } from './sessionHeads';
 import { addTotals, type SessionTotals, type Totals } from './sessionTotals';
 
 /** A session as the sidebar and the loop see it; status, totals and lastSeq follow its log. */
@@ -61,7 +62,7 @@ export interface AppendMemory {
   /** Forgets a session changed here outside the log (deleted, its status set by hand). */
   forget(sessionId: string): void;
   /** The totals the responses after the row's totals_seq add, when kept for exactly that stretch of that session's log. */
-  knownTail(sessionId: string, row: { num: number; createdAt: number; totalsSeq: number; lastSeq: number }): Totals | undefined;
+  knownTail(sessionId: string, row: StretchOfLog): Totals | undefined;
 }
 
 /** The sessions table. Everything an event changes on a session is written by projections.ts. */

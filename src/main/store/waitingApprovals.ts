@@ -5,13 +5,10 @@ import { StoreError } from './storeError';
  * An approval its session waits on, as listed on the session's row (sessions.waiting,
  * migrations/0005_waiting_on_session.sql): its request is the approval.asked event at `seq`.
  */
-export interface WaitingApproval {
-  id: string;
-  callId: string;
-  seq: number;
-}
+const WaitingApproval = z.object({ id: z.string(), callId: z.string(), seq: z.number().int().positive() });
+export type WaitingApproval = z.infer<typeof WaitingApproval>;
 
-const WaitingList = z.array(z.object({ id: z.string(), callId: z.string(), seq: z.number().int().positive() }));
+const WaitingList = z.array(WaitingApproval);
 
 /** sessions.waiting as stored; a value that does not parse is a clear error naming its session. */
 export function parseWaiting(file: string, sessionId: string, json: string): WaitingApproval[] {
