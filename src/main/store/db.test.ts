@@ -221,3 +221,115 @@ describe('checkpoints', () => {
     expect(fs.existsSync(`${file}-shm`)).toBe(false);
   });
 });
+
+describe('group commit', () => {
+  const parents: Migration = {
+    version: 1,
+    name: 'notes_and_links',
+    // A deferred foreign key is checked at COMMIT: the one way to make a commit itself fail on purpose.
+    sql: `CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+          CREATE TABLE links (note_id INTEGER NOT NULL REFERENCES notes(id) DEFERRABLE INITIALLY DEFERRED);`,
+  };
+  const turnEnds = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  function notesDb() {
+    const db = open(file, { migrations: [parents] });
+    const insert = db.prepare<[string]>('INSERT INTO notes (text) VALUES (?)');
+    return {
+      db,
+      note: db.groupWriter((text: string) => insert.run(text)),
+      noteNow: db.writer((text: string) => insert.run(text)),
+      brokenLink: db.groupWriter(() => db.prepare('INSERT INTO links (note_id) VALUES (999)').run()),
+      seenElsewhere: (): string[] => {
+        const other = open(file, { migrations: [parents], backgroundCheckpoints: false });
+        try {
+          return other.prepare<[], { text: string }>('SELECT text FROM notes ORDER BY id').all().map((row) => row.text);
+        } finally {
+          other.close();
+        }
+      },
+    };
+  }
+
+  it('keeps grouped writes uncommitted until the next write that commits, then stores them with it in order', () => {
+    const { note, noteNow, seenElsewhere } = notesDb();
+    const first = note('a result');
+    const second = note('another result');
+    expect(second.group).toBe(first.group);
+    expect(first.group.state).toBe('open');
+    expect(seenElsewhere()).toEqual([]);
+
+    noteNow('an intent');
+    expect(first.group.state).toBe('committed');
+    expect(seenElsewhere()).toEqual(['a result', 'another result', 'an intent']);
+  });
+
+  it('commits the group by itself once the turn of the event loop that opened it ends', async () => {
+    const { note, seenElsewhere } = notesDb();
+    const { group } = note('a result');
+    await turnEnds();
+    expect(group.state).toBe('committed');
+    expect(seenElsewhere()).toEqual(['a result']);
+  });
+
+  it('undoes only the grouped write that threw; the rest of the group still commits', () => {
+    const { db, note, seenElsewhere } = notesDb();
+    const refused = db.groupWriter(() => {
+      db.prepare("INSERT INTO notes (text) VALUES ('half of a refused write')").run();
+      throw new Error('refused');
+    });
+    note('before');
+    expect(() => refused()).toThrow('refused');
+    note('after');
+    db.commit();
+    expect(seenElsewhere()).toEqual(['before', 'after']);
+  });
+
+  it('rolls the whole group back when its commit fails, says why on the group, and tells the rollback listeners', () => {
+    const { db, note, noteNow, brokenLink, seenElsewhere } = notesDb();
+    let rollbacks = 0;
+    db.onRollback(() => rollbacks++);
+    const { group } = note('lost with its group');
+    brokenLink();
+
+    expect(() => noteNow('the write whose commit fails')).toThrow(/FOREIGN KEY/);
+    expect(group.state).toBe('rolled_back');
+    expect(String(group.error)).toMatch(/FOREIGN KEY/);
+    expect(rollbacks).toBe(1);
+    expect(seenElsewhere()).toEqual([]);
+    // The connection is usable again, in a transaction of its own.
+    noteNow('next');
+    expect(seenElsewhere()).toEqual(['next']);
+  });
+
+  it('keeps the error of a group whose commit failed at the end of the turn for those who joined it', async () => {
+    const { note, brokenLink, seenElsewhere } = notesDb();
+    const { group } = note('lost');
+    brokenLink();
+    await turnEnds();
+    expect(group.state).toBe('rolled_back');
+    expect(String(group.error)).toMatch(/FOREIGN KEY/);
+    expect(seenElsewhere()).toEqual([]);
+  });
+
+  it('notices a group whose transaction is gone instead of writing on as if it were still open', () => {
+    const { db, note, seenElsewhere } = notesDb();
+    const { group } = note('lost');
+    // What SQLite does by itself after some errors (a full disk): the transaction is rolled back.
+    db.exec('ROLLBACK');
+    const next = note('next');
+    expect(group.state).toBe('rolled_back');
+    expect((group.error as StoreError).code).toBe('write_failed');
+    expect(next.group).not.toBe(group);
+    db.commit();
+    expect(seenElsewhere()).toEqual(['next']);
+  });
+
+  it('commits an open group when the database is closed', () => {
+    const { db, note, seenElsewhere } = notesDb();
+    const { group } = note('kept');
+    db.close();
+    expect(group.state).toBe('committed');
+    expect(seenElsewhere()).toEqual(['kept']);
+  });
+});

@@ -21,7 +21,9 @@ export type StoreErrorCode =
   /** No such session, project, approval or rule. */
   | 'not_found'
   /** The write contradicts what is stored (a call started twice, an approval answered twice). */
-  | 'conflict';
+  | 'conflict'
+  /** Writes that waited to be committed together were rolled back (a full disk, an I/O error). */
+  | 'write_failed';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';
