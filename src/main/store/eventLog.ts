@@ -1,15 +1,18 @@
 import type { SessionEvent, SessionEventType, StoredEvent } from '../../shared/events';
-import type { Database, Statement } from './db';
+import type { CommitGroup, Database, Statement } from './db';
 import { eventKey, eventsOf } from './eventKeys';
 import { parseEvent, type EventRecord } from './parseEvent';
 import type { Projections } from './projections';
+import type { SessionHead } from './sessionHeads';
 
 /**
- * The session log. An event is appended, with everything it changes elsewhere, in one transaction
- * of its own before anyone acts on it; once stored it never changes.
+ * The session log. An event is appended, with everything it changes elsewhere, atomically and
+ * before anyone acts on it; once stored it never changes. `append` commits at once; `appendGrouped`
+ * lets events nothing acts on yet share the commit of the next one (group commit).
  */
 export class EventLog {
   private readonly appendTx: (sessionId: string, event: SessionEvent) => StoredEvent;
+  private readonly appendToGroup: (sessionId: string, event: SessionEvent) => { stored: StoredEvent; group: CommitGroup };
   private readonly selectAfter: Statement<[{ sessionId: string; afterSeq: number }], EventRecord>;
   private readonly selectOfTypes: Statement<[{ sessionId: string; types: string }], EventRecord>;
   private readonly countOf: Statement<[string], { count: number }>;
@@ -33,25 +36,49 @@ export class EventLog {
     this.countOf = db.prepare(
       `SELECT COUNT(*) AS count FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')} WHERE s.id = ?`,
     );
-    const appendTx = db.writer((sessionId: string, event: SessionEvent) => {
+    const write = (sessionId: string, event: SessionEvent): { head: SessionHead; seq: number; at: number } => {
       const at = now();
       const { head, seq } = projections.apply(sessionId, event, at);
       insert.run(head.num, seq, sessionId, seq, event.type, at, JSON.stringify(event));
       return { head, seq, at };
-    });
+    };
+    const appendTx = db.writer(write);
     this.appendTx = (sessionId: string, event: SessionEvent): StoredEvent => {
       const { head, seq, at } = appendTx(sessionId, event);
-      projections.committed(sessionId, head, seq, event);
+      projections.appended(sessionId, head, seq, event);
       return { sessionId, seq, at, event };
+    };
+    const groupTx = db.groupWriter(write);
+    this.appendToGroup = (sessionId: string, event: SessionEvent) => {
+      const { result, group } = groupTx(sessionId, event);
+      // Kept at once: the next append in the group builds on it (a rollback forgets it again, store.ts).
+      projections.appended(sessionId, result.head, result.seq, event);
+      return { stored: { sessionId, seq: result.seq, at: result.at, event }, group };
     };
   }
 
   /**
-   * Stores `event` as the session's next one and returns it with its seq. The event is trusted to
-   * be well formed (the caller built it from the SessionEvent types); it is checked when read.
+   * Stores `event` as the session's next one, committed (with any events grouped before it) when
+   * this returns, and returns it with its seq. The event is trusted to be well formed (the caller
+   * built it from the SessionEvent types); it is checked when read.
    */
   append(sessionId: string, event: SessionEvent): StoredEvent {
     return this.appendTx(sessionId, event);
+  }
+
+  /**
+   * Appends `event` as `append` does, refusals included, but leaves its commit to the next write
+   * that commits (an `append`, any other change to the store), `commit()`, or the end of this turn
+   * of the event loop, whichever comes first; the group says whether it was stored in the end. For
+   * events nobody acts on before that commit.
+   */
+  appendGrouped(sessionId: string, event: SessionEvent): { stored: StoredEvent; group: CommitGroup } {
+    return this.appendToGroup(sessionId, event);
+  }
+
+  /** Commits the events appended with `appendGrouped` so far; throws when that fails (the group says why). */
+  commit(): void {
+    this.db.commit();
   }
 
   /** The session's events after `afterSeq`, in order; a row that no longer parses is a clear error. */

@@ -76,7 +76,7 @@ export class Projections {
    * Applies `event` and returns the seq it takes in the session's log (one more than the last
    * stored, known under the write lock, so two writers never take the same one) with the session's
    * head, whose number with the seq makes the event's key. Call inside a write transaction, and
-   * `committed` once it committed.
+   * `appended` once the event is written (a group that later rolls back makes the store forget it all).
    */
   apply(sessionId: string, event: SessionEvent, at: number): { head: SessionHead; seq: number } {
     const head = this.heads.read(sessionId);
@@ -129,10 +129,10 @@ export class Projections {
     return { head, seq };
   }
 
-  /** After the append transaction committed: `head` as `apply` left it, and the seq the event took. */
-  committed(sessionId: string, head: SessionHead, seq: number, event: SessionEvent): void {
+  /** After the event was written: `head` as `apply` left it, and the seq the event took. */
+  appended(sessionId: string, head: SessionHead, seq: number, event: SessionEvent): void {
     this.calls.appended(sessionId, head, seq, event);
-    this.heads.committed(sessionId, { ...head, lastSeq: seq });
+    this.heads.keep(sessionId, { ...head, lastSeq: seq });
   }
 
   /**

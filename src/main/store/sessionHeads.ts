@@ -32,12 +32,13 @@ export type StretchOfLog = Pick<SessionHead, 'num' | 'createdAt' | 'totalsSeq' |
 const SESSIONS_KEPT = 32;
 
 /**
- * Each session's head as this connection last committed it, so an append does not read it again.
+ * Each session's head as this connection last wrote it, so an append does not read it again.
  * `PRAGMA data_version` moves only when another connection (another process: the app and
  * `tether run` share the file) commits; then everything kept is dropped and read afresh. The
  * writes this connection makes outside the log (a session deleted, a status set by hand) forget
- * their session themselves. A copy is handed out, and kept again only once its append committed,
- * so an append that rolls back leaves nothing wrong behind.
+ * their session themselves. A copy is handed out, and kept again only once its append is written,
+ * so an append that throws leaves nothing wrong behind; a group of appends that rolls back as a
+ * whole (db.ts) makes the store forget every head.
  */
 export class SessionHeads {
   private readonly known = new Map<string, SessionHead>();
@@ -74,8 +75,8 @@ export class SessionHeads {
     };
   }
 
-  /** Keeps `head` (as the committed append left it) for the session's next append. */
-  committed(sessionId: string, head: SessionHead): void {
+  /** Keeps `head` (as the written append left it) for the session's next append. */
+  keep(sessionId: string, head: SessionHead): void {
     // Most recently used last, so the first is the one to let go.
     this.known.delete(sessionId);
     this.known.set(sessionId, head);
@@ -98,5 +99,10 @@ export class SessionHeads {
   /** Drops what is kept of a session this connection changed outside the log. */
   forget(sessionId: string): void {
     this.known.delete(sessionId);
+  }
+
+  /** Drops every head: writes they were kept from were rolled back. */
+  forgetAll(): void {
+    this.known.clear();
   }
 }

@@ -47,6 +47,11 @@ export function openStore(location: StoreLocation, options: StoreOptions = {}): 
   const calls = new ToolCallGuard(db);
   const totals = new SessionTotals(db);
   const projections = new Projections(db, heads, calls, totals);
+  // Appends in a group are kept in memory as they are written; a group that fails to commit undoes them.
+  db.onRollback(() => {
+    heads.forgetAll();
+    calls.forgetAll();
+  });
   const kept: AppendMemory = {
     forget(sessionId) {
       heads.forget(sessionId);

@@ -26,7 +26,7 @@ const SESSIONS_KEPT = 32;
  * appended, or an append rolled back), so the check costs no statement in the common case.
  *
  * Call `check` inside the append transaction, after reading the session's head, and `appended`
- * once that transaction committed.
+ * once the event is written; a group of appends rolled back as a whole makes the store call `forgetAll`.
  */
 export class ToolCallGuard {
   private readonly known = new Map<string, KnownCalls>();
@@ -60,7 +60,7 @@ export class ToolCallGuard {
     }
   }
 
-  /** Records a committed append (every event, so the known log keeps up with the real one). */
+  /** Records a written append (every event, so the known log keeps up with the real one). */
   appended(sessionId: string, head: Readonly<SessionHead>, seq: number, event: SessionEvent): void {
     const known = this.known.get(sessionId);
     if (!known || !sameSession(known, head) || known.throughSeq !== seq - 1) return;
@@ -72,6 +72,11 @@ export class ToolCallGuard {
   /** Drops what is known of a session (it was deleted). */
   forget(sessionId: string): void {
     this.known.delete(sessionId);
+  }
+
+  /** Drops what is known of every session: appends it was learnt from were rolled back. */
+  forgetAll(): void {
+    this.known.clear();
   }
 
   private callsOf(sessionId: string, head: Readonly<SessionHead>): Map<string, CallState> {
