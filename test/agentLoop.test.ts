@@ -5,6 +5,8 @@ import type { StoredEvent } from '../src/shared/events';
 import { createCore, type Core } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
+import { createCommandSandbox, type CommandSandbox } from '../src/main/sandbox/commandSandbox';
+import { openDatabase } from '../src/main/store/db';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { eventsOf } from './support/events';
@@ -84,6 +86,53 @@ describe.each(['responses', 'chat'] as const)('the agent loop over the %s API', 
 
     const state = core.store.sessions.get(events[0]!.sessionId);
     expect(state?.status).toBe('done');
+  });
+});
+
+describe('the log before anyone acts on it', () => {
+  it('has committed every event before it is announced, and a command starts only once its start and all before it are stored', async () => {
+    const repo = fixtureRepo('failing-test');
+    // A second connection, as another process (or this one after a crash) would read the file.
+    const other = openDatabase(core.store.file, { backgroundCheckpoints: false });
+    const committed = other.prepare<[], string>('SELECT type FROM events ORDER BY key').pluck();
+    const lastCommitted = other.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM events').pluck();
+    const late: string[] = [];
+    let storedWhenCommandStarted: string[] = [];
+    const real = createCommandSandbox({ workspace: repo, dataDir: path.dirname(core.store.file) });
+    // The sandbox wraps a command just before it is spawned: the moment the tool acts.
+    const sandbox: CommandSandbox = {
+      availability: real.availability,
+      unavailable: real.unavailable,
+      fence: real.fence,
+      wrap(command, cwd) {
+        storedWhenCommandStarted = committed.all();
+        return real.wrap(command, cwd);
+      },
+      dispose: () => real.dispose(),
+    };
+    try {
+      const { outcome, events } = await runTask(
+        repo,
+        [
+          { toolCalls: [{ name: 'update_plan', arguments: { steps: [{ step: 'Look', status: 'in_progress' }] } }, { name: 'read_file', arguments: { path: 'src/price.js' } }] },
+          { toolCalls: [{ name: 'run_command', arguments: { command: 'echo checked' } }] },
+          { text: 'Done.' },
+        ],
+        {
+          sandbox,
+          onEvent(stored) {
+            if ((lastCommitted.get() ?? 0) < stored.seq) late.push(`${stored.seq} ${stored.event.type}`);
+          },
+        },
+      );
+      expect(outcome.status).toBe('done');
+      expect(late).toEqual([]);
+      const startOfCommand = events.findIndex((stored) => stored.event.type === 'tool.started' && stored.event.name === 'run_command');
+      expect(storedWhenCommandStarted).toEqual(events.slice(0, startOfCommand + 1).map((stored) => stored.event.type));
+      expect(storedWhenCommandStarted).toContain('tool.finished');
+    } finally {
+      other.close();
+    }
   });
 });
 

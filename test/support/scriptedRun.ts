@@ -3,6 +3,7 @@ import type { Core } from '../../src/main/core';
 import type { ModelConfig } from '../../src/main/model/config';
 import type { ModelApi } from '../../src/main/model/provider';
 import { HeadlessBroker } from '../../src/main/permissions/broker';
+import type { CommandSandbox } from '../../src/main/sandbox/commandSandbox';
 import { startScriptedModel, type ScriptedModel, type Turn } from '../fixtures/scriptedModel';
 
 /** Retries in milliseconds, so a test of a failing server does not wait for real backoff. */
@@ -16,6 +17,8 @@ export interface ScriptedRunOptions {
   task?: string;
   signal?: AbortSignal;
   onEvent?(stored: StoredEvent): void;
+  /** The commands' sandbox; the session's own (from its settings) when absent. */
+  sandbox?: CommandSandbox;
 }
 
 const started: ScriptedModel[] = [];
@@ -35,6 +38,7 @@ export async function runScripted(core: Core, workspace: string, turns: Turn[], 
     signal: options.signal ?? new AbortController().signal,
     retry: fastRetry,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   const events = core.store.events.list(sessionId);
   return { sessionId, outcome, events, types: events.map((stored) => stored.event.type), server };
