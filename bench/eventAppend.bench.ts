@@ -14,8 +14,10 @@ import { nearestRank } from './support/sampleStats';
  * acts on next (a request, a tool starting, a question) commits at once with the results appended
  * before it (agent/sessionLog.ts commitsAtOnce), so a step of the loop costs two commits, not four
  * or five. Target: >= 20,000 events/s. The events between two commits share one here because
- * nothing between them waits for I/O; in the loop, a result is committed at the latest when the turn
- * of the event loop ends, and the real loop over 2,000 steps made 4,005 commits for 8,005 events.
+ * nothing between them waits for I/O; in the loop a result is committed at the latest when the turn
+ * of the event loop ends. The real loop with an instant model and a no-op tool commits twice a step
+ * (bench/loopOverhead.bench.ts prints it: 8,005 events in 4,004 commits); a step whose tool is
+ * followed by a workspace snapshot (checkpoints) commits a third time, before the snapshot.
  * Printed for comparison: one transaction per event, as the loop wrote them until group commit.
  *
  * What it costs, as measured while tuning (WAL frames counted from the -wal file, perf, strace):
