@@ -312,15 +312,25 @@ describe('group commit', () => {
     expect(seenElsewhere()).toEqual([]);
   });
 
-  it('notices a group whose transaction is gone instead of writing on as if it were still open', () => {
-    const { db, note, seenElsewhere } = notesDb();
+  it('refuses the write that finds its group lost, so nothing is stored after the gap; the next one goes on', () => {
+    const { db, note, noteNow, seenElsewhere } = notesDb();
     const { group } = note('lost');
     // What SQLite does by itself after some errors (a full disk): the transaction is rolled back.
     db.exec('ROLLBACK');
-    const next = note('next');
+    expect(() => noteNow('written after the gap')).toThrow(/rolled back the writes waiting to be committed/);
     expect(group.state).toBe('rolled_back');
     expect((group.error as StoreError).code).toBe('write_failed');
-    expect(next.group).not.toBe(group);
+    noteNow('next');
+    expect(seenElsewhere()).toEqual(['next']);
+  });
+
+  it('marks the group lost at once when a grouped write fails in a way that rolls the whole transaction back', () => {
+    const { db, note, seenElsewhere } = notesDb();
+    db.exec("CREATE TRIGGER full AFTER INSERT ON notes WHEN NEW.text = 'disk full' BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END");
+    const { group } = note('lost');
+    expect(() => note('disk full')).toThrow(/database or disk is full/);
+    expect(group.state).toBe('rolled_back');
+    note('next');
     db.commit();
     expect(seenElsewhere()).toEqual(['next']);
   });

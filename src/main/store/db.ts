@@ -79,11 +79,12 @@ export class Database {
   writer<Args extends unknown[], Result>(fn: (...args: Args) => Result): (...args: Args) => Result {
     const transaction = this.sqlite.transaction(fn);
     return (...args: Args): Result => {
-      this.noticeLostGroup();
+      this.refuseAfterLostGroup();
       let result: Result;
       try {
         result = transaction.immediate(...args) as Result;
       } catch (error) {
+        this.checkGroup();
         throw explainSqliteError(this.file, error, this.busyTimeoutMs);
       }
       if (this.group) this.commit();
@@ -102,12 +103,13 @@ export class Database {
   groupWriter<Args extends unknown[], Result>(fn: (...args: Args) => Result): (...args: Args) => { result: Result; group: CommitGroup } {
     const transaction = this.sqlite.transaction(fn);
     return (...args: Args) => {
-      this.noticeLostGroup();
+      this.refuseAfterLostGroup();
       const group = this.group ?? this.openGroup();
       try {
         // Inside the group's transaction better-sqlite3 makes this a savepoint.
         return { result: transaction(...args) as Result, group };
       } catch (error) {
+        this.checkGroup();
         throw explainSqliteError(this.file, error, this.busyTimeoutMs);
       }
     };
@@ -118,6 +120,7 @@ export class Database {
    * why, the rollback listeners run, and the error is thrown.
    */
   commit(): void {
+    this.refuseAfterLostGroup();
     const group = this.group;
     if (!group) return;
     this.group = undefined;
@@ -150,14 +153,18 @@ export class Database {
     }
   }
 
-  /** Commits the open group, then closes; the connection closes even when that commit fails. */
+  /**
+   * Commits the open group, then closes. Closing always closes: a commit that fails here leaves its
+   * error on the group, for the writers that joined it, rather than hiding why the caller is closing.
+   */
   close(): void {
     try {
       if (this.sqlite.open) this.commit();
-    } finally {
-      this.checkpointer?.stop();
-      if (this.sqlite.open) this.sqlite.close();
+    } catch {
+      // On the group (see above).
     }
+    this.checkpointer?.stop();
+    if (this.sqlite.open) this.sqlite.close();
   }
 
   private openGroup(): OpenGroup {
@@ -180,15 +187,31 @@ export class Database {
     return group;
   }
 
-  /** SQLite rolls a transaction back by itself after some errors (a full disk): then the group is lost. */
-  private noticeLostGroup(): void {
+  /**
+   * SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error): then
+   * the open group is lost, and its state says so from here on. Cheap; call before trusting a group.
+   */
+  checkGroup(): void {
     const group = this.group;
     if (!group || this.sqlite.inTransaction) return;
     this.group = undefined;
     this.lose(
       group,
-      new StoreError('write_failed', `SQLite rolled back the writes waiting to be committed to ${this.file} after an error; they were not stored.`),
+      new StoreError(
+        'write_failed',
+        `SQLite rolled back the writes waiting to be committed to ${this.file} after an error; they were not stored.`,
+      ),
     );
+  }
+
+  /**
+   * A write that finds the open group lost is refused with the loss: written in a new transaction
+   * it would be stored after a gap (an event whose predecessors are gone). The next write goes on.
+   */
+  private refuseAfterLostGroup(): void {
+    const group = this.group;
+    this.checkGroup();
+    if (group && group.state === 'rolled_back') throw group.error;
   }
 
   private lose(group: OpenGroup, error: unknown): unknown {
