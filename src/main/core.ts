@@ -225,6 +225,13 @@ export function createCore(options: CoreOptions): Core {
       } finally {
         terminal.dispose();
         sandbox.dispose();
+        // A run that ends by throwing may leave results recorded and not yet announced: they go out
+        // before whoever catches the error appends the session's end.
+        try {
+          log.flush();
+        } catch {
+          // Their loss is the run's error, or follows from it; that is what the person is told.
+        }
       }
     },
 

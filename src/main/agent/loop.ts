@@ -98,7 +98,8 @@ async function runTurn(deps: LoopDeps, memory: RunMemory): Promise<TurnResult> {
     return { next: 'stop', status: 'failed', reason: message };
   }
   const costUsd = costOf(response.usage, deps.budget?.price);
-  log.append({ type: 'model.responded', items: response.items, usage: response.usage, ...(costUsd !== undefined ? { costUsd } : {}) });
+  // Nothing acts on the response itself: its calls each append what they do first.
+  log.record({ type: 'model.responded', items: response.items, usage: response.usage, ...(costUsd !== undefined ? { costUsd } : {}) });
 
   const calls = response.items.filter((item) => item.type === 'tool_call');
   if (calls.length === 0) return { next: 'stop', status: 'done', reason: 'The model answered.' };

@@ -6,20 +6,24 @@ import type { EventOf, SessionEvent, SessionEventType, StoredEvent } from '../..
 import { migrations } from '../store/migrations';
 import { StoreError } from '../store/storeError';
 import { openStore, type Store } from '../store/store';
-import { commitsAtOnce, SessionLog } from './sessionLog';
+import { SessionLog } from './sessionLog';
 
 // The real store on a real file; "elsewhere" is a second connection, as another process sees the file.
 
 /**
- * A migration only this test adds: a tool.finished whose output says "tripwire" writes a row whose
- * deferred foreign key fails at COMMIT, the one way to make a commit itself fail on purpose.
+ * A migration only this test adds. An event that says "tripwire" writes a row whose deferred foreign
+ * key fails at COMMIT (the one way to make a commit itself fail on purpose); one that says "disk
+ * full" rolls the whole transaction back from inside its statement, as SQLite does by itself after
+ * SQLITE_FULL or an I/O error.
  */
 const tripwire = {
   version: migrations.length + 1,
   name: 'test_tripwire',
   sql: `CREATE TABLE tripwire (session_id TEXT NOT NULL REFERENCES sessions(id) DEFERRABLE INITIALLY DEFERRED);
         CREATE TRIGGER trip AFTER INSERT ON events WHEN NEW.payload LIKE '%tripwire%'
-        BEGIN INSERT INTO tripwire (session_id) VALUES ('no such session'); END;`,
+        BEGIN INSERT INTO tripwire (session_id) VALUES ('no such session'); END;
+        CREATE TRIGGER full AFTER INSERT ON events WHEN NEW.payload LIKE '%disk full%'
+        BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END;`,
 };
 
 let dir: string;
@@ -30,7 +34,7 @@ let announced: StoredEvent[];
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-session-log-'));
   store = openStore(dir, { migrations: [...migrations, tripwire] });
-  sessionId = store.sessions.create({ workspace: '/work/app', model: 'gpt-test', api: 'responses', baseUrl: 'http://127.0.0.1:9', maxSteps: 50 }).id;
+  sessionId = newSession();
   announced = [];
 });
 
@@ -39,17 +43,30 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function newLog(): SessionLog {
-  return new SessionLog(store, sessionId, (stored) => announced.push(stored));
+function newSession(): string {
+  return store.sessions.create({ workspace: '/work/app', model: 'gpt-test', api: 'responses', baseUrl: 'http://127.0.0.1:9', maxSteps: 50 }).id;
 }
 
-function storedElsewhere(): SessionEventType[] {
+function newLog(id = sessionId): SessionLog {
+  return new SessionLog(store, id, (stored) => announced.push(stored));
+}
+
+function storedElsewhere(id = sessionId): SessionEventType[] {
   const other = openStore(dir, { migrations: [...migrations, tripwire], backgroundCheckpoints: false });
   try {
-    return other.events.list(sessionId).map((stored) => stored.event.type);
+    return other.events.list(id).map((stored) => stored.event.type);
   } finally {
     other.close();
   }
+}
+
+function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected it to throw');
 }
 
 const turnEnds = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -72,12 +89,12 @@ const finished = (output = 'ok'): EventOf<'tool.finished'> => ({
 });
 
 describe('SessionLog', () => {
-  it('commits an event something acts on before append returns, with the results grouped before it, and announces them in order', () => {
+  it('commits an appended event before append returns, with the results recorded before it, and announces them in order', () => {
     const log = newLog();
     log.append(requested);
     expect(storedElsewhere()).toEqual(['model.requested']);
 
-    log.append(responded);
+    log.record(responded);
     // Stored on this connection and in the state, not yet committed, not yet announced.
     expect(log.state.lastSeq).toBe(2);
     expect(store.events.count(sessionId)).toBe(2);
@@ -96,46 +113,29 @@ describe('SessionLog', () => {
   it('commits and announces a result with nothing after it once the turn of the event loop ends', async () => {
     const log = newLog();
     log.append(started);
-    log.append(finished());
+    log.record(finished());
     expect(storedElsewhere()).toEqual(['tool.started']);
     await turnEnds();
     expect(storedElsewhere()).toEqual(['tool.started', 'tool.finished']);
     expect(announced.map((stored) => stored.event.type)).toEqual(['tool.started', 'tool.finished']);
   });
 
-  it('commits every kind of event at once except the results nothing acts on by itself', () => {
-    const grouped = (['model.responded', 'approval.answered', 'tool.finished', 'session.tainted', 'plan.updated'] as const).filter(
-      (type) => !commitsAtOnce(type),
-    );
-    expect(grouped).toHaveLength(5);
-    for (const type of ['session.started', 'user.messaged', 'model.requested', 'model.retrying', 'approval.asked', 'tool.started', 'session.finished'] as const) {
-      expect(commitsAtOnce(type), type).toBe(true);
-    }
-  });
-
-  it('refuses a grouped event the store refuses, at once, and keeps the rest of the group', () => {
+  it('refuses a recorded event the store refuses, at once, and keeps the rest of the group', () => {
     const log = newLog();
     log.append(started);
-    log.append(finished());
-    expect(() => log.append(finished())).toThrow(/already finished/);
+    log.record(finished());
+    expect(() => log.record(finished())).toThrow(/already finished/);
     log.append({ type: 'model.requested', step: 2 });
     expect(storedElsewhere()).toEqual(['tool.started', 'tool.finished', 'model.requested']);
     expect(log.state.lastSeq).toBe(3);
   });
 
-  it('stops for good, clearly, when grouped events fail to commit, announcing none of them; the store goes on from what it has', () => {
+  it('stops for good, clearly, when recorded events fail to commit, announcing none of them; the store goes on from what it has', () => {
     const log = newLog();
     log.append(started);
-    log.append(finished('tripwire'));
+    log.record(finished('tripwire'));
 
-    const error = (() => {
-      try {
-        log.append({ type: 'model.requested', step: 2 });
-      } catch (caught) {
-        return caught;
-      }
-      throw new Error('expected the append to fail');
-    })();
+    const error = thrownBy(() => log.append({ type: 'model.requested', step: 2 }));
     expect(error).toBeInstanceOf(StoreError);
     expect((error as StoreError).code).toBe('write_failed');
     expect((error as StoreError).message).toMatch(new RegExp(`Session ${sessionId}'s events from seq 2 on could not be stored \\(.*FOREIGN KEY`));
@@ -147,7 +147,7 @@ describe('SessionLog', () => {
     // (a resumed run) continues from what is stored, at the right seq, and the call is still open.
     const resumed = newLog();
     expect(resumed.state.lastSeq).toBe(1);
-    resumed.append(finished('the real result'));
+    resumed.record(finished('the real result'));
     resumed.flush();
     expect(storedElsewhere()).toEqual(['tool.started', 'tool.finished']);
     expect(store.events.list(sessionId).map((stored) => stored.seq)).toEqual([1, 2]);
@@ -156,9 +156,48 @@ describe('SessionLog', () => {
   it('finds out at its next append that the group failed at the end of the turn', async () => {
     const log = newLog();
     log.append(started);
-    log.append(finished('tripwire'));
+    log.record(finished('tripwire'));
     await turnEnds();
     expect(() => log.append({ type: 'model.requested', step: 2 })).toThrow(/events from seq 2 on could not be stored/);
     expect(storedElsewhere()).toEqual(['tool.started']);
+  });
+
+  it('stops a session whose recorded events went with a group SQLite rolled back for another session, before it writes past them', () => {
+    const first = newLog();
+    const otherSession = newSession();
+    const second = newLog(otherSession);
+    first.append(started);
+    second.append(started);
+    first.record(finished());
+    // The other session's statement takes the whole shared transaction down with it.
+    expect(() => second.record(finished('disk full'))).toThrow(/database or disk is full/);
+
+    const error = thrownBy(() => first.append({ type: 'model.requested', step: 2 }));
+    expect((error as StoreError).code).toBe('write_failed');
+    expect((error as StoreError).message).toMatch(/events from seq 2 on could not be stored/);
+    // Nothing was written after the gap.
+    expect(storedElsewhere()).toEqual(['tool.started']);
+    // The session whose write failed lost nothing it had been told was written: it goes on.
+    second.append({ type: 'model.requested', step: 2 });
+    expect(storedElsewhere(otherSession)).toEqual(['tool.started', 'model.requested']);
+  });
+
+  it('loses no announcement when a listener throws: the rest go out with the next append', () => {
+    const heard: number[] = [];
+    let failOnce = true;
+    const log = new SessionLog(store, sessionId, (stored) => {
+      if (stored.seq === 2 && failOnce) {
+        failOnce = false;
+        throw new Error('the listener failed');
+      }
+      heard.push(stored.seq);
+    });
+    log.append(started);
+    log.record(finished());
+    expect(() => log.append({ type: 'model.requested', step: 2 })).toThrow('the listener failed');
+    // Stored all the same, and the listener still hears of the event after the one it failed on.
+    expect(storedElsewhere()).toEqual(['tool.started', 'tool.finished', 'model.requested']);
+    log.flush();
+    expect(heard).toEqual([1, 3]);
   });
 });

@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionEventType, StoredEvent } from '../../shared/events';
+import type { SessionEvent, StoredEvent } from '../../shared/events';
 import { foldEvents, reduce, type SessionState } from '../../shared/session';
 import type { CommitGroup } from '../store/db';
 import { StoreError } from '../store/storeError';
@@ -6,33 +6,19 @@ import type { Store } from '../store/store';
 
 export type EventListener = (stored: StoredEvent) => void;
 
-/**
- * Events that record what has already happened (an answer came, a tool finished) and that nothing
- * acts on by itself: each is stored at once but committed with the next event, or at the latest
- * when this turn of the event loop ends, so a step's events share commits (one commit costs more
- * than the rest of an append: bench/eventAppend.bench.ts). Every other event announces something
- * about to be done (a request, a tool starting, a question for the person, the end of a run) and is
- * committed, with whatever waited before it, before `append` returns and anything acts on it.
- * A crash before such a commit loses only events that nothing had acted on yet.
- */
-const COMMITTED_WITH_NEXT: ReadonlySet<SessionEventType> = new Set([
-  'model.responded',
-  'approval.answered',
-  'tool.finished',
-  'session.tainted',
-  'plan.updated',
-]);
-
-/** Whether appending an event of this type commits at once (the loop acts on it next). */
-export function commitsAtOnce(type: SessionEventType): boolean {
-  return !COMMITTED_WITH_NEXT.has(type);
-}
+/** What an event committed by its own append waits on: nothing. */
+const COMMITTED: CommitGroup = { state: 'committed' };
 
 /**
  * One session's log, as the loop sees it: every event is appended to the store first, then folded
- * into the state, and announced once it is committed. Nothing acts on an event that is not yet
- * stored: what the state shows is what the store will have, and the store's committed log is
- * always a prefix of it.
+ * into the state, and announced once it is committed. `append` commits before it returns, so the
+ * caller may act on the event; `record` is for a result that nothing acts on before the next event
+ * is appended (a response whose calls come next, a tool's result, an answer followed by the call
+ * starting or being refused): it commits with that next event, or at the latest when this turn of
+ * the event loop ends, so a step of the loop costs two commits instead of four or five (one commit
+ * costs more than the rest of an append: bench/eventAppend.bench.ts). The store's committed log is
+ * always a prefix of what the state shows, and a crash before a commit loses only events nothing
+ * had acted on yet.
  */
 export class SessionLog {
   private current: SessionState;
@@ -53,24 +39,30 @@ export class SessionLog {
     return this.current;
   }
 
+  /** Appends `event`, committed (with everything recorded before it) and announced when this returns. */
   append(event: SessionEvent): StoredEvent {
     // Throws when events before this one were lost: the log must not go on past a gap.
     this.announce();
-    if (commitsAtOnce(event.type)) {
-      let stored: StoredEvent;
-      try {
-        stored = this.store.events.append(this.sessionId, event);
-      } catch (error) {
-        // A commit that failed took the grouped events with it: that is what the person hears of.
-        this.announce();
-        throw error;
-      }
-      this.current = { ...reduce(this.current, event), lastSeq: stored.seq };
-      // Its commit committed everything grouped before it too.
+    let stored: StoredEvent;
+    try {
+      stored = this.store.events.append(this.sessionId, event);
+    } catch (error) {
+      // A commit that failed took the recorded events with it: that is what the person hears of.
       this.announce();
-      this.onEvent(stored);
-      return stored;
+      throw error;
     }
+    this.current = { ...reduce(this.current, event), lastSeq: stored.seq };
+    this.unannounced.push({ stored, group: COMMITTED });
+    this.announce();
+    return stored;
+  }
+
+  /**
+   * Appends a result that nothing acts on before the next `append`: stored and folded at once (a
+   * refusal throws here), committed and announced with the next event or at the end of this turn.
+   */
+  record(event: SessionEvent): StoredEvent {
+    this.announce();
     const { stored, group } = this.store.events.appendGrouped(this.sessionId, event);
     this.current = { ...reduce(this.current, event), lastSeq: stored.seq };
     this.unannounced.push({ stored, group });
@@ -91,26 +83,29 @@ export class SessionLog {
     }
   }
 
-  /** Announces the events whose group committed; a group rolled back stops this log for good. */
+  /**
+   * Announces, in order, the events whose group committed; a group rolled back stops this log for
+   * good. Each is taken off the queue before its listener runs, so a listener that throws loses
+   * nothing after it (the next announce goes on from there).
+   */
   private announce(): void {
     if (this.lost !== undefined) throw this.lost;
-    const waiting = this.unannounced;
-    this.unannounced = [];
-    for (const [index, { stored, group }] of waiting.entries()) {
-      if (group.state === 'committed') {
-        this.onEvent(stored);
-        continue;
+    // The store finds out here if SQLite rolled the group back by itself.
+    this.store.events.checkGroup();
+    for (let next = this.unannounced[0]; next; next = this.unannounced[0]) {
+      const { stored, group } = next;
+      if (group.state === 'open') return;
+      if (group.state === 'rolled_back') {
+        this.unannounced = [];
+        this.lost = new StoreError(
+          'write_failed',
+          `Session ${this.sessionId}'s events from seq ${stored.seq} on could not be stored (${messageOf(group.error)}); nothing was done on the strength of them. The run stops here; resume the session once the problem is fixed.`,
+          { cause: group.error },
+        );
+        throw this.lost;
       }
-      if (group.state === 'open') {
-        this.unannounced = waiting.slice(index);
-        return;
-      }
-      this.lost = new StoreError(
-        'write_failed',
-        `Session ${this.sessionId}'s events from seq ${stored.seq} on could not be stored (${messageOf(group.error)}); nothing was done on the strength of them. The run stops here; resume the session once the problem is fixed.`,
-        { cause: group.error },
-      );
-      throw this.lost;
+      this.unannounced.shift();
+      this.onEvent(stored);
     }
   }
 

@@ -39,7 +39,8 @@ export class Checkpoints {
       try {
         log.append({ type: 'checkpoint.failed', callId, reason });
       } catch {
-        // The log itself refused (a closed store): nothing more to record.
+        // The log itself refused (a closed store, or events before these were lost, which the run's
+        // next append reports): nothing more to record here.
       }
     }
   }

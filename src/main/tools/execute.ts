@@ -42,7 +42,7 @@ export interface ToolRunnerDeps {
   /** Remembers an "Allow always" the person gave (the rule is already checked against the offer). */
   onGrant?(grant: Grant): void;
   /**
-   * Runs after every call that ran (its result is logged), before the next one: checkpoints hook in
+   * Runs after every call that ran (its result is recorded), before the next one: checkpoints hook in
    * here. It never fails the call: whatever it throws is dropped (it logs its own problems).
    */
   afterToolCall?(call: AfterToolCall): Promise<void>;
@@ -70,8 +70,9 @@ const DEFAULT_TOOL_TIMEOUT_MS = 11 * 60_000;
 
 export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps): Promise<void> {
   const started = performance.now();
+  // A result: what comes next appends before it acts (the next call, the next request).
   const finish = (outcome: ToolOutcome, title: string, output: string, metadata?: Json): void => {
-    deps.log.append({
+    deps.log.record({
       type: 'tool.finished',
       callId: call.callId,
       name: call.name,
@@ -119,7 +120,7 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   // What the tool brought in is outside content whether or not it "succeeded" (an error page is a page too).
   const taint = result.outcome === 'ok' || result.outcome === 'error' ? tool.taints?.(allowed as never) : undefined;
   if (taint && !deps.log.state.taints.includes(taint)) {
-    deps.log.append({ type: 'session.tainted', callId: call.callId, reason: taint });
+    deps.log.record({ type: 'session.tainted', callId: call.callId, reason: taint });
   }
   if (deps.afterToolCall) {
     try {
@@ -235,7 +236,8 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
   }
   const edit = decision.action === 'allow' && decision.editedArgs !== undefined ? checkEdit(tool, args, decision.editedArgs) : undefined;
   decision = edit && edit.kind !== 'unchanged' ? editedOnce(decision) : withinOffer(withoutEdit(decision), verdict.allowAlways);
-  log.append({ type: 'approval.answered', approvalId, callId: call.callId, decision });
+  // The call starts (tool.started) or is refused (tool.finished) next; a rule is a write that commits.
+  log.record({ type: 'approval.answered', approvalId, callId: call.callId, decision });
   if (decision.action === 'deny') {
     const who = decision.by === 'person' ? 'The person denied this call.' : 'Denied.';
     return refused(tool, args, decision.message ? `${who} ${decision.message}` : `${who} Try another way, or ask what they want.`);
@@ -306,6 +308,7 @@ async function askFollowUp(callId: string, tool: AnyTool, question: FollowUpQues
     return { allowed: false, message: 'The call was stopped while the question waited for an answer.' };
   }
   const once: Decision = { action: decision.action, scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
+  // Appended, not recorded: an allow here runs the command outside the sandbox as soon as this returns.
   log.append({ type: 'approval.answered', approvalId, callId, decision: once });
   return { allowed: once.action === 'allow', ...(once.message ? { message: once.message } : {}) };
 }
@@ -313,7 +316,7 @@ async function askFollowUp(callId: string, tool: AnyTool, question: FollowUpQues
 /** Answers, as `decision`, every question about the call still waiting: none of them will be asked again. */
 export function answerPendingQuestions(log: SessionLog, callId: string, decision: Decision): void {
   for (const approvalId of [...log.state.pendingApprovals]) {
-    if (log.state.approvals[approvalId]?.callId === callId) log.append({ type: 'approval.answered', approvalId, callId, decision });
+    if (log.state.approvals[approvalId]?.callId === callId) log.record({ type: 'approval.answered', approvalId, callId, decision });
   }
 }
 
@@ -386,7 +389,7 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
       deps.onLive({ type: 'tool.output', sessionId: log.sessionId, callId, chunk });
     },
     setPlan(steps: PlanStep[]) {
-      log.append({ type: 'plan.updated', steps });
+      log.record({ type: 'plan.updated', steps });
     },
     canRead: deps.canRead ?? (() => true),
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
