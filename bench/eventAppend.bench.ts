@@ -3,21 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../src/shared/events';
-import { commitsAtOnce } from '../src/main/agent/sessionLog';
 import { openDatabase } from '../src/main/store/db';
 import { openStore, type StoreOptions } from '../src/main/store/store';
+import { RECORDED_BY_THE_LOOP } from './support/recordedByTheLoop';
 import { nearestRank } from './support/sampleStats';
 
 /**
  * Sustained append rate of the session log, the way the agent loop writes it: each event with its
  * projections, atomically, on a real file in WAL mode with synchronous=NORMAL; an event something
- * acts on next (a request, a tool starting, a question) commits at once with the results appended
- * before it (agent/sessionLog.ts commitsAtOnce), so a step of the loop costs two commits, not four
- * or five. Target: >= 20,000 events/s. The events between two commits share one here because
+ * acts on next (a request, a tool starting, a question) commits at once with the results recorded
+ * before it (agent/sessionLog.ts `record`), so a step of the loop costs two commits, not four or
+ * five. Target: >= 20,000 events/s. The events between two commits share one here because
  * nothing between them waits for I/O; in the loop a result is committed at the latest when the turn
  * of the event loop ends. The real loop with an instant model and a no-op tool commits twice a step
  * (bench/loopOverhead.bench.ts prints it: 8,005 events in 4,004 commits); a step whose tool is
- * followed by a workspace snapshot (checkpoints) commits a third time, before the snapshot.
+ * followed by a workspace snapshot (checkpoints) commits a third time, while it waits for git.
  * Printed for comparison: one transaction per event, as the loop wrote them until group commit.
  *
  * What it costs, as measured while tuning (WAL frames counted from the -wal file, perf, strace):
@@ -181,7 +181,7 @@ function run(options: StoreOptions, commits: Commits = 'as the loop does'): Run 
     let events = turns();
     let inSession = 0;
     const append = (event: SessionEvent): void => {
-      if (commits === 'every event alone' || commitsAtOnce(event.type)) store.events.append(sessionId, event);
+      if (commits === 'every event alone' || !RECORDED_BY_THE_LOOP.has(event.type)) store.events.append(sessionId, event);
       else store.events.appendGrouped(sessionId, event);
     };
     const next = (): SessionEvent => {
