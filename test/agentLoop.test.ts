@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../src/shared/events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SessionEventType, StoredEvent } from '../src/shared/events';
+import { RECORDED_BY_THE_LOOP } from '../bench/support/recordedByTheLoop';
 import { createCore, type Core } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
@@ -90,7 +91,7 @@ describe.each(['responses', 'chat'] as const)('the agent loop over the %s API', 
 });
 
 describe('the log before anyone acts on it', () => {
-  it('has committed every event before it is announced, and a command starts only once its start and all before it are stored', async () => {
+  it('has committed every event before it is announced, before the model is called and before a command starts', async () => {
     const repo = fixtureRepo('failing-test');
     // A second connection, as another process (or this one after a crash) would read the file.
     const other = openDatabase(core.store.file, { backgroundCheckpoints: false });
@@ -98,6 +99,19 @@ describe('the log before anyone acts on it', () => {
     const lastCommitted = other.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM events').pluck();
     const late: string[] = [];
     let storedWhenCommandStarted: string[] = [];
+    // The model is called through fetch: what is committed when the request leaves.
+    const storedWhenModelCalled: string[][] = [];
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      if (String(input instanceof Request ? input.url : input).includes('/v1/responses')) storedWhenModelCalled.push(committed.all());
+      return realFetch(input, init);
+    });
+    const recorded = new Set<string>();
+    const appendGrouped = core.store.events.appendGrouped.bind(core.store.events);
+    vi.spyOn(core.store.events, 'appendGrouped').mockImplementation((id, event) => {
+      recorded.add(event.type);
+      return appendGrouped(id, event);
+    });
     const real = createCommandSandbox({ workspace: repo, dataDir: path.dirname(core.store.file) });
     // The sandbox wraps a command just before it is spawned: the moment the tool acts.
     const sandbox: CommandSandbox = {
@@ -130,6 +144,48 @@ describe('the log before anyone acts on it', () => {
       const startOfCommand = events.findIndex((stored) => stored.event.type === 'tool.started' && stored.event.name === 'run_command');
       expect(storedWhenCommandStarted).toEqual(events.slice(0, startOfCommand + 1).map((stored) => stored.event.type));
       expect(storedWhenCommandStarted).toContain('tool.finished');
+      // Each request left with its model.requested, and all before it, stored.
+      const requestedAt = events.flatMap((stored, index) => (stored.event.type === 'model.requested' ? [index] : []));
+      expect(storedWhenModelCalled).toEqual(requestedAt.map((index) => events.slice(0, index + 1).map((stored) => stored.event.type)));
+      // What the event-append bench assumes the loop records rather than appends.
+      expect([...recorded].sort()).toEqual(['model.responded', 'plan.updated', 'tool.finished']);
+      for (const type of recorded) expect(RECORDED_BY_THE_LOOP.has(type as SessionEventType), type).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+      other.close();
+    }
+  });
+  it('runs a command again outside the sandbox only once the allow it asked for is stored', async () => {
+    const repo = fixtureRepo('failing-test');
+    const other = openDatabase(core.store.file, { backgroundCheckpoints: false });
+    const committed = other.prepare<[], string>('SELECT type FROM events ORDER BY key').pluck();
+    let runs = 0;
+    // A sandbox that wraps nothing and reports a fence hit on the first run, so the tool asks to run again outside it.
+    const sandbox: CommandSandbox = {
+      availability: { available: true },
+      unavailable: 'ask',
+      fence: createCommandSandbox({ workspace: repo, dataDir: path.dirname(core.store.file) }).fence,
+      wrap: async (command) => ({
+        command,
+        env: {},
+        finish: () => (++runs === 1 ? [{ fence: 'write', target: '/etc/hosts', message: 'writing /etc/hosts is outside the fence' }] : []),
+      }),
+      dispose: () => {},
+    };
+    // The tool says it runs the command again in the same breath as it starts it.
+    let storedWhenRunAgain: string[] = [];
+    try {
+      const { events } = await runTask(repo, [{ toolCalls: [{ name: 'run_command', arguments: { command: 'echo hi' } }] }, { text: 'Done.' }], {
+        sandbox,
+        onLive(event) {
+          if (event.type === 'tool.output' && event.chunk.includes('running the command again outside the sandbox')) storedWhenRunAgain = committed.all();
+        },
+      });
+      expect(eventsOf(events, 'tool.finished')[0]?.outcome).toBe('ok');
+      // The follow-up's answer is the log's last one (an allow from the headless --unleashed broker).
+      const answered = events.findLastIndex((stored) => stored.event.type === 'approval.answered');
+      expect(events.slice(0, answered).some((stored) => stored.event.type === 'tool.started')).toBe(true);
+      expect(storedWhenRunAgain).toEqual(events.slice(0, answered + 1).map((stored) => stored.event.type));
     } finally {
       other.close();
     }

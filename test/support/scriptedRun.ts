@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../../src/shared/events';
+import type { LiveEvent, StoredEvent } from '../../src/shared/events';
 import type { Core } from '../../src/main/core';
 import type { ModelConfig } from '../../src/main/model/config';
 import type { ModelApi } from '../../src/main/model/provider';
@@ -19,6 +19,7 @@ export interface ScriptedRunOptions {
   onEvent?(stored: StoredEvent): void;
   /** The commands' sandbox; the session's own (from its settings) when absent. */
   sandbox?: CommandSandbox;
+  onLive?(event: LiveEvent): void;
 }
 
 const started: ScriptedModel[] = [];
@@ -39,6 +40,7 @@ export async function runScripted(core: Core, workspace: string, turns: Turn[], 
     retry: fastRetry,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.onLive ? { onLive: options.onLive } : {}),
   });
   const events = core.store.events.list(sessionId);
   return { sessionId, outcome, events, types: events.map((stored) => stored.event.type), server };
