@@ -72,12 +72,8 @@ export class SessionLog {
 
   /** Commits and announces what is waiting; throws when it could not be stored. */
   flush(): void {
-    if (this.unannounced.length === 0) {
-      this.announce();
-      return;
-    }
     try {
-      this.store.events.commit();
+      if (this.unannounced.length > 0) this.store.events.commit();
     } finally {
       this.announce();
     }

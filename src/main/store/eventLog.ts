@@ -86,9 +86,13 @@ export class EventLog {
     this.db.checkGroup();
   }
 
-  /** The session's events after `afterSeq`, in order; a row that no longer parses is a clear error. */
+  /**
+   * The session's events after `afterSeq`, in order; a row that no longer parses is a clear error.
+   * It commits first (so does `listOfTypes`): what is read is shown to someone or acted on, and
+   * a group rolled back later would leave the reader holding events that were never stored.
+   */
   list(sessionId: string, afterSeq = 0): StoredEvent[] {
-    this.commitBeforeShowing();
+    this.commit();
     return this.selectAfter
       .all({ sessionId, afterSeq })
       .map((record) => ({ sessionId, seq: record.seq, at: record.at, event: parseEvent(this.db.file, sessionId, record) }));
@@ -99,18 +103,10 @@ export class EventLog {
    * a long log (the live diff's bases) without parsing every response and tool output in it.
    */
   listOfTypes(sessionId: string, types: readonly SessionEventType[]): StoredEvent[] {
-    this.commitBeforeShowing();
+    this.commit();
     return this.selectOfTypes
       .all({ sessionId, types: JSON.stringify(types) })
       .map((record) => ({ sessionId, seq: record.seq, at: record.at, event: parseEvent(this.db.file, sessionId, record) }));
-  }
-
-  /**
-   * What is read out of the log is shown to someone or acted on: it must be committed first, or a
-   * group rolled back later would leave the reader holding events that were never stored.
-   */
-  private commitBeforeShowing(): void {
-    this.db.commit();
   }
 
   count(sessionId: string): number {
