@@ -7,6 +7,7 @@ import { createCore, type Core } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { createCommandSandbox, type CommandSandbox } from '../src/main/sandbox/commandSandbox';
+import { effectiveFence } from '../src/main/sandbox/fence';
 import { openDatabase } from '../src/main/store/db';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
@@ -164,7 +165,7 @@ describe('the log before anyone acts on it', () => {
     const sandbox: CommandSandbox = {
       availability: { available: true },
       unavailable: 'ask',
-      fence: createCommandSandbox({ workspace: repo, dataDir: path.dirname(core.store.file) }).fence,
+      fence: effectiveFence({ workspace: repo, dataDir: path.dirname(core.store.file) }),
       wrap: async (command) => ({
         command,
         env: {},
