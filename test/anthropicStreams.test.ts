@@ -11,7 +11,7 @@ import { expectShape } from './support/recordedShape';
 
 /**
  * Anthropic Messages against real API traffic: every recording in
- * ../shared/fixtures/model-streams/anthropic is replayed byte for byte by the scripted server into
+ * test/fixtures/recorded/anthropic is replayed byte for byte by the scripted server into
  * the real provider (the @anthropic-ai/sdk sends the request), and must come out as the same model
  * events the OpenAI recordings give. Then the scripted server's own Anthropic streams are held to
  * the recordings' shape, and go through the same provider.

@@ -11,7 +11,7 @@ import { expectShape, keyProfile } from './support/recordedShape';
 
 /**
  * The model layer against real API traffic. Every REAL recording in
- * ../shared/fixtures/model-streams is replayed byte for byte by the scripted server into the real
+ * test/fixtures/recorded is replayed byte for byte by the scripted server into the real
  * providers; then the scripted server's own streams are held to the same shape, so tests that use
  * it exercise what the real APIs send.
  */

@@ -8,9 +8,10 @@ import { initShellParser } from '../../src/main/permissions/shell/analyzeCommand
 import type { AnyTool } from '../../src/main/tools/defineTool';
 import { fetchUrl } from '../../src/main/tools/fetchUrl';
 import { runCommand } from '../../src/main/tools/runCommand';
+import { readCaseFile } from '../support/testData';
 
 /**
- * Every case in ../shared/cases/injections.json: a prompt injection placed in outside content, and
+ * Every case in test/cases/data/injections.json: a prompt injection placed in outside content, and
  * the action it tries to trigger. For a coding agent those actions are a fetch or a command that
  * sends data out. Tether does not try to spot the injection in the text (that is a guess); it gates
  * the action: once the session has read outside content, anything that can send data out asks the
@@ -18,7 +19,6 @@ import { runCommand } from '../../src/main/tools/runCommand';
  * `outsideContent: block` denies it outright, under --unleashed too.
  */
 
-const casesFile = path.resolve(import.meta.dirname, '../..', '../shared/cases', 'injections.json');
 
 interface InjectionCase {
   id: string;
@@ -51,12 +51,11 @@ function attemptedActions(injection: InjectionCase): Action[] {
 }
 
 // Read at collection time so every case, held-back ones included, becomes its own test; a missing
-// file fails the suite below rather than passing with no cases.
-const cases: InjectionCase[] = fs.existsSync(casesFile) ? (JSON.parse(fs.readFileSync(casesFile, 'utf8')) as { cases: InjectionCase[] }).cases : [];
+// or empty file fails the suite rather than passing with no cases.
+const { cases } = readCaseFile<InjectionCase>('injections.json');
 let workspace: string;
 
 beforeAll(async () => {
-  if (!fs.existsSync(casesFile)) throw new Error(`The shared cases are missing: ${casesFile}. Tests need ../shared/cases beside the repository.`);
   workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-injections-'));
   await initShellParser();
 });
@@ -85,7 +84,7 @@ function decide(action: Action, options: { mode?: PermissionMode; outsideContent
 }
 
 describe('injections.json: what an injection tries, once outside content was read', () => {
-  it('holds every case of the shared file', () => {
+  it('holds every case of the case file', () => {
     expect(cases.length).toBeGreaterThanOrEqual(14);
   });
 

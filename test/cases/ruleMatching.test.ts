@@ -9,9 +9,10 @@ import { quoteWord } from '../../src/main/permissions/ruleMatchCommand';
 import { parseRule, RuleSyntaxError } from '../../src/main/permissions/rules';
 import { analyzeCommand, initShellParser } from '../../src/main/permissions/shell/analyzeCommand';
 import { mcpTool, query, testTools } from '../../src/main/permissions/testTools';
+import { readCaseFile } from '../support/testData';
 
 /**
- * Every case in ../shared/cases/rule_matching.json, translated into Tether's rule language and run
+ * Every case in test/cases/data/rule_matching.json, translated into Tether's rule language and run
  * through the real engine. The cases come from systems with other semantics:
  *   opencode          the LAST matching rule wins; no match asks
  *   gemini-cli        the highest priority wins; compound commands split, DENY > ASK > ALLOW
@@ -24,8 +25,6 @@ import { mcpTool, query, testTools } from '../../src/main/permissions/testTools'
  * same kinds get the same treatment.
  */
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const casesFile = path.resolve(repoRoot, '../shared/cases', 'rule_matching.json');
 
 type Verdict = 'allow' | 'ask' | 'deny';
 
@@ -366,16 +365,7 @@ function translate(c: RawCase): Translated {
   return t;
 }
 
-function loadCases(): RawCase[] {
-  if (!fs.existsSync(casesFile)) {
-    throw new Error(`The shared rule-matching cases are missing: expected ${casesFile} (the shared/ folder beside the repository). Restore it; these tests cannot run without it.`);
-  }
-  const data = JSON.parse(fs.readFileSync(casesFile, 'utf8')) as { cases?: RawCase[] };
-  if (!Array.isArray(data.cases) || data.cases.length === 0) throw new Error(`${casesFile} holds no cases.`);
-  return data.cases;
-}
-
-const cases = loadCases();
+const { cases } = readCaseFile<RawCase>('rule_matching.json');
 let workspaceRoot = '';
 
 // The real shell analysis (tree-sitter-bash): compound commands, substitutions and parse errors are its to find.

@@ -1,26 +1,16 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandAnalysis } from '../../src/main/permissions/commandAnalysis';
 import { createShellTestbed, type ShellTestbed } from '../../src/main/permissions/shell/testbed';
+import { readCaseFile } from '../support/testData';
 
 /**
- * Every case in ../shared/cases/safe_commands.json: whether a coding agent runs a command without
+ * Every case in test/cases/data/safe_commands.json: whether a coding agent runs a command without
  * asking. Tether's counterpart is "read-only as a whole": pinned down, and every simple command in
  * it read-only (on the list, with arguments that keep it so, resolving to a system program). A
  * command flagged dangerous must never be read-only. Where Tether deliberately decides otherwise,
  * the case says why: by id in DIVERGES, or by kind (git, PowerShell, Codex's syntax-only refusals)
  * so that held-back cases of the same kinds are judged the same way.
  */
-
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const casesDir = path.resolve(repoRoot, '../shared/cases');
-const casesFile = path.join(casesDir, 'safe_commands.json');
-if (!fs.existsSync(casesFile)) {
-  throw new Error(
-    `The shared test cases are missing: ${casesFile} does not exist. Check out the shared folder next to the repository (../shared/cases) and run again.`,
-  );
-}
 
 interface SafeCase {
   id: string;
@@ -32,7 +22,7 @@ interface SafeCase {
   note?: string;
 }
 
-const { cases } = JSON.parse(fs.readFileSync(casesFile, 'utf8')) as { cases: SafeCase[] };
+const { cases } = readCaseFile<SafeCase>('safe_commands.json');
 
 /** Where Tether deliberately decides otherwise, per case id (the kinds below cover the rest). */
 const DIVERGES: Record<string, string> = {

@@ -1,26 +1,16 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandAnalysis } from '../../src/main/permissions/commandAnalysis';
 import { parseShell } from '../../src/main/permissions/shell/parser';
 import { createShellTestbed, type ShellTestbed } from '../../src/main/permissions/shell/testbed';
+import { readCaseFile } from '../support/testData';
 
 /**
- * Every case in ../shared/cases/shell_split.json, run through the real analysis. The cases come
+ * Every case in test/cases/data/shell_split.json, run through the real analysis. The cases come
  * from other systems' functions (gemini-cli's getCommandRoots / splitCommands / hasRedirection /
  * stripShellWrapper, Codex's bash.rs parsers, opencode's wrapper extraction). Each kind of case is
  * translated once, by what the function means, so held-back cases of the same kinds are judged the
  * same way; where Tether's analysis deliberately decides otherwise, DIVERGES says so and why.
  */
-
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const casesDir = path.resolve(repoRoot, '../shared/cases');
-const casesFile = path.join(casesDir, 'shell_split.json');
-if (!fs.existsSync(casesFile)) {
-  throw new Error(
-    `The shared test cases are missing: ${casesFile} does not exist. Check out the shared folder next to the repository (../shared/cases) and run again.`,
-  );
-}
 
 interface ShellCase {
   id: string;
@@ -30,7 +20,7 @@ interface ShellCase {
   note?: string;
 }
 
-const { cases } = JSON.parse(fs.readFileSync(casesFile, 'utf8')) as { cases: ShellCase[] };
+const { cases } = readCaseFile<ShellCase>('shell_split.json');
 
 /** Where the analysis deliberately differs from the source system, per case id. */
 const DIVERGES: Record<string, string> = {
