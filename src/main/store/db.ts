@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { migrations as knownMigrations, type Migration } from './migrations';
+import { currentRuntime, explainBindingFailure, nativeBindingOption, sqliteBinding } from './sqliteBinding';
 import { StoreError } from './storeError';
 
 /**
@@ -234,8 +235,10 @@ export function openDatabase(file: string, options: DatabaseOptions = {}): Datab
   let sqlite: BetterSqlite3.Database;
   try {
     // `timeout` is better-sqlite3's name for SQLite's busy_timeout.
-    sqlite = new BetterSqlite3(file, { timeout: busyTimeoutMs });
+    sqlite = new BetterSqlite3(file, { timeout: busyTimeoutMs, nativeBinding: nativeBindingOption(sqliteBinding()) });
   } catch (error) {
+    const explained = explainBindingFailure(error, currentRuntime());
+    if (explained !== error) throw explained;
     throw new StoreError(
       'cannot_open',
       `Cannot open the database ${file}: ${messageOf(error)}. Check that its folder exists and is writable, or point --data-dir elsewhere.`,
@@ -337,7 +340,7 @@ function backUp(file: string, version: number): void {
   const target = backupFile(file, version);
   const partial = `${target}.partial-${process.pid}`;
   fs.rmSync(partial, { force: true });
-  const reader = new BetterSqlite3(file, { readonly: true });
+  const reader = new BetterSqlite3(file, { readonly: true, nativeBinding: nativeBindingOption(sqliteBinding()) });
   try {
     reader.prepare('VACUUM INTO ?').run(partial);
   } catch (error) {
@@ -437,7 +440,7 @@ if (Atomics.compareExchange(shared, ${STATE}, ${STARTING}, ${RUNNING}) === ${STA
   let db;
   try {
     const Database = require(workerData.binding);
-    db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
+    db = new Database(workerData.file, { fileMustExist: true, timeout: 0, nativeBinding: workerData.nativeBinding });
     while (Atomics.load(shared, ${STATE}) === ${RUNNING}) {
       // Asleep until a commit leaves work (no wake-ups at all while the app is idle).
       Atomics.wait(shared, ${WORK}, 0, workerData.idleMs);
@@ -475,7 +478,7 @@ class Checkpointer {
     const binding = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(CHECKPOINT_WORKER, {
       eval: true,
-      workerData: { file, binding, pauseMs: CHECKPOINT_PAUSE_MS, idleMs: IDLE_WAKE_MS, shared: this.shared.buffer },
+      workerData: { file, binding, nativeBinding: nativeBindingOption(sqliteBinding()), pauseMs: CHECKPOINT_PAUSE_MS, idleMs: IDLE_WAKE_MS, shared: this.shared.buffer },
     });
     // It must never keep a process alive.
     this.worker.unref();
