@@ -10,7 +10,7 @@ import { sampleStats } from './support/sampleStats';
 
 // The whole explain of one ten-part command: the real shell analysis (tree-sitter-bash), every rule
 // matched against every part, the verdict, and for an ask the "Allow always" offer (checked by a
-// second evaluation). Rules are parsed once, when the engine is made. Target (DESIGN.md section 5,
+// second evaluation). Rules are parsed once, when the engine is made. Target (the
 // permissions issue): median under 2 ms.
 
 const RUNS = 2000;

@@ -35,7 +35,11 @@ beforeAll(() => {
   } catch (error) {
     throw new Error(`Could not clone ${repoRoot} (the suite runs from a git checkout): ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
   }
-  tracked = execFileSync('git', ['ls-files', '-z'], { cwd: clone, encoding: 'utf8' }).split('\0').filter(Boolean);
+  // This file is left out of the scans: it has to write down the kinds of path it looks for.
+  const self = path.relative(repoRoot, import.meta.filename);
+  tracked = execFileSync('git', ['ls-files', '-z'], { cwd: clone, encoding: 'utf8' })
+    .split('\0')
+    .filter((file) => file !== '' && file !== self);
   // Nothing beside the clone: the folder it sits in holds only the clone.
   expect(fs.readdirSync(parent)).toEqual(['tether']);
 });
@@ -89,13 +93,39 @@ describe('a clone with nothing beside it', () => {
     for (const file of tracked) {
       const text = textOf(file);
       if (text === undefined) continue;
-      if (checkoutParent !== path.parse(checkoutParent).root && text.includes(`${checkoutParent}${path.sep}`)) {
-        found.push(`${file}: the absolute path ${checkoutParent}`);
+      for (const name of neighbours) {
+        if (text.includes(path.join(checkoutParent, name))) found.push(`${file}: the absolute path ${path.join(checkoutParent, name)}`);
       }
       for (const match of text.matchAll(RELATIVE_PATH)) {
         const reference = match[1]!;
         const name = reference.replace(/^(\.\.\/)+/, '').split('/')[0]!;
         if (neighbours.includes(name) && !existsFrom(file, reference)) found.push(`${file}:${lineOf(text, match.index)} ${reference}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('names no file that exists only beside the checkout it was cloned from', () => {
+    // "see DESIGN.md section 5" sends a reader to a file a clone does not have, as surely as a link.
+    const checkoutParent = path.dirname(repoRoot);
+    const ownNames = new Set(tracked.map((file) => path.basename(file)));
+    const outsideNames = new Set<string>();
+    for (const name of fs.readdirSync(checkoutParent)) {
+      const neighbour = path.join(checkoutParent, name);
+      // Dot-folders beside a checkout are tools' caches, not something the repository could mean.
+      if (neighbour === repoRoot || name.startsWith('.')) continue;
+      for (const file of filesUnder(neighbour, 3)) {
+        const base = path.basename(file);
+        if (/^[\w.-]{6,}\.[a-z]{2,5}$/i.test(base) && !ownNames.has(base)) outsideNames.add(base);
+      }
+    }
+    const found: string[] = [];
+    for (const file of tracked) {
+      const text = textOf(file);
+      if (text === undefined) continue;
+      for (const name of outsideNames) {
+        const at = text.search(new RegExp(`(?<![\\w.-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`));
+        if (at >= 0) found.push(`${file}:${lineOf(text, at)} ${name}`);
       }
     }
     expect(found).toEqual([]);
@@ -142,10 +172,10 @@ describe('a clone with nothing beside it', () => {
   });
 });
 
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
+function filesUnder(dir: string, maxDepth = Infinity): string[] {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return [];
   return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() && path.relative(dir, entry.parentPath).split(path.sep).filter(Boolean).length < maxDepth)
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
     .sort();
 }

@@ -50,7 +50,7 @@ const DIVERGES: Record<string, { ours: Verdict; why: string }> = {
     ours: 'ask',
     why: 'a redirection is an edit of its target, and /tmp/test is outside the workspace: a command rule never grants writes outside it (gemini has allowRedirection for that; Tether has no such switch)',
   },
-  'rm-079': { ours: 'allow', why: 'ls is on the read-only command list, which runs on its own (DESIGN.md section 5); gemini asks for any part no rule allows' },
+  'rm-079': { ours: 'allow', why: 'ls is on the read-only command list, which runs on its own (docs/ARCHITECTURE.md section 5); gemini asks for any part no rule allows' },
   'rm-094': { ours: 'ask', why: 'the bare run_command ask rule matches every part and ask beats allow; gemini lets the higher-priority allows win' },
 };
 
