@@ -1,12 +1,15 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, dialog, ipcMain, safeStorage } from 'electron';
 import type { AppServices } from './host/appServices';
+import { cliArgumentsOf, nodeModeEnv } from './cli/cliFromApp';
 import { bindIpc, broadcastTo } from './ipc';
 import { createServices } from './services';
 import type { KeyStore } from './sessions/keyStore';
 import { defaultDataDir } from './store/dataDir';
+import { updatesEnabled, type Updater } from './updates/autoUpdates';
 import { createMainWindow, guardWebContents, type MainWindow } from './window';
 
 // Electron host, kept thin: it builds the same services `tether serve` hosts, binds them to IPC and
@@ -16,19 +19,34 @@ const devServer = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefine
 const appUrl = devServer ?? pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).href;
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 
-app.enableSandbox();
-app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appUrl));
+const cliArguments = cliArgumentsOf(process.argv, app.isPackaged);
+if (cliArguments) runCli(cliArguments);
+else {
+  app.enableSandbox();
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appUrl));
+  // A second instance would open a second store writer and window; it hands over to the first.
+  if (!app.requestSingleInstanceLock()) app.quit();
+  else void start();
+}
 
-// A second instance would open a second store writer and window; it hands over to the first.
-if (!app.requestSingleInstanceLock()) app.quit();
-else void start();
+/** `--cli …`: the command line, run by this same binary in Node mode; no window, no second store. */
+function runCli(args: string[]): void {
+  const cli = join(import.meta.dirname, 'cli.js');
+  const child = spawn(process.execPath, [cli, ...args], { stdio: 'inherit', env: nodeModeEnv(process.env) });
+  child.on('exit', (code, signal) => app.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
+  child.on('error', (error) => {
+    process.stderr.write(`tether: could not start the command line: ${error.message}\n`);
+    app.exit(1);
+  });
+}
 
 async function start(): Promise<void> {
   await app.whenReady();
   let services: AppServices;
   try {
     const dataDir = defaultDataDir();
-    services = createServices({ dataDir, host: 'electron', keyStore: safeStorageKeyStore(dataDir) });
+    const updater = await desktopUpdater();
+    services = createServices({ dataDir, host: 'electron', keyStore: safeStorageKeyStore(dataDir), ...(updater ? { updater } : {}) });
   } catch (error) {
     dialog.showErrorBox('Tether could not start', error instanceof Error ? error.message : String(error));
     app.exit(1);
@@ -75,6 +93,13 @@ async function start(): Promise<void> {
         app.quit();
       });
   });
+}
+
+/** electron-updater's updater for a packaged app (the feed is electron-builder.yml's `publish`); none in development. */
+async function desktopUpdater(): Promise<Updater | undefined> {
+  if (!updatesEnabled(app.isPackaged)) return undefined;
+  const { autoUpdater } = await import('electron-updater');
+  return autoUpdater;
 }
 
 /**

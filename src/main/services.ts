@@ -16,6 +16,7 @@ import { SessionManager } from './sessions/sessionManager';
 import { readAppSettings, writeAppSettings } from './settings/appSettings';
 import type { ProjectRow } from './store/projects';
 import type { RuleRow } from './store/rules';
+import { startAutoUpdates } from './updates/autoUpdates';
 
 const VERSION = '0.1.0';
 
@@ -67,6 +68,14 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
   };
 
   const mcp = createMcpHandlers({ core, dataDir, emit });
+  const updates = options.updater
+    ? startAutoUpdates({
+        updater: options.updater,
+        sessionStatuses: () => sessions.list().map((session) => session.status),
+        announce: (view) => emit('app:updateChanged', view),
+        log: (message) => console.error(message),
+      })
+    : undefined;
 
   const settingsView = (): SettingsView => {
     const current = settings();
@@ -84,6 +93,9 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
 
   const handlers: Handlers = {
     'app:info': async () => ({ version: VERSION, host: options.host, dataDir }),
+    'app:update': async () => updates?.view() ?? { state: 'unavailable' },
+    'app:restartToUpdate': async () =>
+      updates?.restart() ?? { restarted: false, reason: 'This copy of Tether does not update itself: only the packaged desktop app does.' },
     'projects:list': async () => core.store.projects.list().map(projectView),
     'projects:open': async ({ path: folder }) => projectView(core.store.projects.ensure(canonicalFolder(folder))),
     'projects:trust': async ({ projectId, trusted }) => {
@@ -184,6 +196,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       return () => listeners.delete(listener);
     },
     async close() {
+      updates?.stop();
       await sessions.close();
       mcp.dispose();
       await core.mcp.close();

@@ -237,6 +237,25 @@ export const AppInfo = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
+/** The desktop app's update: none to offer (or not a packaged app), or downloaded and ready to install. */
+export const UpdateView = z.discriminatedUnion('state', [
+  /** Not a packaged desktop app (development, `tether serve`), or updates turned off. */
+  z.object({ state: z.literal('unavailable') }),
+  /** Looking, or nothing newer was found. */
+  z.object({ state: z.literal('idle') }),
+  z.object({
+    state: z.literal('ready'),
+    version: z.string(),
+    /** Why "Restart to update" would be refused now (sessions working or waiting); absent when it would not. */
+    blockedBy: z.string().optional(),
+  }),
+]);
+export type UpdateView = z.infer<typeof UpdateView>;
+
+/** The answer to "Restart to update": never a restart while a session works or waits for the person. */
+export const RestartToUpdate = z.object({ restarted: z.boolean(), reason: z.string().optional() });
+export type RestartToUpdate = z.infer<typeof RestartToUpdate>;
+
 /** A step of a session to rewind to: the seq of one of the person's messages or of a checkpoint (see rewinds.ts). */
 export const RewindTarget = z.object({ sessionId: z.string(), toSeq: z.number().int().positive() });
 
@@ -272,6 +291,10 @@ const none = z.object({}).strict();
 
 export const requests = {
   'app:info': { input: none, output: AppInfo },
+  /** Whether an update is downloaded and ready, and what would hold its restart back. */
+  'app:update': { input: none, output: UpdateView },
+  /** Installs the ready update by restarting, unless a session works or waits for the person. */
+  'app:restartToUpdate': { input: none, output: RestartToUpdate },
   'projects:list': { input: none, output: z.array(ProjectView) },
   'projects:open': { input: z.object({ path: z.string().min(1) }), output: ProjectView },
   'projects:trust': { input: z.object({ projectId: z.string(), trusted: z.boolean() }), output: ProjectView },
@@ -327,6 +350,8 @@ export const events = {
   'sessions:deleted': SessionRef,
   /** An MCP server's state, tools or error changed. */
   'mcp:changed': McpServerView,
+  /** The desktop app's update changed (one was downloaded). */
+  'app:updateChanged': UpdateView,
 } as const;
 
 export type RequestName = keyof typeof requests;

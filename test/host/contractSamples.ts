@@ -29,6 +29,8 @@ export const storedEvent: StoredEvent = {
 
 export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'app:info': {},
+  'app:update': {},
+  'app:restartToUpdate': {},
   'projects:list': {},
   'projects:open': { path: '/work/repo' },
   'projects:trust': { projectId: 'p1', trusted: true },
@@ -97,6 +99,8 @@ const settings = {
 
 export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'app:info': { version: '0.1.0', host: 'serve', dataDir: '/data' },
+  'app:update': { state: 'ready', version: '0.2.0', blockedBy: '1 session is working' },
+  'app:restartToUpdate': { restarted: false, reason: 'Not restarting: 1 session is working.' },
   'projects:list': [{ id: 'p1', path: '/work/repo', name: 'repo', trusted: false }],
   'projects:open': { id: 'p1', path: '/work/repo', name: 'repo', trusted: false },
   'projects:trust': { id: 'p1', path: '/work/repo', name: 'repo', trusted: true },

@@ -1,4 +1,5 @@
 import type { EventName, EventPayload } from '../../src/shared/contract';
+import type { Updater } from '../../src/main/updates/autoUpdates';
 import type { SessionEventType, StoredEvent } from '../../src/shared/events';
 import type { AppServices } from '../../src/main/host/appServices';
 import { createServices } from '../../src/main/services';
@@ -31,7 +32,7 @@ const servers: ScriptedModel[] = [];
  * or `server` is reused (a restart of the app on the same data); `closeServices` (in afterEach)
  * closes what this opened.
  */
-export async function openServices(options: { turns?: Turn[]; dataDir?: string; server?: ScriptedModel } = {}): Promise<OpenedServices> {
+export async function openServices(options: { turns?: Turn[]; dataDir?: string; server?: ScriptedModel; updater?: Updater } = {}): Promise<OpenedServices> {
   const dataDir = options.dataDir ?? tempDir('tether-data-');
   let server = options.server;
   if (server) server.push(...(options.turns ?? []));
@@ -40,7 +41,7 @@ export async function openServices(options: { turns?: Turn[]; dataDir?: string; 
     servers.push(server);
   }
   writeAppSettings(dataDir, { model: { baseUrl: server.baseUrl, api: 'chat', model: 'scripted-model' } });
-  const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key') });
+  const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key'), ...(options.updater ? { updater: options.updater } : {}) });
   opened.push(services);
   const events: StoredEvent[] = [];
   services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {

@@ -1,4 +1,5 @@
 import type { AppInfo, EventName, EventPayload, Handlers, Unsubscribe } from '../../shared/contract';
+import type { Updater } from '../updates/autoUpdates';
 
 /** Pushes one contract event to whoever shows the UI (the window, every browser tab). */
 export type EmitEvent = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -10,6 +11,8 @@ export interface AppServicesOptions {
   host: AppInfo['host'];
   /** The folder `tether serve` was started in, offered as a project; Electron starts with none. */
   cwd?: string;
+  /** The packaged desktop app's updater (electron-updater); absent in development and under `tether serve`. */
+  updater?: Updater;
 }
 
 /** What a UI host needs from the core: the contract's handlers and its event stream. */

@@ -1,4 +1,5 @@
 import { ConnectionBanner } from './ConnectionBanner';
+import { UpdateBanner } from './UpdateBanner';
 import { Toasts } from './Toasts';
 import { MainArea } from './MainArea';
 import { useWindowTitle } from './useWindowTitle';
@@ -19,6 +20,7 @@ export function App() {
   return (
     <div className="app" data-testid="app">
       <ConnectionBanner />
+      <UpdateBanner />
       <div className="app-body" inert={modal}>
         <Sidebar />
         <MainArea />

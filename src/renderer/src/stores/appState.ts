@@ -9,9 +9,10 @@ import type { RewindSlice } from './rewindSlice';
 import type { SessionsSlice } from './sessionsSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { UiSlice } from './uiSlice';
+import type { UpdateSlice } from './updateSlice';
 
 /** The whole renderer state: one store, one slice per concern, actions beside their state. */
-export type AppState = SessionsSlice & LogsSlice & LiveSlice & InboxSlice & SettingsSlice & DiffSlice & UiSlice & McpSlice & RewindSlice;
+export type AppState = SessionsSlice & LogsSlice & LiveSlice & InboxSlice & SettingsSlice & DiffSlice & UiSlice & McpSlice & RewindSlice & UpdateSlice;
 
 /** What the store needs from outside; tests pass a fake api and a synchronous schedule. */
 export interface StoreDeps {

@@ -13,7 +13,7 @@ export interface HostLink {
 }
 
 /**
- * Subscribes the store to the core's four event channels, once for the window's life. Live events
+ * Subscribes the store to the core's event channels, once for the window's life. Live events
  * are batched per frame; a stored event first flushes the batch, so a command's header never lands
  * before the bytes of the command that ran before it.
  */
@@ -28,6 +28,7 @@ export function connectStore(store: AppStore, api: TetherApi, schedule: Schedule
     api.on('sessions:changed', (summary) => store.getState().sessionChanged(summary)),
     api.on('sessions:deleted', ({ sessionId }) => store.getState().sessionDeleted(sessionId)),
     api.on('mcp:changed', (server) => store.getState().mcpServerChanged(server)),
+    api.on('app:updateChanged', (view) => store.getState().updateChanged(view)),
   ];
   if (link) {
     const report = (state: LinkState) => store.getState().setConnection(connectionOf(state), state.status === 'reconnecting' ? state.failedAttempts : 0);

@@ -9,6 +9,7 @@ import { createRewindSlice } from './rewindSlice';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createUiSlice } from './uiSlice';
+import { createUpdateSlice } from './updateSlice';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -24,5 +25,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createUiSlice(deps, set, get),
     ...createMcpSlice(deps, set, get),
     ...createRewindSlice(deps, set, get),
+    ...createUpdateSlice(deps, set, get),
   }));
 }

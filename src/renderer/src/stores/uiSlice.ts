@@ -53,7 +53,7 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
 
     async init() {
       const state = get();
-      await Promise.all([state.loadProjects(), state.loadSessions(), state.refreshInbox(), state.loadSettings()]);
+      await Promise.all([state.loadProjects(), state.loadSessions(), state.refreshInbox(), state.loadSettings(), state.loadUpdate()]);
     },
 
     async resync() {
