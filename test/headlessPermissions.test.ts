@@ -99,3 +99,36 @@ describe('tether run with the permission engine', () => {
     expect(result.events.some((stored) => stored.event.type === 'approval.asked')).toBe(false);
   });
 });
+
+describe('tether run and the fence', () => {
+  async function writeOutside() {
+    const outside = path.join(tempDir('tether-outside-'), 'planted.txt');
+    server = await startScriptedModel({ turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: `echo planted > ${outside}` } }] }, { text: 'Finished.' }] });
+    const repo = fixtureRepo('failing-test');
+    const home = tempDir('tether-home-');
+    return { outside, home, flags: ['--cwd', repo, '--base-url', server.baseUrl, '--model', 'scripted-model', '--json'] };
+  }
+
+  it('--unleashed answers the questions but never runs a command outside the sandbox', async () => {
+    const { outside, home, flags } = await writeOutside();
+    const result = await runCli(['run', 'plant it', '--unleashed', ...flags], { TETHER_HOME: home });
+    expect(result.code).toBe(0);
+    expect(existsSync(outside)).toBe(false);
+    const told = allToolOutputs(server!.requests[1]!).join('\n');
+    expect(told).toContain(`the write fence: ${outside}`);
+    expect(told).toContain('Not run outside the sandbox');
+    expect(result.stderr).not.toContain('--no-sandbox: commands in this run are not sandboxed');
+  });
+
+  it('--no-sandbox runs commands unsandboxed, warns on stderr, and keeps that on the session', async () => {
+    const { outside, home, flags } = await writeOutside();
+    const result = await runCli(['run', 'plant it', '--unleashed', '--no-sandbox', ...flags], { TETHER_HOME: home });
+    expect(result.code).toBe(0);
+    expect(readFileSync(outside, 'utf8')).toBe('planted\n');
+    expect(result.stderr).toMatch(/^tether: WARNING: --no-sandbox: commands in this run are not sandboxed\./m);
+    expect(result.events.map((stored) => stored.event)).toContainEqual({ type: 'sandbox.turned_off', by: 'tether run --no-sandbox' });
+    const sessionId = result.events[0]!.sessionId;
+    const shown = await runCli(['sessions', 'show', sessionId], { TETHER_HOME: home });
+    expect(shown.stdout + shown.stderr).toContain('no sandbox: commands in this run run with your full access (tether run --no-sandbox)');
+  });
+});

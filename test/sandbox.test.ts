@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent, StoredEvent } from '../src/shared/events';
@@ -33,19 +33,33 @@ class AllowingPerson implements Broker {
   }
 }
 
-async function runWriteOutside(broker: Broker, settings?: object, options: { noSandbox?: boolean; inside?: boolean } = {}) {
+async function runWriteOutside(
+  broker: Broker,
+  settings?: object,
+  options: { noSandbox?: boolean; inside?: boolean; command?: (outside: string) => string; home?: string; sandboxOffBy?: string } = {},
+) {
   const dataDir = tempDir('tether-data-');
   if (settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
   const workspace = tempDir('tether-ws-');
   const outside = options.inside ? path.join(workspace, 'inside.txt') : path.join(tempDir('tether-outside-'), 'escaped.txt');
   core = createCore({ dataDir });
   server = await startScriptedModel({
-    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: `touch ${outside}` } }] }, { text: 'Done.' }],
+    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: options.command?.(outside) ?? `touch ${outside}` } }] }, { text: 'Done.' }],
   });
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace, task: 'touch a file', model, maxSteps: 5 });
-  const sandbox = options.noSandbox ? createCommandSandbox({ workspace, dataDir, pathEnv: path.join(workspace, 'no-bin') }) : undefined;
-  await core.run(sessionId, { model, broker, signal: new AbortController().signal, ...(sandbox ? { sandbox } : {}) });
+  const sandbox = options.noSandbox
+    ? createCommandSandbox({ workspace, dataDir, pathEnv: path.join(workspace, 'no-bin') })
+    : options.home
+      ? createCommandSandbox({ workspace, dataDir, home: options.home })
+      : undefined;
+  await core.run(sessionId, {
+    model,
+    broker,
+    signal: new AbortController().signal,
+    ...(sandbox ? { sandbox } : {}),
+    ...(options.sandboxOffBy ? { sandboxOffBy: options.sandboxOffBy } : {}),
+  });
   const events = core.store.events.list(sessionId);
   return { outside, events, told: allToolOutputs(server.requests[1]!).join('\n') };
 }
@@ -87,12 +101,7 @@ describe('run_command in the sandbox, through the agent loop', () => {
     expect(asked(events).map((event) => event.sandbox?.kind)).toEqual(['fence_hit']);
     expect(answered(events)[0]?.decision).toMatchObject({ action: 'deny', by: 'headless' });
     expect(told).toContain(`The command hit the sandbox fence: the write fence: ${outside} is outside the workspace`);
-    expect(told).toContain('--unleashed');
-  });
-
-  it('headless tether run with --unleashed runs it again outside', async () => {
-    const { outside } = await runWriteOutside(new HeadlessBroker({ unleashed: true }));
-    expect(existsSync(outside)).toBe(true);
+    expect(told).toContain('only the person can choose to run without the sandbox (tether run --no-sandbox)');
   });
 
   it('with no sandbox available, the one dialog says so, and allowing runs the command unsandboxed', async () => {
@@ -121,3 +130,51 @@ describe('run_command in the sandbox, through the agent loop', () => {
     expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'error', output: expect.stringContaining('Not run: No sandbox is available') });
   });
 });
+
+// --unleashed answers questions; it never switches the fence off. Each member of the class: a write
+// outside the workspace, a read of a secret, a machine with no sandbox at all.
+describe('headless --unleashed never leaves the sandbox', () => {
+  const unleashed = () => new HeadlessBroker({ unleashed: true });
+
+  it('refuses to run a write outside the workspace again outside the sandbox, naming the path', async () => {
+    const { outside, events, told } = await runWriteOutside(unleashed());
+    expect(existsSync(outside)).toBe(false);
+    // The command itself is allowed (a headless stand-in answers it); running it again outside is not.
+    expect(asked(events).map((event) => event.sandbox?.kind)).toEqual([undefined, 'fence_hit']);
+    expect(answered(events).map((event) => event.decision.action)).toEqual(['allow', 'deny']);
+    expect(told).toContain(`the write fence: ${outside}`);
+    expect(told).toContain('--unleashed included');
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'error', metadata: { sandbox: 'sandboxed' } });
+  });
+
+  it('refuses to read a secret outside the sandbox: the key never reaches the model', async () => {
+    const home = tempDir('tether-home-');
+    const key = path.join(home, '.ssh', 'id_ed25519');
+    mkdirSync(path.dirname(key), { recursive: true });
+    writeFileSync(key, 'PRIVATE KEY MATERIAL 7f3a');
+    const { events, told } = await runWriteOutside(unleashed(), undefined, { home, command: () => `cat ${key}` });
+    expect(told).not.toContain('PRIVATE KEY MATERIAL');
+    expect(JSON.stringify(events)).not.toContain('PRIVATE KEY MATERIAL');
+    expect(asked(events).at(-1)?.sandbox).toMatchObject({ kind: 'fence_hit', reason: expect.stringContaining(key) });
+    expect(answered(events).at(-1)?.decision).toMatchObject({ action: 'deny', by: 'headless' });
+    expect(told).toContain('Not run outside the sandbox');
+  });
+
+  it('with no sandbox available, does not run the command unsandboxed', async () => {
+    const { outside, events, told } = await runWriteOutside(unleashed(), undefined, { noSandbox: true, inside: true });
+    expect(existsSync(outside)).toBe(false);
+    // The first answer (the headless stand-in's) does not cover running unsandboxed; the question that does is refused.
+    expect(asked(events).map((event) => event.sandbox?.kind)).toEqual(['unavailable', 'unavailable']);
+    expect(answered(events).map((event) => event.decision.action)).toEqual(['allow', 'deny']);
+    expect(told).toContain('Not run: No sandbox is available');
+  });
+
+  it('--no-sandbox is the explicit way out: commands run unsandboxed, and the session says so for good', async () => {
+    const { outside, events } = await runWriteOutside(unleashed(), undefined, { sandboxOffBy: 'tether run --no-sandbox' });
+    expect(existsSync(outside)).toBe(true);
+    expect(events.map((stored) => stored.event)).toContainEqual({ type: 'sandbox.turned_off', by: 'tether run --no-sandbox' });
+    expect(asked(events).some((event) => event.sandbox)).toBe(false);
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'ok', metadata: { sandbox: 'off' } });
+  });
+});
+

@@ -26,7 +26,7 @@ import type { AnyTool } from './tools/defineTool';
 import { createFetchUrl, fetchUrl } from './tools/fetchUrl';
 import { ToolRegistry } from './tools/registry';
 import { openWorkspace } from './workspace/paths';
-import { createCommandSandbox, type CommandSandbox } from './sandbox/commandSandbox';
+import { createCommandSandbox, turnedOffSandbox, type CommandSandbox } from './sandbox/commandSandbox';
 import { projectFence, readSandboxSettings } from './sandbox/fenceSettings';
 import { removeFenceLeftovers } from './sandbox/fence';
 import { Checkpoints } from './checkpoints/checkpoints';
@@ -88,6 +88,11 @@ export interface RunOptions {
   takeCompactRequest?(): boolean;
   /** The OS sandbox for this run's commands; built from the person's sandbox settings when absent. */
   sandbox?: CommandSandbox;
+  /**
+   * The person turned the sandbox off for this run (how, in words: `tether run --no-sandbox`): its
+   * commands run with their full access. Said on the session, for good, before anything runs.
+   */
+  sandboxOffBy?: string;
   /** Hands the run's permission engine to the host, which may change its mode while it runs. */
   onPermissions?(engine: PermissionEngine): void;
 }
@@ -155,6 +160,7 @@ export function createCore(options: CoreOptions): Core {
       if (state.status === 'new') throw new Error(`Session ${sessionId} has no events; it cannot be run.`);
       if (run.resume) log.append({ type: 'session.resumed' });
       if (run.message) log.append({ type: 'user.messaged', text: run.message });
+      if (run.sandboxOffBy) log.append({ type: 'sandbox.turned_off', by: run.sandboxOffBy });
       // The files as this run finds them (the session's base on its first run, the person's own edits
       // since on later ones), recorded while the rest is set up, and before any tool runs.
       const startCheckpoint = checkpoints.take(log, null);
@@ -200,7 +206,9 @@ export function createCore(options: CoreOptions): Core {
       // Before the first model request: the log then always reads message, checkpoint, request.
       await startCheckpoint;
       const terminal = createPtyTerminal();
-      const sandbox = run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace);
+      const sandbox = run.sandboxOffBy
+        ? turnedOffSandbox({ workspace: state.workspace, dataDir: options.dataDir }, run.sandboxOffBy)
+        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace));
       try {
         return await runLoop({
           log,

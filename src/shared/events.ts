@@ -118,6 +118,17 @@ export const SessionTainted = z.object({
   reason: z.string(),
 });
 
+/**
+ * A run of the session let its commands run with no sandbox at all (`tether run --no-sandbox`): the
+ * person's explicit choice for that run, kept on the session for good, since what ran then could
+ * read secrets and write anywhere.
+ */
+export const SandboxTurnedOff = z.object({
+  type: z.literal('sandbox.turned_off'),
+  /** How it was turned off, for a person: `tether run --no-sandbox`. */
+  by: z.string(),
+});
+
 export const PlanUpdated = z.object({ type: z.literal('plan.updated'), steps: z.array(PlanStep) });
 
 /** An instruction file (AGENTS.md, CLAUDE.md) as it was given to the model. */
@@ -326,6 +337,7 @@ export const SessionEvent = z.discriminatedUnion('type', [
   ToolStarted,
   ToolFinished,
   SessionTainted,
+  SandboxTurnedOff,
   PlanUpdated,
   SessionFinished,
   InstructionsLoaded,

@@ -41,6 +41,20 @@ describe('reduce', () => {
     expect(unfinishedCalls(state).map((call) => call.callId)).toEqual(['c2']);
   });
 
+  it('keeps, for good, that a run turned the sandbox off, also across later runs with it on', () => {
+    const state = foldEvents(
+      stored([
+        log[0]!,
+        { type: 'sandbox.turned_off', by: 'tether run --no-sandbox' },
+        { type: 'session.finished', status: 'done', reason: 'answered' },
+        { type: 'session.resumed' },
+        { type: 'session.finished', status: 'done', reason: 'answered' },
+      ]),
+    );
+    expect(state.unsandboxedRuns).toEqual(['tether run --no-sandbox']);
+    expect(foldEvents(stored([log[0]!])).unsandboxedRuns).toEqual([]);
+  });
+
   it('records a denial on the call and clears the pending approval', () => {
     const answered: SessionEvent = {
       type: 'approval.answered',

@@ -115,6 +115,8 @@ export interface SessionState extends RewindState {
   endReason?: string;
   /** Outside content the session has read, oldest first; while any, egress asks first. */
   taints: string[];
+  /** How runs of this session turned the sandbox off (`tether run --no-sandbox`), oldest first; empty when none did. */
+  unsandboxedRuns: string[];
   /** Changes the person reverted from the live diff, each where it happened in the conversation (the model is told there). */
   reverts: RevertView[];
   /** The session's own git worktree, when it works in one. */
@@ -142,6 +144,7 @@ export const initialSessionState: SessionState = {
   context: { tokens: 0, basis: null, compacting: false },
   compactions: [],
   taints: [],
+  unsandboxedRuns: [],
   reverts: [],
   ...initialRewindState,
   lastSeq: 0,
@@ -335,6 +338,9 @@ function apply(draft: Draft, event: SessionEvent): void {
       return;
     case 'session.tainted':
       draft.taints().push(event.reason);
+      return;
+    case 'sandbox.turned_off':
+      state.unsandboxedRuns = [...state.unsandboxedRuns, event.by];
       return;
     case 'plan.updated':
       state.plan = event.steps;

@@ -46,6 +46,8 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
     }
     case 'session.tainted':
       return [`  ⚠ outside content: ${event.reason}; actions that can send data out now ask first`];
+    case 'sandbox.turned_off':
+      return [`  ⚠ no sandbox: commands in this run run with your full access (${event.by})`];
     case 'plan.updated':
       return ['  plan:', ...event.steps.map((step) => `    ${planMark[step.status]} ${step.step}`)];
     case 'session.finished':

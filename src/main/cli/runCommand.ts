@@ -28,7 +28,10 @@ Options:
   --max-steps <n>      model requests before it stops (default ${DEFAULT_MAX_STEPS})
   --session <id>       continue a session (its model and workspace stay as they were)
   --mode <mode>        ask (default) | auto-edit | read-only
-  --unleashed          allow every action that would ask, for this run only (deny rules still hold)
+  --unleashed          allow every action that would ask, for this run only (deny rules and the
+                       sandbox still hold: a command that hits the fence is refused, never re-run outside)
+  --no-sandbox         run commands with no OS sandbox, with your full access, for this run only
+                       (warned about on stderr and kept on the session)
   --rules <file>       extra permission rules for this run: {"allow": [...], "ask": [...], "deny": [...]}
   --mcp-config <file>  MCP servers for this run, as Claude Desktop and Cursor write them: {"mcpServers": {...}}
   --json               print one JSON event per line on stdout
@@ -51,6 +54,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       'max-steps': { type: 'string' },
       session: { type: 'string' },
       unleashed: { type: 'boolean', default: false },
+      'no-sandbox': { type: 'boolean', default: false },
       mode: { type: 'string' },
       rules: { type: 'string' },
       'mcp-config': { type: 'string' },
@@ -102,6 +106,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.on('SIGINT', onInterrupt);
     process.on('SIGTERM', onInterrupt);
 
+    if (values['no-sandbox']) {
+      process.stderr.write(
+        'tether: WARNING: --no-sandbox: commands in this run are not sandboxed. They can read your secrets, write anywhere you can and reach any host. This is kept on the session.\n',
+      );
+    }
     const json = values.json;
     let streamedText = false;
     const onEvent = (stored: StoredEvent): void => {
@@ -124,6 +133,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       const outcome = await core.run(sessionId, {
         model,
         broker: new HeadlessBroker({ unleashed: values.unleashed }),
+        ...(values['no-sandbox'] ? { sandboxOffBy: 'tether run --no-sandbox' } : {}),
         ...(mode ? { mode } : {}),
         ...(values.rules ? { rulesFile: resolve(values.rules) } : {}),
         ...(mcpServers ? { mcpServers } : {}),

@@ -12,6 +12,11 @@ export interface ApprovalRequest {
   args: Json;
   /** Why the policy asked. */
   reason: string;
+  /**
+   * Set when allowing would run something outside the OS sandbox (a command that hit the fence, run
+   * again; a command with no sandbox available). Only a person can allow that.
+   */
+  leavesFence?: boolean;
 }
 
 /**
@@ -22,11 +27,26 @@ export interface Broker {
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision>;
 }
 
-/** `tether run`: nobody is there to ask, so every ask is a denial, unless the run was unleashed. */
+/**
+ * `tether run`: nobody is there to ask, so every ask is a denial, unless the run was unleashed. Even
+ * then nothing leaves the OS sandbox: --unleashed answers questions, it never switches the fence off
+ * (that is --no-sandbox, a choice of its own).
+ */
 export class HeadlessBroker implements Broker {
   constructor(private readonly options: { unleashed: boolean }) {}
 
-  async decide(): Promise<Decision> {
+  async decide(request: ApprovalRequest): Promise<Decision> {
+    if (request.leavesFence) {
+      return {
+        action: 'deny',
+        scope: 'once',
+        by: 'headless',
+        message:
+          `Not run outside the sandbox: ${request.reason} A headless run keeps every command inside the sandbox` +
+          `${this.options.unleashed ? ', --unleashed included' : ''}. Work inside the fence (the workspace, no secrets, ` +
+          'only the allowed hosts), or say what needs to run outside it; only the person can choose to run without the sandbox (tether run --no-sandbox).',
+      };
+    }
     if (this.options.unleashed) return { action: 'allow', scope: 'once', by: 'headless' };
     return {
       action: 'deny',

@@ -15,6 +15,11 @@ export interface CommandSandbox {
   /** What runs when no sandbox is available. */
   readonly unavailable: SandboxUnavailableChoice;
   readonly fence: EffectiveFence;
+  /**
+   * Set when the person turned the sandbox off for this run (`tether run --no-sandbox`): commands run
+   * with their full access and no question about it; the words say how it was turned off.
+   */
+  readonly off?: string;
   /** Wraps a command in the fence; throws SandboxStartError when the sandbox cannot start. */
   wrap(command: string, cwd: string): Promise<SandboxedRun>;
   /** The session is over: frees the compiled profile. */
@@ -102,5 +107,22 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
         .then((held) => held?.release(), () => undefined)
         .finally(letGoOfRuntime);
     },
+  };
+}
+
+/**
+ * The sandbox of a run the person started without one (`--no-sandbox`): every command runs with the
+ * person's full access. Its fence is still worked out, so what Settings shows stays true.
+ */
+export function turnedOffSandbox(options: Pick<CommandSandboxOptions, 'workspace' | 'dataDir' | 'custom'>, by: string): CommandSandbox {
+  return {
+    availability: { available: false, reason: `the sandbox was turned off for this run (${by})` },
+    unavailable: 'ask',
+    fence: effectiveFence({ workspace: options.workspace, dataDir: options.dataDir, ...(options.custom ? { custom: options.custom } : {}) }),
+    off: by,
+    async wrap() {
+      throw new Error(`The sandbox was turned off for this run (${by}); nothing is wrapped.`);
+    },
+    dispose() {},
   };
 }

@@ -196,7 +196,7 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
   const existing = log.state.toolCalls[call.callId]?.approvalId;
   const approvalId = existing && !log.state.approvals[existing]?.decision ? existing : randomUUID();
   const summary = safeSummary(tool, args);
-  const sandboxNote = unsandboxedNote(tool, deps.sandbox);
+  const shownNote = unsandboxedNote(tool, deps.sandbox);
   if (approvalId !== existing) {
     log.append({
       type: 'approval.asked',
@@ -210,7 +210,7 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
       ...(verdict.commands !== undefined ? { commands: verdict.commands } : {}),
       ...(verdict.allowAlways ? { allowAlways: verdict.allowAlways } : {}),
       ...(verdict.taint ? { taint: verdict.taint } : {}),
-      ...(sandboxNote ? { sandbox: sandboxNote } : {}),
+      ...(shownNote ? { sandbox: shownNote } : {}),
     });
   }
   let decision;
@@ -236,6 +236,9 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
   }
   const edit = decision.action === 'allow' && decision.editedArgs !== undefined ? checkEdit(tool, args, decision.editedArgs) : undefined;
   decision = edit && edit.kind !== 'unchanged' ? editedOnce(decision) : withinOffer(withoutEdit(decision), verdict.allowAlways);
+  // Only a person's allow, given on a dialog that said there is no sandbox, covers running unsandboxed;
+  // a headless stand-in's does not, so the command asks again about that (and is refused).
+  const sandboxNote = decision.by === 'person' ? shownNote : undefined;
   // The call starts (tool.started) or is refused (tool.finished) next; a rule is a write that commits.
   log.record({ type: 'approval.answered', approvalId, callId: call.callId, decision });
   if (decision.action === 'deny') {
@@ -272,7 +275,7 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
 
 /** For a command, when no sandbox is available: the dialog says so (and the person's allow covers it). */
 function unsandboxedNote(tool: AnyTool, sandbox: CommandSandbox | undefined): SandboxNote | undefined {
-  if (tool.risk !== 'exec' || !sandbox || sandbox.availability.available || sandbox.unavailable === 'refuse') return undefined;
+  if (tool.risk !== 'exec' || !sandbox || sandbox.off || sandbox.availability.available || sandbox.unavailable === 'refuse') return undefined;
   return { kind: 'unavailable', reason: sandbox.availability.reason };
 }
 
@@ -299,7 +302,18 @@ async function askFollowUp(callId: string, tool: AnyTool, question: FollowUpQues
   let decision: Decision;
   try {
     decision = await deps.broker.decide(
-      { approvalId, sessionId: log.sessionId, callId, tool: tool.name, risk: tool.risk, summary: question.summary, args: question.args, reason: question.reason },
+      {
+        approvalId,
+        sessionId: log.sessionId,
+        callId,
+        tool: tool.name,
+        risk: tool.risk,
+        summary: question.summary,
+        args: question.args,
+        reason: question.reason,
+        // Every follow-up question is about running outside the sandbox.
+        leavesFence: true,
+      },
       signal,
     );
   } catch (error) {

@@ -50,6 +50,8 @@ export const runCommand = defineTool({
     const sandbox = ctx.sandbox;
     // Only tests of other tools run without a sandbox; every host gives one.
     if (!sandbox) return report(await run(command), 'none');
+    // The person's explicit choice for this run, said on the session when the run began.
+    if (sandbox.off) return report(await run(command), 'off');
 
     if (!sandbox.availability.available) {
       const why = sandbox.availability.reason;
@@ -102,8 +104,8 @@ export const runCommand = defineTool({
   },
 });
 
-/** Where the command ran: in the fence, outside it after a fence hit, unsandboxed (none available), or with no sandbox at all (tests). */
-type SandboxState = 'sandboxed' | 'outside' | 'unavailable' | 'none';
+/** Where the command ran: in the fence, outside it after a fence hit, unsandboxed (none available), with the sandbox turned off for the run (--no-sandbox), or with no sandbox at all (tests). */
+type SandboxState = 'sandboxed' | 'outside' | 'unavailable' | 'off' | 'none';
 
 function describeRun(command: string, result: CommandResult, timeoutMs: number, shownFolder: string, sandbox: SandboxState, note?: string, fenced = false): ToolResult {
   const body = result.output.replace(/\n+$/, '');

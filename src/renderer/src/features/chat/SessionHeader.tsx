@@ -20,6 +20,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
         steps: log?.steps ?? 0,
         maxSteps: log?.maxSteps ?? 0,
         taints: log?.taints,
+        unsandboxedRuns: log?.unsandboxedRuns.length ?? 0,
         context: log?.context,
         costUsd: log?.costUsd ?? 0,
         unpricedResponses: log?.unpricedResponses ?? 0,
@@ -54,6 +55,15 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
         {mode === 'unleashed' && (
           <span className="badge unleashed" data-testid="unleashed-badge" title="Unleashed: actions that would ask run without asking. Deny rules still hold.">
             UNLEASHED
+          </span>
+        )}
+        {view.unsandboxedRuns > 0 && (
+          <span
+            className="badge no-sandbox"
+            data-testid="no-sandbox-badge"
+            title="A run of this session had the sandbox turned off (tether run --no-sandbox): its commands ran with full access to your files, secrets and network."
+          >
+            NO SANDBOX
           </span>
         )}
         {usage && (
