@@ -205,7 +205,7 @@ export function createCore(options: CoreOptions): Core {
       const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES);
       // Before the first model request: the log then always reads message, checkpoint, request.
       await startCheckpoint;
-      const terminal = createPtyTerminal();
+      const terminal = createPtyTerminal(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {});
       const sandbox = run.sandboxOffBy
         ? turnedOffSandbox({ workspace: state.workspace, dataDir: options.dataDir }, run.sandboxOffBy)
         : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace));

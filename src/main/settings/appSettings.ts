@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ShellEnvironment } from '../terminal/commandEnvironment';
 import { z } from 'zod';
 import { readJsonFile, writeJsonFile } from './jsonFile';
 import { ModelApi } from '../../shared/conversation';
@@ -42,6 +43,12 @@ export const AppSettings = z.looseObject({
       ModelOverride,
     )
     .optional(),
+  /**
+   * What commands find in their environment (secrets are always left out): see
+   * src/main/terminal/commandEnvironment.ts. Only the person's own settings say this; a project
+   * cannot open a door to a secret.
+   */
+  shellEnvironment: ShellEnvironment.optional(),
   /** The share of the context window past which the conversation is compacted before the next request (default 0.85). */
   compactAt: z.number().min(0.3).max(0.98).optional(),
 });

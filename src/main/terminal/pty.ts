@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants as fsConstants, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { spawn, type IPty } from 'node-pty';
+import { commandEnvironment, type ShellEnvironment } from './commandEnvironment';
 import type { CommandOptions, CommandResult, Terminal } from './terminal';
 
 /**
@@ -17,6 +18,8 @@ export interface PtyTerminalOptions {
   keepChars?: number;
   /** How long a process group has between SIGTERM and SIGKILL (default 2000 ms). */
   killGraceMs?: number;
+  /** The person's `shellEnvironment` setting; secrets are left out of every command's environment either way. */
+  environment?: ShellEnvironment;
 }
 
 const DEFAULT_KEEP_CHARS = 1_000_000;
@@ -82,7 +85,7 @@ export function createPtyTerminal(options: PtyTerminalOptions = {}): Terminal {
   return {
     async run(command: CommandOptions): Promise<CommandResult> {
       if (disposed) throw new Error(`Cannot run "${command.command}": this terminal was disposed (the session ended); start a new session.`);
-      return runInPty(command, { keepChars, killGraceMs, running });
+      return runInPty(command, { environment: options.environment, keepChars, killGraceMs, running });
     },
     dispose(): void {
       disposed = true;
@@ -93,6 +96,7 @@ export function createPtyTerminal(options: PtyTerminalOptions = {}): Terminal {
 }
 
 interface RunSettings {
+  environment: ShellEnvironment | undefined;
   keepChars: number;
   killGraceMs: number;
   /** How to stop each command still running, for dispose(). */
@@ -116,7 +120,7 @@ function runInPty(options: CommandOptions, settings: RunSettings): Promise<Comma
       cols: COLS,
       rows: ROWS,
       cwd: options.cwd,
-      env: commandEnv(options.env),
+      env: commandEnv(options.env, settings.environment),
     });
   } catch (error) {
     throw new Error(`Could not start bash for "${options.command}" in ${options.cwd}: ${(error as Error).message}. Check that bash is installed and on the PATH.`);
@@ -288,9 +292,8 @@ function bashPath(): string {
   return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
 }
 
-function commandEnv(extra: Record<string, string> | undefined): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+function commandEnv(extra: Record<string, string> | undefined, policy: ShellEnvironment | undefined): Record<string, string> {
+  const { env } = commandEnvironment(process.env, policy);
   for (const key of DROPPED_ENV) delete env[key];
   // Without a UTF-8 locale, tools print non-ASCII names as escapes or question marks.
   if (!env.LANG && !env.LC_ALL && !env.LC_CTYPE) env.LANG = 'C.UTF-8';

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { commandEnvironment } from '../terminal/commandEnvironment';
 
 /** How a git call went wrong. */
 export type GitErrorKind =
@@ -50,6 +51,24 @@ export interface GitOptions {
 export const MISSING_GIT_MESSAGE =
   'Tether needs git for the live diff and checkpoints; install git (https://git-scm.com/downloads) and make sure `git` is on PATH, then try again.';
 
+/**
+ * Config every git Tether runs gets, whatever the repository's own config says: `core.fsmonitor`
+ * names a program git runs on status and diff, and a bare repository committed inside a project
+ * brings a config of its own. On git's command line, they win over every config file.
+ */
+export const GUARD_CONFIG: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', 'safe.bareRepository=explicit'];
+
+/**
+ * The environment of a git Tether runs: Tether's own less every secret in it (a hostile repository's
+ * filter or hook runs with it), and less the GIT_* variables `drop` names (a hook that launched
+ * Tether sets GIT_DIR).
+ */
+export function gitEnv(drop: RegExp = /^GIT_/i): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(commandEnvironment(process.env).env)) if (!drop.test(key)) env[key] = value;
+  return env;
+}
+
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 const LOCK_RETRIES = 20;
 const LOCK_RETRY_MS = 50;
@@ -82,7 +101,7 @@ function runOnce(args: readonly string[], options: GitOptions): Promise<GitRun> 
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
-      args,
+      [...GUARD_CONFIG, ...args],
       { cwd: options.cwd, env: options.env, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true },
       (error, stdout, stderr) => {
         const stderrText = stderr.toString('utf8');
@@ -150,9 +169,7 @@ export function requireGit(minimum: readonly [major: number, minor: number]): Pr
 }
 
 async function checkVersion(minimum: readonly [number, number]): Promise<string> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^GIT_/i.test(key)) env[key] = value;
-  const run = await runGit(['--version'], { cwd: os.tmpdir(), env });
+  const run = await runGit(['--version'], { cwd: os.tmpdir(), env: gitEnv() });
   const said = run.stdout.toString('utf8').trim();
   const match = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(said);
   if (!match) throw new GitError('failed', `Cannot tell which git this is: \`git --version\` said "${said}". Install git from https://git-scm.com/downloads.`, { args: ['--version'] });
@@ -174,10 +191,7 @@ async function checkVersion(minimum: readonly [number, number]): Promise<string>
  * person's say-so for a merge), prompts, and translated messages (errors are read by their wording).
  */
 export function runUserGit(args: readonly string[], options: { cwd: string; input?: string; okExitCodes?: readonly number[] }): Promise<GitRun> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|COMMON_DIR|PREFIX|CEILING_DIRECTORIES)$/i.test(key)) env[key] = value;
-  }
+  const env = gitEnv(/^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|COMMON_DIR|PREFIX|CEILING_DIRECTORIES)$/i);
   Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', LANGUAGE: 'C' });
   return runGit(['-c', `core.hooksPath=${os.devNull}`, '-c', 'core.quotePath=false', ...args], {
     cwd: options.cwd,

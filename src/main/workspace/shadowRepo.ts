@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GitError, requireGit, runGit, type GitOptions, type GitRun } from './git';
+import { GitError, gitEnv, requireGit, runGit, type GitOptions, type GitRun } from './git';
 
 /**
  * A git repository kept outside the workspace (in Tether's data folder) that records what the
@@ -483,10 +483,8 @@ function fullRefName(name: string): string {
 
 /** git's environment: nothing inherited from a GIT_* variable (a hook that launched Tether sets GIT_DIR and GIT_INDEX_FILE), no system or global config, a fixed identity. */
 function isolatedEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^GIT_/i.test(key)) env[key] = value;
   return {
-    ...env,
+    ...gitEnv(),
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: os.devNull,
     GIT_ATTR_NOSYSTEM: '1',

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { GUARD_CONFIG, gitEnv } from '../../workspace/git';
 import { findExecutable } from './findExecutable';
 import { runSearchProcess } from './runSearchProcess';
 import { PatternSyntaxError } from './compileLinePattern';
@@ -13,7 +14,7 @@ import { BackendUnavailableError, type MatchSink, type SearchQuery } from './Sea
  * byte are filtered by search_code afterwards.
  */
 export function gitGrepArguments(query: Pick<SearchQuery, 'folder' | 'pattern' | 'literal' | 'caseSensitive' | 'useIgnoreFiles'>): string[] {
-  const args = ['-c', `core.excludesFile=${os.devNull}`, '-c', 'core.quotePath=false', 'grep', '--no-index'];
+  const args = [...GUARD_CONFIG, '-c', `core.excludesFile=${os.devNull}`, '-c', 'core.quotePath=false', 'grep', '--no-index'];
   if (query.useIgnoreFiles) args.push('--exclude-standard');
   args.push('--null', '--line-number', '--text', '--no-color');
   args.push(query.caseSensitive ? '--no-ignore-case' : '--ignore-case');
@@ -66,7 +67,5 @@ export async function gitGrepSearch(query: SearchQuery, sink: MatchSink): Promis
 }
 
 function gitEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  return { ...env, LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull };
+  return { ...gitEnv(), LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull };
 }

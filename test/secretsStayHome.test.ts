@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../src/main/core';
+import type { ModelConfig } from '../src/main/model/config';
+import { HeadlessBroker } from '../src/main/permissions/broker';
+import { runUserGit } from '../src/main/workspace/git';
+import { startScriptedModel, type ScriptedModel } from './fixtures/scriptedModel';
+import { removeTempDirs, tempDir } from './support/tempDirs';
+import { allToolOutputs } from './support/toolResults';
+
+// Secrets in Tether's environment never reach a command (sandboxed or not) or the model, and a
+// repository's own git config cannot make the git Tether runs start a program.
+
+const secrets: Record<string, string> = {
+  TETHER_API_KEY: 'tether-key-0001',
+  OPENAI_API_KEY: 'sk-test-abcdefghijklmnopqrstuvwxyz',
+  GITHUB_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+  AWS_SECRET_ACCESS_KEY: 'aws-secret-0002',
+  DEPLOY_URL: 'https://deploy:hunter2-0003@ci.example.com/hook',
+};
+const harmless = { TETHER_TEST_HARMLESS: 'visible-0004' };
+
+let core: Core | undefined;
+let server: ScriptedModel | undefined;
+
+beforeAll(() => Object.assign(process.env, secrets, harmless));
+afterAll(() => {
+  for (const name of [...Object.keys(secrets), ...Object.keys(harmless)]) delete process.env[name];
+});
+afterEach(async () => {
+  core?.close();
+  core = undefined;
+  await server?.close();
+  server = undefined;
+  removeTempDirs();
+});
+
+async function printenvThroughTheLoop(options: { settings?: object; sandboxOffBy?: string } = {}): Promise<string> {
+  const dataDir = tempDir('tether-data-');
+  if (options.settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(options.settings));
+  core = createCore({ dataDir });
+  server = await startScriptedModel({ turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'printenv; echo END-OF-ENV' } }] }, { text: 'Done.' }] });
+  const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
+  const sessionId = core.createSession({ workspace: tempDir('tether-ws-'), task: 'show the environment', model, maxSteps: 3 });
+  await core.run(sessionId, {
+    model,
+    mode: 'unleashed',
+    broker: new HeadlessBroker({ unleashed: true }),
+    signal: new AbortController().signal,
+    ...(options.sandboxOffBy ? { sandboxOffBy: options.sandboxOffBy } : {}),
+  });
+  const told = allToolOutputs(server.requests[1]!).join('\n');
+  expect(told).toContain('END-OF-ENV');
+  return told;
+}
+
+describe('secrets stay home', () => {
+  it('printenv in the sandbox shows the model no secret, and the harmless variables', async () => {
+    const told = await printenvThroughTheLoop();
+    for (const value of Object.values(secrets)) expect(told).not.toContain(value);
+    expect(told).toContain('TETHER_TEST_HARMLESS=visible-0004');
+    expect(told).not.toMatch(/^(GITHUB_TOKEN|TETHER_API_KEY|AWS_SECRET_ACCESS_KEY)=/m);
+  });
+
+  it('with the sandbox turned off too: the environment is filtered at its source', async () => {
+    const told = await printenvThroughTheLoop({ sandboxOffBy: 'test' });
+    for (const value of Object.values(secrets)) expect(told).not.toContain(value);
+  });
+
+  it('the person can open the door for one variable in their settings, and never for Tether’s own key', async () => {
+    const told = await printenvThroughTheLoop({ settings: { shellEnvironment: { include: ['GITHUB_TOKEN'], exclude: ['TETHER_TEST_*'] } } });
+    expect(told).toContain(`GITHUB_TOKEN=${secrets.GITHUB_TOKEN}`);
+    expect(told).not.toContain(secrets.TETHER_API_KEY);
+    expect(told).not.toContain('visible-0004');
+  });
+});
+
+describe("a repository's git config runs nothing through the git Tether runs", () => {
+  it('ignores a planted core.fsmonitor (which plain git would run)', async () => {
+    const repo = tempDir('tether-repo-');
+    execFileSync('git', ['init', '-q', repo]);
+    const marker = path.join(tempDir('tether-marker-'), 'ran');
+    const monitor = path.join(repo, '.git', 'planted-monitor');
+    writeFileSync(monitor, `#!/bin/sh\ntouch ${marker}\n`);
+    chmodSync(monitor, 0o755);
+    execFileSync('git', ['-C', repo, 'config', 'core.fsmonitor', monitor]);
+    writeFileSync(path.join(repo, 'a.txt'), 'a');
+
+    // Plain git runs it: the trap is real, so the check below can fail.
+    execFileSync('git', ['-C', repo, 'status', '--porcelain']);
+    expect(existsSync(marker)).toBe(true);
+    execFileSync('rm', ['-f', marker]);
+
+    await runUserGit(['status', '--porcelain'], { cwd: repo });
+    await runUserGit(['diff', 'HEAD'], { cwd: repo, okExitCodes: [128] });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('refuses to enter a bare repository committed inside the project', async () => {
+    const project = tempDir('tether-project-');
+    const bare = path.join(project, 'history');
+    execFileSync('git', ['init', '-q', '--bare', bare]);
+    // Plain git enters it (and would read its config): the check below can fail.
+    expect(execFileSync('git', ['rev-parse', '--git-dir'], { cwd: bare, encoding: 'utf8' }).trim()).toBe('.');
+    const run = await runUserGit(['rev-parse', '--git-dir'], { cwd: bare, okExitCodes: [128] });
+    expect(run.exitCode).toBe(128);
+    expect(run.stderr).toMatch(/bare repository|safe\.bareRepository/i);
+  });
+});
