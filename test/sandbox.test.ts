@@ -36,15 +36,23 @@ class AllowingPerson implements Broker {
 async function runWriteOutside(
   broker: Broker,
   settings?: object,
-  options: { noSandbox?: boolean; inside?: boolean; command?: (outside: string) => string; home?: string; sandboxOffBy?: string } = {},
+  options: {
+    noSandbox?: boolean;
+    inside?: boolean;
+    command?: (outside: string, workspace: string) => string;
+    home?: string;
+    sandboxOffBy?: string;
+    prepare?: (workspace: string) => void;
+  } = {},
 ) {
   const dataDir = tempDir('tether-data-');
   if (settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
   const workspace = tempDir('tether-ws-');
+  options.prepare?.(workspace);
   const outside = options.inside ? path.join(workspace, 'inside.txt') : path.join(tempDir('tether-outside-'), 'escaped.txt');
   core = createCore({ dataDir });
   server = await startScriptedModel({
-    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: options.command?.(outside) ?? `touch ${outside}` } }] }, { text: 'Done.' }],
+    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: options.command?.(outside, workspace) ?? `touch ${outside}` } }] }, { text: 'Done.' }],
   });
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace, task: 'touch a file', model, maxSteps: 5 });
@@ -175,6 +183,32 @@ describe('headless --unleashed never leaves the sandbox', () => {
     expect(events.map((stored) => stored.event)).toContainEqual({ type: 'sandbox.turned_off', by: 'tether run --no-sandbox' });
     expect(asked(events).some((event) => event.sandbox)).toBe(false);
     expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'ok', metadata: { sandbox: 'off' } });
+  });
+});
+
+// The read fence covers the credential stores people have, and .env files at any depth: a sandboxed
+// command reads none of them, and nothing of them reaches the model.
+describe('the read fence keeps secrets from commands', () => {
+  it('covers the home folder’s credential stores and a .env four folders down', async () => {
+    const home = tempDir('tether-home-');
+    const stores = ['.netrc', '.git-credentials', '.npmrc', '.docker/config.json', '.kube/config', '.config/gh/hosts.yml', '.pypirc', '.cargo/credentials.toml'];
+    for (const [i, store] of stores.entries()) {
+      mkdirSync(path.dirname(path.join(home, store)), { recursive: true });
+      writeFileSync(path.join(home, store), `SECRET-STORE-${i}\n`);
+    }
+    const deepEnv = path.join('services', 'api', 'config', 'prod', '.env.production');
+    const { events, told } = await runWriteOutside(new HeadlessBroker({ unleashed: true }), undefined, {
+      home,
+      prepare: (workspace) => {
+        mkdirSync(path.join(workspace, path.dirname(deepEnv)), { recursive: true });
+        writeFileSync(path.join(workspace, deepEnv), 'SECRET-ENV=1\n');
+        writeFileSync(path.join(workspace, 'README.md'), 'PUBLIC-README\n');
+      },
+      command: (_outside, workspace) => `${[...stores.map((store) => path.join(home, store)), path.join(workspace, deepEnv)].map((file) => `cat ${file}`).join('; ')}; cat README.md`,
+    });
+    expect(told).toContain('PUBLIC-README');
+    expect(told).not.toMatch(/SECRET-STORE-|SECRET-ENV/);
+    expect(JSON.stringify(events)).not.toMatch(/SECRET-STORE-|SECRET-ENV/);
   });
 });
 

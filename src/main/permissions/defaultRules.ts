@@ -1,4 +1,5 @@
 import type { PermissionRule, RuleAction } from '../../shared/permissions';
+import { HOME_CREDENTIAL_STORES } from '../workspace/secretPlaces';
 
 /** A built-in rule, with the reason a person is shown when it decides. */
 export interface DefaultRule {
@@ -14,21 +15,10 @@ export interface DefaultRule {
  * wants, and since deny beats ask beats allow, a default that is too broad could never be undone.
  */
 export const DEFAULT_RULES: readonly DefaultRule[] = [
-  {
-    pattern: 'read_file(~/.ssh/**)',
-    action: 'deny',
-    why: 'SSH keys never go to a model.',
-  },
-  {
-    pattern: 'read_file(~/.aws/**)',
-    action: 'deny',
-    why: 'cloud credentials never go to a model.',
-  },
-  {
-    pattern: 'read_file(~/.gnupg/**)',
-    action: 'deny',
-    why: 'GnuPG keys never go to a model.',
-  },
+  // The credential stores the sandbox's read fence keeps from commands (one table, secretPlaces.ts).
+  ...HOME_CREDENTIAL_STORES.flatMap((store): DefaultRule[] =>
+    [`read_file(~/${store})`, `read_file(~/${store}/**)`].map((pattern) => ({ pattern, action: 'deny', why: `credentials (~/${store}) never go to a model.` })),
+  ),
   {
     // .env files hold secrets; reading one sends them to the model provider. An ask, not a deny, so a
     // person can still say yes; the sample files projects commit are left out, or nobody could silence it.

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxFence } from '../../shared/sandbox';
+import { HOME_CREDENTIAL_STORES, WORKSPACE_SECRET_FILES } from '../workspace/secretPlaces';
 
 /**
  * The fence one session's commands run inside, in absolute paths: the built-in one (writes only in
@@ -14,6 +15,8 @@ export interface EffectiveFence {
   allowWrite: string[];
   denyWrite: string[];
   denyRead: string[];
+  /** File-name globs denied at any depth of the workspace (`.env*`); the runtime finds the files. */
+  denyReadNamed: string[];
   /** Re-allowed inside a denied region: the workspace, when it lies inside one (a worktree in the data folder). */
   allowRead: string[];
   allowedDomains: string[];
@@ -28,15 +31,14 @@ export interface FenceInput {
   custom?: SandboxFence;
 }
 
-/** Secret folders under the home folder that no command reads. */
-const HOME_SECRETS = ['.ssh', '.aws', '.gnupg'];
 /**
- * `.env*` files at the top of the workspace and two folders down (a monorepo's packages/app/.env). The
- * globs are expanded by listing folders, so a bounded depth keeps that cheap beside a huge node_modules.
+ * `.env*` files at the top of the workspace and two folders down, as globs: they are looked at again
+ * before every command (a new one there makes the profile stale), so a bounded depth keeps that
+ * cheap. Deeper ones are found once per profile (`denyReadNamed`, expanded by the runtime).
  */
-const ENV_FILE_GLOBS = ['.env*', '*/.env*', '*/*/.env*'];
+const ENV_FILE_GLOBS = WORKSPACE_SECRET_FILES.flatMap((name) => [name, `*/${name}`, `*/*/${name}`]);
 
-export function builtInFence(input: Omit<FenceInput, 'custom'>): Omit<EffectiveFence, 'allowedDomains' | 'allowRead'> {
+export function builtInFence(input: Omit<FenceInput, 'custom'>): Omit<EffectiveFence, 'allowedDomains' | 'allowRead' | 'denyReadNamed'> {
   const home = input.home ?? os.homedir();
   const ws = input.workspace;
   // Denying .git/hooks where there is no .git would put an empty read-only folder there and break `git init`.
@@ -45,7 +47,7 @@ export function builtInFence(input: Omit<FenceInput, 'custom'>): Omit<EffectiveF
     workspace: ws,
     allowWrite: [ws, ...worktreeGitWrites(ws)],
     denyWrite: [...(gitDir ? [path.join(ws, '.git', 'hooks'), path.join(ws, '.git', 'config')] : []), path.join(ws, '.tether')],
-    denyRead: [...HOME_SECRETS.map((name) => path.join(home, name)), ...ENV_FILE_GLOBS.map((glob) => path.join(ws, glob)), path.resolve(input.dataDir)],
+    denyRead: [...HOME_CREDENTIAL_STORES.map((name) => path.join(home, name)), ...ENV_FILE_GLOBS.map((glob) => path.join(ws, glob)), path.resolve(input.dataDir)],
   };
 }
 
@@ -61,6 +63,7 @@ export function effectiveFence(input: FenceInput): EffectiveFence {
     allowWrite: unique([...base.allowWrite, ...(custom?.allowWrite ?? []).map(expand)]),
     denyWrite: unique([...base.denyWrite, ...(custom?.denyWrite ?? []).map(expand)]),
     denyRead: unique(denyRead),
+    denyReadNamed: [...WORKSPACE_SECRET_FILES],
     allowRead: inDenied ? [input.workspace] : [],
     allowedDomains: unique(custom?.allowedDomains ?? []),
   };

@@ -4,6 +4,7 @@ import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox
 import picomatch from 'picomatch';
 import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
 import type { EffectiveFence } from './fence';
+import { findSecretFiles } from './secretFiles';
 
 /**
  * The process's one sandbox runtime (@anthropic-ai/sandbox-runtime keeps a single, process-wide
@@ -172,11 +173,12 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
   const snapshot = takeSnapshot(fence);
   let wrapped: string;
   try {
+    const denyRead = [...fence.denyRead, ...findSecretFiles(fence.workspace, fence.denyReadNamed)];
     wrapped = await SandboxManager.wrapWithSandbox(
       `${waitForListeners(PROXY_PORTS)}; eval "$${COMMAND_VARIABLE}"`,
       'bash',
       {
-        filesystem: { denyRead: fence.denyRead, allowRead: fence.allowRead, allowWrite: fence.allowWrite, denyWrite: fence.denyWrite },
+        filesystem: { denyRead: [...new Set(denyRead)], allowRead: fence.allowRead, allowWrite: fence.allowWrite, denyWrite: fence.denyWrite },
         network: { allowedDomains: fence.allowedDomains, deniedDomains: [] },
       },
       undefined,
