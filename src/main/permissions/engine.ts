@@ -514,7 +514,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       const call = describe(query);
       const taint = query.taint;
       const decided = decide(call, taint);
-      const verdict: PolicyVerdict = { action: decided.action, reason: decided.reason };
+      const verdict: PolicyVerdict = { action: decided.action, reason: decided.reason, ...(call.egress ? { egress: true } : {}) };
       if (decided.rule) {
         verdict.rule = decided.rule.rule.pattern;
         verdict.source = decided.rule.rule.source;

@@ -33,6 +33,11 @@ export interface PolicyVerdict {
   allowAlways?: AllowAlwaysOffer;
   /** The session's taint, when the outside-content gate decided this verdict. */
   taint?: string;
+  /**
+   * The call can send data out or bring outside content in (a fetch, a command that may reach the
+   * network, a command that cannot be pinned down): what it brings back taints the session.
+   */
+  egress?: boolean;
 }
 
 export interface Policy {

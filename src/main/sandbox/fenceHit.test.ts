@@ -7,6 +7,7 @@ const fence: EffectiveFence = {
   allowWrite: ['/ws', '/cache'],
   denyWrite: ['/ws/.git/hooks', '/ws/.tether'],
   denyRead: ['/home/me/.ssh', '/ws/.env*', '/ws/*/.env*'],
+  denyReadNamed: ['.env*'],
   allowRead: [],
   allowedDomains: ['registry.npmjs.org', '*.github.com'],
 };
@@ -31,7 +32,9 @@ describe('findFenceHits', () => {
   it('names a secret that could not be read, with ~ and globbed .env files', () => {
     expect(find('cat: /home/me/.ssh/id_rsa: No such file or directory')[0]).toMatchObject({ fence: 'read', target: '/home/me/.ssh/id_rsa' });
     expect(find('cat: ~/.ssh/config: No such file or directory')[0]).toMatchObject({ fence: 'read', target: '/home/me/.ssh/config' });
-    expect(find('cat: packages/api/.env.local: Permission denied')).toEqual([]);
+    // Deeper than the fence's globs: a secret file at any depth (denyReadNamed).
+    expect(find('cat: packages/api/.env.local: Permission denied')[0]).toMatchObject({ fence: 'read', target: 'packages/api/.env.local' });
+    expect(find('cat: services/api/config/prod/.env: No such file or directory')[0]).toMatchObject({ fence: 'read', target: 'services/api/config/prod/.env' });
     expect(find('cat: web/.env.local: Permission denied')[0]).toMatchObject({ fence: 'read', target: 'web/.env.local' });
   });
 

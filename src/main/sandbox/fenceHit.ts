@@ -94,6 +94,11 @@ function deniedRead(absolute: string, fence: EffectiveFence): string | undefined
       return denied;
     }
   }
+  // A secret file deeper in the workspace (`.env*` at any depth).
+  if (isInside(absolute, fence.workspace)) {
+    const named = fence.denyReadNamed.find((name) => picomatch.isMatch(path.basename(absolute), name, { dot: true, nocase: true }));
+    if (named) return path.join(fence.workspace, '**', named);
+  }
   return undefined;
 }
 
