@@ -178,12 +178,14 @@ describe('the log before anyone acts on it', () => {
     try {
       const { events } = await runTask(repo, [{ toolCalls: [{ name: 'run_command', arguments: { command: 'echo hi' } }] }, { text: 'Done.' }], {
         sandbox,
+        // Only a person can allow running outside the sandbox (headless --unleashed refuses it).
+        broker: { decide: async () => ({ action: 'allow', scope: 'once', by: 'person' }) },
         onLive(event) {
           if (event.type === 'tool.output' && event.chunk.includes('running the command again outside the sandbox')) storedWhenRunAgain = committed.all();
         },
       });
       expect(eventsOf(events, 'tool.finished')[0]?.outcome).toBe('ok');
-      // The follow-up's answer is the log's last one (an allow from the headless --unleashed broker).
+      // The follow-up's answer is the log's last one (the person's allow).
       const answered = events.findLastIndex((stored) => stored.event.type === 'approval.answered');
       expect(events.slice(0, answered).some((stored) => stored.event.type === 'tool.started')).toBe(true);
       expect(storedWhenRunAgain).toEqual(events.slice(0, answered + 1).map((stored) => stored.event.type));

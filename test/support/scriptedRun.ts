@@ -2,7 +2,7 @@ import type { LiveEvent, StoredEvent } from '../../src/shared/events';
 import type { Core } from '../../src/main/core';
 import type { ModelConfig } from '../../src/main/model/config';
 import type { ModelApi } from '../../src/main/model/provider';
-import { HeadlessBroker } from '../../src/main/permissions/broker';
+import { HeadlessBroker, type Broker } from '../../src/main/permissions/broker';
 import type { CommandSandbox } from '../../src/main/sandbox/commandSandbox';
 import { startScriptedModel, type ScriptedModel, type Turn } from '../fixtures/scriptedModel';
 
@@ -13,6 +13,8 @@ export interface ScriptedRunOptions {
   api?: ModelApi;
   /** Headless, as `tether run`: without it every permission request is denied. Default true. */
   unleashed?: boolean;
+  /** Who answers the questions; the headless broker (unleashed unless said otherwise) when absent. */
+  broker?: Broker;
   maxSteps?: number;
   task?: string;
   signal?: AbortSignal;
@@ -35,7 +37,7 @@ export async function runScripted(core: Core, workspace: string, turns: Turn[], 
   const sessionId = core.createSession({ workspace, task: options.task ?? 'do the task', model, maxSteps: options.maxSteps ?? 50 });
   const outcome = await core.run(sessionId, {
     model,
-    broker: new HeadlessBroker({ unleashed: options.unleashed ?? true }),
+    broker: options.broker ?? new HeadlessBroker({ unleashed: options.unleashed ?? true }),
     signal: options.signal ?? new AbortController().signal,
     retry: fastRetry,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),

@@ -288,35 +288,17 @@ function unsandboxedNote(tool: AnyTool, sandbox: CommandSandbox | undefined): Sa
 async function askFollowUp(callId: string, tool: AnyTool, question: FollowUpQuestion, deps: ToolRunnerDeps, signal: AbortSignal): Promise<FollowUpAnswer> {
   const { log } = deps;
   const approvalId = randomUUID();
+  const request = { approvalId, callId, tool: tool.name, risk: tool.risk, summary: question.summary, args: question.args, reason: question.reason };
   log.append({
     type: 'approval.asked',
-    approvalId,
-    callId,
-    tool: tool.name,
-    risk: tool.risk,
-    summary: question.summary,
-    args: question.args,
-    reason: question.reason,
+    ...request,
     allowAlways: { refused: 'Running outside the sandbox is allowed once at a time, never always.' },
     sandbox: question.sandbox,
   });
   let decision: Decision;
   try {
-    decision = await deps.broker.decide(
-      {
-        approvalId,
-        sessionId: log.sessionId,
-        callId,
-        tool: tool.name,
-        risk: tool.risk,
-        summary: question.summary,
-        args: question.args,
-        reason: question.reason,
-        // Every follow-up question is about running outside the sandbox.
-        leavesFence: true,
-      },
-      signal,
-    );
+    // Every follow-up question is about running outside the sandbox.
+    decision = await deps.broker.decide({ ...request, sessionId: log.sessionId, leavesFence: true }, signal);
   } catch (error) {
     if (!signal.aborted) throw error;
     if (isShuttingDown(signal)) throw signal.reason;
