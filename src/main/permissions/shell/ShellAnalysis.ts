@@ -67,6 +67,15 @@ const NUMERIC_SPECIAL_PARAMETERS = new Set([
   'OPTIND',
 ]);
 
+/** The names bash turns into a socket when a redirection opens them. */
+const NETWORK_DEVICE = /^\/dev\/(tcp|udp)\//;
+
+/** A case terminator (`;;`, `;&`, `;;&`) that tree-sitter accepts outside a case item and bash does not. */
+function strayCaseTerminator(root: Node): string | undefined {
+  const stray = root.descendantsOfType([';;', ';&', ';;&']).find((node) => node !== null && node.parent?.type !== 'case_item');
+  return stray?.type;
+}
+
 /** Devices a redirection may write to without writing a file. */
 const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd/1', '/dev/fd/2']);
 
@@ -162,6 +171,8 @@ export class ShellAnalysis {
         tree = parseShell(joined);
       }
       if (tree.rootNode.hasError) this.reason(`bash syntax the parser could not read (${describeError(tree.rootNode)})`);
+      const stray = strayCaseTerminator(tree.rootNode);
+      if (stray) this.reason(`\`${stray}\` outside a case statement, which bash refuses to run`);
       if (hasBlankOnlyToParser(joined ?? source, tree.rootNode)) {
         this.reason('a carriage return, vertical tab or form feed outside quotes: part of a word to bash, a space to the parser');
       }
@@ -310,6 +321,8 @@ export class ShellAnalysis {
         if (operator === '<' && (descriptor === null || descriptor === '0')) stdin = isProcess ? 'pipe' : 'file';
         if (operator === '<&' || operator === '>&-' || operator === '<&-') continue;
         if (operator === '>&' && (/^\d+-?$/.test(word.text) || word.text === '-')) continue;
+        // bash opens a connection for these names itself (no such files exist): the network, not a file.
+        if (NETWORK_DEVICE.test(word.text)) this.reason(`a redirection to ${word.text}, which opens a network connection`);
         if (/^(>|>>|>\||&>|&>>|>&|<>)$/.test(operator) && !isProcess && !NOT_FILES.has(word.text)) writes.push(word.text);
       } else if (node.type === 'heredoc_redirect') {
         const start = node.children.find((child) => child?.type === 'heredoc_start');

@@ -709,3 +709,20 @@ describe('what may reach the network', () => {
     ).toEqual([false]);
   });
 });
+
+describe('/dev/tcp and /dev/udp are the network', () => {
+  it.each([
+    'cat < /dev/tcp/example.com/80',
+    'cat < "/dev/tcp/example.com/80"',
+    "echo hi > '/dev/udp/10.0.0.1/53'",
+    'exec 3<>/dev/tcp/example.com/443',
+    'cat < /dev/tcp/example.com/80 | head -n 1',
+    'wc -c >> /dev/tcp/h/9 < README.md',
+  ])('%s cannot be pinned down, and may reach the network', (line) => {
+    expectUnpinnable(line, /opens a network connection/);
+  });
+
+  it('leaves other devices alone', () => {
+    expect(analyze('ls > /dev/null').unpinnable).toBeUndefined();
+  });
+});
