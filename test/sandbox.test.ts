@@ -212,3 +212,19 @@ describe('the read fence keeps secrets from commands', () => {
   });
 });
 
+
+describe('temporary files inside the sandbox', () => {
+  it('TMPDIR exists and is writable: mktemp, Python tempfile and a here-document work', async () => {
+    const { told, events } = await runWriteOutside(new HeadlessBroker({ unleashed: true }), undefined, {
+      inside: true,
+      command: () =>
+        'test -d "$TMPDIR" && test -w "$TMPDIR" && echo TMPDIR-OK; f=$(mktemp) && echo hi > "$f" && cat "$f" && echo MKTEMP-OK; ' +
+        'python3 -c "import tempfile; f = tempfile.NamedTemporaryFile(); print(\'PYTHON-OK\')"; cat <<EOF\nHEREDOC-OK\nEOF',
+    });
+    expect(told).toContain('TMPDIR-OK');
+    expect(told).toContain('MKTEMP-OK');
+    expect(told).toContain('PYTHON-OK');
+    expect(told).toContain('HEREDOC-OK');
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ metadata: { sandbox: 'sandboxed' } });
+  });
+});

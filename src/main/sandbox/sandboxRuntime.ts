@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import picomatch from 'picomatch';
@@ -168,8 +169,26 @@ function refreshNetwork(): void {
 }
 
 /** Compiles a fence into a profile. The runtime starts on the first call. */
+/**
+ * The TMPDIR sandboxed commands get. The runtime points TMPDIR at a fixed /tmp/claude it never makes,
+ * so mktemp, Python's tempfile and git's textconv failed inside the fence; and a fixed name in /tmp
+ * is one any local user could make first. This is a private folder made once per process (0700),
+ * handed to the runtime by its own setting, writable through the fence, and removed at exit.
+ */
+let commandTempDir: string | undefined;
+function sandboxTempDir(): string {
+  if (commandTempDir && fs.existsSync(commandTempDir)) return commandTempDir;
+  const made = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-sandbox-tmp-'));
+  fs.chmodSync(made, 0o700);
+  if (!commandTempDir) process.once('exit', () => commandTempDir && fs.rmSync(commandTempDir, { recursive: true, force: true }));
+  commandTempDir = made;
+  process.env.CLAUDE_CODE_TMPDIR = made;
+  return made;
+}
+
 export async function prepareProfile(fence: EffectiveFence, profileId: string): Promise<SandboxProfile> {
   await ensureStarted();
+  const tempDir = sandboxTempDir();
   const snapshot = takeSnapshot(fence);
   let wrapped: string;
   try {
@@ -178,7 +197,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       `${waitForListeners(PROXY_PORTS)}; eval "$${COMMAND_VARIABLE}"`,
       'bash',
       {
-        filesystem: { denyRead: [...new Set(denyRead)], allowRead: fence.allowRead, allowWrite: fence.allowWrite, denyWrite: fence.denyWrite },
+        filesystem: { denyRead: [...new Set(denyRead)], allowRead: fence.allowRead, allowWrite: [...fence.allowWrite, tempDir], denyWrite: fence.denyWrite },
         network: { allowedDomains: fence.allowedDomains, deniedDomains: [] },
       },
       undefined,
