@@ -111,6 +111,25 @@ describe('tether run', () => {
     expect(existsSync(path.join(repo, 'late'))).toBe(false);
   });
 
+  it('a flood of output is bad input, not a crash: memory stays bounded, Ctrl-C exits 130 with the call finished as aborted', async () => {
+    const { env, flags } = await setUp([{ toolCalls: [{ name: 'run_command', arguments: { command: "cat /dev/zero | tr '\\0' a", timeout_ms: 120_000 } }] }]);
+    const run = startCli(['run', 'flood', '--unleashed', '--json', ...flags], env);
+    await run.waitForEvent((stored) => stored.event.type === 'tool.started');
+    // Let it pour for a while (hundreds of megabytes on this machine), then read the peak memory.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const status = readFileSync(`/proc/${run.child.pid}/status`, 'utf8');
+    const peakMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(peakMb).toBeLessThan(400);
+    const finished = run.events.find((stored) => stored.event.type === 'tool.finished')?.event;
+    expect(finished).toMatchObject({ type: 'tool.finished', outcome: 'aborted' });
+    const output = finished?.type === 'tool.finished' ? finished.output : '';
+    expect(output.length).toBeLessThan(2_100_000);
+    expect(output).toMatch(/\[… \d+ characters of output cut …\]/);
+    expect(run.stderr()).not.toMatch(/Invalid string length/);
+  }, 60_000);
+
   it('after kill -9 mid-command, --session resumes without running the command again and tells the model its outcome is unknown', async () => {
     const { env, flags, repo, server } = await setUp([
       { toolCalls: [{ name: 'run_command', arguments: { command: 'echo ran >> counter.txt; sleep 30' } }] },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants as fsConstants, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { spawn, type IPty } from 'node-pty';
+import { CappedText, DEFAULT_KEEP_CHARS } from './cappedText';
 import { commandEnvironment, type ShellEnvironment } from './commandEnvironment';
 import type { CommandOptions, CommandResult, Terminal } from './terminal';
 
@@ -22,7 +23,6 @@ export interface PtyTerminalOptions {
   environment?: ShellEnvironment;
 }
 
-const DEFAULT_KEEP_CHARS = 1_000_000;
 const DEFAULT_KILL_GRACE_MS = 2_000;
 // Wide, so that tools which fit their output to the terminal (ps, ls, progress bars) do not cut it.
 const COLS = 200;
@@ -431,46 +431,6 @@ class EndMarkerScanner {
   }
 }
 
-/**
- * Keeps the first and the last `keep` characters, so a command that prints gigabytes cannot
- * exhaust memory while the start (the command's first errors) and the end (its verdict) survive.
- */
-class CappedText {
-  private head = '';
-  private tail: string[] = [];
-  private tailLength = 0;
-  private cut = 0;
-
-  constructor(private readonly keep: number) {}
-
-  push(text: string): void {
-    if (this.head.length < this.keep) {
-      const room = this.keep - this.head.length;
-      this.head += text.slice(0, room);
-      text = text.slice(room);
-      if (!text) return;
-    }
-    this.tail.push(text);
-    this.tailLength += text.length;
-    if (this.tailLength > 2 * this.keep) this.trimTail();
-  }
-
-  toString(): string {
-    this.trimTail();
-    const tail = this.tail.join('');
-    if (this.cut === 0) return this.head + tail;
-    return `${this.head}\n\n[… ${this.cut} characters of output cut …]\n\n${tail}`;
-  }
-
-  private trimTail(): void {
-    if (this.tailLength <= this.keep) return;
-    const joined = this.tail.join('');
-    const excess = joined.length - this.keep;
-    this.cut += excess;
-    this.tail = [joined.slice(excess)];
-    this.tailLength = this.keep;
-  }
-}
 
 // CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, and the two- and three-byte escapes.
 const ANSI_PATTERN = new RegExp(

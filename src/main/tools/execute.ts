@@ -18,6 +18,7 @@ import type { Workspace } from '../workspace/workspace';
 import { ToolError, type AnyTool, type FollowUpAnswer, type FollowUpQuestion } from './defineTool';
 import { describeEdit } from './describeEdit';
 import type { ToolRegistry } from './registry';
+import { CappedText, DEFAULT_KEEP_CHARS } from '../terminal/cappedText';
 
 /**
  * The one runner every tool call goes through: find the tool, parse and validate its arguments,
@@ -387,7 +388,9 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([deps.signal, timeout]);
   const { log } = deps;
-  const collected: string[] = [];
+  // What a call printed so far, for when it is stopped before it returns: capped like the terminal's
+  // own copy, so a flood of output stopped with Ctrl-C is a result, not an out-of-memory crash.
+  const collected = new CappedText(DEFAULT_KEEP_CHARS);
   const ctx = {
     workspace: deps.workspace,
     terminal: deps.terminal,
@@ -425,7 +428,7 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
       return { outcome: 'error', title: `${tool.name} failed`, output: message };
     }
   }
-  const partial = collected.join('');
+  const partial = collected.toString();
   if (deps.signal.aborted) {
     return {
       outcome: 'aborted',
