@@ -38,3 +38,21 @@ describe('trimMiddle', () => {
     expect(tail?.length).toBe(600);
   });
 });
+
+describe('a cut inside an earlier cut', () => {
+  it('tells the model how much was left out in all: the terminal’s cut plus its own', () => {
+    const flood = `${'a'.repeat(5000)}\n\n[… 299,000,000 characters of output cut …]\n\n${'b'.repeat(5000)}`;
+    const trimmed = trimMiddle(flood, { maxChars: 2000 });
+    const said = Number(/\[… ([\d,]+) characters cut from the middle/.exec(trimmed)?.[1]?.replace(/,/g, ''));
+    const removedHere = flood.length - (trimmed.length - (trimmed.match(/\n\[…[^\]]*\]\n/)?.[0].length ?? 0));
+    expect(said).toBe(299_000_000 + removedHere - '[… 299,000,000 characters of output cut …]'.length);
+    expect(trimmed).not.toContain('of output cut');
+  });
+
+  it('counts its own earlier marks too, when a trimmed text is trimmed again', () => {
+    const once = trimMiddle(`${'x\n'.repeat(50_000)}`, { maxChars: 10_000 });
+    const twice = trimMiddle(once, { maxChars: 1000 });
+    const said = Number(/\[… ([\d,]+) characters/.exec(twice)?.[1]?.replace(/,/g, ''));
+    expect(said).toBeGreaterThan(99_000 - 1000);
+  });
+});

@@ -14,10 +14,17 @@ export function trimMiddle(text: string, { maxChars, headShare = 0.4 }: TrimOpti
   const headEnd = lineBoundaryBefore(text, Math.floor(maxChars * headShare));
   const tailStart = lineBoundaryAfter(text, text.length - (maxChars - headEnd));
   const cut = text.slice(headEnd, tailStart);
-  const lines = countLines(cut);
-  const marker = `\n[… ${cut.length.toLocaleString('en-US')} characters${lines > 0 ? ` (${lines.toLocaleString('en-US')} lines)` : ''} cut from the middle of this output …]\n`;
+  // A cut made earlier (the terminal keeps only the head and tail of a flood) lies inside this one:
+  // the model is told how much was left out in all, not just the length of what this cut removed.
+  let earlier = 0;
+  for (const match of cut.matchAll(EARLIER_CUT)) earlier += Number(match[1]!.replace(/,/g, '')) - match[0].length;
+  const lines = earlier > 0 ? 0 : countLines(cut);
+  const marker = `\n[… ${(cut.length + earlier).toLocaleString('en-US')} characters${lines > 0 ? ` (${lines.toLocaleString('en-US')} lines)` : ''} cut from the middle of this output …]\n`;
   return text.slice(0, headEnd) + marker + text.slice(tailStart);
 }
+
+/** The marks of earlier cuts: the terminal's (CappedText) and this function's own. */
+const EARLIER_CUT = /\[… ([\d,]+) characters(?: \([\d,]+ lines\))? (?:of output cut|cut from the middle of this output) …\]/g;
 
 // Cut at line ends where one is near, so no line is shown half; a single huge line is cut where it must be.
 const LINE_SEARCH = 200;
