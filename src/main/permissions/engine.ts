@@ -420,7 +420,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const unpinnable = call.command?.analysis.unpinnable;
     if (unpinnable) {
       const why = `the command cannot be pinned down (${unpinnable})`;
-      return { action: 'ask', reason: `${capitalise(why)}, so it asks whatever the rules say.`, noOffer: `${why}, so no rule can cover it` };
+      // A deny rule names programs, and a line whose programs are known only when it runs could be any
+      // of them (`$(echo rm) -rf x`): it is denied whenever such a rule exists, in every mode.
+      const denier = byAction.deny.find((r) => sameTool(r.parsed.tool, call.toolName));
+      if (denier) {
+        return { action: 'deny', reason: `${capitalise(why)}, so it could be what ${denier.rule.pattern} denies${builtIn(denier)}.`, rule: denier };
+      }
+      // Unleashed mode does not answer this one: nobody can say what it runs.
+      return { action: 'ask', reason: `${capitalise(why)}, so it asks whatever the rules say.`, noOffer: `${why}, so no rule can cover it`, holdsWhenUnleashed: true };
     }
     if (call.problem) return { action: 'ask', reason: `${capitalise(call.problem)}, so a person decides.`, noOffer: call.problem };
     const allowRules = extraAllow ? [...byAction.allow, extraAllow] : byAction.allow;
