@@ -11,11 +11,21 @@ export async function startTask(page: Page, task: string): Promise<void> {
   await expect(page.getByTestId('session-view')).toBeVisible();
 }
 
-/** The Permission required dialog, once it takes keys. */
+/**
+ * The Permission required request, on screen. It never takes focus: click its buttons, or reach it
+ * first ({@link reachRequest}) to answer with keys.
+ */
 export async function permissionDialog(page: Page) {
   const dialog = page.getByTestId('permission-dialog');
   await expect(dialog).toBeVisible();
-  await expect(dialog).toHaveAttribute('data-armed', 'true');
+  return dialog;
+}
+
+/** Moves focus into the request with its shortcut, as a person answering from the keyboard does. */
+export async function reachRequest(page: Page, key: 'F6' | 'Control+Shift+A' = 'F6') {
+  const dialog = await permissionDialog(page);
+  await page.keyboard.press(key);
+  await expect(dialog).toHaveAttribute('data-focused', 'true');
   return dialog;
 }
 

@@ -4,13 +4,13 @@ import { selectProjectSessions } from '../stores/selectors';
 
 /**
  * Keyboard paths for the whole window: Ctrl/Cmd+, settings, Ctrl+` the terminal, Alt+Up/Down the
- * previous or next session, Ctrl/Cmd+L the task box. The dialog handles its own keys first.
+ * previous or next session, Ctrl/Cmd+L the task box. They work while a permission request waits (it
+ * blocks nothing); F6 and Ctrl/Cmd+Shift+A, which reach the request, are the request's own.
  */
 export function useGlobalShortcuts(): void {
   const store = useAppStore();
   useEffect(() => {
     function handleKeyDown(event: KeyboardEvent) {
-      if (document.querySelector('[data-testid="permission-dialog"]')) return;
       const mod = event.ctrlKey || event.metaKey;
       const state = store.getState();
       if (mod && event.key === ',') {

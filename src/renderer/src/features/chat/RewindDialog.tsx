@@ -61,6 +61,11 @@ function RewindDialogBody() {
       closeRewind();
       return;
     }
+    // A key held down (the Enter that opened this dialog, still repeating) does not rewind.
+    if (event.repeat) {
+      event.preventDefault();
+      return;
+    }
     const onButton = (event.target as HTMLElement).tagName === 'BUTTON';
     if (event.key === 'Enter' && !onButton && !event.nativeEvent.isComposing) {
       event.preventDefault();

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { useApp } from '../../stores/useApp';
 import type { CurrentApproval } from '../../stores/selectors';
 import { ApprovalDetails } from './ApprovalDetails';
@@ -6,24 +6,33 @@ import { SandboxNotice } from './SandboxNotice';
 import { AllowAlwaysChoice, type AlwaysScope } from './AllowAlwaysChoice';
 import { editableField, editOutcome, type EditOutcome } from './approvalEdit';
 import type { ArgEdit } from './ArgEditor';
-import { trapFocus } from './trapFocus';
+import { useRequestPlacement } from './requestPlacement';
+import { isReachShortcut, reachKeys, typingGuard, type AnswerKey, type Refusal } from './typingGuard';
 import './permission.css';
-
-/**
- * Keys do nothing for this long after the dialog appears, so an Enter meant for the task box
- * cannot approve a request the person has not seen yet.
- */
-const ARM_DELAY_MS = 400;
 
 const riskLabels = { none: 'no risk', read: 'reads files', edit: 'changes files', exec: 'runs a command', egress: 'sends data out' } as const;
 
+/** What the hint says when a key was not taken, so a person who pressed one knows why. */
+const refusalNotes: Record<Refusal, string> = {
+  'not-focused': '',
+  typing: 'That key was not taken: you typed elsewhere a moment ago. Press it again.',
+  'too-soon': 'That key was not taken: the request had only just appeared. Press it again.',
+  held: 'A key held down does not answer. Press it again.',
+  'not-reached': `Enter does not answer a request that appeared while you were typing. Press ${reachKeys.first} first, or click.`,
+};
+
 /**
- * One permission request. Enter or A allows once, Shift+A allows always (when offered), Esc or D
+ * One permission request. It comes on screen without taking focus: the person keeps typing where
+ * they were, and reaches it with F6 or Ctrl/Cmd+Shift+A (again: back where they were), Tab, or a
+ * click. Once it has focus, Enter or A allows once, Shift+A allows always (when offered), Esc or D
  * denies, E edits the command (or the new text, or the content); in a text field Enter submits that
  * field's choice instead. In the edit box Enter adds a line, Ctrl/Cmd+Enter allows the person's
  * version once, and Esc only leaves the box, so one key cannot throw an edit away with a denial.
+ * Every key goes through {@link typingGuard}: none answers within a second of typing elsewhere, and
+ * Enter or Space does not answer a request that appeared during typing until it was reached on
+ * purpose. Clicks always count.
  */
-export function ApprovalDialog({ current }: { current: CurrentApproval }) {
+export function ApprovalDialog({ current, returnFocus }: { current: CurrentApproval; /** Puts focus back where the person was. */ returnFocus(): void }) {
   const { entry, approval, behind } = current;
   const answerApproval = useApp((state) => state.answerApproval);
   const error = useApp((state) => state.answerErrors[entry.approvalId]);
@@ -35,22 +44,59 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
   const [rule, setRule] = useState(offered ?? '');
   const [scope, setScope] = useState<AlwaysScope>('session');
   const [message, setMessage] = useState('');
-  const [armed, setArmed] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const field = useMemo(() => editableField(approval), [approval]);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(field?.original ?? '');
   const outcome: EditOutcome = field && editing ? editOutcome(approval, field, draft) : { kind: 'unchanged' };
   const changed = outcome.kind !== 'unchanged';
+  const layer = useRef<HTMLDivElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const editInput = useRef<HTMLTextAreaElement>(null);
+  const spaceRefused = useRef(false);
+  const returnFocusRef = useRef(returnFocus);
+  returnFocusRef.current = returnFocus;
   const titleId = useId();
   const summaryId = useId();
+  const hintId = useId();
+  const id = entry.approvalId;
+  useRequestPlacement(layer);
 
+  // The guard learns now whether the person was typing as this request came; it never takes focus.
+  useLayoutEffect(() => {
+    typingGuard.appeared(id);
+    const container = dialog.current;
+    return () => {
+      typingGuard.gone(id);
+      // Answered from the keyboard: focus goes back where the person was, not to the next request.
+      if (container?.contains(document.activeElement)) {
+        setTimeout(() => {
+          if (document.activeElement === null || document.activeElement === document.body) returnFocusRef.current();
+        }, 0);
+      }
+    };
+  }, [id]);
+
+  // The reach shortcut, from anywhere in the window (capture: an editor below must not swallow it).
   useEffect(() => {
-    dialog.current?.focus();
-    const timer = setTimeout(() => setArmed(true), ARM_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, []);
+    function handleKeyDown(event: globalThis.KeyboardEvent) {
+      if (!isReachShortcut(event) || event.repeat) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const container = dialog.current;
+      if (!container) return;
+      if (container.contains(document.activeElement)) {
+        returnFocusRef.current();
+        return;
+      }
+      typingGuard.intent('shortcut');
+      typingGuard.reach(id);
+      container.focus();
+    }
+    window.addEventListener('keydown', handleKeyDown, true);
+    return () => window.removeEventListener('keydown', handleKeyDown, true);
+  }, [id]);
 
   useEffect(() => {
     const input = editInput.current;
@@ -90,11 +136,14 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
     void answerApproval({ approvalId: entry.approvalId, action: 'deny', scope: 'once', ...(text ? { message: text } : {}) });
   }
 
+  /** Whether this key may act on the request; says why not in the hint when it may not. */
+  function mayAct(kind: AnswerKey, event: KeyboardEvent): boolean {
+    const verdict = typingGuard.verdict(id, { kind, focusInside: dialog.current?.contains(document.activeElement) ?? false, repeat: event.repeat });
+    setRefusal(verdict.answers ? null : verdict.refusal);
+    return verdict.answers;
+  }
+
   function handleKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key === 'Tab') {
-      trapFocus(event, dialog.current);
-      return;
-    }
     const target = event.target as HTMLElement;
     const input = target.closest('input, textarea, select');
     const onButton = target.tagName === 'BUTTON';
@@ -103,55 +152,87 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
       event.preventDefault();
       event.stopPropagation();
       if (inEditBox) dialog.current?.focus();
-      else if (armed) deny();
+      else if (mayAct('escape', event)) deny();
       return;
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      // A focused button answers with itself (the browser clicks it); fields answer with their own choice.
-      if (onButton) return;
       // In the edit box a plain Enter is a new line: only Ctrl/Cmd+Enter allows.
       if (inEditBox && !event.ctrlKey && !event.metaKey) return;
+      // A focused button answers with itself (the browser clicks it) only if the key may act.
+      if (onButton) {
+        if (!mayAct('enter', event)) event.preventDefault();
+        return;
+      }
       event.preventDefault();
-      if (!armed) return;
+      if (!mayAct('enter', event)) return;
+      // Fields answer with their own choice.
       const role = input?.getAttribute('data-enter');
       if (role === 'always') allowAlways();
       else if (role === 'deny') deny();
       else if (role === 'once' || !input) allowOnce();
       return;
     }
+    if (event.key === ' ' && onButton) {
+      // The browser clicks a button when Space is let go; a refused Space must not get that far.
+      spaceRefused.current = !mayAct('space', event);
+      if (spaceRefused.current) event.preventDefault();
+      return;
+    }
     if (input || event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key.toLowerCase();
     if (key === 'e' && !event.shiftKey && edit && !editing) {
       event.preventDefault();
-      // Editing only opens the box; it answers nothing, so it need not wait for the dialog to arm.
-      edit.onStart();
+      if (mayAct('letter', event)) edit.onStart();
     } else if (key === 'a' && event.shiftKey) {
       event.preventDefault();
-      if (armed) allowAlways();
+      if (mayAct('letter', event)) allowAlways();
     } else if (key === 'a') {
       event.preventDefault();
-      if (armed) allowOnce();
+      if (mayAct('letter', event)) allowOnce();
     } else if (key === 'd') {
       event.preventDefault();
-      if (armed) deny();
+      if (mayAct('letter', event)) deny();
     }
   }
 
+  function handleKeyUp(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key === ' ' && spaceRefused.current) {
+      event.preventDefault();
+      spaceRefused.current = false;
+    }
+  }
+
+  function handleFocus(event: FocusEvent<HTMLDivElement>) {
+    // Focus that came from outside (a click, Tab, the shortcut) is the person reaching the request.
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) typingGuard.focusEntered(id);
+    setFocused(true);
+  }
+  function handleBlur(event: FocusEvent<HTMLDivElement>) {
+    if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+    setFocused(false);
+    setRefusal(null);
+  }
+
   return (
-    <div className="dialog-scrim" data-testid="permission-scrim">
+    <div ref={layer} className="request-layer" data-testid="permission-layer">
       <div
         ref={dialog}
         className={`dialog permission-dialog risk-${approval.risk}`}
         role="dialog"
-        aria-modal="true"
+        aria-modal="false"
         aria-labelledby={titleId}
-        aria-describedby={summaryId}
+        aria-describedby={`${summaryId} ${hintId}`}
+        aria-keyshortcuts={reachKeys.aria}
         tabIndex={-1}
         data-testid="permission-dialog"
+        data-key-guard="request"
         data-approval-id={entry.approvalId}
         data-session-id={entry.sessionId}
-        data-armed={armed}
+        data-focused={focused}
         onKeyDown={handleKeyDown}
+        onKeyUp={handleKeyUp}
+        onFocus={handleFocus}
+        onBlur={handleBlur}
       >
         <header className="dialog-header">
           <h2 id={titleId}>Permission required</h2>
@@ -209,6 +290,19 @@ export function ApprovalDialog({ current }: { current: CurrentApproval }) {
             </p>
           )}
         </div>
+        <p className={`keys-hint${refusal ? ' refused' : ''}`} id={hintId} aria-live="polite" data-testid="permission-keys-hint" data-refusal={refusal ?? undefined}>
+          {refusal ? (
+            refusalNotes[refusal]
+          ) : focused ? (
+            <>
+              Keys answer this request. <kbd>{reachKeys.first}</kbd> goes back to where you were.
+            </>
+          ) : (
+            <>
+              Press <kbd>{reachKeys.first}</kbd> or <kbd>{reachKeys.second}</kbd> to answer from the keyboard, or click. Until then, keys go where you are typing.
+            </>
+          )}
+        </p>
         <footer className="dialog-actions">
           <button type="button" className="danger" data-testid="permission-deny" aria-label="Deny" aria-keyshortcuts="D Escape" disabled={answering} onClick={deny}>
             Deny<kbd>D</kbd>
