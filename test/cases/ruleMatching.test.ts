@@ -51,6 +51,10 @@ const DIVERGES: Record<string, { ours: Verdict; why: string }> = {
     why: 'a redirection is an edit of its target, and /tmp/test is outside the workspace: a command rule never grants writes outside it (gemini has allowRedirection for that; Tether has no such switch)',
   },
   'rm-079': { ours: 'allow', why: 'ls is on the read-only command list, which runs on its own (docs/ARCHITECTURE.md section 5); gemini asks for any part no rule allows' },
+  'rm-085': {
+    ours: 'ask',
+    why: 'cat reads the files that $(ls) names, only known when it runs: a path a read-only command names that may lie outside the workspace asks, as read_file does, whatever allows the program',
+  },
   'rm-094': { ours: 'ask', why: 'the bare run_command ask rule matches every part and ask beats allow; gemini lets the higher-priority allows win' },
 };
 

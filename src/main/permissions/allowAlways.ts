@@ -3,6 +3,8 @@ import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
 import type { AllowAlwaysOffer } from './policy';
 import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchCommand';
 import { escapeGlob } from './ruleMatchPath';
+import { execOptionIn } from './shell/execOptions';
+import { WRAPPERS } from './shell/wrapperSpecs';
 import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './rules';
 
 /**
@@ -58,14 +60,11 @@ export function offerAllowAlways(subject: AllowAlwaysSubject): AllowAlwaysOffer 
 
 /** Interpreters, wrappers and runners: a prefix rule on them would allow any program at all. */
 const RUNS_ANYTHING = new Set([
-  'bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'busybox',
-  'python', 'python2', 'python3', 'pypy', 'pypy3', 'node', 'nodejs', 'deno', 'bun', 'bunx', 'ruby', 'irb',
+  'bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash',
+  'python', 'python2', 'python3', 'pypy', 'pypy3', 'node', 'nodejs', 'deno', 'bun', 'ruby', 'irb',
   'perl', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'pwsh', 'powershell', 'java',
-  'awk', 'gawk', 'mawk', 'nawk', 'sed', 'npx', 'pnpx', 'uvx',
-  'env', 'xargs', 'sudo', 'doas', 'su', 'runuser', 'pkexec', 'ssh', 'eval', 'exec', 'source', '.',
-  'command', 'builtin', 'time', 'timeout', 'nice', 'nohup', 'ionice', 'stdbuf', 'setsid', 'chroot',
-  'unshare', 'nsenter', 'flock', 'watch', 'parallel', 'strace', 'ltrace', 'gdb', 'script', 'expect',
-  'tmux', 'screen', 'find', 'fd',
+  'awk', 'gawk', 'mawk', 'nawk', 'sed', 'ssh', 'source', '.', 'gdb', 'expect', 'tmux', 'screen', 'fd',
+  ...Object.keys(WRAPPERS),
 ]);
 
 /** Programs where "this one, any arguments" is too much to offer at one click: they destroy or send out. */
@@ -102,9 +101,8 @@ export function commandPrefix(command: SimpleCommand): { words: string[] } | { n
     return { none: `${program} runs whatever it is given` };
   }
   if (TOO_SHARP.has(name)) return { none: `${program} with any arguments can destroy or send out anything` };
-  if (name === 'git' && args.some((a, i) => (a === '-c' || a.startsWith('--config-env') || a.startsWith('--exec-path')) && args.slice(0, i).every((b) => b.startsWith('-')))) {
-    return { none: 'git -c can run any program' };
-  }
+  const execOption = execOptionIn(command);
+  if (execOption) return { none: execOption.why };
   const words: string[] = [program];
   for (const arg of args) {
     if (words.length > MAX_SUBCOMMAND_WORDS || !SUBCOMMAND_WORD.test(arg)) break;

@@ -25,6 +25,21 @@ export interface SimpleCommand {
    * that writes is never readOnly.
    */
   writesTo: string[];
+  /** argv indices of words only known when it runs (an expansion, a glob, a word find or xargs fills in); absent when none. */
+  unknownArgs?: number[];
+  /** xargs appends words it reads from its input to argv when it runs. */
+  argumentsAppended?: boolean;
+}
+
+/** A file or folder a command line names for reading. */
+export interface ReadTarget {
+  /** As written. */
+  shown: string;
+  /**
+   * Where it is: an absolute path, or `~`/`~/…` for the home folder (the engine knows where that is);
+   * absent when only known when it runs (an expansion, a glob that could climb, a cd before it to an unknown place).
+   */
+  path?: string;
 }
 
 export interface CommandAnalysis {
@@ -42,4 +57,9 @@ export interface CommandAnalysis {
    * "python3 runs the program written in the here-document".
    */
   notes?: string[];
+  /**
+   * The files and folders the line names for reading: path arguments of read-only commands, input
+   * redirections, cd's target. Absent when none.
+   */
+  reads?: ReadTarget[];
 }

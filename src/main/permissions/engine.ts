@@ -5,7 +5,7 @@ import type { OutsideContentSetting, PermissionMode, PermissionRule, PolicyActio
 import type { PermissionSubject } from '../tools/defineTool';
 import { openWorkspace } from '../workspace/paths';
 import { offerAllowAlways, type AllowAlwaysSubject } from './allowAlways';
-import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
+import type { CommandAnalysis, ReadTarget, SimpleCommand } from './commandAnalysis';
 import { DEFAULT_RULES } from './defaultRules';
 import { modeDefault, modeForbids, type ActionClass } from './modes';
 import type { AllowAlwaysOffer, PermissionQuery, Policy, PolicyVerdict } from './policy';
@@ -14,6 +14,8 @@ import { matchTokens, showArgv, type CommandPattern } from './ruleMatchCommand';
 import { matchDomain } from './ruleMatchDomain';
 import { compilePathPattern, type PathMatcher } from './ruleMatchPath';
 import { analyzeCommand } from './shell/analyzeCommand';
+import { execOptionIn } from './shell/execOptions';
+import { isOpaqueRunner, isPrivilegedWrapper, isTransparentWrapper } from './shell/wrapperSpecs';
 
 /**
  * The permission engine (docs/ARCHITECTURE.md, section 5). For every tool call, in this order:
@@ -31,12 +33,18 @@ import { analyzeCommand } from './shell/analyzeCommand';
  * Deny beats ask beats allow, whatever the order, specificity or source of the rules.
  *
  * Commands: rules match each simple command the shell analysis finds. Deny and ask rules match the
- * argv with or without its wrappers (`run_command(sudo *)` denies `sudo rm x`), and with a program
- * given as a path cut to its name (`rm *` denies `/bin/rm -rf x`); an allow rule must
- * match the argv as it runs, wrappers included, so `npm test *` never allows `sudo npm test`. A rule
- * whose text is exactly the whole command line matches all of it (that is what "Allow always" creates
- * for a compound command). A redirection that writes a file is also an item: edit rules apply to it,
- * and by default it asks like an edit (outside the workspace it asks in every mode but unleashed).
+ * argv with or without its wrappers (`run_command(sudo *)` denies `sudo rm x`), with a program given
+ * as a path cut to its name (`rm *` denies `/bin/rm -rf x`), and every tail of the arguments of a
+ * runner the analysis cannot take apart (`rm *` denies `flock /tmp/l rm x`). Allow rules name what
+ * really runs: the program inside its wrappers must be allowed by a rule of its own (`timeout *` never
+ * allows `timeout 5 rm x`), every wrapper but the ones that only limit or time it (timeout, nice) by a
+ * rule that names it (`npm test *` never allows `sudo npm test`), and a prefix rule never covers an
+ * option that makes the program run another program or write files (`git fetch *` never allows
+ * `git fetch --upload-pack=…`; see shell/execOptions.ts). A rule whose text is exactly the whole
+ * command line matches all of it (that is what "Allow always" creates for a compound command). A
+ * redirection that writes a file is also an item: edit rules apply to it, and by default it asks like
+ * an edit (outside the workspace it asks in every mode but unleashed). So is a file the line names for
+ * reading (`cat /etc/hosts`, `< ~/.netrc`, `cd ..`): outside the workspace it asks, as read_file does.
  */
 
 export type CommandAnalyzer = (
@@ -99,6 +107,8 @@ type Item =
       redirect?: boolean;
       /** A redirection target that is only known when the command runs (`> $OUT`). */
       unknown?: boolean;
+      /** Named for reading on a command line (an argument, `< file`, cd's folder). */
+      commandRead?: boolean;
     }
   | { kind: 'host'; host: string }
   | { kind: 'call' };
@@ -131,8 +141,6 @@ interface Decided {
 
 /** Harmless places a redirection may write: not files anybody keeps. */
 const SINKS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
-const PRIVILEGED = new Set(['sudo', 'doas', 'su', 'runuser', 'pkexec']);
-const TRANSPARENT_WRAPPERS = new Set(['timeout', 'time', 'nice', 'nohup', 'stdbuf', 'ionice', 'command']);
 
 export function createPermissionEngine(options: PermissionEngineOptions): PermissionEngine {
   const workspace = openWorkspace(options.workspaceRoot);
@@ -242,7 +250,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       egress: analysis.unpinnable !== undefined || analysis.commands.some((c) => c.mayReachNetwork),
       command: { text, analysis },
     };
-    if (!analysis.unpinnable && redirects === 0 && total > 0 && analysis.commands.every(readsOnly)) call.cls = 'read';
+    let outsideReads = 0;
+    for (const target of analysis.reads ?? []) {
+      const item = readItem(target);
+      if (!item) continue;
+      items.push(item);
+      outsideReads++;
+    }
+    if (!analysis.unpinnable && redirects === 0 && total > 0 && analysis.commands.every(readsOnly)) call.cls = outsideReads > 0 ? 'read-outside' : 'read';
     if (total === 0 && !analysis.unpinnable) call.problem = 'the command is empty';
     return call;
   }
@@ -254,6 +269,17 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const absolute = target.startsWith('~/') ? path.join(home, target.slice(2)) : path.resolve(cwd, target);
     const canonical = canonicalPath(absolute);
     return { kind: 'path', access: 'write', candidates: unique([canonical, absolute]), shown: target, inside: isInside(canonical), redirect: true };
+  }
+
+  /** A file the line reads, as an item when it is (or may be) outside the workspace; inside, it is the command's business. */
+  function readItem(target: ReadTarget): Item | undefined {
+    if (target.path === undefined) {
+      return { kind: 'path', access: 'read', candidates: [], shown: target.shown, inside: false, unknown: true, commandRead: true };
+    }
+    const absolute = target.path === '~' || target.path.startsWith('~/') ? path.join(home, target.path.slice(1)) : target.path;
+    const canonical = canonicalPath(absolute);
+    if (isInside(canonical) && isInside(absolute)) return undefined;
+    return { kind: 'path', access: 'read', candidates: unique([canonical, absolute]), shown: target.shown, inside: false, commandRead: true };
   }
 
   function describePaths(toolName: string, subject: Extract<PermissionSubject, { kind: 'paths' }>): Call {
@@ -302,19 +328,21 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
         if (item.kind !== 'part') return false;
         if (!t.pattern) return true;
         if (t.pattern.wholeLine) return false;
+        if (allow) return allowsPart(t.pattern, item.command);
         const tokens = t.pattern.tokens;
         const { argv, wrappers } = item.command;
         const wrapped = wrappers.length === 0 ? argv : [...wrappers, ...argv];
         if (matchTokens(tokens, wrapped)) return true;
-        // Wrappers that only limit or time a program leave it the same program: `npm test *` allows
-        // `timeout 60 npm test`. Privileged or argument-feeding wrappers (sudo, xargs, env) must be named.
-        if (allow) return wrappers.every((w) => TRANSPARENT_WRAPPERS.has(w)) && wrappers.length > 0 && matchTokens(tokens, argv);
         if (wrappers.length > 0 && matchTokens(tokens, argv)) return true;
         // `/bin/rm -rf x` must not slip past a deny of `rm *`.
         const program = argv[0];
-        if (program === undefined || !program.includes('/')) return false;
-        const bare = [path.posix.basename(program), ...argv.slice(1)];
-        return matchTokens(tokens, bare) || (wrappers.length > 0 && matchTokens(tokens, [...wrappers, ...bare]));
+        const bare = program?.includes('/') ? [path.posix.basename(program), ...argv.slice(1)] : undefined;
+        if (bare && (matchTokens(tokens, bare) || (wrappers.length > 0 && matchTokens(tokens, [...wrappers, ...bare])))) return true;
+        // A runner the analysis does not take apart (flock, strace) runs one of its argument tails.
+        if (program !== undefined && isOpaqueRunner(path.posix.basename(program))) {
+          for (let start = 1; start < argv.length; start++) if (matchTokens(tokens, argv.slice(start))) return true;
+        }
+        return false;
       }
       case 'path': {
         if (item.kind !== 'path') return false;
@@ -331,6 +359,44 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       case 'domain':
         return item.kind === 'host' && (!t.pattern || matchDomain(t.pattern, item.host));
     }
+  }
+
+  /**
+   * An allow rule covers a simple command's program as it runs: `npm test *` covers `npm test` and
+   * `timeout 60 npm test`, never `timeout 5 rm x` through `timeout *`; nor, as a prefix, a line where
+   * the program is handed another program to run (an exec-option). Wrappers other than the ones that
+   * only limit or time a program are covered by `wrapperCovered`, separately.
+   */
+  function allowsPart(pattern: CommandPattern, command: SimpleCommand): boolean {
+    if (!matchTokens(pattern.tokens, command.argv)) return false;
+    if (pattern.exact) return true;
+    return execOptionIn(command) === undefined;
+  }
+
+  /** A wrapper is covered by an allow rule that names it, as written in front of what it runs (`sudo *`, `xargs grep *`). */
+  function wrapperCovered(rules: CompiledRule[], call: Call, command: SimpleCommand, index: number): CompiledRule | undefined {
+    const words = [...command.wrappers.slice(index), ...command.argv];
+    return rules.find((r) => {
+      const t = r.parsed.target;
+      if (t.kind !== 'command' || !sameTool(r.parsed.tool, call.toolName)) return false;
+      if (!t.pattern) return true;
+      return !t.pattern.wholeLine && matchTokens(t.pattern.tokens, words);
+    });
+  }
+
+  /** The allow rules that together cover an item: the first that matches it, plus one per wrapper that must be named. */
+  function allowedBy(rules: CompiledRule[], call: Call, item: Item): CompiledRule[] | undefined {
+    const r = firstMatch(rules, call, item);
+    if (!r) return undefined;
+    if (item.kind !== 'part' || r.parsed.target.kind !== 'command' || (r.parsed.target.pattern && wholeLine(r.parsed.target.pattern, call))) return [r];
+    const used = [r];
+    for (const [index, wrapper] of item.command.wrappers.entries()) {
+      if (isTransparentWrapper(wrapper)) continue;
+      const covering = wrapperCovered(rules, call, item.command, index);
+      if (!covering) return undefined;
+      if (!used.includes(covering)) used.push(covering);
+    }
+    return used;
   }
 
   function firstMatch(rules: CompiledRule[], call: Call, item: Item): CompiledRule | undefined {
@@ -366,12 +432,17 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     let cls: ActionClass;
     // A part's redirections are items of their own, so only the program itself counts here.
     if (item.kind === 'part' && item.command.argv.length === 0) cls = 'none';
-    else if (item.kind === 'part') cls = item.command.readOnly && !item.command.wrappers.some((w) => PRIVILEGED.has(w)) ? 'read' : 'exec';
+    else if (item.kind === 'part') cls = item.command.readOnly && !item.command.wrappers.some(isPrivilegedWrapper) ? 'read' : 'exec';
     else if (item.kind === 'path' && item.redirect) cls = item.inside ? 'edit' : 'edit-outside';
     else if (item.kind === 'path') cls = item.access === 'write' ? 'edit' : item.inside ? 'read' : 'read-outside';
     else cls = call.cls;
     const d = modeDefault(mode, cls);
     const subject = item.kind === 'call' ? call.toolName : item.kind === 'path' && !item.redirect ? `${call.toolName} on ${item.shown}` : what(call, item);
+    if (item.kind === 'path' && item.commandRead) {
+      const line = `\`${call.command?.text.trim() ?? call.toolName}\``;
+      const where = item.unknown ? 'a place only known when it runs, which may be outside the workspace' : 'outside the workspace';
+      return { action: d.action, reason: `${line} reads ${item.shown}, ${where}; reading outside the workspace asks, as read_file does` };
+    }
     const reason = item.kind === 'path' && item.unknown ? `${subject} writes to a place only known when it runs` : `${capitalise(subject)} ${d.reason}`;
     return { action: d.action, reason };
   }
@@ -433,17 +504,18 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const allowRules = extraAllow ? [...byAction.allow, extraAllow] : byAction.allow;
     const byRule: CompiledRule[] = [];
     const fragments: string[] = [];
-    let asked: { reason: string } | undefined;
+    let asked: { reason: string; outsideRead: boolean } | undefined;
     for (const item of call.items) {
-      const r = firstMatch(allowRules, call, item);
-      if (r) {
-        if (!byRule.includes(r)) byRule.push(r);
-        fragments.push(`${r.rule.pattern} allows ${what(call, item)}`);
+      const covering = allowedBy(allowRules, call, item);
+      if (covering) {
+        for (const r of covering) if (!byRule.includes(r)) byRule.push(r);
+        fragments.push(`${covering.map((r) => r.rule.pattern).join(' with ')} allows ${what(call, item)}`);
         continue;
       }
       const d = itemDefault(call, item);
       if (d.action === 'ask') {
-        asked ??= d;
+        // Reading outside the workspace is the more telling reason than a program no rule allows.
+        if (!asked || (item.kind === 'path' && item.commandRead && !asked.outsideRead)) asked = { ...d, outsideRead: item.kind === 'path' && item.commandRead === true };
       } else {
         fragments.push(d.reason.charAt(0).toLowerCase() + d.reason.slice(1));
       }
@@ -487,7 +559,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
         kind: 'command',
         command: call.command.text,
         analysis: call.command.analysis,
-        ...(outside ? { exactOnly: 'it writes outside the workspace' } : {}),
+        ...(outside ? { exactOnly: 'it reaches outside the workspace' } : {}),
       };
     }
     const paths = call.items.flatMap((i) => (i.kind === 'path' ? [i] : []));
@@ -533,6 +605,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
         verdict.commands = analysis.unpinnable ? null : analysis.commands.map((c) => [...c.argv]);
       }
       if (decided.taint) verdict.taint = decided.taint;
+      const outsideRead = call.command ? call.items.find((i) => i.kind === 'path' && i.commandRead) : undefined;
+      if (outsideRead?.kind === 'path') verdict.readsOutside = outsideRead.shown;
       if (verdict.action === 'ask' && mode === 'unleashed' && !decided.holdsWhenUnleashed) {
         return { ...verdict, action: 'allow', reason: `Unleashed mode allows what would ask: ${decided.reason}` };
       }
@@ -594,7 +668,7 @@ function sameTool(ruleTool: string, toolName: string): boolean {
 }
 
 function readsOnly(command: SimpleCommand): boolean {
-  return command.readOnly && command.writesTo.every((t) => SINKS.has(t) || t.startsWith('/dev/fd/')) && !command.wrappers.some((w) => PRIVILEGED.has(w));
+  return command.readOnly && command.writesTo.every((t) => SINKS.has(t) || t.startsWith('/dev/fd/')) && !command.wrappers.some(isPrivilegedWrapper);
 }
 
 /** The realpath of the longest existing prefix, the rest appended: where the path would really be. */

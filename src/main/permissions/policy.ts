@@ -38,6 +38,11 @@ export interface PolicyVerdict {
    * network, a command that cannot be pinned down): what it brings back taints the session.
    */
   egress?: boolean;
+  /**
+   * For a command: a file or folder it names for reading outside the workspace (or only known when it
+   * runs), as written. What such a command prints is outside content: it taints the session.
+   */
+  readsOutside?: string;
 }
 
 export interface Policy {

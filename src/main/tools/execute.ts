@@ -119,7 +119,7 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   const output = permission.editNote ? `${permission.editNote}\n\n${result.output}` : result.output;
   finish(result.outcome, result.title, output, result.metadata);
   // What the tool brought in is outside content whether or not it "succeeded" (an error page is a page too).
-  const taint = result.outcome === 'ok' || result.outcome === 'error' ? (tool.taints?.(allowed as never) ?? commandTaint(tool, allowed, permission.egress, result.metadata)) : undefined;
+  const taint = result.outcome === 'ok' || result.outcome === 'error' ? (tool.taints?.(allowed as never) ?? commandTaint(tool, allowed, permission, result.metadata)) : undefined;
   if (taint && !deps.log.state.taints.includes(taint)) {
     deps.log.record({ type: 'session.tainted', callId: call.callId, reason: taint });
   }
@@ -161,8 +161,15 @@ function parseArguments(tool: AnyTool, text: string): Parsed {
  * model about their edit), or do not, with the outcome and result the ledger records.
  */
 type Permission =
-  | { action: 'allow'; args: unknown; editNote?: string; sandboxNote?: SandboxNote; egress?: boolean }
+  | ({ action: 'allow'; args: unknown; editNote?: string; sandboxNote?: SandboxNote } & OutsideContent)
   | { action: 'refuse'; outcome: Extract<ToolOutcome, 'denied' | 'error'>; title: string; message: string };
+
+/** What the verdict says about what the call brings in, for the taint after it ran. */
+type OutsideContent = Pick<PolicyVerdict, 'egress' | 'readsOutside'>;
+
+function outsideContent(verdict: PolicyVerdict): OutsideContent {
+  return { ...(verdict.egress ? { egress: true } : {}), ...(verdict.readsOutside !== undefined ? { readsOutside: verdict.readsOutside } : {}) };
+}
 
 /** What became of the person's edit: nothing changed after all, not valid for the tool, or a changed call. */
 type Edit = { kind: 'unchanged' } | { kind: 'invalid'; problem: string } | { kind: 'changed'; args: unknown };
@@ -190,7 +197,7 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
     // A question asked before a restart that the rules now settle (a rule added, the folder trusted
     // meanwhile) is answered by them, so it leaves the inbox and the session is no longer waiting.
     answerPendingQuestions(log, call.callId, { action: verdict.action, scope: 'once', by: 'policy' });
-    return verdict.action === 'allow' ? { action: 'allow', args, ...(verdict.egress ? { egress: true } : {}) } : refused(tool, args, deniedBy(verdict));
+    return verdict.action === 'allow' ? { action: 'allow', args, ...outsideContent(verdict) } : refused(tool, args, deniedBy(verdict));
   }
 
   // A request asked before a restart is still the person's to answer: wait for it, do not ask twice.
@@ -268,11 +275,11 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
       args: edit.args,
       editNote: describeEdit(tool.name, asObject(args), asObject(edit.args), true),
       ...(sandboxNote ? { sandboxNote } : {}),
-      ...(again.egress ? { egress: true } : {}),
+      ...outsideContent(again),
     };
   }
   if (decision.scope !== 'once' && decision.rule) deps.onGrant?.({ approvalId, rule: decision.rule, scope: decision.scope });
-  return { action: 'allow', args, ...(sandboxNote ? { sandboxNote } : {}), ...(verdict.egress ? { egress: true } : {}) };
+  return { action: 'allow', args, ...(sandboxNote ? { sandboxNote } : {}), ...outsideContent(verdict) };
 }
 
 /** For a command, when no sandbox is available: the dialog says so (and the person's allow covers it). */
@@ -323,11 +330,12 @@ export function answerPendingQuestions(log: SessionLog, callId: string, decision
  * git fetch, a line that cannot be pinned down) or ran outside the sandbox, where nothing held its
  * network back: a page it fetched can carry instructions just as fetch_url's can.
  */
-function commandTaint(tool: AnyTool, args: unknown, egress: boolean | undefined, metadata: Json | undefined): string | undefined {
+function commandTaint(tool: AnyTool, args: unknown, brought: OutsideContent, metadata: Json | undefined): string | undefined {
   if (tool.risk !== 'exec') return undefined;
   const where = metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata.sandbox : undefined;
   if (where === 'outside' || where === 'unavailable' || where === 'off') return `the output of \`${safeSummary(tool, args)}\`, which ran outside the sandbox (outside content)`;
-  if (egress) return `the output of \`${safeSummary(tool, args)}\`, a command that may reach the network (outside content)`;
+  if (brought.egress) return `the output of \`${safeSummary(tool, args)}\`, a command that may reach the network (outside content)`;
+  if (brought.readsOutside !== undefined) return `the output of \`${safeSummary(tool, args)}\`, which read ${brought.readsOutside} outside the workspace (outside content)`;
   return undefined;
 }
 

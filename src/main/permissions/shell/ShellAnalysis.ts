@@ -1,12 +1,13 @@
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import type { CommandAnalysis, SimpleCommand } from '../commandAnalysis';
+import type { CommandAnalysis, ReadTarget, SimpleCommand } from '../commandAnalysis';
 import { classifyInvocation, type InvocationContext } from './classifyInvocation';
 import { isDangerousVariable } from './dangerousVariable';
 import { parseShell } from './parser';
 import { ansiCStringEnd, describeError, dropsEscape, hasBlankOnlyToParser, hidesSubstitution, joinContinuedLines } from './parserQuirks';
 import { createProgramResolver, type ProgramLocation, type ProgramResolver } from './programResolver';
 import type { Frame, Invocation, Stdin } from './invocation';
+import { argumentReads, redirectRead, type Cwd } from './readTargets';
 import { asDynamic, literalWord, readWord, touchingGroups, type Word } from './readWord';
 import { unwrapCommand, type UnwrapHost } from './unwrapCommand';
 
@@ -84,6 +85,7 @@ const ARITHMETIC_NUMBER = /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9A-Za-z@_]+)?)$/;
 
 export class ShellAnalysis {
   private readonly commands: SimpleCommand[] = [];
+  private readonly reads: ReadTarget[] = [];
   private readonly reasons: string[] = [];
   private readonly notes: string[] = [];
   private readonly functions = new Set<string>();
@@ -94,7 +96,9 @@ export class ShellAnalysis {
   /** Variables the line makes arrays. */
   private readonly arrays = new Set<string>();
   /** Where commands run, if every place they may run is known to be inside the workspace. */
-  private cwd: { dir: string; certain: boolean } | null;
+  private cwd: Cwd | null;
+  /** The place the last cd left the shell in, while nothing else has moved it. */
+  private cwdAfterCd: Cwd | null = null;
   private readonly resolver: ProgramResolver;
   private readonly cdpathSet = Boolean(process.env.CDPATH);
   /** What unwrapCommand reports back through. */
@@ -147,6 +151,7 @@ export class ShellAnalysis {
       for (const command of this.commands) command.readOnly = false;
     }
     if (this.notes.length) result.notes = [...new Set(this.notes)];
+    if (this.reads.length) result.reads = this.reads;
     return result;
   }
 
@@ -232,8 +237,10 @@ export class ShellAnalysis {
       case 'ERROR':
         for (const child of named(node)) this.statement(child, frame);
         return;
-      case 'program':
       case 'list':
+        this.list(node, frame);
+        return;
+      case 'program':
       case 'subshell':
       case 'do_group':
       case 'if_statement':
@@ -248,6 +255,23 @@ export class ShellAnalysis {
         // Anything else in statement position (a word the parser stranded, an expansion): look inside it.
         this.expressions(node, frame);
     }
+  }
+
+  /**
+   * `a && b`, `a || b`, `a; b` as the parser nests them. After `cd dir &&` the shell is surely in dir
+   * for what the && runs (the cd succeeded); after that, it may be in either place again.
+   */
+  private list(node: Node, frame: Frame): void {
+    const [left, ...rest] = named(node);
+    if (!left) return;
+    this.statement(left, frame);
+    const operator = node.children.find((child) => child !== null && !child.isNamed && (child.type === '&&' || child.type === '||' || child.type === ';'));
+    const afterCd = this.cwd !== null && this.cwd === this.cwdAfterCd && left.type === 'command';
+    const uncertain = this.cwd;
+    if (afterCd && operator?.type === '&&' && uncertain) this.cwd = { dir: uncertain.dir, certain: true };
+    const certain = this.cwd;
+    for (const child of rest) this.statement(child, frame);
+    if (afterCd && this.cwd === certain) this.cwd = uncertain;
   }
 
   private pipeline(node: Node, frame: Frame, allFedByPipe: boolean): void {
@@ -319,6 +343,7 @@ export class ShellAnalysis {
         for (const part of target) this.expressions(part, frame, isProcess && operator.startsWith('>') ? 'pipe' : undefined);
         const word = readWord(target);
         if (operator === '<' && (descriptor === null || descriptor === '0')) stdin = isProcess ? 'pipe' : 'file';
+        if ((operator === '<' || operator === '<>') && !isProcess && !NETWORK_DEVICE.test(word.text)) this.reads.push(...redirectRead(word, this.cwd));
         if (operator === '<&' || operator === '>&-' || operator === '<&-') continue;
         if (operator === '>&' && (/^\d+-?$/.test(word.text) || word.text === '-')) continue;
         // bash opens a connection for these names itself (no such files exist): the network, not a file.
@@ -980,18 +1005,28 @@ export class ShellAnalysis {
     let args = words.slice(1);
     if (invocation.appendsArguments) args = [...args, { text: '$INPUT', kind: 'dynamic', splits: true, source: '$INPUT' }];
     const classification = base ? classifyInvocation(base, args, context) : { readOnly: false, local: false };
+    const unknown = words.flatMap((word, index) => (word.kind === 'literal' ? [] : [index]));
     this.pushCommand(
       words.map((word) => word.text),
       invocation,
       classification,
       location,
+      { ...(unknown.length > 0 ? { unknownArgs: unknown } : {}), ...(invocation.appendsArguments ? { argumentsAppended: true } : {}) },
     );
+    // cd names a folder even where it does not count as read-only (outside the workspace, say).
+    if (base && (classification.readOnly || base === 'cd' || base === 'pushd')) {
+      this.reads.push(...argumentReads(base, args, invocation.changesDirectory ? null : this.cwd));
+    }
     if (base === 'cd' || base === 'pushd') {
       // After a cd into the workspace the shell may be in either place (the cd can fail or be
       // skipped), both inside; relative paths after it are no longer certain.
       const operand = words.slice(1).find((word) => !word.text.startsWith('-'));
       const from = this.cwd;
-      this.cwd = classification.readOnly && operand && from ? { dir: path.resolve(from.dir, operand.text), certain: false } : null;
+      this.cwd =
+        classification.readOnly && operand && from
+          ? { dir: path.resolve(from.dir, operand.text), certain: false, alternatives: [from.dir, ...(from.alternatives ?? [])] }
+          : null;
+      this.cwdAfterCd = this.cwd;
     } else if (base === 'popd') {
       this.cwd = null;
     }
@@ -1002,6 +1037,7 @@ export class ShellAnalysis {
     invocation: Invocation,
     classification: { readOnly: boolean; local: boolean },
     location: ProgramLocation,
+    facts: Pick<SimpleCommand, 'unknownArgs' | 'argumentsAppended'> = {},
   ): void {
     const trusted = location.kind === 'builtin' || location.kind === 'system';
     const writes = [...invocation.writes];
@@ -1020,6 +1056,7 @@ export class ShellAnalysis {
       readOnly,
       mayReachNetwork: !(readOnly || local),
       writesTo: writes,
+      ...facts,
     });
   }
 }

@@ -234,6 +234,30 @@ export function unwrapCommand(
     }
     case 'su':
       return unwrapSu(host, args, invocation);
+    case 'pkexec': {
+      const parsed = options('pkexec');
+      if (!parsed) return 'opaque';
+      invocation.blockReadOnly ??= 'pkexec runs the command as another user';
+      return wrap('pkexec', parsed.rest);
+    }
+    case 'runuser': {
+      const parsed = options('runuser');
+      if (!parsed) return 'opaque';
+      invocation.blockReadOnly ??= 'runuser runs the command as another user';
+      const script = parsed.scan.options.find((option) => ['c', 'command', 'session-command'].includes(option.name));
+      if (script) {
+        invocation.wrappers.push('runuser');
+        host.script(script.value ?? '', innerFrame(invocation, 'sh'));
+        return 'done';
+      }
+      // `runuser -u user -- cmd` runs cmd; `runuser user` starts a shell for that user.
+      if (parsed.scan.options.some((option) => option.name === 'u' || option.name === 'user')) return wrap('runuser', parsed.rest);
+      if (parsed.rest.length > 1) {
+        host.reason('runuser gives its arguments to a login shell, so what runs is unclear');
+        return 'opaque';
+      }
+      return null;
+    }
     case 'xargs':
       return unwrapXargs(host, args, invocation, options);
     case 'watch': {

@@ -1,6 +1,84 @@
 import type { OptionSpec } from './scanOptions';
 
 /**
+ * What each program that runs another program is, in one place: the analysis unwraps the ones it
+ * can read (their options are below), the engine decides which wrappers a rule must name, and Allow
+ * always never offers a prefix for any of them.
+ */
+export interface WrapperTraits {
+  /**
+   * Only limits, times or detaches the program (timeout, nice, nohup): a rule for that program covers
+   * it through this wrapper, and the wrapper needs no rule of its own. Any other wrapper must be
+   * allowed by a rule that names it, and the program inside by a rule of its own.
+   */
+  transparent?: boolean;
+  /** Runs the program as another user: never read-only. */
+  privileged?: boolean;
+  /**
+   * Runs a program taken from its arguments that the analysis does not take apart (strace, flock,
+   * chroot): deny and ask rules are matched against every tail of its arguments too, so `rm *` denies
+   * `flock /tmp/l rm -rf x`.
+   */
+  opaque?: boolean;
+}
+
+export const WRAPPERS: Readonly<Record<string, WrapperTraits>> = {
+  timeout: { transparent: true },
+  time: { transparent: true },
+  nice: { transparent: true },
+  nohup: { transparent: true },
+  stdbuf: { transparent: true },
+  ionice: { transparent: true },
+  setsid: { transparent: true },
+  command: { transparent: true },
+  exec: { transparent: true },
+  builtin: {},
+  env: {},
+  xargs: {},
+  watch: {},
+  find: {},
+  trap: {},
+  eval: {},
+  sudo: { privileged: true },
+  doas: { privileged: true },
+  su: { privileged: true },
+  runuser: { privileged: true },
+  pkexec: { privileged: true },
+  chroot: { privileged: true, opaque: true },
+  unshare: { opaque: true },
+  nsenter: { privileged: true, opaque: true },
+  setpriv: { opaque: true },
+  flock: { opaque: true },
+  taskset: { opaque: true },
+  chrt: { opaque: true },
+  strace: { opaque: true },
+  ltrace: { opaque: true },
+  valgrind: { opaque: true },
+  catchsegv: { opaque: true },
+  'systemd-run': { opaque: true },
+  firejail: { opaque: true },
+  parallel: { opaque: true },
+  busybox: { opaque: true },
+  script: { opaque: true },
+  npx: { opaque: true },
+  pnpx: { opaque: true },
+  bunx: { opaque: true },
+  uvx: { opaque: true },
+};
+
+export function isTransparentWrapper(name: string): boolean {
+  return WRAPPERS[name]?.transparent === true;
+}
+
+export function isPrivilegedWrapper(name: string): boolean {
+  return WRAPPERS[name]?.privileged === true;
+}
+
+export function isOpaqueRunner(name: string): boolean {
+  return WRAPPERS[name]?.opaque === true;
+}
+
+/**
  * How the programs that run another program read their own options, so the analysis knows where the
  * wrapped command starts. All of them stop at their first operand (getopt's "+" mode), as the real
  * tools do; an option not listed here makes the line unpinnable rather than guessed at.
@@ -65,6 +143,14 @@ export const wrapperSpecs: Readonly<Record<string, OptionSpec>> = {
     stopAtFirstOperand: true,
   },
   doas: { shortWithValue: 'aCu', shortFlags: 'Lns', stopAtFirstOperand: true },
+  pkexec: { longWithValue: ['user'], longFlags: ['disable-internal-agent', 'keep-cwd'], stopAtFirstOperand: true },
+  runuser: {
+    shortWithValue: 'ugGcsw',
+    shortFlags: 'lmpfPT',
+    longWithValue: ['user', 'group', 'supp-group', 'command', 'session-command', 'shell', 'whitelist-environment'],
+    longFlags: ['login', 'preserve-environment', 'pty', 'fast'],
+    stopAtFirstOperand: true,
+  },
   watch: {
     shortWithValue: 'nq',
     shortOptionalValue: 'd',
