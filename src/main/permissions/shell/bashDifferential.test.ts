@@ -277,6 +277,18 @@ describe('analysis against real bash', () => {
       's0 > /dev/null s1',
       "echo $'\\\\' ; s0 ; echo $'b'",
       "echo $'\\\\'\\' ; s0",
+      // Lists after a cd (the analysis tracks where the shell is through && and ;).
+      'cd . && s0 && s1',
+      'cd /nonexistent; s0 && s1',
+      'cd . || s0; s1',
+      's0 && cd . && s1 || s2',
+      '(cd /; s0) && s1',
+      'cd . && { s0; s1; } || s2',
+      // Wrappers in a row, and find's other ways to run a program.
+      'timeout 5 env A=1 nice s0',
+      'find . -maxdepth 0 -execdir s0 {} \\;',
+      'echo . | xargs -0 s0',
+      'nohup timeout 5 s0 >/dev/null 2>&1; s1',
     ];
     for (const line of lines) expectNothingSmuggled(line);
   });
