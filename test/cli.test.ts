@@ -19,6 +19,23 @@ afterEach(async () => {
 
 const setUp = (turns: Turn[]) => cliSetUp(turns);
 
+/** Samples a process's peak resident memory (VmHWM) until it exits; returns the last value seen, in MB. */
+function watchPeakRss(pid: number): () => number {
+  let peakMb = 0;
+  const timer = setInterval(() => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      peakMb = Math.max(peakMb, Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+    } catch {
+      clearInterval(timer);
+    }
+  }, 100);
+  return () => {
+    clearInterval(timer);
+    return peakMb;
+  };
+}
+
 describe('tether run', () => {
   it('prints one JSON event per line and exits 0 when the model answers', async () => {
     const { env, flags } = await setUp([{ toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }] }, { text: 'All read.' }]);
@@ -128,6 +145,43 @@ describe('tether run', () => {
     expect(output.length).toBeLessThan(2_100_000);
     expect(output).toMatch(/\[… \d+ characters of output cut …\]/);
     expect(run.stderr()).not.toMatch(/Invalid string length/);
+  }, 60_000);
+
+  it('300 MB of output keeps Tether under 400 MB, and the model is told the true size of what was cut', async () => {
+    const { env, flags, server } = await setUp([
+      { toolCalls: [{ name: 'run_command', arguments: { command: "head -c 300000000 /dev/zero | tr '\\0' a; echo; echo FLOOD-END", timeout_ms: 120_000 } }] },
+      { text: 'That was a lot.' },
+    ]);
+    const run = startCli(['run', 'flood', '--unleashed', '--json', ...flags], env);
+    const peak = watchPeakRss(run.child.pid!);
+    expect(await run.exited).toBe(0);
+    const peakMb = peak();
+    if (process.env.TETHER_PRINT_RSS) console.log(`peak RSS ${peakMb.toFixed(0)} MB`);
+    expect(peakMb).toBeLessThan(400);
+    const finished = run.events.find((stored) => stored.event.type === 'tool.finished')?.event;
+    expect(finished).toMatchObject({ type: 'tool.finished', outcome: 'ok' });
+    const [told] = allToolOutputs(server.requests[1]!);
+    expect(told).toMatch(/FLOOD-END/);
+    // What the model reads names a cut within a few megabytes of the 300 MB that poured out.
+    const cut = Number(/([\d,]+) characters (?:of output )?cut/.exec(told ?? '')?.[1]?.replace(/,/g, ''));
+    expect(cut).toBeGreaterThan(295_000_000);
+    expect(cut).toBeLessThan(300_100_000);
+  }, 120_000);
+
+  it('an endless flood runs to its timeout with memory bounded, and the call ends with the output capped', async () => {
+    const { env, flags } = await setUp([
+      { toolCalls: [{ name: 'run_command', arguments: { command: "cat /dev/zero | tr '\\0' a", timeout_ms: 6_000 } }] },
+      { text: 'It timed out.' },
+    ]);
+    const run = startCli(['run', 'flood', '--unleashed', '--json', ...flags], env);
+    const peak = watchPeakRss(run.child.pid!);
+    expect(await run.exited).toBe(0);
+    const peakMb = peak();
+    if (process.env.TETHER_PRINT_RSS) console.log(`peak RSS ${peakMb.toFixed(0)} MB`);
+    expect(peakMb).toBeLessThan(400);
+    const finished = run.events.find((stored) => stored.event.type === 'tool.finished')?.event;
+    expect(finished?.type === 'tool.finished' && finished.output).toMatch(/timed out|timeout/i);
+    expect(finished?.type === 'tool.finished' ? finished.output.length : Infinity).toBeLessThan(2_100_000);
   }, 60_000);
 
   it('after kill -9 mid-command, --session resumes without running the command again and tells the model its outcome is unknown', async () => {

@@ -7,7 +7,9 @@ export const DEFAULT_KEEP_CHARS = 1_000_000;
 
 export class CappedText {
   private head = '';
-  private tail: string[] = [];
+  /** The last chunks, oldest first from `start`; together at most `keep` characters plus one chunk. */
+  private tail: Array<string | undefined> = [];
+  private start = 0;
   private tailLength = 0;
   private cut = 0;
 
@@ -22,22 +24,27 @@ export class CappedText {
     }
     this.tail.push(text);
     this.tailLength += text.length;
-    if (this.tailLength > 2 * this.keep) this.trimTail();
+    // Whole chunks leave from the front as soon as the rest still fills the tail: nothing is joined
+    // or copied while the output pours (a flood would otherwise churn megabyte strings).
+    for (let first = this.tail[this.start]!; this.tail.length - this.start > 1 && this.tailLength - first.length >= this.keep; first = this.tail[this.start]!) {
+      this.tail[this.start++] = undefined;
+      this.tailLength -= first.length;
+      this.cut += first.length;
+    }
+    if (this.start > 1024) {
+      this.tail = this.tail.slice(this.start);
+      this.start = 0;
+    }
   }
 
   toString(): string {
-    this.trimTail();
-    const tail = this.tail.join('');
-    if (this.cut === 0) return this.head + tail;
-    return `${this.head}\n\n[… ${this.cut} characters of output cut …]\n\n${tail}`;
-  }
-
-  private trimTail(): void {
-    if (this.tailLength <= this.keep) return;
-    const joined = this.tail.join('');
-    const excess = joined.length - this.keep;
-    this.cut += excess;
-    this.tail = [joined.slice(excess)];
-    this.tailLength = this.keep;
+    let tail = this.tail.slice(this.start).join('');
+    let cut = this.cut;
+    if (tail.length > this.keep) {
+      cut += tail.length - this.keep;
+      tail = tail.slice(tail.length - this.keep);
+    }
+    if (cut === 0) return this.head + tail;
+    return `${this.head}\n\n[… ${cut} characters of output cut …]\n\n${tail}`;
   }
 }
