@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -225,6 +226,29 @@ describe('temporary files inside the sandbox', () => {
     expect(told).toContain('MKTEMP-OK');
     expect(told).toContain('PYTHON-OK');
     expect(told).toContain('HEREDOC-OK');
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ metadata: { sandbox: 'sandboxed' } });
+  });
+
+  it("git's textconv, which writes each side of a diff to a file in TMPDIR, works", async () => {
+    const { told, events } = await runWriteOutside(new HeadlessBroker({ unleashed: true }), undefined, {
+      inside: true,
+      prepare: (workspace) => {
+        const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: workspace, stdio: 'ignore' });
+        git('init', '-q');
+        git('config', 'diff.dump.textconv', 'od -c');
+        writeFileSync(path.join(workspace, '.gitattributes'), '*.bin diff=dump\n');
+        writeFileSync(path.join(workspace, 'a.bin'), 'first\0');
+        git('add', '.');
+        git('commit', '-qm', 'one');
+        writeFileSync(path.join(workspace, 'a.bin'), 'second\0');
+        git('commit', '-qam', 'two');
+      },
+      command: () => 'git log -p --textconv -1 -- a.bin && echo TEXTCONV-OK',
+    });
+    expect(told).toContain('TEXTCONV-OK');
+    // od's rendering of both blobs, which git could only hand it through files in TMPDIR.
+    expect(told).toMatch(/-0000000 +f +i +r +s +t +\\0/);
+    expect(told).toMatch(/\+0000000 +s +e +c +o +n +d +\\0/);
     expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ metadata: { sandbox: 'sandboxed' } });
   });
 });
