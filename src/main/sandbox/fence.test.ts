@@ -17,11 +17,11 @@ function workspace(withGit: boolean): string {
 }
 
 describe('the fence', () => {
-  it('writes only in the workspace, never its git hooks, git config or .tether; secrets and the data folder unreadable; no network', () => {
+  it('writes only in the workspace, never git’s machinery or .tether; secrets and the data folder unreadable; no network', () => {
     const ws = workspace(true);
     const fence = effectiveFence({ workspace: ws, dataDir: '/data/tether', home: '/home/me' });
     expect(fence.allowWrite).toEqual([ws]);
-    expect(fence.denyWrite).toEqual([`${ws}/.git/hooks`, `${ws}/.git/config`, `${ws}/.tether`]);
+    expect(fence.denyWrite).toEqual([...['commondir', 'config', 'config.worktree', 'hooks', 'info', 'modules'].map((name) => `${ws}/.git/${name}`), `${ws}/.tether`]);
     expect(fence.denyRead).toEqual(expect.arrayContaining(['/home/me/.ssh', '/home/me/.aws', '/home/me/.gnupg', `${ws}/.env*`, `${ws}/*/.env*`, '/data/tether']));
     expect(fence.allowedDomains).toEqual([]);
     expect(fence.allowRead).toEqual([]);

@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SandboxFence } from '../../shared/sandbox';
 import { HOME_CREDENTIAL_STORES, WORKSPACE_SECRET_FILES } from '../workspace/secretPlaces';
+import { gitFence, removeOwnCommondir } from './gitFence';
 
 /**
  * The fence one session's commands run inside, in absolute paths: the built-in one (writes only in
- * the workspace but not its git hooks, git config or .tether; secrets unreadable; no network) plus
+ * the workspace but not git's machinery or .tether; secrets unreadable; no network) plus
  * what the person added for the project. The repository never widens its own fence: nothing here is
  * read from the workspace.
  */
@@ -41,12 +42,12 @@ const ENV_FILE_GLOBS = WORKSPACE_SECRET_FILES.flatMap((name) => [name, `*/${name
 export function builtInFence(input: Omit<FenceInput, 'custom'>): Omit<EffectiveFence, 'allowedDomains' | 'allowRead' | 'denyReadNamed'> {
   const home = input.home ?? os.homedir();
   const ws = input.workspace;
-  // Denying .git/hooks where there is no .git would put an empty read-only folder there and break `git init`.
-  const gitDir = isDirectory(path.join(ws, '.git'));
+  // Git's machinery as it is now; the runtime lists it again whenever it compiles a profile (gitFence.ts).
+  const git = gitFence(ws);
   return {
     workspace: ws,
-    allowWrite: [ws, ...worktreeGitWrites(ws)],
-    denyWrite: [...(gitDir ? [path.join(ws, '.git', 'hooks'), path.join(ws, '.git', 'config')] : []), path.join(ws, '.tether')],
+    allowWrite: [ws, ...git.allowWrite],
+    denyWrite: [...git.denyWrite, path.join(ws, '.tether')],
     denyRead: [...HOME_CREDENTIAL_STORES.map((name) => path.join(home, name)), ...ENV_FILE_GLOBS.map((glob) => path.join(ws, glob)), path.resolve(input.dataDir)],
   };
 }
@@ -83,38 +84,6 @@ export function isInside(target: string, folder: string): boolean {
   return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
-/**
- * In a git worktree (a session's own, say), `.git` is a file naming the worktree's folder inside the
- * main repository's .git: commits there write that folder and the shared objects and refs. The main
- * repository's hooks and config stay outside the fence.
- */
-function worktreeGitWrites(ws: string): string[] {
-  let pointer: string;
-  try {
-    pointer = fs.readFileSync(path.join(ws, '.git'), 'utf8');
-  } catch {
-    return [];
-  }
-  const gitdir = /^gitdir:\s*(.+)$/m.exec(pointer)?.[1]?.trim();
-  if (!gitdir) return [];
-  const own = path.resolve(ws, gitdir);
-  let common = own;
-  try {
-    common = path.resolve(own, fs.readFileSync(path.join(own, 'commondir'), 'utf8').trim());
-  } catch {
-    // A worktree without a commondir file keeps everything in its own folder.
-  }
-  return [own, ...['objects', 'refs', 'logs', 'packed-refs'].map((name) => path.join(common, name)).filter((entry) => fs.existsSync(entry))];
-}
-
-function isDirectory(target: string): boolean {
-  try {
-    return fs.statSync(target).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function unique(items: string[]): string[] {
   return [...new Set(items)];
 }
@@ -122,12 +91,14 @@ function unique(items: string[]): string[] {
 /**
  * Removes the empty read-only files bubblewrap leaves at protected paths that did not exist (such as
  * `.tether`) when the process running a command was killed before it could take them away. Left
- * there, `.tether/settings.json` could not be read at all.
+ * there, `.tether/settings.json` could not be read at all. Also the `.git/commondir` Tether writes
+ * while a command runs (harmless, but not the person's).
  */
 export function removeFenceLeftovers(workspace: string): void {
   // The library also protects these dotfiles in the folder the app was started from, often the workspace.
   const dotfiles = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json'];
-  for (const target of [path.join(workspace, '.tether'), path.join(workspace, '.git', 'hooks'), path.join(workspace, '.git', 'config'), ...dotfiles.map((name) => path.join(workspace, name))]) {
+  const git = ['hooks', 'config', 'info', 'config.worktree'].map((name) => path.join(workspace, '.git', name));
+  for (const target of [path.join(workspace, '.tether'), ...git, ...dotfiles.map((name) => path.join(workspace, name))]) {
     try {
       const stat = fs.lstatSync(target);
       if (stat.isFile() && stat.size === 0 && (stat.mode & 0o222) === 0) fs.unlinkSync(target);
@@ -135,4 +106,5 @@ export function removeFenceLeftovers(workspace: string): void {
       // Not there: nothing was left.
     }
   }
+  removeOwnCommondir(path.join(workspace, '.git', 'commondir'));
 }

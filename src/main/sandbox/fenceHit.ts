@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { isInside, type EffectiveFence } from './fence';
+import { gitMachineryHolding } from './gitFence';
 import type { NetworkDenial } from './sandboxRuntime';
 
 /**
@@ -60,7 +61,8 @@ export function findFenceHits(input: { output: string; cwd: string; fence: Effec
         add({ fence: 'read', target: shown(absolute, input.fence.workspace), message: `the read fence: ${shown(absolute, input.fence.workspace)} is a secret commands may not read (${shown(denied, input.fence.workspace)})` });
         continue;
       }
-      const protectedBy = input.fence.denyWrite.find((folder) => isInside(absolute, folder));
+      // Git's machinery as it is now: what appeared in .git since the session began is fenced too.
+      const protectedBy = input.fence.denyWrite.find((folder) => isInside(absolute, folder)) ?? gitMachineryHolding(absolute, input.fence.workspace);
       if (protectedBy && (WRITE_ERRORS.test(error) || COVERED_ERRORS.test(error))) {
         add({ fence: 'write', target: shown(absolute, input.fence.workspace), message: `the write fence: ${shown(protectedBy, input.fence.workspace)} is protected from commands` });
       } else if (!protectedBy && WRITE_ERRORS.test(error) && !input.fence.allowWrite.some((folder) => isInside(absolute, folder)) && !isSystemPath(absolute)) {

@@ -5,6 +5,7 @@ import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox
 import picomatch from 'picomatch';
 import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
 import type { EffectiveFence } from './fence';
+import { gitFence, holdCommondirs, releaseCommondirs } from './gitFence';
 import { findSecretFiles } from './secretFiles';
 
 /**
@@ -189,15 +190,24 @@ function sandboxTempDir(): string {
 export async function prepareProfile(fence: EffectiveFence, profileId: string): Promise<SandboxProfile> {
   await ensureStarted();
   const tempDir = sandboxTempDir();
-  const snapshot = takeSnapshot(fence);
+  // Git's machinery as it is now (a submodule or a worktree may have appeared since the session began).
+  const git = gitFence(fence.workspace);
+  const gitDirs = new Set(git.gitDirs);
+  // What was listed when the session began and is gone now must not come back as a placeholder: an
+  // empty `rebase-merge` would tell git a rebase is in progress.
+  const denyWrite = [...new Set([...fence.denyWrite.filter((entry) => !gitDirs.has(path.dirname(entry)) || fs.existsSync(entry)), ...git.denyWrite])];
+  const compiled = { ...fence, allowWrite: [...new Set([...fence.allowWrite, ...git.allowWrite])], denyWrite };
+  holdCommondirs(git.commondirs);
   let wrapped: string;
+  let snapshot: Snapshot;
   try {
+    snapshot = takeSnapshot(compiled, git.commondirs);
     const denyRead = [...fence.denyRead, ...findSecretFiles(fence.workspace, fence.denyReadNamed)];
     wrapped = await SandboxManager.wrapWithSandbox(
       `${waitForListeners(PROXY_PORTS)}; eval "$${COMMAND_VARIABLE}"`,
       'bash',
       {
-        filesystem: { denyRead: [...new Set(denyRead)], allowRead: fence.allowRead, allowWrite: [...fence.allowWrite, tempDir], denyWrite: fence.denyWrite },
+        filesystem: { denyRead: [...new Set(denyRead)], allowRead: fence.allowRead, allowWrite: [...compiled.allowWrite, tempDir], denyWrite },
         network: { allowedDomains: fence.allowedDomains, deniedDomains: [] },
       },
       undefined,
@@ -205,12 +215,16 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
     );
   } catch (error) {
     throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
+  } finally {
+    releaseCommondirs(git.commondirs);
   }
   let released = false;
   return {
     command: wrapped,
-    isCurrent: () => !released && sameSnapshot(snapshot, fence),
+    isCurrent: () => !released && sameSnapshot(snapshot, compiled),
     begin(runId) {
+      // The commondir the profile mounts read-only exists while the command runs (and only then).
+      holdCommondirs(snapshot.commondirs);
       running.set(runId, fence.allowedDomains);
       refreshNetwork();
     },
@@ -218,6 +232,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       running.delete(runId);
       refreshNetwork();
       removeMountPoints(snapshot.placeholders);
+      releaseCommondirs(snapshot.commondirs);
       return networkDenials(profileId, since);
     },
     release() {
@@ -236,24 +251,33 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
 interface Snapshot {
   paths: Map<string, string>;
   globs: string;
+  /** Git's machinery as listed (gitFence): a new entry in .git, such as `modules`, is fenced from the next command on. */
+  git: string;
   placeholders: string[];
+  /** The commondir files held while a command runs, which exist only then. */
+  commondirs: string[];
 }
 
-function takeSnapshot(fence: EffectiveFence): Snapshot {
+function takeSnapshot(fence: EffectiveFence, commondirs: string[]): Snapshot {
   const literal = [...fence.allowWrite, ...fence.denyWrite, ...fence.allowRead, ...fence.denyRead.filter((entry) => !entry.includes('*'))];
-  const paths = new Map(literal.map((entry) => [entry, describePath(entry)]));
+  const paths = new Map(literal.filter((entry) => !commondirs.includes(entry)).map((entry) => [entry, describePath(entry)]));
   const globs = globSignature(fence);
   // The library also covers dotfiles in the process's own folder when it lies inside a writable one.
   const mandatory = process.platform === 'linux' ? linuxGetCwdMandatoryDenyPaths(false) : [];
   const placeholders = [...fence.denyWrite, ...mandatory]
     .filter((entry) => !fs.existsSync(entry) && fence.allowWrite.some((folder) => entry.startsWith(`${folder}${path.sep}`)))
     .map(firstMissing);
-  return { paths, globs, placeholders: [...new Set(placeholders)] };
+  return { paths, globs, git: gitSignature(fence.workspace), placeholders: [...new Set(placeholders)], commondirs };
 }
 
 function sameSnapshot(snapshot: Snapshot, fence: EffectiveFence): boolean {
   for (const [entry, described] of snapshot.paths) if (describePath(entry) !== described) return false;
-  return globSignature(fence) === snapshot.globs;
+  return globSignature(fence) === snapshot.globs && gitSignature(fence.workspace) === snapshot.git;
+}
+
+function gitSignature(workspace: string): string {
+  const git = gitFence(workspace);
+  return [...git.allowWrite, '', ...git.denyWrite].join('\n');
 }
 
 function describePath(entry: string): string {
