@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { commandEnvironment, isSecretName, looksLikeSecretValue, ShellEnvironment } from './commandEnvironment';
 
+/** What every command gets besides: git's guard, as command-line config. */
+const GUARD = {
+  GIT_CONFIG_COUNT: '2',
+  GIT_CONFIG_KEY_0: 'core.fsmonitor',
+  GIT_CONFIG_VALUE_0: 'false',
+  GIT_CONFIG_KEY_1: 'safe.bareRepository',
+  GIT_CONFIG_VALUE_1: 'explicit',
+};
+const withoutGuard = (env: Record<string, string>) => Object.keys(env).filter((name) => !name.startsWith('GIT_CONFIG_')).sort();
+
 const host = {
   PATH: '/usr/bin:/bin',
   HOME: '/home/ada',
@@ -31,7 +41,7 @@ const host = {
 describe('the environment commands start with', () => {
   it('leaves out every secret, by name and by value, and keeps the rest', () => {
     const { env, withheld } = commandEnvironment(host);
-    expect(Object.keys(env).sort()).toEqual(['EDITOR', 'HOME', 'LANG', 'PATH']);
+    expect(withoutGuard(env)).toEqual(['EDITOR', 'HOME', 'LANG', 'PATH']);
     expect(withheld).toHaveLength(Object.keys(host).length - 4);
     expect(JSON.stringify(env)).not.toMatch(/hunter2|s3cret|ghp_|sk-|xoxb|AKIA/);
   });
@@ -53,8 +63,38 @@ describe('the environment commands start with', () => {
   });
 
   it('inherits only the core variables, or nothing, when told', () => {
-    expect(Object.keys(commandEnvironment(host, { inherit: 'core' }).env).sort()).toEqual(['HOME', 'LANG', 'PATH']);
-    expect(commandEnvironment(host, { inherit: 'none', set: { CI: '1' } }).env).toEqual({ CI: '1' });
+    expect(withoutGuard(commandEnvironment(host, { inherit: 'core' }).env)).toEqual(['HOME', 'LANG', 'PATH']);
+    expect(commandEnvironment(host, { inherit: 'none', set: { CI: '1' } }).env).toEqual({ CI: '1', ...GUARD });
+  });
+
+  it('gives every command git’s guard, after the config the person set, whatever the settings leave out', () => {
+    expect(commandEnvironment(host, { exclude: ['GIT_*'] }).env).toMatchObject(GUARD);
+    const theirs = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: './watch', GIT_CONFIG_PARAMETERS: "'color.ui'='never'" };
+    const { env } = commandEnvironment({ ...host, ...theirs });
+    expect(env).toMatchObject({
+      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_KEY_0: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_0: './watch',
+      GIT_CONFIG_KEY_1: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_1: 'false',
+      GIT_CONFIG_KEY_2: 'safe.bareRepository',
+      GIT_CONFIG_VALUE_2: 'explicit',
+      GIT_CONFIG_PARAMETERS: "'color.ui'='never' 'core.fsmonitor'='false' 'safe.bareRepository'='explicit'",
+    });
+    expect(commandEnvironment({}, { set: { GIT_CONFIG_COUNT: '0' } }).env).toEqual(GUARD);
+    // A pair whose value is a secret is withheld whole, and the pairs after it keep counting.
+    const header = { GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: `Authorization: Bearer ${host.GITHUB_TOKEN}`, GIT_CONFIG_KEY_1: 'color.ui', GIT_CONFIG_VALUE_1: 'never' };
+    const withHeader = commandEnvironment(header);
+    expect(withHeader.withheld).toEqual(['GIT_CONFIG_VALUE_0']);
+    expect(withHeader.env).toEqual({
+      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_KEY_0: 'color.ui',
+      GIT_CONFIG_VALUE_0: 'never',
+      GIT_CONFIG_KEY_1: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_1: 'false',
+      GIT_CONFIG_KEY_2: 'safe.bareRepository',
+      GIT_CONFIG_VALUE_2: 'explicit',
+    });
   });
 
   it('leaves out more on request, matching case-insensitively, and sets what it is told last', () => {

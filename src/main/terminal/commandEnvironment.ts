@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { withGitGuard } from '../workspace/gitGuard';
 
 /**
  * The environment a command starts with: Tether's own, less every secret in it. A command's output
@@ -12,7 +13,8 @@ import { z } from 'zod';
  * The person shapes it with `shellEnvironment` in their settings, as Codex's
  * `shell_environment_policy` does: which variables to start from (`inherit`), more to leave out
  * (`exclude`), secrets to let through on purpose (`include`: the door opened for that one variable),
- * and values to set (`set`).
+ * and values to set (`set`). Whatever it says, git's guard (GIT_GUARD: no core.fsmonitor, no bare
+ * repository entered by discovery) is added as command-line config (GIT_CONFIG_COUNT).
  */
 
 /** Tether's own keys: never given to a command, a hook or a server. */
@@ -101,7 +103,9 @@ export function commandEnvironment(source: NodeJS.ProcessEnv, policy: ShellEnvir
     if (value === undefined) continue;
     if (inherit === 'none' || (inherit === 'core' && !CORE_VARIABLES.includes(name))) continue;
     if (matchesAny(name, policy.exclude ?? [])) continue;
-    const secret = !notTetherKey(name) || isSecretName(name) || looksLikeSecretValue(value);
+    // GIT_CONFIG_KEY_n holds a config key's name (`http.extraHeader`), never a secret; its value is looked at.
+    const secretName = isSecretName(name) && !/^GIT_CONFIG_KEY_\d+$/.test(name);
+    const secret = !notTetherKey(name) || secretName || looksLikeSecretValue(value);
     if (secret && !(notTetherKey(name) && matchesAny(name, policy.include ?? []))) {
       withheld.push(name);
       continue;
@@ -109,6 +113,8 @@ export function commandEnvironment(source: NodeJS.ProcessEnv, policy: ShellEnvir
     env[name] = value;
   }
   Object.assign(env, policy.set ?? {});
+  // Whatever the settings say: every git a command runs starts no fsmonitor and enters no bare repository it stumbles on.
+  withGitGuard(env);
   return { env, withheld: withheld.sort() };
 }
 

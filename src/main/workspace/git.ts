@@ -4,6 +4,7 @@ import os from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { commandEnvironment } from '../terminal/commandEnvironment';
+import { GIT_GUARD } from './gitGuard';
 
 /** How a git call went wrong. */
 export type GitErrorKind =
@@ -52,11 +53,11 @@ export const MISSING_GIT_MESSAGE =
   'Tether needs git for the live diff and checkpoints; install git (https://git-scm.com/downloads) and make sure `git` is on PATH, then try again.';
 
 /**
- * Config every git Tether runs gets, whatever the repository's own config says: `core.fsmonitor`
- * names a program git runs on status and diff, and a bare repository committed inside a project
- * brings a config of its own. On git's command line, they win over every config file.
+ * Config every git Tether runs gets, whatever the repository's own config says (GIT_GUARD: no
+ * fsmonitor, no bare repository entered by discovery). On git's command line, it wins over every
+ * config file.
  */
-export const GUARD_CONFIG: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', 'safe.bareRepository=explicit'];
+export const GUARD_CONFIG: readonly string[] = GIT_GUARD.flatMap(([key, value]) => ['-c', `${key}=${value}`]);
 
 /**
  * The environment of a git Tether runs: Tether's own less every secret in it (a hostile repository's

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import type { CommandAnalysis, ReadTarget, SimpleCommand } from '../commandAnalysis';
+import type { GitContext } from './classifyGit';
 import { classifyInvocation, type InvocationContext } from './classifyInvocation';
 import { isDangerousVariable } from './dangerousVariable';
+import { findsWorkspaceRepository } from './gitRepositoryAt';
 import { parseShell } from './parser';
 import { ansiCStringEnd, describeError, dropsEscape, hasBlankOnlyToParser, hidesSubstitution, joinContinuedLines } from './parserQuirks';
 import { createProgramResolver, type ProgramLocation, type ProgramResolver } from './programResolver';
@@ -981,7 +983,7 @@ export class ShellAnalysis {
     }
   }
 
-  private invocationContext(invocation: Invocation): InvocationContext {
+  private invocationContext(invocation: Invocation): InvocationContext & GitContext {
     const cwd = invocation.changesDirectory ? null : this.cwd;
     return {
       cwdInWorkspace: cwd !== null,
@@ -996,6 +998,7 @@ export class ShellAnalysis {
         }
         return this.resolver.isInsideWorkspace(target);
       },
+      gitRepositoryIsOwn: (dir: string): boolean => cwd !== null && findsWorkspaceRepository(this.resolver.workspaceRoot, cwd.dir, dir),
     };
   }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyGit, type GitContext } from './classifyGit';
 
@@ -92,6 +93,32 @@ describe('classifyGit', () => {
     expect(git('-C /tmp/other status').readOnly).toBe(false);
     expect(git('-C src -C /tmp status').readOnly).toBe(false);
     expect(git('status', { ...inside, cwdInWorkspace: false }).readOnly).toBe(false);
+  });
+
+  it('takes each -C from the one before, as git does', () => {
+    const asked: string[] = [];
+    const context: GitContext = {
+      cwdInWorkspace: true,
+      directoryInWorkspace: (dir) => (asked.push(dir), !path.posix.normalize(dir).startsWith('..')),
+    };
+    expect(git('-C src -C .. status', context).readOnly).toBe(true);
+    expect(git('-C src -C ../.. status', context).readOnly).toBe(false);
+    expect(git('-C src -C /tmp -C x status', context).readOnly).toBe(true);
+    expect(asked).toEqual(['src/..', 'src/../..', '/tmp/x']);
+    // `-C ""` leaves git where it is.
+    expect(classifyGit(['-C', '', 'status'], { ...context, directoryInWorkspace: () => false }).readOnly).toBe(true);
+  });
+
+  it('refuses another repository inside the workspace, wherever git would find it', () => {
+    const own = (foreign: string[]): GitContext => ({ ...inside, gitRepositoryIsOwn: (dir) => !foreign.includes(dir) });
+    expect(git('status', own(['.'])).readOnly).toBe(false);
+    expect(git('status', own(['.'])).local).toBe(false);
+    expect(git('-C docs/history status', own(['docs/history'])).readOnly).toBe(false);
+    expect(git('-C docs -C history log', own(['docs/history'])).readOnly).toBe(false);
+    expect(git('-C src log', own(['docs/history'])).readOnly).toBe(true);
+    expect(git('log -- docs/history', own(['docs/history'])).readOnly).toBe(true);
+    // Writers that stay local are no longer local in another repository: its hooks are its own.
+    expect(git('-C docs/history init', own(['docs/history'])).local).toBe(false);
   });
 
   it.each([

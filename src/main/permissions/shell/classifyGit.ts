@@ -8,7 +8,9 @@ import { couldBeLongOption } from './scanOptions';
  * configuration can start pagers, fsmonitor hooks and diff drivers): here commands run in the
  * sandbox, writes into .git/ ask, GIT_* variables make a line unpinnable, and every global option
  * that loads other configuration or starts a program (-c, --config-env, --exec-path, --git-dir,
- * --work-tree, -p) is refused, as is a repository outside the workspace (-C elsewhere, cd elsewhere).
+ * --work-tree, -p) is refused, as is a repository outside the workspace (-C elsewhere, cd elsewhere)
+ * and any repository inside it but the workspace's own (gitRepositoryIsOwn). Every git a command
+ * runs also gets core.fsmonitor=false and safe.bareRepository=explicit (workspace/gitGuard.ts).
  *
  * "Local" is stricter than "does not fetch": git runs repository hooks (pre-commit, post-checkout,
  * reference-transaction, post-index-change ...) for almost every subcommand that writes, and hooks
@@ -26,6 +28,14 @@ export interface GitContext {
   cwdInWorkspace: boolean;
   /** Whether `-C dir` stays inside the workspace (relative to where the command runs). */
   directoryInWorkspace(dir: string): boolean;
+  /**
+   * Whether git run in `dir` (relative to where the command runs; `.` for there) finds the
+   * workspace's own repository rather than another one inside it: a bare repository committed in
+   * the project, a nested repository or submodule, a git directory itself. Another repository brings
+   * its own config, and the programs it names (findsWorkspaceRepository in gitRepositoryAt.ts).
+   * Absent where nothing can tell (a test's context): taken as yes.
+   */
+  gitRepositoryIsOwn?(dir: string): boolean;
 }
 
 /** Global options that change nothing about what git runs or which configuration it reads. */
@@ -81,7 +91,8 @@ const LOCAL_WRITERS = new Set([
 
 export function classifyGit(args: readonly string[], context: GitContext): GitClassification {
   let index = 0;
-  let directoryOk = context.cwdInWorkspace;
+  // Where git runs: each -C is taken from the one before (`-C a -C ..` is where the command runs).
+  let directory: string | undefined;
   let globalsSafe = true;
   while (index < args.length) {
     const arg = args[index]!;
@@ -89,13 +100,18 @@ export function classifyGit(args: readonly string[], context: GitContext): GitCl
     if (arg === '-C' || (arg.startsWith('-C') && arg.length > 2)) {
       const dir = arg === '-C' ? args[index + 1] : arg.slice(2);
       if (dir === undefined) return { readOnly: false, local: true };
-      directoryOk = directoryOk && context.directoryInWorkspace(dir);
+      // `-C ""` leaves git where it is.
+      if (dir !== '') directory = directory === undefined || dir.startsWith('/') ? dir : `${directory}/${dir}`;
       index += arg === '-C' ? 2 : 1;
       continue;
     }
     if (!HARMLESS_GLOBAL_FLAGS.has(arg)) globalsSafe = false;
     index += GLOBAL_WITH_VALUE.has(arg) ? 2 : 1;
   }
+  const directoryOk =
+    context.cwdInWorkspace &&
+    (directory === undefined || context.directoryInWorkspace(directory)) &&
+    (context.gitRepositoryIsOwn?.(directory ?? '.') ?? true);
   const subcommand = args[index];
   if (subcommand === undefined) return { readOnly: false, local: globalsSafe };
   const rest = args.slice(index + 1);

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Whether git run in `dir` (absolute, or relative to `from`) finds the workspace's own repository:
+ * the one git finds from the workspace root. Not when, on the way up from `dir` to the root, it meets
+ * another: a folder with a `.git` of its own (a nested repository, a submodule's checkout), or a git
+ * directory itself (a bare repository committed in the project, `sub/.git`, `.git/modules/m`,
+ * `.git/worktrees/w`). Another repository brings its own config, and with it programs git runs
+ * (core.fsmonitor on `git status`), so reading it is not "only reading".
+ *
+ * Read from the file system as it is when the command is judged. A folder that leads outside the
+ * workspace (through a link) is not its repository; one that does not exist is judged by the
+ * nearest folder above it that does.
+ */
+export function findsWorkspaceRepository(workspaceRoot: string, from: string, dir: string): boolean {
+  let root: string;
+  try {
+    root = fs.realpathSync(workspaceRoot);
+  } catch {
+    return false;
+  }
+  // Not normalised first: `link/..` is the parent of where the link leads, as git's chdir finds it.
+  const target = nearestExisting(path.isAbsolute(dir) ? dir : `${from}${path.sep}${dir}`);
+  if (target === undefined) return false;
+  const own = ownGitDirectory(root);
+  for (let current = target; current !== root; current = path.dirname(current)) {
+    if (own && current === own) return true;
+    if (fs.existsSync(path.join(current, '.git')) || isGitDirectory(current)) return false;
+    // Up at / without passing the workspace root: outside it.
+    if (path.dirname(current) === current) return false;
+  }
+  return true;
+}
+
+/**
+ * The real path of `spelled`, or of its nearest folder that exists: git cannot enter a folder that is
+ * not there (`git -C missing` stops at once), so what matters is the repositories around it.
+ */
+function nearestExisting(spelled: string): string | undefined {
+  for (let current = spelled; ; current = path.dirname(current)) {
+    try {
+      return fs.realpathSync.native(current);
+    } catch {
+      if (path.dirname(current) === current) return undefined;
+    }
+  }
+}
+
+/** The git directory git finds at the workspace root (`.git`, or where a `.git` file points), if it is there. */
+function ownGitDirectory(root: string): string | undefined {
+  const dotGit = path.join(root, '.git');
+  try {
+    if (fs.statSync(dotGit).isDirectory()) return fs.realpathSync(dotGit);
+    const named = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    return named ? fs.realpathSync(path.resolve(root, named)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** As git tells (is_git_directory): a HEAD, and objects and refs folders or a commondir naming them. */
+function isGitDirectory(dir: string): boolean {
+  if (!fs.existsSync(path.join(dir, 'HEAD'))) return false;
+  if (fs.existsSync(path.join(dir, 'commondir'))) return true;
+  return isDirectory(path.join(dir, 'objects')) && isDirectory(path.join(dir, 'refs'));
+}
+
+function isDirectory(target: string): boolean {
+  try {
+    return fs.statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
+}
