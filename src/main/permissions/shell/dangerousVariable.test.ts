@@ -44,6 +44,16 @@ describe('isDangerousVariable', () => {
     'RIPGREP_CONFIG_PATH',
     'SSH_ASKPASS',
     'ZDOTDIR',
+    // The environment form of the exec-options (shell/execOptions.ts).
+    'RUSTFLAGS',
+    'CFLAGS',
+    'LDFLAGS',
+    'MAKE',
+    'PYTEST_ADDOPTS',
+    'PYTEST_PLUGINS',
+    'GOTOOLCHAIN',
+    'CGO_LDFLAGS',
+    'TF_CLI_CONFIG_FILE',
   ])('%s changes what runs', (name) => {
     expect(isDangerousVariable(name)).toBe(true);
   });
