@@ -4,7 +4,7 @@ import type { AllowAlwaysOffer } from './policy';
 import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchCommand';
 import { escapeGlob } from './ruleMatchPath';
 import { execOptionIn } from './shell/execOptions';
-import { WRAPPERS } from './shell/wrapperSpecs';
+import { RUNNER_SUBCOMMANDS, WRAPPERS } from './shell/wrapperSpecs';
 import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './rules';
 
 /**
@@ -64,6 +64,7 @@ const RUNS_ANYTHING = new Set([
   'python', 'python2', 'python3', 'pypy', 'pypy3', 'node', 'nodejs', 'deno', 'bun', 'ruby', 'irb',
   'perl', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'pwsh', 'powershell', 'java',
   'awk', 'gawk', 'mawk', 'nawk', 'sed', 'ssh', 'source', '.', 'gdb', 'expect', 'tmux', 'screen', 'fd',
+  'vim', 'vi', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'less', 'more',
   ...Object.keys(WRAPPERS),
 ]);
 
@@ -80,11 +81,6 @@ const HAS_SUBCOMMANDS = new Set([
   'aws', 'gcloud', 'az', 'rustup', 'conda', 'composer', 'bundle', 'rake', 'mix', 'swift', 'make',
 ]);
 
-/** `<program> <word>` pairs that run whatever they are given. */
-const RUNNER_SUBCOMMANDS = new Set([
-  'npm exec', 'npm x', 'pnpm dlx', 'pnpm exec', 'yarn dlx', 'yarn exec', 'uv run', 'uv tool', 'pipx run',
-  'poetry run', 'go run', 'cargo script', 'bundle exec', 'conda run', 'dotnet exec', 'gh extension',
-]);
 
 const SUBCOMMAND_WORD = /^[A-Za-z][A-Za-z0-9_:-]*$/;
 const PROGRAM_WORD = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;

@@ -37,9 +37,13 @@ export interface ReadTarget {
   shown: string;
   /**
    * Where it is: an absolute path, or `~`/`~/…` for the home folder (the engine knows where that is);
-   * absent when only known when it runs (an expansion, a glob that could climb, a cd before it to an unknown place).
+   * absent when only known when it runs (an expansion, a glob that could climb, a cd before it to an
+   * unknown place). As the line spells it from where the shell is: `..` is not folded, since the
+   * kernel applies it after following the symlink before it.
    */
   path?: string;
+  /** The path holds glob characters the shell expands into the names it matches. */
+  pattern?: boolean;
 }
 
 export interface CommandAnalysis {

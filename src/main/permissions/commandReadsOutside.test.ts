@@ -26,6 +26,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(base, 'outside', 'file'), 'secret\n');
   fs.symlinkSync(path.join(base, 'outside', 'file'), path.join(root, 'src', 'link-out'));
   fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'outdir'));
+  fs.symlinkSync(home, path.join(root, 'homelink'));
+  fs.writeFileSync(path.join(home, '.netrc'), 'machine x password y\n');
 });
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
@@ -59,7 +61,27 @@ const OUTSIDE = [
   'tail -f /var/log/syslog',
   'git diff --no-index /etc/hosts src/a.ts',
   'cd',
+  // Found by a red-team pass: a read in a substitution, symlinks before `..`, globs that match a
+  // link out, recursion that follows links, an abbreviated option.
+  'echo "$(< /etc/hosts)"',
+  'x=$(</etc/hosts); echo "$x"',
+  'cat outdir/../outside/file',
+  'cat < outdir/../outside/file',
+  'cd -P outdir/.. && cat outside/file',
+  'set -P; cd outdir/..; cat outside/file',
+  'cat src/*',
+  'wc -c src/l*',
+  'cat src/link-ou[t]',
+  'grep -R secret .',
+  'rg -L secret',
+  'rg --follow secret',
+  'find -L . -name file',
+  'grep --rege=root /etc/hosts',
+  'sed --expr=p -n /etc/hosts',
 ];
+
+/** Commands that are not read-only but name a file outside on their line. */
+const OTHER_OUTSIDE = ['git commit -F /etc/hosts', 'git commit --file=/etc/hosts', 'git tag -F ../outside/file v1', 'cp /etc/hosts .', 'python3 script.py ../outside/file'];
 
 describe('a read-only command that reads outside the workspace', () => {
   it.each(OUTSIDE)('`%s` asks, naming what it reads', (line) => {
@@ -72,12 +94,31 @@ describe('a read-only command that reads outside the workspace', () => {
   it.each(OUTSIDE)('`%s` runs in unleashed mode, and asks in read-only mode unless it leaves with cd', (line) => {
     expect(engine('unleashed').evaluate(command(line)).action).toBe('allow');
     // A cd out of the workspace is not read-only (what runs after it is not known to be inside): read-only mode denies it.
-    expect(engine('read-only').evaluate(command(line)).action).toBe(/^cd( |$)/.test(line) && !line.startsWith('cd src') ? 'deny' : 'ask');
+    expect(engine('read-only').evaluate(command(line)).action).toBe(['cd .. && cat outside/file', 'cd /etc && cat passwd', 'cd'].includes(line) ? 'deny' : 'ask');
+  });
+
+  it.each(OTHER_OUTSIDE)('`%s`, which is not read-only, asks naming the file, even where a rule allows the program', (line) => {
+    const program = line.split(' ').slice(0, line.startsWith('git') ? 2 : 1).join(' ');
+    const verdict = engine('ask', [{ pattern: `run_command(${program} *)`, action: 'allow', source: 'user' }]).evaluate(command(line));
+    expect(verdict.action, verdict.reason).toBe('ask');
+    expect(verdict.reason).toMatch(/outside the workspace/);
+    expect(verdict.readsOutside).toBeDefined();
   });
 
   it('is denied by the built-in rules for the credential stores, in every mode', () => {
     for (const mode of ['ask', 'auto-edit', 'unleashed', 'read-only'] as PermissionMode[]) {
-      for (const line of ['cat ~/.ssh/id_ed25519', 'wc -c < ~/.netrc', 'grep token ~/.git-credentials', 'head ~/.aws/credentials', 'cd ~/.ssh && cat id_rsa']) {
+      for (const line of [
+        'cat ~/.ssh/id_ed25519',
+        'wc -c < ~/.netrc',
+        'grep token ~/.git-credentials',
+        'head ~/.aws/credentials',
+        'cd ~/.ssh && cat id_rsa',
+        'echo "$(< ~/.netrc)"',
+        'cat homelink/../home/.netrc',
+        'cat homelin?/.netrc',
+        'grep --rege=x ~/.netrc',
+        'git commit -F ~/.netrc',
+      ]) {
         const verdict = engine(mode).evaluate(command(line));
         expect(verdict.action, `${mode}: ${line}: ${verdict.reason}`).toBe(line.startsWith('cd') ? verdict.action : 'deny');
         if (!line.startsWith('cd')) expect(verdict.reason).toMatch(/denies reading/);

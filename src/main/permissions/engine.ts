@@ -7,6 +7,7 @@ import { openWorkspace } from '../workspace/paths';
 import { offerAllowAlways, type AllowAlwaysSubject } from './allowAlways';
 import type { CommandAnalysis, ReadTarget, SimpleCommand } from './commandAnalysis';
 import { DEFAULT_RULES } from './defaultRules';
+import { expandGlob, physicalPath } from './readPlaces';
 import { modeDefault, modeForbids, type ActionClass } from './modes';
 import type { AllowAlwaysOffer, PermissionQuery, Policy, PolicyVerdict } from './policy';
 import { parseRule, RuleSyntaxError, type ParsedRule } from './rules';
@@ -15,6 +16,7 @@ import { matchDomain } from './ruleMatchDomain';
 import { compilePathPattern, type PathMatcher } from './ruleMatchPath';
 import { analyzeCommand } from './shell/analyzeCommand';
 import { execOptionIn } from './shell/execOptions';
+import { hiddenProgram } from './shell/hiddenProgram';
 import { isOpaqueRunner, isPrivilegedWrapper, isTransparentWrapper } from './shell/wrapperSpecs';
 
 /**
@@ -276,10 +278,18 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (target.path === undefined) {
       return { kind: 'path', access: 'read', candidates: [], shown: target.shown, inside: false, unknown: true, commandRead: true };
     }
-    const absolute = target.path === '~' || target.path.startsWith('~/') ? path.join(home, target.path.slice(1)) : target.path;
-    const canonical = canonicalPath(absolute);
-    if (isInside(canonical) && isInside(absolute)) return undefined;
-    return { kind: 'path', access: 'read', candidates: unique([canonical, absolute]), shown: target.shown, inside: false, commandRead: true };
+    const raw = target.path === '~' || target.path.startsWith('~/') ? `${home}${target.path.slice(1)}` : target.path;
+    const names = target.pattern ? expandGlob(raw) : [raw];
+    if (names === null) return { kind: 'path', access: 'read', candidates: [], shown: target.shown, inside: false, unknown: true, commandRead: true };
+    for (const name of names) {
+      // Where the line spells it (`..` folded) and where the kernel takes it (each symlink followed first).
+      const lexical = path.resolve(name);
+      const physical = name.split('/').includes('..') ? physicalPath(name) : canonicalPath(lexical);
+      if (isInside(physical) && isInside(lexical)) continue;
+      const shown = names.length > 1 ? `${target.shown} (${name})` : target.shown;
+      return { kind: 'path', access: 'read', candidates: unique([physical, lexical]), shown, inside: false, commandRead: true };
+    }
+    return undefined;
   }
 
   function describePaths(toolName: string, subject: Extract<PermissionSubject, { kind: 'paths' }>): Call {
@@ -454,6 +464,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       const r = firstMatch(byAction.deny, call, item);
       if (r) return { action: 'deny', reason: `${r.rule.pattern} denies ${what(call, item)}${builtIn(r)}.`, rule: r };
     }
+    // A deny rule names programs, and a line that runs a program no rule can see by its name (a name
+    // only known when it runs, `$(echo rm) -rf x`; a runner, `flock l -c 'rm x'`; an option that runs
+    // one, `git rebase -x 'rm x'`) could be any of them: it is denied whenever such a rule exists, in every mode.
+    const hidden = call.command ? (call.command.analysis.unpinnable ? `the command cannot be pinned down (${call.command.analysis.unpinnable})` : hiddenIn(call.command.analysis)) : undefined;
+    if (hidden) {
+      const denier = byAction.deny.find((r) => sameTool(r.parsed.tool, call.toolName));
+      if (denier) return { action: 'deny', reason: `${capitalise(hidden)}, so it could be what ${denier.rule.pattern} denies${builtIn(denier)}.`, rule: denier };
+    }
 
     const forbidden = modeForbids(mode, call.cls);
     if (forbidden) return { action: 'deny', reason: forbidden };
@@ -491,12 +509,6 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const unpinnable = call.command?.analysis.unpinnable;
     if (unpinnable) {
       const why = `the command cannot be pinned down (${unpinnable})`;
-      // A deny rule names programs, and a line whose programs are known only when it runs could be any
-      // of them (`$(echo rm) -rf x`): it is denied whenever such a rule exists, in every mode.
-      const denier = byAction.deny.find((r) => sameTool(r.parsed.tool, call.toolName));
-      if (denier) {
-        return { action: 'deny', reason: `${capitalise(why)}, so it could be what ${denier.rule.pattern} denies${builtIn(denier)}.`, rule: denier };
-      }
       // Unleashed mode does not answer this one: nobody can say what it runs.
       return { action: 'ask', reason: `${capitalise(why)}, so it asks whatever the rules say.`, noOffer: `${why}, so no rule can cover it`, holdsWhenUnleashed: true };
     }
@@ -659,6 +671,15 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
 /** One simple command for a person: `rm -rf build` (its wrappers are named after it, by `what`). */
 function showPart(command: SimpleCommand): string {
   return command.argv.length === 0 ? 'a line of only redirections' : `\`${showArgv(command.argv)}\``;
+}
+
+/** The first simple command that runs a program no rule can see by its name, as why. */
+function hiddenIn(analysis: CommandAnalysis): string | undefined {
+  for (const command of analysis.commands) {
+    const why = hiddenProgram(command);
+    if (why) return why;
+  }
+  return undefined;
 }
 
 function sameTool(ruleTool: string, toolName: string): boolean {

@@ -94,6 +94,51 @@ describe('a deny rule for a program holds through every wrapper, in every mode',
     }
   });
 
+  // Found by a red-team pass: programs run from a string, a here-document, a runner or an exec-option.
+  const hidden = [
+    "bash <<'EOF'\nrm -rf build\nEOF",
+    "sh <<< 'rm -rf build'",
+    "sudo bash <<< 'rm -rf build'",
+    "flock /tmp/l -c 'rm -rf build'",
+    "script -qc 'rm -rf build' /dev/null",
+    "unshare -r sh -c 'rm -rf build'",
+    "strace -f sh -c 'rm -rf build'",
+    "nsenter -t 1 -m -- sh -c 'rm -rf build'",
+    "parallel 'rm -rf {}' ::: build",
+    "busybox sh -c 'rm -rf build'",
+    "npx -c 'rm -rf build'",
+    "su -c'rm -rf build'",
+    "su --comm='rm -rf build'",
+    "su -lc 'rm -rf build'",
+    'fakeroot rm -rf build',
+    'numactl -N 0 rm -rf build',
+    'toybox rm -rf build',
+    'coreutils --coreutils-prog=rm -rf build',
+    "sg wheel -c 'rm -rf build'",
+    'dbus-run-session rm -rf build',
+    'xvfb-run rm -rf build',
+    "tmux new -d 'rm -rf build'",
+    'screen -dm rm -rf build',
+    "echo 'rm -rf build' | at now",
+    'npm exec -- rm -rf build',
+    'pnpm exec rm -rf build',
+    'yarn exec rm -rf build',
+    'uv run rm -rf build',
+    'poetry run rm -rf build',
+    'git bisect run rm -rf build',
+    "git rebase -x 'rm -rf build' HEAD~1",
+    "git submodule foreach 'rm -rf build'",
+    "git -c alias.x='!rm -rf build' x",
+    "make --eval='$(shell rm -rf build)'",
+    'cmake -E rm -rf build',
+  ];
+  it.each(hidden)('run_command(rm *) denies `%s`, whose program no rule can see by its name', (line) => {
+    for (const mode of MODES) {
+      const verdict = engine([rule('run_command(rm *)', 'deny'), rule('run_command')], mode).evaluate(command(line));
+      expect(verdict.action, `${mode}: ${verdict.reason}`).toBe('deny');
+    }
+  });
+
   it('lists every wrapper the table knows as one a prefix is never offered for', () => {
     for (const name of Object.keys(WRAPPERS)) {
       const offer = engine([]).evaluate(command(`${name} ls`)).allowAlways;

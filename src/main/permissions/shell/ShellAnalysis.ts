@@ -99,6 +99,8 @@ export class ShellAnalysis {
   private readonly arrays = new Set<string>();
   /** Where commands run, if every place they may run is known to be inside the workspace. */
   private cwd: Cwd | null;
+  /** `set -P`: cd resolves symlinks before `..` from here on. */
+  private physicalCd = false;
   /** The place the last cd left the shell in, while nothing else has moved it. */
   private cwdAfterCd: Cwd | null = null;
   private readonly resolver: ProgramResolver;
@@ -234,6 +236,14 @@ export class ShellAnalysis {
         }
         for (const child of named(node)) this.statement(child, frame);
         return;
+      case 'file_redirect':
+      case 'herestring_redirect':
+      case 'heredoc_redirect': {
+        // A redirection alone where a statement goes: `$(< file)` reads the file, `$(> file)` empties it.
+        const { writes } = this.redirects([node], frame);
+        if (writes.length) this.commands.push({ argv: [], wrappers: [...frame.wrappers], assignments: [], readOnly: false, mayReachNetwork: false, writesTo: [...frame.writes, ...writes] });
+        return;
+      }
       case 'comment':
         return;
       case 'ERROR':
@@ -291,12 +301,12 @@ export class ShellAnalysis {
     // are listed after the statement they belong to.
     const mark = this.commands.length;
     if (dropsEscape(node)) this.reason(`the parser dropped an escaped character in \`${node.text.slice(0, 60)}\` that bash keeps`);
-    const { writes, stdin, strays } = this.redirects(
+    const { writes, stdin, document, strays } = this.redirects(
       node.children.filter((child): child is Node => child !== null && !sameNode(child, body)),
       frame,
     );
     const nested = this.commands.splice(mark);
-    const inner: Frame = { ...frame, writes: [...frame.writes, ...writes], stdin: stdin ?? frame.stdin };
+    const inner: Frame = { ...frame, writes: [...frame.writes, ...writes], stdin: stdin ?? frame.stdin, ...(stdin ? { document } : {}) };
     if (body?.type === 'command') this.command(body, inner, strays);
     else {
       if (strays.length)
@@ -324,10 +334,11 @@ export class ShellAnalysis {
    * It also hangs the words after a target there (`find . >/dev/null -delete`): bash gives those to
    * the command, so they come back as strays for the caller to put into the command's arguments.
    */
-  private redirects(nodes: readonly Node[], frame: Frame): { writes: string[]; stdin: Stdin | null; strays: Node[] } {
+  private redirects(nodes: readonly Node[], frame: Frame): { writes: string[]; stdin: Stdin | null; document?: string; strays: Node[] } {
     const writes: string[] = [];
     const strays: Node[] = [];
     let stdin: Stdin | null = null;
+    let document: string | undefined;
     for (const node of nodes) {
       if (node.type === 'file_redirect') {
         const descriptorNode = node.childForFieldName('descriptor');
@@ -357,6 +368,8 @@ export class ShellAnalysis {
         const quoted = start ? /['"\\]/.test(start.text) : false;
         if (body && !quoted) this.expressions(body, frame);
         stdin = quoted || !body || body.namedChildCount === 0 ? 'literal-document' : 'expanding-document';
+        // Unquoted, bash still removes backslashes before $, ` and \ in the body.
+        document = stdin === 'literal-document' ? (quoted ? (body?.text ?? '') : (body?.text ?? '').replace(/\\([$`\\])/g, '$1')) : undefined;
         let piped = false;
         for (const child of node.children) {
           if (!child) continue;
@@ -374,12 +387,14 @@ export class ShellAnalysis {
         const [value, ...rest] = touchingGroups(named(node));
         for (const group of rest) strays.push(...group);
         for (const part of value ?? []) this.expressions(part, frame);
-        stdin = value && readWord(value).kind === 'literal' ? 'literal-document' : 'expanding-document';
+        const word = value ? readWord(value) : undefined;
+        stdin = word?.kind === 'literal' ? 'literal-document' : 'expanding-document';
+        document = word?.kind === 'literal' ? `${word.text}\n` : undefined;
       } else if (node.isNamed) {
         this.statement(node, frame);
       }
     }
-    return { writes, stdin, strays };
+    return { writes, stdin, ...(document !== undefined ? { document } : {}), strays };
   }
 
   private functionDefinition(node: Node, frame: Frame): void {
@@ -888,6 +903,7 @@ export class ShellAnalysis {
         assignments,
         writes: [...frame.writes, ...writes],
         stdin: redirected.stdin ?? frame.stdin,
+        ...(redirected.document !== undefined ? { document: redirected.document } : {}),
       });
     }
     for (const part of wordNodes) this.expressions(part, frame);
@@ -906,6 +922,7 @@ export class ShellAnalysis {
       fromParser,
       writes: frame.writes,
       stdin: frame.stdin,
+      ...(frame.stdin === 'literal-document' && frame.document !== undefined ? { document: frame.document } : {}),
       frame,
     };
   }
@@ -1016,17 +1033,17 @@ export class ShellAnalysis {
       location,
       { ...(unknown.length > 0 ? { unknownArgs: unknown } : {}), ...(invocation.appendsArguments ? { argumentsAppended: true } : {}) },
     );
-    // cd names a folder even where it does not count as read-only (outside the workspace, say).
-    if (base && (classification.readOnly || base === 'cd' || base === 'pushd')) {
-      this.reads.push(...argumentReads(base, args, invocation.changesDirectory ? null : this.cwd));
-    }
+    if (base) this.reads.push(...argumentReads(base, args, invocation.changesDirectory ? null : this.cwd, classification.readOnly));
+    if (base === 'set' && args.some((word) => /^-[^-]*P/.test(word.text) || word.text === 'physical')) this.physicalCd = true;
     if (base === 'cd' || base === 'pushd') {
       // After a cd into the workspace the shell may be in either place (the cd can fail or be
       // skipped), both inside; relative paths after it are no longer certain.
       const operand = words.slice(1).find((word) => !word.text.startsWith('-'));
       const from = this.cwd;
+      // cd -P (or after set -P) follows symlinks before `..`: where it lands is the kernel's business.
+      const physical = this.physicalCd || words.slice(1).some((word) => /^-[LPe@]*P/.test(word.text));
       this.cwd =
-        classification.readOnly && operand && from
+        classification.readOnly && operand && from && !physical
           ? { dir: path.resolve(from.dir, operand.text), certain: false, alternatives: [from.dir, ...(from.alternatives ?? [])] }
           : null;
       this.cwdAfterCd = this.cwd;

@@ -103,6 +103,30 @@ describe('the issue’s lines and other members of the class', () => {
     ['run_command(terraform *)', 'terraform -chdir=/tmp/other plan'],
     ['run_command(sort *)', "sort --compress-program='/tmp/x' a"],
     ['run_command(tar *)', "tar -xf a.tar --to-command='sh -c id'"],
+    // Found by a red-team pass.
+    ['run_command(find *)', "find -- . -name '*.o' -delete"],
+    ['run_command(find *)', 'find -- . -fprint /tmp/x'],
+    ['run_command(make *)', "make -- CC='sh -c id' all"],
+    ['run_command(make *)', "make 'SHELL = /tmp/x' all"],
+    ['run_command(make *)', "make 'X != id' all"],
+    ['run_command(tar *)', "tar cIf 'sh -c id' /tmp/x.tar src"],
+    ['run_command(go test *)', 'go test -C /tmp/other ./...'],
+    ['run_command(go test *)', 'go test -coverprofile=/home/u/.bashrc ./...'],
+    ['run_command(go vet *)', 'go vet -vettool=/tmp/x ./...'],
+    ['run_command(git config *)', 'git config core.hooksPath /tmp/h'],
+    ['run_command(git config *)', 'git config --local core.pager id'],
+    ['run_command(git archive *)', 'git archive -o /tmp/x.tar HEAD'],
+    ['run_command(man *)', "man -P 'sh -c id' ls"],
+    ['run_command(cmake *)', 'cmake -E rm -rf /home/u'],
+    ['run_command(bazel *)', "bazel test --run_under='sh -c id' //..."],
+    ['run_command(tox *)', "tox -x 'testenv.commands=sh -c id'"],
+    ['run_command(helm template *)', 'helm template . --post-renderer /tmp/x'],
+    ['run_command(mvn test *)', 'mvn test exec:exec -Dexec.executable=sh'],
+    ['run_command(python -m pytest *)', 'python -m pytest --basetemp=/home/u'],
+    ['run_command(uv run pytest *)', 'uv run pytest --basetemp=/home/u'],
+    ['run_command(npx vitest *)', 'npx vitest run --reporter=/tmp/r.js'],
+    ['run_command(yarn jest *)', 'yarn jest --globalSetup=/tmp/x.js'],
+    ['run_command(pnpm vitest *)', 'pnpm vitest run --reporter=/tmp/r.js'],
   ];
   it.each(cases)('%s does not cover `%s`', (allow, line) => {
     for (const mode of ['ask', 'auto-edit'] as PermissionMode[]) {
@@ -124,6 +148,10 @@ describe('the issue’s lines and other members of the class', () => {
     ['run_command(pytest *)', 'pytest -q -k "not slow" tests'],
     ['run_command(docker *)', 'docker ps -a'],
     ['run_command(rg *)', 'rg -n TODO src'],
+    ['run_command(git config *)', 'git config user.email'],
+    ['run_command(tar *)', 'tar czf out.tgz src'],
+    ['run_command(python -m pytest *)', 'python -m pytest -q tests'],
+    ['run_command(make *)', 'make -- test'],
   ];
   it.each(benign)('%s still covers `%s`', (allow, line) => {
     expect(engine([rule(allow)]).evaluate(command(line)).action).toBe('allow');
@@ -136,6 +164,13 @@ describe('the issue’s lines and other members of the class', () => {
     }
     expect(findExecOption(['git', 'fetch'], { appended: true })).toBeDefined();
     expect(findExecOption(['git', 'add', '*.ts'], { unknown: [2] })).toBeUndefined();
+  });
+
+  it('offers only the exact command for an editor, which runs whatever it is told to', () => {
+    for (const line of ['vim -c wq x', 'nvim +q x', 'emacs --batch -l x', 'nano x']) {
+      const offer = engine([]).evaluate(command(line)).allowAlways;
+      if (offer && 'rule' in offer) expect(offer.rule, line).toBe(`run_command(${line})`);
+    }
   });
 
   it('finds nothing in programs the table does not know, nor in what follows --', () => {

@@ -30,6 +30,8 @@ export interface ExecOptionEntry {
   assignments?: boolean;
   /** Subcommand words that themselves run what follows (git bisect run, git submodule foreach). */
   runsWords?: readonly string[];
+  /** With this many operands after the subcommand it sets a value (`git config core.pager x`). */
+  valueOperands?: number;
   effect: 'runs a program' | 'runs code' | 'writes files' | 'reads code or configuration from elsewhere';
   example: string;
   doc: string;
@@ -41,13 +43,17 @@ interface ProgramSyntax {
   abbreviates: boolean;
   /** Program-wide options given their value as the next word (so that word is no subcommand). */
   globalsWithValue?: readonly string[];
+  /** `--` ends only the options before the operands, and what follows is still read (find's expression, make's assignments). */
+  readsPastDashDash?: boolean;
+  /** The first argument is a cluster of options even without a dash (tar's old style: `tar cIf …`). */
+  oldStyleFirst?: boolean;
 }
 
 const SYNTAX: Readonly<Record<string, ProgramSyntax>> = {
   git: { abbreviates: true, globalsWithValue: ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--attr-source'] },
   go: { abbreviates: false, globalsWithValue: ['-C'] },
-  make: { abbreviates: true },
-  gmake: { abbreviates: true },
+  make: { abbreviates: true, readsPastDashDash: true },
+  gmake: { abbreviates: true, readsPastDashDash: true },
   cargo: { abbreviates: false, globalsWithValue: ['-C', '--config', '-Z', '--color'] },
   npm: { abbreviates: true, globalsWithValue: ['-C', '--prefix', '-w', '--workspace'] },
   pnpm: { abbreviates: false, globalsWithValue: ['-C', '--dir', '--filter', '-F'] },
@@ -60,14 +66,20 @@ const SYNTAX: Readonly<Record<string, ProgramSyntax>> = {
   podman: { abbreviates: false, globalsWithValue: ['--url', '-c', '--connection', '--root', '--runroot'] },
   kubectl: { abbreviates: false, globalsWithValue: ['-n', '--namespace', '--context', '--kubeconfig', '-s', '--server'] },
   terraform: { abbreviates: false },
-  find: { abbreviates: false },
+  find: { abbreviates: false, readsPastDashDash: true },
   rg: { abbreviates: false },
-  tar: { abbreviates: true },
+  tar: { abbreviates: true, oldStyleFirst: true },
   sort: { abbreviates: true },
   zip: { abbreviates: true },
   wget: { abbreviates: true },
   curl: { abbreviates: false },
   mvn: { abbreviates: false },
+  cmake: { abbreviates: false },
+  man: { abbreviates: true },
+  bazel: { abbreviates: false },
+  tox: { abbreviates: true },
+  nox: { abbreviates: true },
+  helm: { abbreviates: false },
   gradle: { abbreviates: false },
   eslint: { abbreviates: false },
   prettier: { abbreviates: false },
@@ -87,17 +99,17 @@ export const EXEC_OPTIONS: readonly ExecOptionEntry[] = [
   { program: 'git', subcommands: ['init'], long: ['template'], effect: 'runs a program', example: 'git init --template=/tmp/hooks', doc: 'git-init(1): --template=<dir> copies hooks into the repository' },
   { program: 'git', subcommands: ['rebase'], long: ['exec'], short: 'x', effect: 'runs code', example: "git rebase -x 'sh -c id' HEAD~1", doc: 'git-rebase(1): --exec <cmd>, -x: runs a shell command after each commit' },
   { program: 'git', subcommands: ['difftool', 'mergetool'], long: ['extcmd', 'tool'], short: 'xt', effect: 'runs a program', example: "git difftool -x 'sh -c id'", doc: 'git-difftool(1): --extcmd=<command>, -x; --tool=<tool>, -t' },
-  { program: 'git', subcommands: ['diff', 'log', 'show', 'format-patch', 'range-diff'], long: ['output', 'output-directory'], short: 'o', effect: 'writes files', example: 'git log --output=/tmp/x', doc: 'git-diff(1): --output=<file>; git-format-patch(1): -o <dir>' },
+  { program: 'git', subcommands: ['diff', 'log', 'show', 'format-patch', 'range-diff', 'archive', 'bundle'], long: ['output', 'output-directory'], short: 'o', effect: 'writes files', example: 'git log --output=/tmp/x', doc: 'git-diff(1): --output=<file>; git-format-patch(1): -o <dir>' },
   { program: 'git', subcommands: ['grep'], long: ['open-files-in-pager'], short: 'O', effect: 'runs a program', example: "git grep -O'sh -c id' x", doc: 'git-grep(1): -O[<pager>], --open-files-in-pager[=<pager>]' },
   { program: 'git', subcommands: ['filter-branch'], long: ['env-filter', 'tree-filter', 'index-filter', 'parent-filter', 'msg-filter', 'commit-filter', 'tag-name-filter'], effect: 'runs code', example: "git filter-branch --tree-filter 'sh -c id' HEAD", doc: 'git-filter-branch(1): every --*-filter is a shell command' },
   { program: 'git', subcommands: ['send-email'], long: ['sendmail-cmd', 'smtp-server', 'to-cmd', 'cc-cmd', 'header-cmd'], effect: 'runs a program', example: "git send-email --sendmail-cmd='sh -c id' x.patch", doc: 'git-send-email(1): --sendmail-cmd, --smtp-server=<path>, --to-cmd, --cc-cmd, --header-cmd run programs' },
   { program: 'git', subcommands: ['bisect'], runsWords: ['run'], effect: 'runs a program', example: "git bisect run sh -c 'id'", doc: 'git-bisect(1): bisect run <cmd> runs the command at every step' },
   { program: 'git', subcommands: ['submodule'], runsWords: ['foreach'], effect: 'runs code', example: "git submodule foreach 'sh -c id'", doc: 'git-submodule(1): foreach <command> is evaluated by the shell in each submodule' },
-  { program: 'git', subcommands: ['config'], runsWords: ['set', 'unset', 'edit', 'rename-section', 'remove-section'], long: ['add', 'replace-all', 'edit', 'file', 'global', 'system', 'unset', 'unset-all', 'rename-section', 'remove-section'], short: 'ef', effect: 'writes files', example: 'git config --global alias.x "!sh -c id"', doc: 'git-config(1): --global, --file, --add, set, edit write configuration that can name programs (core.pager, alias.* with !)' },
+  { program: 'git', subcommands: ['config'], runsWords: ['set', 'unset', 'edit', 'rename-section', 'remove-section'], valueOperands: 2, long: ['add', 'replace-all', 'edit', 'file', 'global', 'system', 'unset', 'unset-all', 'rename-section', 'remove-section'], short: 'ef', effect: 'writes files', example: 'git config --global alias.x "!sh -c id"', doc: 'git-config(1): --global, --file, --add, set, edit write configuration that can name programs (core.pager, alias.* with !)' },
   // go: `go help build`, `go help test`, `go help run`, `go help generate`.
-  { program: 'go', word: ['exec', 'toolexec'], effect: 'runs a program', example: "go test -exec='sh -c id' ./...", doc: 'go help build: -toolexec cmd args; go help test/run: -exec xprog runs the binary through xprog' },
+  { program: 'go', word: ['exec', 'toolexec', 'vettool', 'C'], effect: 'runs a program', example: "go test -exec='sh -c id' ./...", doc: 'go help build: -toolexec cmd args, -C dir builds another module; go help test/run: -exec xprog runs the binary through xprog; go help vet: -vettool' },
   { program: 'go', word: ['ldflags', 'gccgoflags', 'asmflags', 'gcflags'], effect: 'runs a program', example: "go build -ldflags='-extld=/tmp/x' .", doc: 'go help build: -ldflags passes -extld, the external linker the build runs' },
-  { program: 'go', word: ['o', 'overlay', 'modfile'], effect: 'writes files', example: 'go build -o /tmp/x .', doc: 'go help build: -o writes the binary where it says; -overlay and -modfile read files from elsewhere' },
+  { program: 'go', word: ['o', 'overlay', 'modfile', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir'], effect: 'writes files', example: 'go build -o /tmp/x .', doc: 'go help build: -o writes the binary where it says; -overlay and -modfile read files from elsewhere; go help testflag: the profiles and -trace write files, -outputdir says where' },
   { program: 'go', runsWords: ['generate'], effect: 'runs a program', example: 'go generate ./...', doc: 'go help generate: runs the commands written in //go:generate lines' },
   // GNU make: make(1).
   { program: 'make', long: ['eval', 'file', 'makefile', 'directory', 'include-dir', 'shell'], short: 'EfCI', assignments: true, effect: 'runs code', example: "make --eval='$(shell id)' all", doc: 'make(1): --eval=string, -E; -f file; -C dir; NAME=value on the command line overrides SHELL, CC and every variable a recipe runs' },
@@ -142,9 +154,18 @@ export const EXEC_OPTIONS: readonly ExecOptionEntry[] = [
   // curl: curl(1).
   { program: 'curl', long: ['output', 'remote-name', 'remote-name-all', 'config', 'create-dirs', 'output-dir', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr'], short: 'oOKDc', effect: 'writes files', example: 'curl -o ~/.bashrc https://example.com/x', doc: 'curl(1): -o/--output, -O, -D, -c write files; -K/--config reads options from a file' },
   // Maven: mvn --help.
-  { program: 'mvn', long: ['file', 'settings', 'global-settings', 'toolchains'], short: 'fs', effect: 'runs code', example: 'mvn -f /tmp/other/pom.xml test', doc: 'mvn --help: -f another POM (its plugins run); -s/-gs another settings file' },
+  { program: 'mvn', long: ['file', 'settings', 'global-settings', 'toolchains', 'define'], short: 'fsD', effect: 'runs code', example: 'mvn test -Dexec.executable=sh', doc: 'mvn --help: -f another POM (its plugins run); -s/-gs another settings file; -D sets properties that configure plugins, such as exec.executable or jvm' },
   // Gradle: gradle --help.
-  { program: 'gradle', long: ['init-script', 'build-file', 'settings-file', 'project-dir', 'include-build'], short: 'Ibcp', effect: 'runs code', example: 'gradle -I /tmp/init.gradle test', doc: 'gradle --help: -I/--init-script runs a script; -b, -c, -p, --include-build run another build' },
+  { program: 'gradle', long: ['init-script', 'build-file', 'settings-file', 'project-dir', 'include-build', 'system-prop'], short: 'IbcpD', effect: 'runs code', example: 'gradle -I /tmp/init.gradle test', doc: 'gradle --help: -I/--init-script runs a script; -b, -c, -p, --include-build run another build; -D sets system properties such as org.gradle.java.home' },
+  // CMake: cmake(1).
+  { program: 'cmake', short: 'EPDC', long: ['toolchain', 'install-prefix'], effect: 'runs a program', example: 'cmake -E rm -rf build', doc: 'cmake(1): -E runs a command-line tool (rm, copy, env <cmd>…); -P runs a script; -D sets cache entries such as CMAKE_C_COMPILER; -C loads a script; --toolchain names a file of code' },
+  // man: man(1).
+  { program: 'man', long: ['pager', 'html', 'config-file', 'preprocessor'], short: 'PHCp', effect: 'runs a program', example: "man -P 'sh -c id' ls", doc: 'man(1): -P/--pager, -H/--html name the program that shows the page; -C another configuration; -p preprocessors' },
+  // Bazel, tox, nox, Helm: their command-line references.
+  { program: 'bazel', long: ['run_under', 'script_path', 'bazelrc', 'override_repository', 'experimental_action_listener'], effect: 'runs a program', example: "bazel test --run_under='sh -c id' //...", doc: 'Bazel command-line reference: --run_under runs tests through a program; --script_path writes a script; --bazelrc loads options' },
+  { program: 'tox', long: ['override', 'conf', 'root', 'workdir', 'installpkg'], short: 'xc', effect: 'runs code', example: "tox -x 'testenv.commands=sh -c id'", doc: 'tox CLI: -x/--override sets configuration such as commands; -c/--conf another configuration' },
+  { program: 'nox', long: ['noxfile', 'envdir'], short: 'f', effect: 'runs code', example: 'nox -f /tmp/noxfile.py', doc: 'nox CLI: -f/--noxfile runs another noxfile' },
+  { program: 'helm', long: ['post-renderer', 'kubeconfig', 'plugins', 'repository-config'], effect: 'runs a program', example: 'helm template . --post-renderer /tmp/x', doc: 'helm: --post-renderer runs a program on the rendered manifests; --kubeconfig can name an exec credential plugin' },
   // ESLint, Prettier, Jest, Vitest: their CLI references.
   { program: 'eslint', long: ['rulesdir', 'plugin', 'config', 'resolve-plugins-relative-to', 'output-file', 'fix', 'fix-type'], short: 'co', effect: 'runs code', example: 'eslint --rulesdir /tmp/rules src', doc: 'ESLint CLI: --rulesdir, --plugin, -c load code; -o writes a file; --fix rewrites files' },
   { program: 'prettier', long: ['write', 'plugin', 'config'], short: 'w', effect: 'writes files', example: 'prettier --write .', doc: 'Prettier CLI: --write rewrites files; --plugin and --config load code' },
@@ -163,6 +184,8 @@ export function hasExecOptions(program: string): boolean {
 export interface ExecOptionFound {
   /** The argument as written. */
   argument: string;
+  /** What it makes the program do; an argument only known when it runs could do anything. */
+  effect: ExecOptionEntry['effect'];
   /** For the person and the model: `git fetch --upload-pack runs a program`. */
   why: string;
 }
@@ -180,17 +203,30 @@ export interface ArgumentFacts {
  * the program as it runs (a path counts by its base name).
  */
 export function findExecOption(argv: readonly string[], facts: ArgumentFacts = {}): ExecOptionFound | undefined {
+  const ran = runThrough(argv);
+  if (ran > 0) {
+    const shifted = (facts.unknown ?? []).filter((index) => index >= ran).map((index) => index - ran);
+    return findExecOption(argv.slice(ran), { ...facts, unknown: shifted });
+  }
   const program = argv[0] === undefined ? undefined : path.posix.basename(argv[0]);
   const entries = program === undefined ? undefined : BY_PROGRAM.get(program);
   if (program === undefined || !entries) return undefined;
   const syntax = SYNTAX[program] ?? { abbreviates: false };
+  if (syntax.oldStyleFirst && argv[1] !== undefined && !argv[1].startsWith('-') && !(facts.unknown ?? []).includes(1)) {
+    return findExecOption([argv[0]!, `-${argv[1]}`, ...argv.slice(2)], facts);
+  }
   const unknown = new Set(facts.unknown ?? []);
   const operands: string[] = [];
   let firstOperand = -1;
+  let optionsEnded = false;
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--') break;
-    const isOption = arg.startsWith('-') && arg !== '-' && !unknown.has(i);
+    if (arg === '--' && !optionsEnded) {
+      if (!syntax.readsPastDashDash) break;
+      optionsEnded = true;
+      continue;
+    }
+    const isOption = arg.startsWith('-') && arg !== '-' && !unknown.has(i) && !(optionsEnded && program === 'make');
     if (isOption) {
       if (firstOperand < 0 && syntax.globalsWithValue?.includes(arg)) i++;
       continue;
@@ -200,25 +236,28 @@ export function findExecOption(argv: readonly string[], facts: ArgumentFacts = {
     // Which entries apply: program-wide ones, globals before the subcommand, and those of a subcommand already seen.
     const applying = entries.filter((entry) => applies(entry, operands.slice(0, -1), firstOperand < 0 || i <= firstOperand));
     if (unknown.has(i) && applying.length > 0) {
-      return { argument: arg, why: `${program}'s argument ${arg} is only known when it runs and could be an option that makes it run another program or write files` };
+      return { argument: arg, effect: 'runs a program', why: `${program}'s argument ${arg} is only known when it runs and could be an option that makes it run another program or write files` };
     }
     for (const entry of applying) {
       // A word that runs what follows counts as the subcommand itself (go generate) or right after it (git bisect run).
       if (entry.runsWords?.includes(arg) && (entry.subcommands !== undefined || operands.length === 1)) {
-        return { argument: arg, why: `${[program, ...operands].join(' ')} ${entry.effect}` };
+        return { argument: arg, effect: entry.effect, why: `${[program, ...operands].join(' ')} ${entry.effect}` };
       }
-      if (entry.assignments && /^[A-Za-z_.][A-Za-z0-9_.]*\+?[:?!]*=/.test(arg)) {
-        return { argument: arg, why: `${program}'s ${arg} sets a variable that can change what its recipes run` };
+      if (entry.valueOperands !== undefined && entry.subcommands && operands.length - 1 >= entry.valueOperands) {
+        return { argument: arg, effect: entry.effect, why: `${[program, ...operands].join(' ')} sets a value that can name a program to run` };
+      }
+      if (entry.assignments && /^[A-Za-z_.][A-Za-z0-9_.]*\s*[+:?!]*=/.test(arg)) {
+        return { argument: arg, effect: 'runs code', why: `${program}'s ${arg} sets a variable that can change what its recipes run` };
       }
     }
   }
   if (facts.appended && entries.some((entry) => !entry.global)) {
-    return { argument: '(the words xargs appends)', why: `xargs appends words to ${program} that could be an option that makes it run another program or write files` };
+    return { argument: '(the words xargs appends)', effect: 'runs a program', why: `xargs appends words to ${program} that could be an option that makes it run another program or write files` };
   }
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--') break;
-    if (!arg.startsWith('-') || arg === '-' || unknown.has(i)) continue;
+    if (arg === '--' && !syntax.readsPastDashDash) break;
+    if (!arg.startsWith('-') || arg === '-' || arg === '--' || unknown.has(i)) continue;
     const beforeSubcommand = firstOperand < 0 || i < firstOperand;
     const seen = argv.slice(1, i).filter((word, k) => !word.startsWith('-') && !unknown.has(k + 1));
     for (const entry of entries) {
@@ -226,7 +265,7 @@ export function findExecOption(argv: readonly string[], facts: ArgumentFacts = {
       // `-O -`, `-o-`, `--output=-`: standard output, no file.
       if (entry.effect === 'writes files' && (/^-[A-Za-z]+-$|=-$/.test(arg) || (argv[i + 1] === '-' && !arg.includes('=')))) continue;
       const where = entry.subcommands ? `${program} ${seen.find((word) => entry.subcommands!.includes(word)) ?? ''}`.trim() : program;
-      return { argument: arg, why: `${where} ${arg.split('=', 1)[0]} ${describe(entry.effect)}` };
+      return { argument: arg, effect: entry.effect, why: `${where} ${arg.split('=', 1)[0]} ${describe(entry.effect)}` };
     }
   }
   return undefined;
@@ -238,6 +277,47 @@ export function execOptionIn(command: Pick<SimpleCommand, 'argv' | 'unknownArgs'
     ...(command.unknownArgs ? { unknown: command.unknownArgs } : {}),
     ...(command.argumentsAppended ? { appended: true } : {}),
   });
+}
+
+/** Runners whose next program word is what really runs: `uv run pytest …`, `npx vitest …`. */
+const RUNNER_WORDS: Readonly<Record<string, readonly string[]>> = {
+  uv: ['run'],
+  poetry: ['run'],
+  pdm: ['run'],
+  hatch: ['run'],
+  pipx: ['run'],
+  rye: ['run'],
+  npm: ['exec', 'x'],
+  pnpm: ['exec', 'dlx'],
+  yarn: ['exec', 'dlx'],
+  bun: ['x', 'run'],
+  npx: [],
+  pnpx: [],
+  bunx: [],
+};
+
+/**
+ * How many words of argv go to a runner before the program it runs, when that program has entries
+ * in the table (`python -m pytest`, `uv run pytest`, `npx vitest`, `yarn jest`): 0 when none.
+ */
+function runThrough(argv: readonly string[]): number {
+  const program = argv[0] === undefined ? '' : path.posix.basename(argv[0]);
+  if (/^python[0-9.]*$/.test(program)) {
+    const module = argv.indexOf('-m');
+    return module > 0 && BY_PROGRAM.has(argv[module + 1] ?? '') ? module + 1 : 0;
+  }
+  const words = RUNNER_WORDS[program];
+  if (!words) return 0;
+  let i = 1;
+  if (words.length > 0) {
+    while (i < argv.length && argv[i]!.startsWith('-')) i++;
+    // `yarn jest`, `pnpm vitest`: a package's program straight after the runner.
+    if (!words.includes(argv[i] ?? '') && !((program === 'yarn' || program === 'pnpm' || program === 'bun') && BY_PROGRAM.has(argv[i] ?? ''))) return 0;
+    if (words.includes(argv[i] ?? '')) i++;
+  }
+  while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '--') i++;
+  if (argv[i] === '--') i++;
+  return i < argv.length && BY_PROGRAM.has(path.posix.basename(argv[i]!)) ? i : 0;
 }
 
 function applies(entry: ExecOptionEntry, operandsBefore: readonly string[], beforeSubcommand: boolean): boolean {

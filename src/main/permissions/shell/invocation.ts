@@ -12,6 +12,8 @@ export interface Frame {
   /** Files written by redirections of enclosing compound statements (`{ ...; } > out`). */
   writes: readonly string[];
   stdin: Stdin;
+  /** The text of a literal here-document or here-string that feeds standard input. */
+  document?: string | undefined;
   /** Why nothing in here can be read-only (it runs as another user, ...), if something says so. */
   blockReadOnly: string | null;
   dialect: Dialect;
@@ -37,5 +39,7 @@ export interface Invocation {
   fromParser: boolean;
   writes: readonly string[];
   stdin: Stdin;
+  /** The text a literal here-document or here-string feeds to standard input. */
+  document?: string;
   frame: Frame;
 }

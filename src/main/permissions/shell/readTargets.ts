@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ReadTarget } from '../commandAnalysis';
 import type { Word } from './readWord';
+import { couldBeLongOption } from './scanOptions';
 
 /**
  * The files and folders a read-only command's line names, so that the engine can tell a read inside
@@ -31,28 +32,67 @@ const NAMES_NO_FILE = new Set([
   'export', 'readonly', 'unset', 'hash', 'help', 'popd',
 ]);
 
-/** Programs whose first operand is a pattern or a program, not a file, unless one is given by option. */
-const FIRST_OPERAND_IS_PROGRAM: Record<string, { unless: RegExp }> = {
-  grep: { unless: /^(-[^-]*[ef]|--(regexp|file)(=|$))/ },
-  egrep: { unless: /^(-[^-]*[ef]|--(regexp|file)(=|$))/ },
-  fgrep: { unless: /^(-[^-]*[ef]|--(regexp|file)(=|$))/ },
-  rg: { unless: /^(-[^-]*[ef]|--(regexp|file|files|type-list)(=|$))/ },
-  sed: { unless: /^(-[^-]*[ef]|--(expression|file)(=|$))/ },
-  awk: { unless: /^(-[^-]*f|--file(=|$))/ },
-  gawk: { unless: /^(-[^-]*f|--file(=|$))/ },
-  jq: { unless: /^(-[^-]*f|--from-file(=|$))/ },
+/**
+ * Programs whose first operand is a pattern or a program, not a file, unless one is given by an
+ * option (a long one may be abbreviated: `grep --rege=x file`).
+ */
+const FIRST_OPERAND_IS_PROGRAM: Record<string, { short: string; long: readonly string[] }> = {
+  grep: { short: 'ef', long: ['regexp', 'file'] },
+  egrep: { short: 'ef', long: ['regexp', 'file'] },
+  fgrep: { short: 'ef', long: ['regexp', 'file'] },
+  rg: { short: 'ef', long: ['regexp', 'file', 'files', 'type-list'] },
+  sed: { short: 'ef', long: ['expression', 'file'] },
+  awk: { short: 'f', long: ['file'] },
+  gawk: { short: 'f', long: ['file'] },
+  jq: { short: 'f', long: ['from-file'] },
 };
+
+/** Options that make a reading program follow symlinks as it walks folders, out of the workspace too. */
+const FOLLOWS_LINKS: Record<string, { short: string; long: readonly string[] }> = {
+  grep: { short: 'R', long: ['dereference-recursive'] },
+  egrep: { short: 'R', long: ['dereference-recursive'] },
+  fgrep: { short: 'R', long: ['dereference-recursive'] },
+  rg: { short: 'L', long: ['follow'] },
+  find: { short: 'LH', long: [] },
+  ls: { short: 'L', long: ['dereference'] },
+  du: { short: 'LD', long: ['dereference', 'dereference-args'] },
+  tree: { short: 'l', long: [] },
+  wc: { short: '', long: ['files0-from'] },
+};
+
+function usesAny(args: readonly Word[], options: { short: string; long: readonly string[] }, wordOptions: readonly string[] = []): boolean {
+  for (const word of args) {
+    if (word.kind !== 'literal') continue;
+    const text = word.text;
+    if (text === '--') return false;
+    if (text.startsWith('--')) {
+      if (options.long.some((name) => couldBeLongOption(text, name))) return true;
+    } else if (text.startsWith('-') && text.length > 1) {
+      if (wordOptions.includes(text.slice(1))) return true;
+      if ([...text.slice(1)].some((letter) => options.short.includes(letter))) return true;
+    }
+  }
+  return false;
+}
 
 /** Device files that are no file anybody keeps. */
 const NOT_FILES = new Set(['-', '/dev/null', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/stdin', '/dev/fd/0', '/dev/stdout', '/dev/stderr']);
 
 /** What a read-only command named `program` reads of its arguments. */
-export function argumentReads(program: string, args: readonly Word[], cwd: Cwd | null): ReadTarget[] {
+/**
+ * What a command named `program` reads of its arguments. For a read-only command every operand and
+ * option value may be a path, and one only known when it runs could be any. For any other command
+ * (`git commit -F ~/.netrc`, `cp /etc/hosts .`) the words spelled out count: a read the person can
+ * see on the line is still a read, while what an allowed program does with `$X` is its own business.
+ */
+export function argumentReads(program: string, args: readonly Word[], cwd: Cwd | null, readOnly = true): ReadTarget[] {
   if (NAMES_NO_FILE.has(program)) return [];
   if (program === 'cd' || program === 'pushd') return directoryRead(args, cwd);
   const skipFirst = FIRST_OPERAND_IS_PROGRAM[program];
-  let skipping = skipFirst !== undefined && !args.some((word) => word.kind === 'literal' && skipFirst.unless.test(word.text));
+  let skipping = skipFirst !== undefined && !usesAny(args, skipFirst);
   const reads: ReadTarget[] = [];
+  const follows = FOLLOWS_LINKS[program];
+  if (follows && usesAny(args, follows, program === 'find' ? ['follow'] : [])) reads.push({ shown: `the symlinks ${program} follows` });
   let options = true;
   for (const word of args) {
     if (options && word.kind === 'literal' && word.text === '--') {
@@ -60,17 +100,18 @@ export function argumentReads(program: string, args: readonly Word[], cwd: Cwd |
       continue;
     }
     if (options && word.kind === 'literal' && word.text.startsWith('-') && word.text !== '-') {
-      // git's option values are revisions, patterns and formats; its files are operands.
-      if (program === 'git') continue;
       const value = optionValue(word.text);
-      if (value !== undefined) pushTarget(reads, { ...word, text: value, source: value }, cwd);
+      // git's option values are revisions, patterns and formats unless the option names a file (--file=, --template=).
+      const fileOption = /file|path|dir|template|config|from|input/.test(word.text.split('=', 1)[0]!);
+      const counts = program === 'git' || !readOnly ? fileOption || (program !== 'git' && value !== undefined && PATH_LIKE.test(value)) : true;
+      if (value !== undefined && counts) pushTarget(reads, { ...word, text: value, source: value }, cwd, readOnly);
       continue;
     }
     if (skipping) {
       skipping = false;
       continue;
     }
-    pushTarget(reads, word, cwd);
+    pushTarget(reads, word, cwd, readOnly);
   }
   return reads;
 }
@@ -92,6 +133,9 @@ function directoryRead(args: readonly Word[], cwd: Cwd | null): ReadTarget[] {
   return reads;
 }
 
+/** A value spelled like a path that leaves where it starts: absolute, home, or climbing. */
+const PATH_LIKE = /^(\/|~(\/|$)|\.\.(\/|$))/;
+
 /** `--file=x` and `-f/x`: the value when it could be a path; plain flags have none. */
 function optionValue(text: string): string | undefined {
   const equals = text.indexOf('=');
@@ -100,17 +144,19 @@ function optionValue(text: string): string | undefined {
   return attached?.[1];
 }
 
-function pushTarget(reads: ReadTarget[], word: Word, cwd: Cwd | null): void {
+/** Adds where a word leads; `unknownToo` false leaves out a word whose place is only known when it runs. */
+function pushTarget(reads: ReadTarget[], word: Word, cwd: Cwd | null, unknownToo = true): void {
   const target = locate(word, cwd);
-  if (Array.isArray(target)) reads.push(...target);
-  else if (target) reads.push(target);
+  for (const one of Array.isArray(target) ? target : target ? [target] : []) {
+    if (unknownToo || one.path !== undefined) reads.push(one);
+  }
 }
 
 function locate(word: Word, cwd: Cwd | null): ReadTarget | ReadTarget[] | null {
   const shown = word.source;
   if (word.kind === 'dynamic') {
     // A tilde with nothing else to expand is the home folder: the engine knows where that is.
-    if (/^~(\/[A-Za-z0-9._@+,:/-]*)?$/.test(word.source)) return { shown, path: path.posix.normalize(word.source) };
+    if (/^~(\/[A-Za-z0-9._@+,:/-]*)?$/.test(word.source)) return { shown, path: word.source };
     return { shown };
   }
   const text = word.text;
@@ -119,11 +165,12 @@ function locate(word: Word, cwd: Cwd | null): ReadTarget | ReadTarget[] | null {
     // A brace or a dot-glob may expand to `..`, which climbs out.
     return { shown };
   }
-  if (path.isAbsolute(text)) return { shown, path: path.normalize(text) };
+  const pattern = word.kind === 'pattern' ? { pattern: true } : {};
+  if (path.isAbsolute(text)) return { shown, path: text, ...pattern };
   if (cwd === null) return { shown };
-  const here = path.resolve(cwd.dir, text);
-  if (cwd.certain || !text.split('/').includes('..')) return { shown, path: here };
+  const here = `${cwd.dir}/${text}`;
+  if (cwd.certain || !text.split('/').includes('..')) return { shown, path: here, ...pattern };
   // The shell may be in any of the folders it was in, and `..` from each leads somewhere else: each is a place it may read.
-  const places = new Set([here, ...(cwd.alternatives ?? []).map((dir) => path.resolve(dir, text))]);
-  return [...places].map((place) => ({ shown, path: place }));
+  const places = new Set([here, ...(cwd.alternatives ?? []).map((dir) => `${dir}/${text}`)]);
+  return [...places].map((place) => ({ shown, path: place, ...pattern }));
 }

@@ -232,28 +232,27 @@ export function unwrapCommand(
       }
       return wrap(name, rest);
     }
-    case 'su':
-      return unwrapSu(host, args, invocation);
     case 'pkexec': {
       const parsed = options('pkexec');
       if (!parsed) return 'opaque';
       invocation.blockReadOnly ??= 'pkexec runs the command as another user';
       return wrap('pkexec', parsed.rest);
     }
+    case 'su':
     case 'runuser': {
-      const parsed = options('runuser');
+      const parsed = options(name);
       if (!parsed) return 'opaque';
-      invocation.blockReadOnly ??= 'runuser runs the command as another user';
+      invocation.blockReadOnly ??= `${name} runs the command as another user`;
       const script = parsed.scan.options.find((option) => ['c', 'command', 'session-command'].includes(option.name));
       if (script) {
-        invocation.wrappers.push('runuser');
+        invocation.wrappers.push(name);
         host.script(script.value ?? '', innerFrame(invocation, 'sh'));
         return 'done';
       }
-      // `runuser -u user -- cmd` runs cmd; `runuser user` starts a shell for that user.
-      if (parsed.scan.options.some((option) => option.name === 'u' || option.name === 'user')) return wrap('runuser', parsed.rest);
+      // `runuser -u user -- cmd` runs cmd; `su user` and `runuser user` start a shell for that user.
+      if (name === 'runuser' && parsed.scan.options.some((option) => option.name === 'u' || option.name === 'user')) return wrap(name, parsed.rest);
       if (parsed.rest.length > 1) {
-        host.reason('runuser gives its arguments to a login shell, so what runs is unclear');
+        host.reason(`${name} gives its arguments to a login shell, so what runs is unclear`);
         return 'opaque';
       }
       return null;
@@ -406,21 +405,6 @@ function unwrapEnv(
   return rest;
 }
 
-function unwrapSu(host: UnwrapHost, args: Word[], invocation: Invocation): Word[] | null | 'done' | 'opaque' {
-  const index = args.findIndex((word) => word.text === '-c' || word.text === '--command' || word.text.startsWith('--command='));
-  if (index < 0) return null;
-  const flag = args[index]!;
-  const script = flag.text.startsWith('--command=') ? literalWord(flag.text.slice('--command='.length)) : args[index + 1];
-  invocation.wrappers.push('su');
-  if (!script || script.kind !== 'literal') {
-    host.reason('su -c runs a script only known when it runs');
-    return 'opaque';
-  }
-  invocation.blockReadOnly ??= 'su runs the command as another user';
-  host.script(script.text, innerFrame(invocation, 'sh'));
-  return 'done';
-}
-
 function unwrapXargs(
   host: UnwrapHost,
   args: Word[],
@@ -494,6 +478,12 @@ function unwrapShell(host: UnwrapHost, name: string, args: Word[], invocation: I
   if (file && !isStdinPath(file)) {
     if (file.source.startsWith('<(')) host.reason(`${name} runs a script produced by ${file.source.slice(0, 40)}`);
     return null;
+  }
+  // A script written out in a here-document or here-string is read like one given with -c.
+  if (invocation.stdin === 'literal-document' && invocation.document !== undefined) {
+    invocation.wrappers.push(name);
+    host.script(invocation.document, innerFrame(invocation, dialect));
+    return 'done';
   }
   interpreterStdin(host, name, invocation);
   return null;
