@@ -103,9 +103,12 @@ describe('run_command in the sandbox, through the agent loop', () => {
   });
 
   it('headless tether run denies the retry, and the model reads which fence was hit', async () => {
-    const { outside, events, told } = await runWriteOutside(new HeadlessBroker({ unleashed: false }), {
-      permissions: { allow: ['run_command(touch *)'] },
-    });
+    // The path comes out of a substitution: a path spelled on the line would ask before the command ran.
+    const { outside, events, told } = await runWriteOutside(
+      new HeadlessBroker({ unleashed: false }),
+      { permissions: { allow: ['run_command(touch *)'] } },
+      { command: (target) => `touch "$(printf %s ${target})"` },
+    );
     expect(existsSync(outside)).toBe(false);
     expect(asked(events).map((event) => event.sandbox?.kind)).toEqual(['fence_hit']);
     expect(answered(events)[0]?.decision).toMatchObject({ action: 'deny', by: 'headless' });

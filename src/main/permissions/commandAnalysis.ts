@@ -44,6 +44,8 @@ export interface ReadTarget {
   path?: string;
   /** The path holds glob characters the shell expands into the names it matches. */
   pattern?: boolean;
+  /** Named by a command that is not read-only: it may read the path or write it. */
+  named?: boolean;
 }
 
 export interface CommandAnalysis {

@@ -111,6 +111,8 @@ type Item =
       unknown?: boolean;
       /** Named for reading on a command line (an argument, `< file`, cd's folder). */
       commandRead?: boolean;
+      /** Named by a command that is not read-only, which may read it or write it. */
+      named?: boolean;
     }
   | { kind: 'host'; host: string }
   | { kind: 'call' };
@@ -287,7 +289,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       const physical = name.split('/').includes('..') ? physicalPath(name) : canonicalPath(lexical);
       if (isInside(physical) && isInside(lexical)) continue;
       const shown = names.length > 1 ? `${target.shown} (${name})` : target.shown;
-      return { kind: 'path', access: 'read', candidates: unique([physical, lexical]), shown, inside: false, commandRead: true };
+      return { kind: 'path', access: 'read', candidates: unique([physical, lexical]), shown, inside: false, commandRead: true, ...(target.named ? { named: true } : {}) };
     }
     return undefined;
   }
@@ -451,6 +453,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (item.kind === 'path' && item.commandRead) {
       const line = `\`${call.command?.text.trim() ?? call.toolName}\``;
       const where = item.unknown ? 'a place only known when it runs, which may be outside the workspace' : 'outside the workspace';
+      if (item.named) return { action: d.action, reason: `${line} names ${item.shown}, ${where}; a path outside the workspace asks, as it does for the file tools` };
       return { action: d.action, reason: `${line} reads ${item.shown}, ${where}; reading outside the workspace asks, as read_file does` };
     }
     const reason = item.kind === 'path' && item.unknown ? `${subject} writes to a place only known when it runs` : `${capitalise(subject)} ${d.reason}`;

@@ -510,6 +510,12 @@ describe('redirections', () => {
     expect(only('ls > "$out"').writesTo).toEqual(['"$out"']);
   });
 
+  it('finds a redirection alone inside a substitution: $(> file) empties the file, $(< file) reads it', () => {
+    const writes = analyze('echo $(> out.txt) "$(>> log.txt)"').commands.flatMap((c) => c.writesTo);
+    expect(writes).toEqual(['out.txt', 'log.txt']);
+    expect(analyze('echo "$(< notes.txt)"').reads?.map((r) => r.shown)).toEqual(['notes.txt']);
+  });
+
   it('never calls a command that writes read-only', () => {
     expect(only('ls > out.txt').readOnly).toBe(false);
     expect(only('echo "hello" > file.txt')).toMatchObject({ argv: ['echo', 'hello'], writesTo: ['file.txt'], readOnly: false });

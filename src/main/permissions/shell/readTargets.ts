@@ -148,7 +148,8 @@ function optionValue(text: string): string | undefined {
 function pushTarget(reads: ReadTarget[], word: Word, cwd: Cwd | null, unknownToo = true): void {
   const target = locate(word, cwd);
   for (const one of Array.isArray(target) ? target : target ? [target] : []) {
-    if (unknownToo || one.path !== undefined) reads.push(one);
+    if (unknownToo) reads.push(one);
+    else if (one.path !== undefined) reads.push({ ...one, named: true });
   }
 }
 
