@@ -184,7 +184,11 @@ export function createCore(options: CoreOptions): Core {
       // Read once for the run: permission defaults, the user's MCP servers, the model's budget.
       const settings = readAppSettings(options.dataDir);
       const defaults = permissionDefaults(settings);
+      const sandbox = run.sandboxOffBy
+        ? turnedOffSandbox({ workspace: state.workspace, dataDir: options.dataDir }, run.sandboxOffBy)
+        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace));
       const permissions = await createSessionPermissions({
+        commandsFenced: () => sandbox.off === undefined && sandbox.availability.available,
         store,
         dataDir: options.dataDir,
         workspace: state.workspace,
@@ -206,9 +210,6 @@ export function createCore(options: CoreOptions): Core {
       // Before the first model request: the log then always reads message, checkpoint, request.
       await startCheckpoint;
       const terminal = createPtyTerminal(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {});
-      const sandbox = run.sandboxOffBy
-        ? turnedOffSandbox({ workspace: state.workspace, dataDir: options.dataDir }, run.sandboxOffBy)
-        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace));
       try {
         return await runLoop({
           log,

@@ -53,7 +53,7 @@ export const PermissionRule = z.object({
 export type PermissionRule = z.infer<typeof PermissionRule>;
 
 /** How much runs without asking. Deny rules and the path guard hold in every mode. */
-export const PermissionMode = z.enum(['ask', 'auto-edit', 'read-only', 'unleashed']);
+export const PermissionMode = z.enum(['ask', 'auto-edit', 'auto', 'read-only', 'unleashed']);
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
 /** What happens to actions that can send data out once the session has read outside content. */

@@ -9,6 +9,7 @@ import { CliError, dataDirFrom } from './cliError';
 import { formatEvent } from './formatEvent';
 import { readMcpConfigFile } from '../mcp/loadMcpServers';
 import { McpConfigError } from '../mcp/mcpServerConfig';
+import { checkSandboxAvailability } from '../sandbox/availability';
 import type { McpServerSpec } from '../mcp/mcpServerSpec';
 
 export const runUsage = `Usage: tether run "<task>" [options]
@@ -27,7 +28,9 @@ Options:
   --max-tokens <n>     the most tokens one response may have (env TETHER_MAX_TOKENS; Anthropic only)
   --max-steps <n>      model requests before it stops (default ${DEFAULT_MAX_STEPS})
   --session <id>       continue a session (its model and workspace stay as they were)
-  --mode <mode>        ask (default) | auto-edit | read-only
+  --mode <mode>        ask (default) | auto-edit | auto | read-only
+                       auto: edits and commands the sandbox holds run on their own; what
+                       would leave the sandbox asks (and headless, is denied)
   --unleashed          allow every action that would ask, for this run only (deny rules and the
                        sandbox still hold: a command that hits the fence is refused, never re-run outside)
   --no-sandbox         run commands with no OS sandbox, with your full access, for this run only
@@ -111,6 +114,10 @@ export async function runCommand(argv: string[]): Promise<number> {
         'tether: WARNING: --no-sandbox: commands in this run are not sandboxed. They can read your secrets, write anywhere you can and reach any host. This is kept on the session.\n',
       );
     }
+    if (mode === 'auto') {
+      const why = values['no-sandbox'] ? '--no-sandbox turned the sandbox off' : sandboxMissing();
+      if (why) process.stderr.write(`tether: --mode auto works as ask in this run: ${why}, and auto lets only what the sandbox holds run on its own.\n`);
+    }
     const json = values.json;
     let streamedText = false;
     const onEvent = (stored: StoredEvent): void => {
@@ -170,11 +177,17 @@ function readMcpConfig(file: string, workspace: string): McpServerSpec[] {
   }
 }
 
+/** Why no sandbox can hold this run's commands, or undefined when one can. */
+function sandboxMissing(): string | undefined {
+  const availability = checkSandboxAvailability();
+  return availability.available ? undefined : `no sandbox is available (${availability.reason})`;
+}
+
 function parseRunMode(text: string | undefined): PermissionMode | undefined {
   if (text === undefined) return undefined;
   if (text === 'unleashed') throw new CliError('Use --unleashed (for this run only) rather than --mode unleashed.');
   const parsed = PermissionMode.safeParse(text);
-  if (!parsed.success) throw new CliError(`--mode is one of ask, auto-edit, read-only; not "${text}".`);
+  if (!parsed.success) throw new CliError(`--mode is one of ask, auto-edit, auto, read-only; not "${text}".`);
   return parsed.data;
 }
 

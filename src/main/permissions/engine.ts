@@ -69,6 +69,11 @@ export interface PermissionEngineOptions {
   analyze?: CommandAnalyzer;
   /** PATH for resolving programs; defaults to this process's. */
   pathEnv?: string;
+  /**
+   * Whether the sandbox holds this session's commands (one is available and was not turned off): in
+   * auto mode what runs inside it runs on its own. Asked each time; false by default.
+   */
+  commandsFenced?: () => boolean;
   builtinDefaults?: boolean;
 }
 
@@ -153,6 +158,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   const analyze = options.analyze ?? analyzeCommand;
   const pathEnv = options.pathEnv ?? process.env.PATH;
   let mode = options.mode;
+  const fenced = options.commandsFenced ?? (() => false);
   let projectTrusted = options.projectTrusted;
   const places = { workspaceRoot: root, home };
 
@@ -448,7 +454,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     else if (item.kind === 'path' && item.redirect) cls = item.inside ? 'edit' : 'edit-outside';
     else if (item.kind === 'path') cls = item.access === 'write' ? 'edit' : item.inside ? 'read' : 'read-outside';
     else cls = call.cls;
-    const d = modeDefault(mode, cls);
+    const command = item.kind === 'part' || (item.kind === 'path' && (item.redirect === true || item.commandRead === true));
+    const d = modeDefault(mode, cls, { command, fenced: command && fenced() });
     const subject = item.kind === 'call' ? call.toolName : item.kind === 'path' && !item.redirect ? `${call.toolName} on ${item.shown}` : what(call, item);
     if (item.kind === 'path' && item.commandRead) {
       const line = `\`${call.command?.text.trim() ?? call.toolName}\``;
@@ -510,7 +517,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     }
 
     const unpinnable = call.command?.analysis.unpinnable;
-    if (unpinnable) {
+    // In auto mode the sandbox decides at run time what a line it holds may do, pinned down or not.
+    if (unpinnable && !(mode === 'auto' && fenced())) {
       const why = `the command cannot be pinned down (${unpinnable})`;
       // Unleashed mode does not answer this one: nobody can say what it runs.
       return { action: 'ask', reason: `${capitalise(why)}, so it asks whatever the rules say.`, noOffer: `${why}, so no rule can cover it`, holdsWhenUnleashed: true };

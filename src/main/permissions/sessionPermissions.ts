@@ -15,6 +15,8 @@ export interface SessionPermissionOptions {
   outsideContent: OutsideContentSetting;
   /** A rules file named for this run (`--rules`). */
   cliRulesFile?: string;
+  /** Whether the sandbox holds the session's commands: what auto mode lets run on its own. */
+  commandsFenced?: () => boolean;
 }
 
 export interface SessionPermissions {
@@ -50,6 +52,7 @@ export async function createSessionPermissions(options: SessionPermissionOptions
     outsideContent: options.outsideContent,
     rules: [...fileRules, ...remembered],
     projectTrusted: project?.trusted ?? false,
+    ...(options.commandsFenced ? { commandsFenced: options.commandsFenced } : {}),
   });
   return {
     engine,

@@ -5,6 +5,7 @@ import { useApp } from '../../stores/useApp';
 const modes: { value: PermissionMode; label: string }[] = [
   { value: 'ask', label: 'ask' },
   { value: 'auto-edit', label: 'auto-edit' },
+  { value: 'auto', label: 'auto (sandboxed)' },
   { value: 'read-only', label: 'read-only' },
   { value: 'unleashed', label: 'unleashed' },
 ];
