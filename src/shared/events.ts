@@ -129,6 +129,32 @@ export const SandboxTurnedOff = z.object({
   by: z.string(),
 });
 
+/**
+ * After a command, a git repository inside the workspace (new, or changed by it) could run a program
+ * when the person's own git looks at it: a core.fsmonitor, a hook, an alias, an include, a git folder
+ * elsewhere. Tether moved what runs aside (nothing is deleted); the model is told in the call's
+ * result. A `failed` one is still in reach: the person must look at it before running git there.
+ */
+export const RepositoryQuarantined = z.object({
+  type: z.literal('repository.quarantined'),
+  callId: z.string(),
+  /** The repository's folder, relative to the workspace with forward slashes (`.` for the workspace's own). */
+  path: z.string(),
+  /** Its git folder: relative to the workspace when inside it, else absolute. */
+  gitDir: z.string(),
+  /** `new`: not there before the command; `changed`: there, and what it can run changed. */
+  found: z.enum(['new', 'changed']),
+  /** What it could run, for a person: `core.fsmonitor = touch /tmp/m (in sub/.git/config)`. */
+  programs: z.array(z.string()),
+  /** What was moved aside, `from` → `to` (relative to the workspace when inside it). */
+  moved: z.array(z.object({ from: z.string(), to: z.string() })),
+  /** Config files written anew without those settings. */
+  rewritten: z.array(z.string()),
+  /** Why it could not be made harmless, when it could not. */
+  failed: z.string().optional(),
+});
+export type QuarantinedRepository = Omit<z.infer<typeof RepositoryQuarantined>, 'type' | 'callId'>;
+
 export const PlanUpdated = z.object({ type: z.literal('plan.updated'), steps: z.array(PlanStep) });
 
 /** An instruction file (AGENTS.md, CLAUDE.md) as it was given to the model. */
@@ -338,6 +364,7 @@ export const SessionEvent = z.discriminatedUnion('type', [
   ToolFinished,
   SessionTainted,
   SandboxTurnedOff,
+  RepositoryQuarantined,
   PlanUpdated,
   SessionFinished,
   InstructionsLoaded,

@@ -55,6 +55,32 @@ describe('reduce', () => {
     expect(foldEvents(stored([log[0]!])).unsandboxedRuns).toEqual([]);
   });
 
+  it('puts each repository a command left, made harmless, on its call, while it runs and after', () => {
+    const quarantined: SessionEvent = {
+      type: 'repository.quarantined',
+      callId: 'c2',
+      path: 'sub',
+      gitDir: 'sub/.git',
+      found: 'new',
+      programs: ['core.fsmonitor = touch x (in sub/.git/config)'],
+      moved: [{ from: 'sub/.git/config', to: 'sub/.git/config.tether-quarantined-20261202T000000Z' }],
+      rewritten: ['sub/.git/config'],
+    };
+    expect(SessionEventSchema.parse(quarantined)).toEqual(quarantined);
+    const { type: _type, callId: _callId, ...view } = quarantined;
+    const state = foldEvents(
+      stored([
+        ...log.slice(0, 4),
+        { type: 'tool.started', callId: 'c2', name: 'run_command', args: { command: 'ls' } },
+        quarantined,
+        { ...quarantined, path: 'other' },
+        { type: 'tool.finished', callId: 'c2', name: 'run_command', outcome: 'ok', title: 'Ran', output: 'x', durationMs: 1 },
+      ]),
+    );
+    expect(state.toolCalls.c2?.quarantined).toEqual([view, { ...view, path: 'other' }]);
+    expect(state.toolCalls.c1?.quarantined).toBeUndefined();
+  });
+
   it('records a denial on the call and clears the pending approval', () => {
     const answered: SessionEvent = {
       type: 'approval.answered',

@@ -1,7 +1,7 @@
 import type { ConversationItem, ModelApi, Usage } from './conversation';
 import { addUsage, zeroUsage } from './conversation';
 import { isUnpriced } from './costs';
-import type { EventOf, InstructionFile, SessionEvent, SessionEndStatus, StoredEvent, ToolOutcome, TouchedFile } from './events';
+import type { EventOf, InstructionFile, QuarantinedRepository, SessionEvent, SessionEndStatus, StoredEvent, ToolOutcome, TouchedFile } from './events';
 import type { Decision } from './permissions';
 import type { PlanStep } from './plan';
 import {
@@ -33,6 +33,8 @@ export interface ToolCallView {
   durationMs?: number;
   metadata?: Json;
   approvalId?: string;
+  /** Git repositories the call left that could run programs, and what Tether moved aside (repository.quarantined). */
+  quarantined?: QuarantinedRepository[];
 }
 
 /** A revert from the live diff; `atItem` is how many conversation items there were when it happened. */
@@ -342,6 +344,11 @@ function apply(draft: Draft, event: SessionEvent): void {
     case 'sandbox.turned_off':
       state.unsandboxedRuns = [...state.unsandboxedRuns, event.by];
       return;
+    case 'repository.quarantined': {
+      const { type: _type, callId, ...repository } = event;
+      draft.updateCall(callId, { quarantined: [...(state.toolCalls[callId]?.quarantined ?? []), repository] });
+      return;
+    }
     case 'plan.updated':
       state.plan = event.steps;
       return;

@@ -46,6 +46,12 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
     }
     case 'session.tainted':
       return [`  ⚠ outside content: ${event.reason}; actions that can send data out now ask first`];
+    case 'repository.quarantined':
+      return [
+        `  ⚠ git repository ${event.path} (${event.found}) could run ${event.programs.join('; ')}`,
+        ...event.moved.map(({ from, to }) => `    moved ${from} to ${to}`),
+        ...(event.failed ? [`    NOT made harmless: ${event.failed}`] : []),
+      ];
     case 'sandbox.turned_off':
       return [`  ⚠ no sandbox: commands in this run run with your full access (${event.by})`];
     case 'plan.updated':

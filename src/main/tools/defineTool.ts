@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { QuarantinedRepository } from '../../shared/events';
 import type { Json } from '../../shared/json';
 import type { Risk } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
@@ -35,6 +36,8 @@ export interface ToolContext {
   confirm?(question: FollowUpQuestion): Promise<FollowUpAnswer>;
   /** The dialog that allowed this call already said this about the sandbox (no sandbox available): no need to ask again. */
   approvedWith?: SandboxNote;
+  /** Logs that a git repository a command left was made harmless (`repository.quarantined`, shown on the tool card). */
+  quarantined?(repository: QuarantinedRepository): void;
 }
 
 /** A second question a tool asks within its call. */

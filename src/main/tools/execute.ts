@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { ToolCallItem } from '../../shared/conversation';
-import type { LiveEvent, ToolOutcome } from '../../shared/events';
+import type { LiveEvent, QuarantinedRepository, ToolOutcome } from '../../shared/events';
 import type { Json } from '../../shared/json';
 import type { Decision, Scope } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
@@ -411,6 +411,9 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
     },
     setPlan(steps: PlanStep[]) {
       log.record({ type: 'plan.updated', steps });
+    },
+    quarantined(repository: QuarantinedRepository) {
+      log.record({ type: 'repository.quarantined', callId, ...repository });
     },
     canRead: deps.canRead ?? (() => true),
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),

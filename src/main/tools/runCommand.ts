@@ -5,6 +5,7 @@ import type { SandboxedRun } from '../sandbox/commandSandbox';
 import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
 import { defineTool, ToolError, type FollowUpAnswer, type FollowUpQuestion, type ToolContext, type ToolResult } from './defineTool';
+import { plantedRepositories } from './plantedRepositories';
 import description from './runCommand.txt?raw';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -42,10 +43,20 @@ export const runCommand = defineTool({
     const shownFolder = ctx.workspace.relative(folder);
     assertFolder(folder, shownFolder);
 
-    const run = (text: string, env?: Record<string, string>): Promise<CommandResult> =>
+    // Repositories a command leaves in the workspace must not run programs when the person's own git looks at them.
+    const planted = plantedRepositories(ctx);
+    const terminalRun = (text: string, env?: Record<string, string>): Promise<CommandResult> =>
       ctx.terminal.run({ command: text, cwd: folder, timeoutMs: timeout_ms, signal: ctx.signal, onData: (chunk) => ctx.onOutput(chunk), ...(env ? { env } : {}) });
+    const run = async (text: string): Promise<CommandResult> => {
+      await planted.begin();
+      try {
+        return await terminalRun(text);
+      } finally {
+        await planted.check();
+      }
+    };
     const report = (result: CommandResult, sandbox: SandboxState, note?: string, fenced = false): ToolResult =>
-      describeRun(command, result, timeout_ms, shownFolder, sandbox, note, fenced);
+      describeRun(command, result, timeout_ms, shownFolder, sandbox, [note, planted.note()].filter(Boolean).join('\n') || undefined, fenced);
 
     const sandbox = ctx.sandbox;
     // Only tests of other tools run without a sandbox; every host gives one.
@@ -77,14 +88,18 @@ export const runCommand = defineTool({
       throw new ToolError(`run_command: ${(error as Error).message}`);
     }
     let first: CommandResult;
+    await planted.begin();
     try {
-      first = await run(prepared.command, prepared.env);
+      first = await terminalRun(prepared.command, prepared.env);
     } catch (error) {
       // Freed even when the run throws, so its mount points never outlive it.
       prepared.finish('');
+      await planted.check();
       throw error;
     }
     const hits = prepared.finish(first.output);
+    // After finish: the commondir Tether holds in the git folder while a command runs is gone again.
+    await planted.check();
     if (hits.length === 0 || first.aborted || first.timedOut) return report(first, 'sandboxed');
 
     const fence = describeFenceHits(hits);

@@ -49,6 +49,22 @@ export function ToolCard({ sessionId, callId }: { sessionId: string; callId: str
           </span>
         )}
       </button>
+      {call.quarantined?.length ? (
+        <ul className="tool-quarantined" data-testid="tool-card-quarantined" aria-label="Git repositories made harmless">
+          {call.quarantined.map((repository, index) => (
+            <li key={index}>
+              <strong>{repository.failed ? 'Not made harmless: ' : 'Made harmless: '}</strong>
+              git repository <span className="mono">{repository.path}</span> ({repository.found}) could run {repository.programs.join('; ')}
+              {repository.moved.map(({ from, to }) => (
+                <div key={from} className="mono faint">
+                  moved {from} → {to}
+                </div>
+              ))}
+              {repository.failed && <div>{repository.failed}. Look at it before running git in the workspace.</div>}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {open && (
         <div className="tool-card-body" id={bodyId}>
           {subject && call.title && <div className="tool-subject mono">{subject}</div>}
