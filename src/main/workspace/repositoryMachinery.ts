@@ -276,12 +276,44 @@ export function parseGitlinks(output: Buffer): string[] {
  * GIT_INDEX_FILE, the workspace's .gitignore files by GIT_WORK_TREE.
  */
 const probes = new Map<string, Promise<{ dir: string }>>();
+const probeDirs: string[] = [];
+
+/** The probes go with the process, as the sandbox's TMPDIR does: nothing is left in /tmp. */
+function removeProbes(): void {
+  for (const dir of probeDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Probes of processes that ended without their exit handler (killed, a test worker) are removed by the next one. */
+function removeOrphanedProbes(): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^tether-git-probe-[a-z0-9]+-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export function probe(format: 'sha1' | 'sha256' | string): Promise<{ dir: string }> {
   let made = probes.get(format);
   if (!made) {
     made = (async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tether-git-probe-${format}-`));
+      if (probeDirs.length === 0) removeOrphanedProbes();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tether-git-probe-${format}-${process.pid}-`));
+      if (probeDirs.push(dir) === 1) process.once('exit', removeProbes);
       await runGit(['init', '--quiet', '--bare', '--template=', `--object-format=${format}`, dir], { cwd: dir, env: probeEnv(dir) });
       return { dir: fs.realpathSync.native(dir) };
     })();
