@@ -1,31 +1,22 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionEvent, StoredEvent } from '../src/shared/events';
-import { createCore, type Core } from '../src/main/core';
+import { describe, expect, it } from 'vitest';
+import { createCore } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { createCommandSandbox } from '../src/main/sandbox/commandSandbox';
-import { startScriptedModel, type ScriptedModel } from './fixtures/scriptedModel';
-import { removeTempDirs, tempDir } from './support/tempDirs';
+import { startScriptedModel } from './fixtures/scriptedModel';
+import { eventsOf } from './support/events';
+import { closedAfterEach } from './support/loopLifetime';
+import { tempDir } from './support/tempDirs';
 
 // Mode auto through the real loop, real bubblewrap and the scripted model: commands the sandbox holds
 // run without a question, what leaves the fence asks (headless: is denied), and with no sandbox auto
 // works as ask.
 
-let core: Core | undefined;
-let server: ScriptedModel | undefined;
+const loop = closedAfterEach();
 
-afterEach(async () => {
-  core?.close();
-  core = undefined;
-  await server?.close();
-  server = undefined;
-  removeTempDirs();
-});
 
-const of = <T extends SessionEvent['type']>(events: StoredEvent[], type: T) =>
-  events.flatMap((stored) => (stored.event.type === type ? [stored.event as Extract<SessionEvent, { type: T }>] : []));
 
 async function runAuto(commands: string[], options: { noSandbox?: boolean } = {}) {
   const dataDir = tempDir('tether-data-');
@@ -33,10 +24,10 @@ async function runAuto(commands: string[], options: { noSandbox?: boolean } = {}
   mkdirSync(path.join(workspace, 'build'));
   writeFileSync(path.join(workspace, 'build', 'out.o'), 'x');
   writeFileSync(path.join(workspace, 'repro.py'), "open('repro.txt', 'w').write('reproduced')\n");
-  core = createCore({ dataDir });
-  server = await startScriptedModel({
+  const core = (loop.core = createCore({ dataDir }));
+  const server = (loop.server = await startScriptedModel({
     turns: [...commands.map((command) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] })), { text: 'Done.' }],
-  });
+  }));
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace, task: 'fix it', model, maxSteps: commands.length + 2 });
   const sandbox = options.noSandbox ? createCommandSandbox({ workspace, dataDir, pathEnv: path.join(workspace, 'no-bin') }) : undefined;
@@ -52,15 +43,15 @@ describe('mode auto', () => {
     expect(existsSync(path.join(workspace, 'build'))).toBe(false);
     expect(existsSync(outside)).toBe(false);
     // The only question is the one at the fence: run the last command again outside the sandbox.
-    expect(of(events, 'approval.asked').map((event) => event.sandbox?.kind)).toEqual(['fence_hit']);
-    expect(of(events, 'tool.finished').map((event) => event.outcome)).toEqual(['ok', 'ok', 'error']);
+    expect(eventsOf(events, 'approval.asked').map((event) => event.sandbox?.kind)).toEqual(['fence_hit']);
+    expect(eventsOf(events, 'tool.finished').map((event) => event.outcome)).toEqual(['ok', 'ok', 'error']);
   });
 
   it('works as ask where no sandbox is available: every command asks, and headless denies it', async () => {
     const { workspace, events } = await runAuto(['python3 repro.py'], { noSandbox: true });
     expect(existsSync(path.join(workspace, 'repro.txt'))).toBe(false);
-    expect(of(events, 'approval.asked')).toHaveLength(1);
-    expect(of(events, 'approval.asked')[0]?.reason).toMatch(/no sandbox holds this session’s commands/);
-    expect(of(events, 'tool.finished').map((event) => event.outcome)).toEqual(['denied']);
+    expect(eventsOf(events, 'approval.asked')).toHaveLength(1);
+    expect(eventsOf(events, 'approval.asked')[0]?.reason).toMatch(/no sandbox holds this session’s commands/);
+    expect(eventsOf(events, 'tool.finished').map((event) => event.outcome)).toEqual(['denied']);
   });
 });

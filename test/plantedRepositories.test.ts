@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../src/shared/events';
 import { SessionRewinder } from '../src/main/checkpoints/sessionRewinder';
-import { createCore, type Core } from '../src/main/core';
+import { createCore } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
-import { startScriptedModel, type ScriptedModel } from './fixtures/scriptedModel';
-import { removeTempDirs, tempDir } from './support/tempDirs';
+import { startScriptedModel } from './fixtures/scriptedModel';
+import { closedAfterEach } from './support/loopLifetime';
+import { tempDir } from './support/tempDirs';
 import { toolOutputs } from './support/toolResults';
 
 // Issue 16, item 3: a command inside the sandbox creates a repository in the workspace whose config
@@ -18,16 +19,8 @@ import { toolOutputs } from './support/toolResults';
 // planted, and no file is lost. Each case first runs the same command with plain bash in a control
 // workspace, where the person's git does run the trap: without Tether these tests fail.
 
-let core: Core | undefined;
-let server: ScriptedModel | undefined;
+const loop = closedAfterEach();
 
-afterEach(async () => {
-  core?.close();
-  core = undefined;
-  await server?.close();
-  server = undefined;
-  removeTempDirs();
-});
 
 /** git as the person runs it, outside any sandbox: none of Tether's guard, so a planted trap would go off. */
 function personGit(cwd: string, ...args: string[]): { ok: boolean; output: string } {
@@ -70,10 +63,10 @@ const COMMIT = '-c user.name=a -c user.email=a@example.com commit -q --allow-emp
 /** Runs `commands` as run_command calls, one per step, through the real loop with the sandbox the session's project gets. */
 async function session(workspace: string, commands: string[], options: { sandboxOffBy?: string } = {}) {
   const dataDir = tempDir('tether-data-');
-  core = createCore({ dataDir });
-  server = await startScriptedModel({
+  const core = (loop.core = createCore({ dataDir }));
+  const server = (loop.server = await startScriptedModel({
     turns: [...commands.map((command, index) => ({ toolCalls: [{ id: `call_${index}`, name: 'run_command', arguments: { command } }] })), { text: 'Done.' }],
-  });
+  }));
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace, task: 'set up the repositories', model, maxSteps: 20 });
   await core.run(sessionId, {
@@ -227,9 +220,9 @@ describe('a repository a command plants in the workspace runs nothing when the p
     personGit(ws, 'status');
     expect(fs.existsSync(s.marker)).toBe(false);
 
-    const events = core!.store.events.list(sessionId);
+    const events = loop.core!.store.events.list(sessionId);
     const task = events.find((stored) => stored.event.type === 'user.messaged')!;
-    const rewinder = new SessionRewinder(core!.store, core!.checkpoints);
+    const rewinder = new SessionRewinder(loop.core!.store, loop.core!.checkpoints);
     await rewinder.rewind(sessionId, task.seq, 'files', () => {});
     expect(fs.existsSync(path.join(ws, 'later.txt'))).toBe(false);
     // Snapshots never hold a nested repository: it stays as it was made harmless, for the person to look at.

@@ -1,29 +1,22 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent, StoredEvent } from '../src/shared/events';
 import type { Decision } from '../src/shared/permissions';
-import { createCore, type Core } from '../src/main/core';
+import { createCore } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker, type ApprovalRequest, type Broker } from '../src/main/permissions/broker';
 import { createCommandSandbox } from '../src/main/sandbox/commandSandbox';
-import { startScriptedModel, type ScriptedModel } from './fixtures/scriptedModel';
-import { removeTempDirs, tempDir } from './support/tempDirs';
+import { startScriptedModel } from './fixtures/scriptedModel';
+import { closedAfterEach } from './support/loopLifetime';
+import { tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 
 // Issue 6, item 1 through the real loop: run_command in bubblewrap, a fence hit, and the second question.
 
-let core: Core | undefined;
-let server: ScriptedModel | undefined;
+const loop = closedAfterEach();
 
-afterEach(async () => {
-  core?.close();
-  core = undefined;
-  await server?.close();
-  server = undefined;
-  removeTempDirs();
-});
 
 /** A person who allows everything they are asked, and remembers what they were asked. */
 class AllowingPerson implements Broker {
@@ -51,10 +44,10 @@ async function runWriteOutside(
   const workspace = tempDir('tether-ws-');
   options.prepare?.(workspace);
   const outside = options.inside ? path.join(workspace, 'inside.txt') : path.join(tempDir('tether-outside-'), 'escaped.txt');
-  core = createCore({ dataDir });
-  server = await startScriptedModel({
+  const core = (loop.core = createCore({ dataDir }));
+  const server = (loop.server = await startScriptedModel({
     turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: options.command?.(outside, workspace) ?? `touch ${outside}` } }] }, { text: 'Done.' }],
-  });
+  }));
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace, task: 'touch a file', model, maxSteps: 5 });
   const sandbox = options.noSandbox

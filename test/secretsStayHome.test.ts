@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../src/main/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { runUserGit } from '../src/main/workspace/git';
-import { startScriptedModel, type ScriptedModel } from './fixtures/scriptedModel';
-import { removeTempDirs, tempDir } from './support/tempDirs';
+import { startScriptedModel } from './fixtures/scriptedModel';
+import { closedAfterEach } from './support/loopLifetime';
+import { tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 
 // Secrets in Tether's environment never reach a command (sandboxed or not) or the model, and a
@@ -22,26 +23,18 @@ const secrets: Record<string, string> = {
 };
 const harmless = { TETHER_TEST_HARMLESS: 'visible-0004' };
 
-let core: Core | undefined;
-let server: ScriptedModel | undefined;
+const loop = closedAfterEach();
 
 beforeAll(() => Object.assign(process.env, secrets, harmless));
 afterAll(() => {
   for (const name of [...Object.keys(secrets), ...Object.keys(harmless)]) delete process.env[name];
 });
-afterEach(async () => {
-  core?.close();
-  core = undefined;
-  await server?.close();
-  server = undefined;
-  removeTempDirs();
-});
 
 async function printenvThroughTheLoop(options: { settings?: object; sandboxOffBy?: string } = {}): Promise<string> {
   const dataDir = tempDir('tether-data-');
   if (options.settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(options.settings));
-  core = createCore({ dataDir });
-  server = await startScriptedModel({ turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'printenv; echo END-OF-ENV' } }] }, { text: 'Done.' }] });
+  const core = (loop.core = createCore({ dataDir }));
+  const server = (loop.server = await startScriptedModel({ turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'printenv; echo END-OF-ENV' } }] }, { text: 'Done.' }] }));
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace: tempDir('tether-ws-'), task: 'show the environment', model, maxSteps: 3 });
   await core.run(sessionId, {
