@@ -119,7 +119,7 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   const output = permission.editNote ? `${permission.editNote}\n\n${result.output}` : result.output;
   finish(result.outcome, result.title, output, result.metadata);
   // What the tool brought in is outside content whether or not it "succeeded" (an error page is a page too).
-  const taint = result.outcome === 'ok' || result.outcome === 'error' ? (tool.taints?.(allowed as never) ?? commandTaint(tool, allowed, permission, result.metadata)) : undefined;
+  const taint = result.outcome === 'ok' || result.outcome === 'error' ? (tool.taints?.(allowed as never) ?? commandTaint(tool, allowed, permission, result.metadata, deps.sandbox)) : undefined;
   if (taint && !deps.log.state.taints.includes(taint)) {
     deps.log.record({ type: 'session.tainted', callId: call.callId, reason: taint });
   }
@@ -326,15 +326,21 @@ export function answerPendingQuestions(log: SessionLog, callId: string, decision
 }
 
 /**
- * A command's output is outside content too when the command may have reached the network (curl,
- * git fetch, a line that cannot be pinned down) or ran outside the sandbox, where nothing held its
- * network back: a page it fetched can carry instructions just as fetch_url's can.
+ * A command's output is outside content too when it ran outside the sandbox, where nothing held its
+ * network back; when it may have reached the network (curl, git fetch, a line that cannot be pinned
+ * down) and its fence let something through (a domain the project allows, a host the person allowed
+ * while it ran): a page it fetched can carry instructions just as fetch_url's can; and when it read
+ * outside the workspace. A sandboxed command whose fence lets nothing out brought nothing in from the
+ * network, however networked it looks (`node test.js`).
  */
-function commandTaint(tool: AnyTool, args: unknown, brought: OutsideContent, metadata: Json | undefined): string | undefined {
+function commandTaint(tool: AnyTool, args: unknown, brought: OutsideContent, metadata: Json | undefined, sandbox: CommandSandbox | undefined): string | undefined {
   if (tool.risk !== 'exec') return undefined;
-  const where = metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata.sandbox : undefined;
+  const facts = metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : {};
+  const where = facts.sandbox;
   if (where === 'outside' || where === 'unavailable' || where === 'off') return `the output of \`${safeSummary(tool, args)}\`, which ran outside the sandbox (outside content)`;
-  if (brought.egress) return `the output of \`${safeSummary(tool, args)}\`, a command that may reach the network (outside content)`;
+  const reached = Array.isArray(facts.reachedHosts) && facts.reachedHosts.length > 0;
+  const fenceLetsOut = where !== 'sandboxed' || (sandbox?.fence.allowedDomains.length ?? 0) > 0 || reached;
+  if (brought.egress && fenceLetsOut) return `the output of \`${safeSummary(tool, args)}\`, a command that may reach the network (outside content)`;
   if (brought.readsOutside !== undefined) return `the output of \`${safeSummary(tool, args)}\`, which read ${brought.readsOutside} outside the workspace (outside content)`;
   return undefined;
 }
