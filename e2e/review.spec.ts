@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startServedApp, type ServedApp } from './support/servedApp';
-import { keepScreenshot, sessionStatus } from './support/ui';
+import { keepScreenshot, openDraft, sessionStatus } from './support/ui';
 
 // Per-hunk review in the live diff, and a worktree session's ending, as a person does them in the
 // browser: `tether serve` with the scripted model, one fresh data folder per test.
@@ -28,8 +28,7 @@ function git(cwd: string, ...args: string[]): string {
 
 /** Starts a session in the first project in auto-edit mode (edits run without a dialog). */
 async function startAutoEdit(page: Page, task: string, options: { worktree?: boolean } = {}): Promise<void> {
-  await page.getByTestId('project-item').first().locator('.project-header').hover();
-  await page.getByTestId('project-new-session').first().click();
+  await openDraft(page);
   await page.getByTestId('draft-mode-select').selectOption('auto-edit');
   if (options.worktree) {
     const toggle = page.getByTestId('worktree-toggle');
@@ -130,8 +129,7 @@ test('a worktree session ends from the diff panel: squash into the current branc
 test('a worktree session can be discarded, and the setting is refused outside a git repository', async ({ page }, testInfo) => {
   app = await startServedApp({ turns: [{ toolCalls: twoHunks }, { text: 'Fixed.' }] });
   await page.goto(app.url);
-  await page.getByTestId('project-item').first().locator('.project-header').hover();
-  await page.getByTestId('project-new-session').first().click();
+  await openDraft(page);
   await expect(page.getByTestId('worktree-unavailable')).toContainText('not in a git repository');
   await expect(page.getByTestId('worktree-toggle')).toBeDisabled();
   await keepScreenshot(page, testInfo, '6-worktree-unavailable');

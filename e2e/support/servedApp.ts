@@ -22,7 +22,14 @@ export interface ServedApp {
 }
 
 export async function startServedApp(
-  options: { turns?: Turn[]; fixture?: string; /** More of the person's settings (mcpServers, say). */ settings?: Record<string, unknown> } = {},
+  options: {
+    turns?: Turn[];
+    fixture?: string;
+    /** More of the person's settings (mcpServers, say). */
+    settings?: Record<string, unknown>;
+    /** More of the server's environment (a PATH without bubblewrap, say). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<ServedApp> {
   const base = mkdtempSync(path.join(tmpdir(), 'tether-e2e-'));
   const workspace = path.join(base, 'workspace');
@@ -54,7 +61,7 @@ export async function startServedApp(
 
   async function start(): Promise<string> {
     child = spawn(process.execPath, [path.join(root, 'bin/tether.js'), 'serve', '--cwd', workspace, '--data-dir', dataDir], {
-      env: { ...process.env, TETHER_API_KEY: 'test-key' },
+      env: { ...process.env, TETHER_API_KEY: 'test-key', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -1,10 +1,24 @@
 import { expect, type Page, type TestInfo } from '@playwright/test';
 
-/** Starts a new session in the first project with `task`, as a person would. */
-export async function startTask(page: Page, task: string): Promise<void> {
+/**
+ * Opens a new session's draft in the first project, as a person would. The first time, the project
+ * asks how it should work; this answers "Ask before every command" (e2e/autoMode.spec.ts answers it
+ * itself), and the draft shows.
+ */
+export async function openDraft(page: Page): Promise<void> {
   // The project's "new session" button shows on hover, as in VS Code's tree views.
   await page.getByTestId('project-item').first().locator('.project-header').hover();
   await page.getByTestId('project-new-session').first().click();
+  const box = page.getByTestId('task-box');
+  const question = page.getByTestId('project-mode-question');
+  await expect(box.or(question)).toBeVisible();
+  if (await question.isVisible()) await question.getByTestId('project-mode-ask').click();
+  await expect(box).toBeVisible();
+}
+
+/** Starts a new session in the first project with `task`, as a person would. */
+export async function startTask(page: Page, task: string): Promise<void> {
+  await openDraft(page);
   const box = page.getByTestId('task-box');
   await box.fill(task);
   await box.press('Enter');

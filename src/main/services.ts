@@ -8,6 +8,7 @@ import { DEFAULT_BASE_URL, DEFAULT_MODEL, resolveModelConfig, type ModelConfig }
 import { HostError } from './sessions/hostError';
 import { createMcpHandlers } from './mcp/mcpHandlers';
 import { createSandboxHandlers } from './sandbox/sandboxHandlers';
+import { checkSandboxAvailability } from './sandbox/availability';
 import { memoryKeyStore, type KeyStore } from './sessions/keyStore';
 import { SessionWorktrees } from './review/sessionWorktrees';
 import { SessionDiffs } from './sessions/sessionDiffs';
@@ -57,6 +58,11 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     modelConfig,
     maxSteps: () => settings().maxSteps ?? DEFAULT_MAX_STEPS,
     defaultMode: () => settings().mode ?? 'ask',
+    // A UI host's runs use this process's sandbox (never turned off): where there is none, auto works as ask.
+    sandboxMissing: () => {
+      const availability = checkSandboxAvailability();
+      return availability.available ? undefined : availability.reason;
+    },
     emit,
   });
   if (options.cwd) core.store.projects.ensure(canonicalFolder(options.cwd));
@@ -104,11 +110,17 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       await mcp.trustChanged(projectId, trusted);
       return project;
     },
+    'projects:setDefaultMode': async ({ projectId, mode }) => {
+      if (!core.store.projects.get(projectId)) throw new HostError('not_found', `There is no project ${projectId}.`);
+      return projectView(core.store.projects.setDefaultMode(projectId, mode));
+    },
     'sessions:list': async ({ projectId }) => sessions.list(projectId),
     'session:start': async ({ workspace, task, mode }) => {
       const folder = canonicalFolder(workspace);
       const place = await worktrees.prepare(folder);
-      return { sessionId: sessions.start({ workspace: folder, task, ...(mode ? { mode } : {}), ...(place ? { place } : {}) }) };
+      // The mode asked for, else the project's own default (the person's answer when it was first opened), else the settings'.
+      const startMode = mode ?? core.store.projects.byPath(folder)?.defaultMode ?? undefined;
+      return { sessionId: sessions.start({ workspace: folder, task, ...(startMode ? { mode: startMode } : {}), ...(place ? { place } : {}) }) };
     },
     'session:events': async ({ sessionId, afterSeq }) => {
       sessions.summary(sessionId);
@@ -206,7 +218,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
 }
 
 function projectView(row: ProjectRow): ProjectView {
-  return { id: row.id, path: row.path, name: row.name, trusted: row.trusted };
+  return { id: row.id, path: row.path, name: row.name, trusted: row.trusted, defaultMode: row.defaultMode };
 }
 
 function ruleView(row: RuleRow): RuleView {

@@ -14,6 +14,10 @@ import type { SessionStatus } from './session';
 
 const SessionStatusSchema = z.enum(['new', 'working', 'waiting', 'done', 'max_steps', 'failed', 'aborted']) satisfies z.ZodType<SessionStatus>;
 
+/** A mode a new session may start in: every mode but unleashed, which is only ever chosen for a running session. */
+export const StartMode = PermissionMode.exclude(['unleashed']);
+export type StartMode = z.infer<typeof StartMode>;
+
 /** A folder the person opened. */
 export const ProjectView = z.object({
   id: z.string(),
@@ -21,6 +25,11 @@ export const ProjectView = z.object({
   name: z.string(),
   /** A trusted folder's .tether/settings.json may also allow; an untrusted one only ask and deny. */
   trusted: z.boolean(),
+  /**
+   * The mode the project's new sessions start in, as the person answered when the project was first
+   * opened (or in Settings); null until they have, and the app asks. Kept in Tether's data, never in the folder.
+   */
+  defaultMode: StartMode.nullable(),
 });
 export type ProjectView = z.infer<typeof ProjectView>;
 
@@ -35,6 +44,11 @@ export const SessionSummary = z.object({
   /** Approvals waiting for the person. */
   pendingApprovals: z.number().int().nonnegative(),
   mode: PermissionMode,
+  /**
+   * Set while the mode is auto but no sandbox holds the session's commands: why none is available (in
+   * words a person can act on). Auto then works as ask.
+   */
+  autoWorksAsAsk: z.string().optional(),
   updatedAt: z.number(),
   lastSeq: z.number().int().nonnegative(),
   /** Tokens over every model response so far. */
@@ -298,6 +312,8 @@ export const requests = {
   'projects:list': { input: none, output: z.array(ProjectView) },
   'projects:open': { input: z.object({ path: z.string().min(1) }), output: ProjectView },
   'projects:trust': { input: z.object({ projectId: z.string(), trusted: z.boolean() }), output: ProjectView },
+  /** The mode a project's new sessions start in: the answer to the first-open question, or Settings. */
+  'projects:setDefaultMode': { input: z.object({ projectId: z.string(), mode: StartMode }), output: ProjectView },
   'sessions:list': { input: z.object({ projectId: z.string().optional() }), output: z.array(SessionSummary) },
   'session:start': { input: StartSession, output: SessionRef },
   'session:events': { input: EventsSince, output: z.array(StoredEvent) },

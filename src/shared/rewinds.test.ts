@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, StoredEvent } from './events';
-import { undoableRewind } from './rewinds';
+import { commandsRanUnaskedAfter, undoableRewind } from './rewinds';
 import { foldEvents } from './session';
 
 const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
@@ -113,5 +113,39 @@ describe('a conversation rewind', () => {
     const stepwise = events.reduce((state, stored) => foldEvents([stored], state), foldEvents([]));
     expect(stepwise.items).toEqual(foldEvents(events).items);
     expect(stepwise.rewindPoints.map((point) => point.seq)).toEqual(foldEvents(events).rewindPoints.map((point) => point.seq));
+  });
+});
+
+describe('commands that ran unasked, for the preview', () => {
+  const command = (callId: string, text: string, question = false): SessionEvent[] => [
+    { type: 'model.responded', items: [{ type: 'tool_call', callId, name: 'run_command', arguments: JSON.stringify({ command: text }) }], usage },
+    ...(question
+      ? ([
+          { type: 'approval.asked', approvalId: `p_${callId}`, callId, tool: 'run_command', risk: 'exec', summary: text, args: { command: text } },
+          { type: 'approval.answered', approvalId: `p_${callId}`, callId, decision: { action: 'allow', scope: 'once', by: 'person' } },
+        ] satisfies SessionEvent[])
+      : []),
+    { type: 'tool.started', callId, name: 'run_command', args: { command: text } },
+    { type: 'tool.finished', callId, name: 'run_command', outcome: 'ok', title: text, output: '', durationMs: 1 },
+  ];
+
+  it('lists the commands after the step that ran with no question, in order, and leaves out edits and asked ones', () => {
+    // seq: 1 start, 2 task, 3 base checkpoint, 4-6 write a, 7 checkpoint a, 8-10 make, 11-15 npm install (asked), 16-18 rm
+    const events = log(
+      start,
+      { type: 'user.messaged', text: 'task' },
+      checkpoint(null, 'base'),
+      ...call('a'),
+      checkpoint('a', 'after-a'),
+      ...command('c_make', 'make'),
+      ...command('c_install', 'npm install', true),
+      ...command('c_rm', 'rm -rf build'),
+    );
+    const state = foldEvents(events);
+    expect(state.ranUnasked).toEqual(['a', 'c_make', 'c_rm']);
+    expect(commandsRanUnaskedAfter(state, 2).map((found) => found.callId)).toEqual(['c_make', 'c_rm']);
+    expect(commandsRanUnaskedAfter(state, 7).map((found) => found.callId)).toEqual(['c_make', 'c_rm']);
+    expect(commandsRanUnaskedAfter(state, 9).map((found) => found.callId)).toEqual(['c_rm']);
+    expect(commandsRanUnaskedAfter(state, 18)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { ConversationItem } from './conversation';
 import type { EventOf, RewindRestore, RewindWarning } from './events';
 import type { PlanStep } from './plan';
-import type { SessionState } from './session';
+import type { SessionState, ToolCallView } from './session';
 
 /**
  * Checkpoints and rewinds, as the fold (session.ts) keeps them: the steps a person can rewind to,
@@ -87,6 +87,20 @@ export const initialRewindState: RewindState = { checkpoints: [], rewindPoints: 
 export function undoableRewind(state: Pick<SessionState, 'rewinds'>): RewindView | undefined {
   const last = state.rewinds[state.rewinds.length - 1];
   return last && last.kind === 'rewind' && last.undoneBy === undefined ? last : undefined;
+}
+
+/**
+ * The commands that ran after the step at `seq` with no question asked about them (auto mode, an
+ * allow rule, a read-only command), in the order they started: what a rewind's preview marks, since
+ * nobody looked at them before they ran.
+ */
+export function commandsRanUnaskedAfter(state: Pick<SessionState, 'ranUnasked' | 'toolCalls'>, seq: number): ToolCallView[] {
+  const calls: ToolCallView[] = [];
+  for (const callId of state.ranUnasked) {
+    const call = state.toolCalls[callId];
+    if (call?.name === 'run_command' && call.startedSeq !== undefined && call.startedSeq > seq) calls.push(call);
+  }
+  return calls;
 }
 
 /** Whether a rewind changes the workspace's files / the conversation. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, StoredEvent } from './events';
 import { SessionEvent as SessionEventSchema } from './events';
-import { foldEvents, initialSessionState, reduce, unfinishedCalls } from './session';
+import { foldEvents, initialSessionState, ranUnasked, reduce, unfinishedCalls } from './session';
 
 const usage = { inputTokens: 10, outputTokens: 5, cachedInputTokens: 2, reasoningTokens: 1 };
 const log: SessionEvent[] = [
@@ -112,5 +112,104 @@ describe('reduce', () => {
 
   it('accepts every event of the log through the schema', () => {
     for (const event of log) expect(SessionEventSchema.parse(event)).toEqual(event);
+  });
+});
+
+describe('what ran unasked', () => {
+  const responded = (...calls: [string, string, object][]): SessionEvent => ({
+    type: 'model.responded',
+    usage,
+    items: calls.map(([callId, name, args]) => ({ type: 'tool_call' as const, callId, name, arguments: JSON.stringify(args) })),
+  });
+  const ran = (callId: string, name: string, args: object): SessionEvent[] => [
+    { type: 'tool.started', callId, name, args: args as never },
+    { type: 'tool.finished', callId, name, outcome: 'ok', title: name, output: '', durationMs: 1, metadata: { sandbox: 'sandboxed' } },
+  ];
+  const asked = (approvalId: string, callId: string, extra: object = {}): SessionEvent => ({
+    type: 'approval.asked',
+    approvalId,
+    callId,
+    tool: 'run_command',
+    risk: 'exec',
+    summary: 'Run it',
+    args: {},
+    ...extra,
+  });
+  const answered = (approvalId: string, callId: string, action: 'allow' | 'deny'): SessionEvent => ({
+    type: 'approval.answered',
+    approvalId,
+    callId,
+    decision: { action, scope: 'once', by: 'person' },
+  });
+
+  it('counts a call that started with no question for its call id, and not one that was asked, denied, or only read', () => {
+    const state = foldEvents(
+      stored([
+        log[0]!,
+        { type: 'user.messaged', text: 'fix it' },
+        responded(
+          ['c_auto', 'run_command', { command: 'npm test' }],
+          ['c_read', 'read_file', { path: 'a' }],
+          ['c_edit', 'edit_file', { path: 'a' }],
+          ['c_asked', 'run_command', { command: 'npm install' }],
+          ['c_denied', 'run_command', { command: 'curl x' }],
+        ),
+        ...ran('c_auto', 'run_command', { command: 'npm test' }),
+        ...ran('c_read', 'read_file', { path: 'a' }),
+        ...ran('c_edit', 'edit_file', { path: 'a' }),
+        asked('p1', 'c_asked'),
+        answered('p1', 'c_asked', 'allow'),
+        ...ran('c_asked', 'run_command', { command: 'npm install' }),
+        asked('p2', 'c_denied'),
+        answered('p2', 'c_denied', 'deny'),
+        { type: 'tool.finished', callId: 'c_denied', name: 'run_command', outcome: 'denied', title: 'denied', output: 'no', durationMs: 0 },
+      ]),
+    );
+    expect(state.ranUnasked).toEqual(['c_auto', 'c_edit']);
+    expect(state.toolCalls.c_auto).toMatchObject({ startedSeq: 4, status: 'ok', metadata: { sandbox: 'sandboxed' } });
+    expect(state.toolCalls.c_auto?.asked).toBeUndefined();
+    expect(ranUnasked(state.toolCalls.c_auto!)).toBe(true);
+    // A read ran unasked too (as in every mode) but is not counted among what acted on its own.
+    expect(ranUnasked(state.toolCalls.c_read!)).toBe(true);
+    expect(state.toolCalls.c_asked).toMatchObject({ asked: true, startedSeq: 12 });
+    expect(ranUnasked(state.toolCalls.c_asked!)).toBe(false);
+    expect(ranUnasked(state.toolCalls.c_denied!)).toBe(false);
+  });
+
+  it('takes a call off once a question comes while it runs (run it again outside the sandbox?), whatever the answer', () => {
+    const before = [
+      log[0]!,
+      responded(['c1', 'run_command', { command: 'touch /tmp/x' }], ['c2', 'run_command', { command: 'ls' }]),
+      { type: 'tool.started', callId: 'c1', name: 'run_command', args: { command: 'touch /tmp/x' } },
+    ] satisfies SessionEvent[];
+    expect(foldEvents(stored(before)).ranUnasked).toEqual(['c1']);
+    const state = foldEvents(
+      stored([
+        ...before,
+        asked('p1', 'c1', { sandbox: { kind: 'fence_hit', reason: 'the write fence', followUp: true } }),
+        answered('p1', 'c1', 'deny'),
+        { type: 'tool.finished', callId: 'c1', name: 'run_command', outcome: 'error', title: 't', output: 'o', durationMs: 1 },
+        ...ran('c2', 'run_command', { command: 'ls' }),
+      ]),
+    );
+    expect(state.ranUnasked).toEqual(['c2']);
+    expect(state.toolCalls.c1).toMatchObject({ asked: true, status: 'error' });
+    expect(ranUnasked(state.toolCalls.c1!)).toBe(false);
+  });
+
+  it('folds the same whether the log comes at once or event by event', () => {
+    const events = stored([
+      log[0]!,
+      responded(['c1', 'write_file', { path: 'a' }], ['c2', 'run_command', { command: 'make' }]),
+      ...ran('c1', 'write_file', { path: 'a' }),
+      ...ran('c2', 'run_command', { command: 'make' }),
+    ]);
+    const whole = foldEvents(events);
+    const piecewise = events.reduce((state, event) => foldEvents([event], state), initialSessionState);
+    expect(piecewise.ranUnasked).toEqual(['c1', 'c2']);
+    expect(piecewise.ranUnasked).toEqual(whole.ranUnasked);
+    expect(piecewise.toolCalls.c2?.startedSeq).toBe(whole.toolCalls.c2?.startedSeq);
+    // The state folded from is never changed.
+    expect(foldEvents(events.slice(0, 3)).ranUnasked).toEqual(['c1']);
   });
 });

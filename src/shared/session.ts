@@ -33,8 +33,28 @@ export interface ToolCallView {
   durationMs?: number;
   metadata?: Json;
   approvalId?: string;
+  /** A person (or the headless stand-in) was asked about this call: before it ran, or while it ran (run it again outside the sandbox?). */
+  asked?: true;
+  /** The seq of its tool.started: it ran (or began to), at that place in the log. */
+  startedSeq?: number;
   /** Git repositories the call left that could run programs, and what Tether moved aside (repository.quarantined). */
   quarantined?: QuarantinedRepository[];
+}
+
+/**
+ * Tools that only read (or change nothing): they run without a question in every mode, so they are
+ * not counted among the calls that ran unasked. Every other call is: a command, an edit, a fetch, an MCP tool.
+ */
+const ONLY_READS: ReadonlySet<string> = new Set(['read_file', 'list_files', 'search_code', 'update_plan']);
+
+/** Whether the call ran (began to) with no question asked about it: allowed by a rule or by the mode (auto, auto-edit, a read-only command). */
+export function ranUnasked(call: Pick<ToolCallView, 'startedSeq' | 'asked'>): boolean {
+  return call.startedSeq !== undefined && call.asked !== true;
+}
+
+/** Whether the call is one that acted on its own: it ran unasked and is not a tool that only reads (what `ranUnasked` in the state lists). */
+export function actedUnasked(call: Pick<ToolCallView, 'name' | 'startedSeq' | 'asked'>): boolean {
+  return ranUnasked(call) && !ONLY_READS.has(call.name);
 }
 
 /** A revert from the live diff; `atItem` is how many conversation items there were when it happened. */
@@ -119,6 +139,12 @@ export interface SessionState extends RewindState {
   taints: string[];
   /** How runs of this session turned the sandbox off (`tether run --no-sandbox`), oldest first; empty when none did. */
   unsandboxedRuns: string[];
+  /**
+   * Calls that ran with no question about them, in the order they started: commands, edits, fetches
+   * and MCP calls (not the tools that only read). Derived from the log (a tool.started with no
+   * approval.asked for its call id); a question asked while a call ran takes it off.
+   */
+  ranUnasked: string[];
   /** Changes the person reverted from the live diff, each where it happened in the conversation (the model is told there). */
   reverts: RevertView[];
   /** The session's own git worktree, when it works in one. */
@@ -147,6 +173,7 @@ export const initialSessionState: SessionState = {
   compactions: [],
   taints: [],
   unsandboxedRuns: [],
+  ranUnasked: [],
   reverts: [],
   ...initialRewindState,
   lastSeq: 0,
@@ -192,7 +219,7 @@ export function isFinished(status: ToolCallStatus): boolean {
  */
 class Draft {
   readonly state: SessionState;
-  private readonly owned = new Set<'items' | 'toolCalls' | 'approvals' | 'pendingApprovals' | 'taints'>();
+  private readonly owned = new Set<'items' | 'toolCalls' | 'approvals' | 'pendingApprovals' | 'taints' | 'ranUnasked'>();
 
   constructor(base: SessionState) {
     this.state = { ...base };
@@ -236,6 +263,14 @@ class Draft {
       this.owned.add('taints');
     }
     return this.state.taints;
+  }
+
+  ranUnasked(): string[] {
+    if (!this.owned.has('ranUnasked')) {
+      this.state.ranUnasked = [...this.state.ranUnasked];
+      this.owned.add('ranUnasked');
+    }
+    return this.state.ranUnasked;
   }
 
   /** A call's view changed; an unknown call is left alone. */
@@ -306,7 +341,13 @@ function apply(draft: Draft, event: SessionEvent): void {
       const { type: _type, ...view } = event;
       // A question asked while the call runs (run it again outside the sandbox?) leaves it running.
       if (state.toolCalls[event.callId]?.status !== 'running') {
-        draft.updateCall(event.callId, { status: 'awaiting_approval', approvalId: event.approvalId });
+        draft.updateCall(event.callId, { status: 'awaiting_approval', approvalId: event.approvalId, asked: true });
+      } else {
+        draft.updateCall(event.callId, { asked: true });
+        if (state.ranUnasked.includes(event.callId)) {
+          const unasked = draft.ranUnasked();
+          unasked.splice(unasked.indexOf(event.callId), 1);
+        }
       }
       state.status = 'waiting';
       draft.approvals()[event.approvalId] = view;
@@ -325,9 +366,14 @@ function apply(draft: Draft, event: SessionEvent): void {
       draft.approvals()[event.approvalId] = { ...asked, decision: event.decision };
       return;
     }
-    case 'tool.started':
-      draft.updateCall(event.callId, { status: 'running' });
+    case 'tool.started': {
+      const call = state.toolCalls[event.callId];
+      if (!call) return;
+      const startedSeq = state.lastSeq + 1;
+      draft.updateCall(event.callId, { status: 'running', startedSeq });
+      if (actedUnasked({ ...call, startedSeq })) draft.ranUnasked().push(event.callId);
       return;
+    }
     case 'tool.finished':
       draft.updateCall(event.callId, {
         status: event.outcome,

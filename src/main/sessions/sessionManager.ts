@@ -26,6 +26,8 @@ export interface SessionManagerOptions {
   modelConfig(): ModelConfig;
   maxSteps(): number;
   defaultMode(): Exclude<PermissionMode, 'unleashed'>;
+  /** Why no sandbox can hold this host's commands, or undefined when one can: auto mode then works as ask. */
+  sandboxMissing?(): string | undefined;
   emit: Emit;
   /** Runs before a new session's first step (the live diff's base snapshot). */
   beforeFirstRun?(sessionId: string): Promise<void>;
@@ -269,6 +271,8 @@ export class SessionManager {
   }
 
   private toSummary(row: SessionRow): SessionSummary {
+    const mode = this.modes.get(row.id) ?? this.options.defaultMode();
+    const missing = mode === 'auto' ? this.options.sandboxMissing?.() : undefined;
     return {
       id: row.id,
       projectId: row.projectId,
@@ -277,7 +281,8 @@ export class SessionManager {
       model: row.model,
       status: row.status,
       pendingApprovals: this.options.core.store.approvals.waitingCount(row.id),
-      mode: this.modes.get(row.id) ?? this.options.defaultMode(),
+      mode,
+      ...(missing ? { autoWorksAsAsk: missing } : {}),
       updatedAt: row.updatedAt,
       lastSeq: row.lastSeq,
       usage: row.usage,

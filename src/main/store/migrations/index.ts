@@ -3,6 +3,7 @@ import m0002 from './0002_lean_append.sql?raw';
 import m0003 from './0003_keyed_log.sql?raw';
 import m0004 from './0004_derived_from_log.sql?raw';
 import m0005 from './0005_waiting_on_session.sql?raw';
+import m0006 from './0006_project_default_mode.sql?raw';
 
 /** One step of the schema. `version` is the `PRAGMA user_version` the database has once it ran. */
 export interface Migration {
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'keyed_log', sql: m0003 },
   { version: 4, name: 'derived_from_log', sql: m0004 },
   { version: 5, name: 'waiting_on_session', sql: m0005 },
+  { version: 6, name: 'project_default_mode', sql: m0006 },
 ];

@@ -1,4 +1,4 @@
-import type { ProjectView, SessionSummary } from '../../../shared/contract';
+import type { ProjectView, SessionSummary, StartMode } from '../../../shared/contract';
 import type { PermissionMode } from '../../../shared/permissions';
 import type { GetState, SetState, StoreDeps } from './appState';
 import { errorMessage } from '../lib/errorMessage';
@@ -17,6 +17,8 @@ export interface SessionsSlice {
   loadSessions(): Promise<void>;
   openProject(path: string): Promise<ProjectView | undefined>;
   trustProject(projectId: string, trusted: boolean): Promise<void>;
+  /** The mode the project's new sessions start in (the first-open question, Settings); returns whether it was kept. */
+  setProjectDefaultMode(projectId: string, mode: StartMode): Promise<boolean>;
   /** Starts a session on `workspace` and selects it; returns its id, or undefined (a toast says why). */
   startSession(workspace: string, task: string, mode?: Exclude<PermissionMode, 'unleashed'>): Promise<string | undefined>;
   renameSession(sessionId: string, title: string): Promise<boolean>;
@@ -84,6 +86,17 @@ export function createSessionsSlice(deps: StoreDeps, set: SetState, get: GetStat
         set((state) => ({ projects: upsertProject(state.projects, project) }));
       } catch (error) {
         get().notify(`Could not change trust for the project: ${errorMessage(error)}`);
+      }
+    },
+
+    async setProjectDefaultMode(projectId, mode) {
+      try {
+        const project = await api.request('projects:setDefaultMode', { projectId, mode });
+        set((state) => ({ projects: upsertProject(state.projects, project) }));
+        return true;
+      } catch (error) {
+        get().notify(`Could not keep the project's default mode: ${errorMessage(error)}`);
+        return false;
       }
     },
 

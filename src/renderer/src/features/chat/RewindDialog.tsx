@@ -1,10 +1,14 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FileChange, RewindPreview } from '../../../../shared/contract';
 import type { RewindRestore } from '../../../../shared/events';
+import { commandsRanUnaskedAfter } from '../../../../shared/rewinds';
+import { actedUnasked, type ToolCallView } from '../../../../shared/session';
 import { plural } from '../../lib/format';
+import { argsObject, stringArg } from '../../lib/toolArgs';
 import { useApp } from '../../stores/useApp';
 import { trapFocus } from '../permission/trapFocus';
 import './rewind.css';
+import './autonomy.css';
 
 /** What the rewind does to each file: put back one removed since, remove one made since, or revert it. */
 const fileEffect: Record<FileChange['status'], string> = { added: 'restored', deleted: 'removed', modified: 'reverted' };
@@ -30,6 +34,9 @@ function RewindDialogBody() {
   const closeRewind = useApp((state) => state.closeRewind);
   const confirmRewind = useApp((state) => state.confirmRewind);
   const { preview, busy, error, label } = dialog;
+  const log = useApp((state) => state.logs[dialog.sessionId]?.state);
+  const unasked = useMemo(() => (log ? commandsRanUnaskedAfter(log, dialog.toSeq) : []), [log, dialog.toSeq]);
+  const toolCalls = log?.toolCalls;
   const filesUnavailable = preview?.filesUnavailable;
   const [restore, setRestore] = useState<RewindRestore>('both');
   const chosen: RewindRestore = filesUnavailable ? 'conversation' : restore;
@@ -121,7 +128,7 @@ function RewindDialogBody() {
             })}
           </fieldset>
           {busy === 'preview' && <p className="faint">Working out what would change…</p>}
-          {preview && <PreviewDetails preview={preview} restore={chosen} />}
+          {preview && <PreviewDetails preview={preview} restore={chosen} unasked={unasked} toolCalls={toolCalls ?? {}} />}
           {error && (
             <p className="dialog-error" role="alert" data-testid="rewind-error">
               {error}
@@ -143,7 +150,18 @@ function RewindDialogBody() {
   );
 }
 
-function PreviewDetails({ preview, restore }: { preview: RewindPreview; restore: RewindRestore }) {
+function PreviewDetails({
+  preview,
+  restore,
+  unasked,
+  toolCalls,
+}: {
+  preview: RewindPreview;
+  restore: RewindRestore;
+  /** Commands after this step that ran with no question asked. */
+  unasked: ToolCallView[];
+  toolCalls: Record<string, ToolCallView>;
+}) {
   const files = restore !== 'conversation';
   const conversation = restore !== 'files';
   return (
@@ -188,6 +206,21 @@ function PreviewDetails({ preview, restore }: { preview: RewindPreview; restore:
             : `${plural(preview.conversationItems, 'entry', 'entries')} after this step will no longer be sent to the model (they stay in the log, greyed).`}
         </p>
       )}
+      {unasked.length > 0 && (
+        <section className="rewind-section rewind-unasked" aria-label="Commands that ran unasked" data-testid="rewind-unasked">
+          <h3>
+            {plural(unasked.length, 'command')} after this step ran unasked: nobody was asked before {unasked.length === 1 ? 'it' : 'they'} ran.
+          </h3>
+          <ul>
+            {unasked.map((call) => (
+              <li key={call.callId} data-call-id={call.callId}>
+                <code className="mono">{stringArg(argsObject(call.arguments), 'command') ?? call.title ?? call.name}</code>
+                <span className="tool-tag tool-tag-unasked">ran unasked</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {preview.warnings.length > 0 && (
         <section className="rewind-section rewind-warnings" role="note" data-testid="rewind-warnings">
           <h3>A rewind cannot undo these (they reached beyond the workspace):</h3>
@@ -195,6 +228,11 @@ function PreviewDetails({ preview, restore }: { preview: RewindPreview; restore:
             {preview.warnings.map((warning) => (
               <li key={warning.callId}>
                 <code className="mono">{warning.summary}</code> <span className="faint">— {warning.why}</span>
+                {toolCalls[warning.callId] && actedUnasked(toolCalls[warning.callId]!) && (
+                  <span className="tool-tag tool-tag-unasked" data-testid="rewind-warning-unasked">
+                    ran unasked
+                  </span>
+                )}
               </li>
             ))}
           </ul>

@@ -1,11 +1,12 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../../stores/useApp';
 import { statusLabel } from '../../stores/selectors';
-import { formatDollars, formatUsage } from '../../lib/format';
+import { formatDollars, formatUsage, plural } from '../../lib/format';
 import { ModeControl } from './ModeControl';
 import { TaintIndicator } from './TaintIndicator';
 import { ContextMeter } from './ContextMeter';
 import { InstructionsChip } from './InstructionsChip';
+import './autonomy.css';
 
 /** Status, model, permission mode, tokens and taint of the selected session, in one line. */
 export function SessionHeader({ sessionId }: { sessionId: string }) {
@@ -21,6 +22,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
         maxSteps: log?.maxSteps ?? 0,
         taints: log?.taints,
         unsandboxedRuns: log?.unsandboxedRuns.length ?? 0,
+        ranUnasked: log?.ranUnasked.length ?? 0,
         context: log?.context,
         costUsd: log?.costUsd ?? 0,
         unpricedResponses: log?.unpricedResponses ?? 0,
@@ -55,6 +57,17 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
         {mode === 'unleashed' && (
           <span className="badge unleashed" data-testid="unleashed-badge" title="Unleashed: actions that would ask run without asking. Deny rules still hold.">
             UNLEASHED
+          </span>
+        )}
+        {mode === 'auto' && <AutoBadge worksAsAsk={summary?.autoWorksAsAsk} />}
+        {view.ranUnasked > 0 && (
+          <span
+            className="meta-item ran-unasked"
+            data-testid="ran-unasked-count"
+            data-count={view.ranUnasked}
+            title="Commands, edits, fetches and MCP calls of this session that ran with no question asked (allowed by the mode or a rule); each card says so. Reads are not counted."
+          >
+            {plural(view.ranUnasked, 'call')} ran unasked
           </span>
         )}
         {view.unsandboxedRuns > 0 && (
@@ -117,6 +130,32 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
         {view.taints && view.taints.length > 0 && <TaintIndicator taints={view.taints} />}
       </div>
     </header>
+  );
+}
+
+/** Auto mode, visible: what runs on its own, or that it works as ask for lack of a sandbox. */
+function AutoBadge({ worksAsAsk }: { worksAsAsk: string | undefined }) {
+  if (worksAsAsk) {
+    return (
+      <span
+        className="badge auto as-ask"
+        data-testid="auto-badge"
+        data-works-as-ask="true"
+        title={`No sandbox is available here, so auto works as ask: every command asks first, and each question says why. ${worksAsAsk}`}
+      >
+        AUTO works as ask: no sandbox
+      </span>
+    );
+  }
+  return (
+    <span
+      className="badge auto"
+      data-testid="auto-badge"
+      data-works-as-ask="false"
+      title="Auto: edits in the workspace and commands the sandbox holds run without asking. Writes outside the workspace, fetches, MCP tools and running a command outside the sandbox still ask."
+    >
+      AUTO
+    </span>
   );
 }
 

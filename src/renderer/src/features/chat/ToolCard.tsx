@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { ToolCallStatus } from '../../../../shared/session';
+import { actedUnasked, type ToolCallStatus, type ToolCallView } from '../../../../shared/session';
 import { useApp } from '../../stores/useApp';
 import { argsObject, callSubject } from '../../lib/toolArgs';
 import { formatDuration } from '../../lib/format';
@@ -16,6 +16,41 @@ const statusLabels: Record<ToolCallStatus, string> = {
   unknown: 'outcome unknown',
   aborted: 'aborted',
 };
+
+/** Where a command ran, as its result's metadata says; a command that did not run says nothing. */
+const sandboxLabels: Record<string, { text: string; title: string }> = {
+  sandboxed: { text: 'ran in the sandbox', title: 'It ran inside the sandbox fence: writes only in the workspace, secrets unreadable, network only to allowed hosts.' },
+  outside: { text: 'ran outside the sandbox', title: 'It hit the fence, and you allowed running it again outside the sandbox, with your full access.' },
+  unavailable: { text: 'ran unsandboxed', title: 'No sandbox was available, and you allowed running it with your full access.' },
+  off: { text: 'ran with the sandbox off', title: 'The sandbox was turned off for that run (tether run --no-sandbox): it had your full access.' },
+};
+
+function sandboxOf(call: ToolCallView): string | undefined {
+  const metadata = call.metadata;
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata) || metadata.ran === false) return undefined;
+  return typeof metadata.sandbox === 'string' && metadata.sandbox in sandboxLabels ? metadata.sandbox : undefined;
+}
+
+/** How far the call went on its own: where it ran (commands), and whether it ran with no question asked. */
+function Provenance({ call }: { call: ToolCallView }) {
+  const sandbox = sandboxOf(call);
+  const unasked = actedUnasked(call);
+  if (!sandbox && !unasked) return null;
+  return (
+    <span className="tool-provenance">
+      {sandbox && (
+        <span className={`tool-tag tool-tag-${sandbox}`} data-testid="tool-card-sandbox" data-sandbox={sandbox} title={sandboxLabels[sandbox]!.title}>
+          {sandboxLabels[sandbox]!.text}
+        </span>
+      )}
+      {unasked && (
+        <span className="tool-tag tool-tag-unasked" data-testid="tool-card-unasked" title="Nobody was asked: the permission mode or a rule let it run on its own.">
+          unasked
+        </span>
+      )}
+    </span>
+  );
+}
 
 /** A tool call: what it acts on, where it stands, how long it took, and (opened) its whole output. */
 export function ToolCard({ sessionId, callId }: { sessionId: string; callId: string }) {
@@ -40,6 +75,7 @@ export function ToolCard({ sessionId, callId }: { sessionId: string; callId: str
         <span className="tool-title" data-testid="tool-card-title">
           {call.title ?? subject ?? ''}
         </span>
+        <Provenance call={call} />
         <span className="tool-status" data-testid="tool-card-status">
           {statusLabels[call.status]}
         </span>

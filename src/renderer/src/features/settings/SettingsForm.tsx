@@ -126,6 +126,7 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
           <option value="auto-edit">auto-edit: edits run, commands ask</option>
           <option value="read-only">read-only: nothing changes</option>
         </select>
+        <small className="faint">Used by tether run, and in the app where a project has no default of its own (Projects, below).</small>
       </label>
       <label className="field">
         <span>After reading outside content</span>

@@ -3,6 +3,7 @@ import { SettingsForm } from './SettingsForm';
 import { RulesList } from './RulesList';
 import { McpServersList } from './McpServersList';
 import { SandboxSettings } from './SandboxSettings';
+import { ProjectDefaults } from './ProjectDefaults';
 
 /** Model and permission defaults, and the rules "Allow always" remembered. Esc goes back. */
 export function SettingsScreen() {
@@ -33,6 +34,7 @@ export function SettingsScreen() {
         ) : (
           <p className="faint">Loading the settings…</p>
         )}
+        <ProjectDefaults />
         <RulesList />
         <McpServersList />
         <SandboxSettings />
