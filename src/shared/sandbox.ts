@@ -26,12 +26,19 @@ export type SandboxUnavailableChoice = z.infer<typeof SandboxUnavailableChoice>;
 
 /** The sandbox's part in a permission request. */
 export const SandboxNote = z.object({
-  /** `fence_hit`: the command hit the fence, and this asks to run it again outside. `unavailable`: no sandbox, it would run unsandboxed. */
-  kind: z.enum(['fence_hit', 'unavailable']),
+  /**
+   * `fence_hit`: the command hit the fence, and this asks to run it again outside. `unavailable`: no
+   * sandbox, it would run unsandboxed. `network`: the running command is connecting to a host its
+   * fence does not allow, and waits for the answer (Allow always adds the host to the project's fence).
+   */
+  kind: z.enum(['fence_hit', 'unavailable', 'network']),
   /** Which fence it hit (a path or a domain), or why no sandbox is available, in words a person can read. */
   reason: z.string(),
   /** Asked within a call that was already allowed: a yes or no about that very command, which cannot be edited. */
   followUp: z.boolean().optional(),
+  /** For `network`: the host the command connects to (a name or an address) and the port. */
+  host: z.string().optional(),
+  port: z.number().int().nonnegative().optional(),
 });
 export type SandboxNote = z.infer<typeof SandboxNote>;
 

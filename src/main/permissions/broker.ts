@@ -17,6 +17,8 @@ export interface ApprovalRequest {
    * again; a command with no sandbox available). Only a person can allow that.
    */
   leavesFence?: boolean;
+  /** Set when a running command waits to connect to a host its sandbox fence does not allow. */
+  network?: { host: string; port: number };
 }
 
 /**
@@ -48,6 +50,17 @@ export class HeadlessBroker implements Broker {
       };
     }
     if (this.options.unleashed) return { action: 'allow', scope: 'once', by: 'headless' };
+    if (request.network) {
+      const { host, port } = request.network;
+      return {
+        action: 'deny',
+        scope: 'once',
+        by: 'headless',
+        message:
+          `The connection to ${host}:${port} was refused: this is a headless run (tether run), nobody can allow a host the project's sandbox fence ` +
+          'does not list, and it refuses them unless started with --unleashed. Work without it, or say which host the command needs (the person can add it in Settings → Sandbox).',
+      };
+    }
     return {
       action: 'deny',
       scope: 'once',

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { SandboxFence, SandboxUnavailableChoice } from '../../shared/sandbox';
 import { checkSandboxAvailability, type SandboxAvailability } from './availability';
 import { effectiveFence, type EffectiveFence } from './fence';
 import { findFenceHits, type FenceHit } from './fenceHit';
-import { COMMAND_VARIABLE, holdRuntime, letGoOfRuntime, prepareProfile, SandboxStartError, type SandboxProfile } from './sandboxRuntime';
+import { projectFence, readSandboxSettings, writeSandboxSettings } from './fenceSettings';
+import { canonicalHost, COMMAND_VARIABLE, holdRuntime, letGoOfRuntime, prepareProfile, SandboxStartError, type NetworkRequest, type SandboxProfile } from './sandboxRuntime';
+
+export type { NetworkRequest } from './sandboxRuntime';
 
 /**
  * One session's sandbox: its fence, worked out once when the session runs, compiled into a profile
@@ -20,8 +24,19 @@ export interface CommandSandbox {
    * with their full access and no question about it; the words say how it was turned off.
    */
   readonly off?: string;
-  /** Wraps a command in the fence; throws SandboxStartError when the sandbox cannot start. */
-  wrap(command: string, cwd: string): Promise<SandboxedRun>;
+  /**
+   * Wraps a command in the fence; throws SandboxStartError when the sandbox cannot start. `ask` is
+   * asked, while the command runs, about a connection to a host the fence does not allow (once per
+   * host and port for the run); without it such a connection is refused.
+   */
+  wrap(command: string, cwd: string, options?: { ask?: ConnectionQuestion }): Promise<SandboxedRun>;
+  /** What "Allow always" would add to the project's fence for this host, or undefined when there is no project to keep it for. */
+  alwaysEntry?(host: string, port: number): string | undefined;
+  /**
+   * Adds an entry to the project's allowed domains in `<dataDir>/sandbox.json` (what Settings →
+   * Sandbox shows) and to this session's fence, for the rest of the running command and every later one.
+   */
+  allowAlways?(entry: string): void;
   /** The session is over: frees the compiled profile. */
   dispose(): void;
 }
@@ -30,9 +45,16 @@ export interface SandboxedRun {
   /** The shell command to run, with `env` added to its environment. */
   command: string;
   env: Record<string, string>;
-  /** After the command ended: frees what the run held and says which fences it hit, if any. */
+  /**
+   * After the command ended: frees what the run held, withdraws questions still waiting, and says
+   * which fences it hit, if any. A connection that was asked about and refused is an answer, not a
+   * hit: it is not among them.
+   */
   finish(output: string): FenceHit[];
 }
+
+/** Asks about one connection of the running command; `signal` is aborted when the command ends (the question is withdrawn). */
+export type ConnectionQuestion = (request: NetworkRequest & { signal: AbortSignal }) => Promise<boolean>;
 
 export interface CommandSandboxOptions {
   workspace: string;
@@ -40,6 +62,8 @@ export interface CommandSandboxOptions {
   custom?: SandboxFence;
   unavailable?: SandboxUnavailableChoice;
   home?: string;
+  /** The project's folder, under which "Allow always" keeps a host in `<dataDir>/sandbox.json`; without it nothing is kept. */
+  projectPath?: string;
   /** The PATH to find bubblewrap on (tests take it away). */
   pathEnv?: string;
   platform?: NodeJS.Platform;
@@ -78,24 +102,43 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
     availability,
     unavailable: options.unavailable ?? 'ask',
     fence,
-    async wrap(command, cwd) {
+    async wrap(command, cwd, runOptions) {
       if (!availability.available) throw new Error(`No sandbox is available: ${availability.reason}`);
       if (disposed) throw ended();
       const ready = await currentProfile();
       if (disposed) throw ended();
       const runId = randomUUID();
       const since = Date.now();
-      ready.begin(runId);
+      const questions = runOptions?.ask ? askedOncePerHost(runOptions.ask) : undefined;
+      ready.begin(runId, questions?.ask);
       let finished = false;
       return {
         command: ready.command,
         env: { [COMMAND_VARIABLE]: command },
         finish(output) {
-          const denials = finished ? [] : ready.end(runId, since);
+          questions?.withdraw();
+          const denials = finished ? [] : ready.end(runId, since).filter((denial) => !questions?.refused(denial.host, denial.port));
           finished = true;
           return findFenceHits({ output, cwd, fence, denials, ...(options.home ? { home: options.home } : {}) });
         },
       };
+    },
+    alwaysEntry(host, port) {
+      return options.projectPath ? fenceEntryFor(host, port) : undefined;
+    },
+    allowAlways(entry) {
+      const projectPath = options.projectPath;
+      if (!projectPath) throw new Error('This session has no project whose fence could keep the host.');
+      const settings = readSandboxSettings(options.dataDir);
+      const current = projectFence(settings, projectPath);
+      if (!current.allowedDomains.includes(entry)) {
+        writeSandboxSettings(options.dataDir, {
+          ...settings,
+          projects: { ...settings.projects, [projectPath]: { ...current, allowedDomains: [...current.allowedDomains, entry] } },
+        });
+      }
+      // The running profile reads the list for each connection: it holds from the next one on.
+      if (!fence.allowedDomains.includes(entry)) fence.allowedDomains.push(entry);
     },
     dispose() {
       disposed = true;
@@ -106,6 +149,53 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
       void (last ?? Promise.resolve(undefined))
         .then((held) => held?.release(), () => undefined)
         .finally(letGoOfRuntime);
+    },
+  };
+}
+
+/**
+ * What "Allow always" adds to the project's fence for a connection: a name as it is, for every port
+ * (`registry.npmjs.org`, the domain a person would type in Settings); an address, or `localhost`, with
+ * its port, since each port of one machine is another service (`127.0.0.1:8080`, `[::1]:8080`).
+ */
+export function fenceEntryFor(host: string, port: number): string {
+  const version = isIP(host);
+  const local = host === 'localhost' || host.endsWith('.localhost');
+  if (version === 6) return `[${host}]:${port}`;
+  return version === 4 || local ? `${host}:${port}` : host;
+}
+
+/**
+ * One question per host and port for a run: the first connection asks, the others (a command that
+ * opens hundreds) wait for the same answer. Questions still waiting when the command ends are
+ * withdrawn, and the proxy hears no.
+ */
+function askedOncePerHost(question: ConnectionQuestion) {
+  const withdrawn = new AbortController();
+  const asked = new Map<string, Promise<boolean>>();
+  const answers = new Map<string, boolean>();
+  return {
+    ask(request: NetworkRequest): Promise<boolean> {
+      const key = `${request.host}:${request.port}`;
+      let answer = asked.get(key);
+      if (!answer) {
+        answer = withdrawn.signal.aborted
+          ? Promise.resolve(false)
+          : question({ ...request, signal: withdrawn.signal }).then(
+              (allowed) => allowed && !withdrawn.signal.aborted,
+              () => false,
+            );
+        asked.set(key, answer);
+        void answer.then((allowed) => answers.set(key, allowed));
+      }
+      return answer;
+    },
+    /** Whether this host and port was asked about and refused (so its refusal is no fence hit). */
+    refused(host: string, port: number): boolean {
+      return answers.get(`${canonicalHost(host)}:${port}`) === false;
+    },
+    withdraw(): void {
+      withdrawn.abort();
     },
   };
 }
@@ -122,6 +212,10 @@ export function turnedOffSandbox(options: Pick<CommandSandboxOptions, 'workspace
     off: by,
     async wrap() {
       throw new Error(`The sandbox was turned off for this run (${by}); nothing is wrapped.`);
+    },
+    alwaysEntry: () => undefined,
+    allowAlways() {
+      throw new Error(`The sandbox was turned off for this run (${by}); it has no fence to widen.`);
     },
     dispose() {},
   };

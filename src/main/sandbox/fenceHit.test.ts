@@ -11,10 +11,20 @@ const fence: EffectiveFence = {
   allowRead: [],
   allowedDomains: ['registry.npmjs.org', '*.github.com'],
 };
-const find = (output: string, denials: Array<{ host: string; port: number; reason: string }> = []) =>
+const find = (output: string, denials: Array<{ host: string; port: number; reason: string; leftBehind?: boolean }> = []) =>
   findFenceHits({ output, cwd: '/ws', fence, denials, home: '/home/me' });
 
 describe('findFenceHits', () => {
+  it('names a connection a process left behind by an earlier command made, as not this command’s doing', () => {
+    const [hit] = find('', [{ host: 'evil.example', port: 443, reason: 'denied', leftBehind: true }]);
+    expect(hit).toEqual({
+      fence: 'network',
+      target: 'evil.example:443',
+      leftBehind: true,
+      message: expect.stringContaining('a process an earlier command left running tried to reach evil.example:443 after that command had ended'),
+    });
+  });
+
   it.each([
     ['bash', '/usr/bin/bash: line 1: /etc/x: Read-only file system', '/etc/x'],
     ['touch', "touch: cannot touch '/opt/y': Read-only file system", '/opt/y'],

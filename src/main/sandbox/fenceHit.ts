@@ -18,6 +18,8 @@ export interface FenceHit {
   target: string;
   /** One line for a person and the model: which fence, and why. */
   message: string;
+  /** Not this command's doing: a process an earlier command left running connected after that command ended. */
+  leftBehind?: boolean;
 }
 
 const WRITE_ERRORS = /read-only file system|permission denied|operation not permitted|not a directory|EROFS|EACCES|EPERM|ENOTDIR|Errno 30|Errno 13|Errno 1\b/i;
@@ -40,6 +42,15 @@ export function findFenceHits(input: { output: string; cwd: string; fence: Effec
     hits.push(hit);
   };
   for (const denial of input.denials) {
+    if (denial.leftBehind) {
+      add({
+        fence: 'network',
+        target: `${denial.host}:${denial.port}`,
+        message: `the network fence: a process an earlier command left running tried to reach ${denial.host}:${denial.port} after that command had ended, and was refused (nobody is asked about a command that is over)`,
+        leftBehind: true,
+      });
+      continue;
+    }
     const listed = input.fence.allowedDomains.some((entry) => matchesDomainPatternWithPort(denial.host, denial.port, entry));
     add({
       fence: 'network',

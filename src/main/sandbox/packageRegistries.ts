@@ -19,3 +19,8 @@ export function detectPackageRegistries(projectPath: string): string[] {
   }
   return [...domains];
 }
+
+/** Whether a host is one of the package registries above (a network question then says so). */
+export function isPackageRegistry(host: string): boolean {
+  return REGISTRIES.some((registry) => registry.domains.includes(host.toLowerCase()));
+}

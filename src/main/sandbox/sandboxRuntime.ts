@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { SandboxManager, type SandboxAskCallback, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import picomatch from 'picomatch';
+import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist/sandbox/domain-pattern.js';
 import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
+import { canonicalizeHost } from '@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js';
 import type { EffectiveFence } from './fence';
 import { gitFence, holdCommondirs, releaseCommondirs } from './gitFence';
 import { findSecretFiles } from './secretFiles';
@@ -23,6 +25,13 @@ import { findSecretFiles } from './secretFiles';
  * is set to what every command running at that moment allows: exact for one command at a time;
  * when sessions with different fences run commands together, a domain only some of them allow is
  * refused (never widened).
+ *
+ * A connection to a host the list does not allow goes to the library's ask callback
+ * ({@link askAboutConnection}), which is given the host and port and nothing else: not which command
+ * connected (the proxy knows, from its credentials, and keeps it to itself). So the question goes to
+ * the one command running when it comes; with none running (a process an ended command left) or
+ * several (sessions running commands at once) nobody is asked and it is refused, and the command's
+ * fence hit says why.
  */
 
 /** A connection the proxy refused while a command ran. */
@@ -30,7 +39,19 @@ export interface NetworkDenial {
   host: string;
   port: number;
   reason: string;
+  /** Made by a process the session's earlier command left running, after that command had ended. */
+  leftBehind?: boolean;
 }
+
+/** A connection a running command is making to a host its fence does not allow. */
+export interface NetworkRequest {
+  /** As the proxy compares it: lower case, an address in its canonical spelling. */
+  host: string;
+  port: number;
+}
+
+/** Asks whoever runs the command whether this connection may go ahead; false refuses it. */
+export type NetworkAsk = (request: NetworkRequest) => Promise<boolean>;
 
 /** The runtime could not start; no command runs without it. */
 export class SandboxStartError extends Error {
@@ -65,8 +86,11 @@ export interface SandboxProfile {
   readonly command: string;
   /** False once the workspace changed in a way the compiled profile does not reflect. */
   isCurrent(): boolean;
-  /** Marks a command as running in this profile (the proxy allows what its fence allows). */
-  begin(runId: string): void;
+  /**
+   * Marks a command as running in this profile (the proxy allows what its fence allows, read again
+   * for each connection). `ask` is asked about a host the fence does not allow; without it, refused.
+   */
+  begin(runId: string, ask?: NetworkAsk): void;
   /** After a command: removes the mount points bubblewrap left and says which connections were refused since `since`. */
   end(runId: string, since: number): NetworkDenial[];
   /** The profile is done with: frees what its wrap held. */
@@ -76,12 +100,20 @@ export interface SandboxProfile {
 let starting: Promise<void> | undefined;
 let stopping: Promise<void> | undefined;
 let holders = 0;
-const running = new Map<string, string[]>();
+
+/** A command running in a profile: what its fence allows now, and whom to ask about the rest. */
+interface RunningCommand {
+  profileId: string;
+  domains(): readonly string[];
+  ask?: NetworkAsk;
+}
+const running = new Map<string, RunningCommand>();
 
 function runtimeConfig(allowedDomains: string[]): SandboxRuntimeConfig {
   return {
-    // strictAllowlist: the allow list is the whole policy, nothing falls through to a prompt.
-    network: { allowedDomains, deniedDomains: [], strictAllowlist: true },
+    // Not strict: a host off the list goes to askAboutConnection, which asks the running command's
+    // session or refuses; the list is still all that passes without a question.
+    network: { allowedDomains, deniedDomains: [], strictAllowlist: false },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
     // The library also scans the process's own folder for dotfiles to protect; ours is not the
     // workspace (whose protected paths the fence lists itself), so keep that scan shallow.
@@ -154,7 +186,7 @@ async function ensureStarted(): Promise<void> {
   // A session stopped while its first command was being wrapped: starting now would leave the proxy
   // running for nobody (and keep `tether run` from exiting).
   if (holders === 0) throw new SandboxStartError('The session stopped before its sandbox started; nothing was run.');
-  starting ??= SandboxManager.initialize(runtimeConfig([])).catch((error: unknown) => {
+  starting ??= SandboxManager.initialize(runtimeConfig([]), askAboutConnection).catch((error: unknown) => {
     starting = undefined;
     throw new SandboxStartError(
       `The command sandbox could not start: ${(error as Error).message}. Nothing was run. Check that bubblewrap, socat and ripgrep are installed and that user namespaces are enabled, then try again.`,
@@ -164,10 +196,67 @@ async function ensureStarted(): Promise<void> {
 }
 
 function refreshNetwork(): void {
-  const lists = [...running.values()];
-  const allowed = lists.length === 0 ? [] : lists.reduce((common, list) => common.filter((entry) => list.includes(entry)));
+  const lists = [...running.values()].map((command) => command.domains());
+  const allowed = lists.length === 0 ? [] : lists.reduce<string[]>((common, list) => common.filter((entry) => list.includes(entry)), [...lists[0]!]);
   SandboxManager.updateConfig(runtimeConfig(allowed));
 }
+
+/** A host as the proxy compares it: lower case, an address in its canonical spelling (`2130706433` is 127.0.0.1). */
+export function canonicalHost(host: string): string {
+  return (canonicalizeHost(host) ?? host).toLowerCase();
+}
+
+/** Where a refusal the callback made is explained: the library records every one as "user denied". */
+const refusals: Array<{ host: string; port: number; reason: string; at: number }> = [];
+const MAX_REFUSALS = 200;
+
+function refuse(host: string, port: number, reason: string): false {
+  refusals.push({ host, port, reason, at: Date.now() });
+  if (refusals.length > MAX_REFUSALS) refusals.splice(0, refusals.length - MAX_REFUSALS);
+  return false;
+}
+
+/** Why the callback refused this connection, when it did (the latest refusal of that host and port by then). */
+function refusalReason(host: string, port: number, at: number): string | undefined {
+  for (let i = refusals.length - 1; i >= 0; i--) {
+    const refusal = refusals[i]!;
+    if (refusal.host === host && refusal.port === port && refusal.at <= at) return refusal.reason;
+  }
+  return undefined;
+}
+
+/**
+ * The library's ask callback: a sandboxed process connects to a host the live allow list does not
+ * allow. It is given only the host and port, so the connection is taken to be the one running
+ * command's. With none running it can only be a process an ended command left behind; with commands
+ * of several sessions running, whose it is cannot be told, and asking a person about a connection
+ * that may not be their command's could let the wrong command through (or widen the wrong project's
+ * fence): both are refused, and the command's fence hit names the reason.
+ */
+const askAboutConnection: SandboxAskCallback = async ({ host: requested, port: requestedPort }) => {
+  const port = requestedPort ?? 0;
+  const host = canonicalHost(requested);
+  const commands = [...running.values()];
+  if (commands.length === 0) {
+    return refuse(requested, port, 'no command of this session was running when it connected: a process an earlier command left behind');
+  }
+  if (commands.length > 1) {
+    return refuse(
+      requested,
+      port,
+      `commands of ${commands.length} sessions were running at once and the proxy does not say whose connection this was, so nobody was asked`,
+    );
+  }
+  const command = commands[0]!;
+  // Allowed meanwhile (Allow always during this command): the list the proxy read was older.
+  if (command.domains().some((entry) => matchesDomainPatternWithPort(host, port, entry))) return true;
+  if (!command.ask) return refuse(requested, port, 'host is not on the allow list');
+  try {
+    return (await command.ask({ host, port })) || refuse(requested, port, 'denied when asked');
+  } catch (error) {
+    return refuse(requested, port, `the question could not be asked: ${(error as Error).message}`);
+  }
+};
 
 /** Compiles a fence into a profile. The runtime starts on the first call. */
 /**
@@ -219,13 +308,16 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
     releaseCommondirs(git.commondirs);
   }
   let released = false;
+  // When the profile's last command ended: a refusal after it, before the next began, was a process it left.
+  let lastEnded: number | undefined;
   return {
     command: wrapped,
     isCurrent: () => !released && sameSnapshot(snapshot, compiled),
-    begin(runId) {
+    begin(runId, ask) {
       // The commondir the profile mounts read-only exists while the command runs (and only then).
       holdCommondirs(snapshot.commondirs);
-      running.set(runId, fence.allowedDomains);
+      // Read live: a host the person allows always while the session runs is in the fence from then on.
+      running.set(runId, { profileId, domains: () => fence.allowedDomains, ...(ask ? { ask } : {}) });
       refreshNetwork();
     },
     end(runId, since) {
@@ -233,7 +325,9 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       refreshNetwork();
       removeMountPoints(snapshot.placeholders);
       releaseCommondirs(snapshot.commondirs);
-      return networkDenials(profileId, since);
+      const leftBehind = lastEnded === undefined ? [] : networkDenials(profileId, lastEnded, since).map((denial) => ({ ...denial, leftBehind: true }));
+      lastEnded = Date.now();
+      return [...leftBehind, ...networkDenials(profileId, since)];
     },
     release() {
       if (released) return;
@@ -360,12 +454,18 @@ function removeMountPoints(placeholders: string[]): void {
 
 const DENY_LINE = /^deny network-outbound (.+):(\d+) \((.*)\)$/;
 
-function networkDenials(profileId: string, since: number): NetworkDenial[] {
+function networkDenials(profileId: string, since: number, until = Infinity): NetworkDenial[] {
   const denials: NetworkDenial[] = [];
   for (const violation of SandboxManager.getSandboxViolationStore().getViolationsForCommand(profileId)) {
-    if (violation.timestamp.getTime() < since) continue;
+    const at = violation.timestamp.getTime();
+    if (at < since || at >= until) continue;
     const match = DENY_LINE.exec(violation.line);
-    if (match) denials.push({ host: stripBrackets(match[1] ?? ''), port: Number(match[2]), reason: match[3] ?? '' });
+    if (!match) continue;
+    const host = stripBrackets(match[1] ?? '');
+    const port = Number(match[2]);
+    const reason = match[3] ?? '';
+    // The library records every refusal of its ask callback as "user denied"; the callback knows why.
+    denials.push({ host, port, reason: reason === 'user denied' ? (refusalReason(match[1] ?? '', port, at) ?? reason) : reason });
   }
   return denials;
 }

@@ -5,6 +5,7 @@ import { spawn, type IPty } from 'node-pty';
 import { CappedText, DEFAULT_KEEP_CHARS } from './cappedText';
 import { commandEnvironment, type ShellEnvironment } from './commandEnvironment';
 import type { CommandOptions, CommandResult, Terminal } from './terminal';
+import { pausableTimeout } from './timeoutHold';
 
 /**
  * The Terminal that runs each command in its own pseudo-terminal (node-pty; this is the only file
@@ -35,8 +36,6 @@ const MARKER_EXIT_WAIT_MS = 2_000;
 // After a killed group is gone, how long to wait for node-pty to report the shell's exit.
 const KILLED_EXIT_WAIT_MS = 500;
 const POLL_MS = 50;
-// setTimeout fires at once for delays that do not fit in 32 bits.
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Tells tools that nobody is at the keyboard: no prompts, no pagers, no editors, no update nags.
@@ -184,7 +183,8 @@ function runInPty(options: CommandOptions, settings: RunSettings): Promise<Comma
     const stopForDispose = (): void => kill('abort');
     options.signal.addEventListener('abort', onAbort, { once: true });
     settings.running.add(stopForDispose);
-    const timeout = setTimeout(() => kill('timeout'), Math.min(Math.max(options.timeoutMs, 0), MAX_TIMER_MS));
+    // Stands still while the command waits for a person (options.hold): that time is not the command's.
+    const cancelTimeout = pausableTimeout(options.timeoutMs, () => kill('timeout'), options.hold);
 
     function settle(): void {
       if (finished) return;
@@ -203,7 +203,7 @@ function runInPty(options: CommandOptions, settings: RunSettings): Promise<Comma
     function finish(): void {
       if (finished) return;
       finished = true;
-      clearTimeout(timeout);
+      cancelTimeout();
       clearTimeout(waitTimer);
       holder.release();
       options.signal.removeEventListener('abort', onAbort);

@@ -1,3 +1,5 @@
+import type { TimeoutHold } from './timeoutHold';
+
 /**
  * Runs one shell command in a pseudo-terminal. pty.ts implements it and is the only importer of
  * node-pty; tools and tests depend on this interface.
@@ -13,6 +15,8 @@ export interface CommandOptions {
   onData?(chunk: string): void;
   /** Extra environment, on top of the non-interactive defaults. */
   env?: Record<string, string>;
+  /** While held, the timeout stands still (the command waits for a person's answer about a connection). */
+  hold?: TimeoutHold;
 }
 
 export interface CommandResult {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { QuarantinedRepository } from '../../shared/events';
 import type { Json } from '../../shared/json';
-import type { Risk } from '../../shared/permissions';
+import type { Answerer, Risk } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
 import type { SandboxNote } from '../../shared/sandbox';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
@@ -34,6 +34,12 @@ export interface ToolContext {
    * most, never "always"): whether to run a command again outside the sandbox, say.
    */
   confirm?(question: FollowUpQuestion): Promise<FollowUpAnswer>;
+  /**
+   * Asks the person, while a command runs, whether it may connect to a host its fence does not allow:
+   * its own approval in the log, answered Allow once, Allow always (the host joins the project's
+   * fence; never offered while the session is tainted) or Deny. The call's timeout stands still while it waits.
+   */
+  askNetwork?(question: NetworkQuestion): Promise<NetworkAnswer>;
   /** The dialog that allowed this call already said this about the sandbox (no sandbox available): no need to ask again. */
   approvedWith?: SandboxNote;
   /** Logs that a git repository a command left was made harmless (`repository.quarantined`, shown on the tool card). */
@@ -48,6 +54,29 @@ export interface FollowUpQuestion {
   reason: string;
   args: Json;
   sandbox: SandboxNote;
+}
+
+/** A running command connects to a host its fence does not allow. */
+export interface NetworkQuestion {
+  host: string;
+  port: number;
+  /** The command line, as the person allowed it. */
+  command: string;
+  args: Json;
+  /** What "Allow always" would add to the project's fence; absent when nothing can be kept (no project). */
+  always?: string;
+  /** Aborted when the command ended before anyone answered: the question is withdrawn. */
+  signal: AbortSignal;
+}
+
+export interface NetworkAnswer {
+  allowed: boolean;
+  /** The person chose "Allow always": the question's `always` entry joins the project's fence. */
+  always?: boolean;
+  /** What the person (or the headless stand-in) said with a denial. */
+  message?: string;
+  /** Who answered: the person, the headless stand-in, or the policy (the command ended first). */
+  by?: Answerer;
 }
 
 export interface FollowUpAnswer {

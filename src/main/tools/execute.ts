@@ -15,10 +15,12 @@ import { validateAllowAlwaysRule } from '../permissions/allowAlways';
 import type { AllowAlwaysOffer, Policy, PolicyVerdict } from '../permissions/policy';
 import type { Terminal } from '../terminal/terminal';
 import type { Workspace } from '../workspace/workspace';
-import { ToolError, type AnyTool, type FollowUpAnswer, type FollowUpQuestion } from './defineTool';
+import { ToolError, type AnyTool, type FollowUpAnswer, type FollowUpQuestion, type NetworkAnswer, type NetworkQuestion } from './defineTool';
 import { describeEdit } from './describeEdit';
 import type { ToolRegistry } from './registry';
 import { CappedText, DEFAULT_KEEP_CHARS } from '../terminal/cappedText';
+import { pausableTimeout, TimeoutHold } from '../terminal/timeoutHold';
+import { isPackageRegistry } from '../sandbox/packageRegistries';
 
 /**
  * The one runner every tool call goes through: find the tool, parse and validate its arguments,
@@ -318,6 +320,67 @@ async function askFollowUp(callId: string, tool: AnyTool, question: FollowUpQues
   return { allowed: once.action === 'allow', ...(once.message ? { message: once.message } : {}) };
 }
 
+/**
+ * A running command connects to a host its fence does not allow (the sandbox's proxy holds the
+ * connection until this returns). Its own approval in the log, with a `network` sandbox note: Allow
+ * once lets this command reach the host, Allow always also adds it to the project's fence (never
+ * offered while the session is tainted), Deny refuses the connection. The headless broker denies at
+ * once unless unleashed. A question the command no longer waits for (it ended) is answered by policy.
+ */
+async function askNetworkAccess(callId: string, tool: AnyTool, question: NetworkQuestion, deps: ToolRunnerDeps, signal: AbortSignal): Promise<NetworkAnswer> {
+  const { log } = deps;
+  const { host, port } = question;
+  const taint = log.state.taints.length > 0 ? log.state.taints.join('; ') : undefined;
+  const offer: AllowAlwaysOffer = taint
+    ? { refused: 'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.' }
+    : question.always
+      ? { rule: question.always }
+      : { refused: 'this session has no project whose fence could keep the host.' };
+  const summary = safeSummary(tool, question.args);
+  const wants = `\`${question.command.trim().split('\n')[0]}\` wants to reach ${isPackageRegistry(host) ? 'its package registry ' : ''}${host}:${port}`;
+  const approvalId = randomUUID();
+  const request = {
+    approvalId,
+    callId,
+    tool: tool.name,
+    risk: 'egress' as const,
+    summary,
+    args: question.args,
+    reason: `${wants}, which this project's sandbox fence does not allow. The command waits for the answer.`,
+  };
+  log.append({
+    type: 'approval.asked',
+    ...request,
+    allowAlways: offer,
+    ...(taint ? { taint } : {}),
+    sandbox: { kind: 'network', reason: wants, host, port, followUp: true },
+  });
+  const waiting = AbortSignal.any([signal, question.signal]);
+  let decision: Decision;
+  try {
+    decision = await deps.broker.decide({ ...request, sessionId: log.sessionId, network: { host, port } }, waiting);
+  } catch (error) {
+    if (!waiting.aborted) throw error;
+    if (deps.signal.aborted) {
+      // Stopped (Ctrl-C): the command is killed and the session's end settles the question.
+      if (isShuttingDown(deps.signal)) throw deps.signal.reason;
+      return { allowed: false, message: 'The session was stopped while the question waited for an answer.' };
+    }
+    const message = 'The command ended before anyone answered.';
+    log.append({ type: 'approval.answered', approvalId, callId, decision: { action: 'deny', scope: 'once', by: 'policy', message } });
+    return { allowed: false, message, by: 'policy' };
+  }
+  const entry = 'rule' in offer ? offer.rule : undefined;
+  // Only what was offered: anything else a person sent with "always" counts once.
+  const always = decision.action === 'allow' && decision.scope !== 'once' && entry !== undefined && (decision.rule === undefined || decision.rule.trim() === entry);
+  const answer: Decision = always
+    ? { action: 'allow', scope: 'project', by: decision.by, rule: entry }
+    : { action: decision.action, scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
+  // Appended: the connection goes ahead (and the fence may widen) as soon as this returns.
+  log.append({ type: 'approval.answered', approvalId, callId, decision: answer });
+  return { allowed: answer.action === 'allow', by: answer.by, ...(always ? { always: true } : {}), ...(answer.message ? { message: answer.message } : {}) };
+}
+
 /** Answers, as `decision`, every question about the call still waiting: none of them will be asked again. */
 export function answerPendingQuestions(log: SessionLog, callId: string, decision: Decision): void {
   for (const approvalId of [...log.state.pendingApprovals]) {
@@ -399,8 +462,11 @@ interface RunResult {
 
 async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps: ToolRunnerDeps, approvedWith?: SandboxNote): Promise<RunResult> {
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([deps.signal, timeout]);
+  // The call's time stands still while a question within it waits for a person.
+  const hold = new TimeoutHold();
+  const timeout = new AbortController();
+  const cancelTimeout = pausableTimeout(timeoutMs, () => timeout.abort(new DOMException(`The call took longer than ${timeoutMs} ms`, 'TimeoutError')), hold);
+  const signal = AbortSignal.any([deps.signal, timeout.signal]);
   const { log } = deps;
   // What a call printed so far, for when it is stopped before it returns: capped like the terminal's
   // own copy, so a flood of output stopped with Ctrl-C is a result, not an out-of-memory crash.
@@ -424,7 +490,8 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
     canRead: deps.canRead ?? (() => true),
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     ...(approvedWith ? { approvedWith } : {}),
-    confirm: (question: FollowUpQuestion) => askFollowUp(callId, tool, question, deps, signal),
+    confirm: (question: FollowUpQuestion) => hold.during(() => askFollowUp(callId, tool, question, deps, signal)),
+    askNetwork: (question: NetworkQuestion) => hold.during(() => askNetworkAccess(callId, tool, question, deps, signal)),
   };
   const stopped = new Promise<'stopped'>((resolve) => {
     if (signal.aborted) resolve('stopped');
@@ -444,6 +511,8 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
       const message = error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error).message ?? String(error)}`;
       return { outcome: 'error', title: `${tool.name} failed`, output: message };
     }
+  } finally {
+    cancelTimeout();
   }
   const partial = collected.toString();
   if (deps.signal.aborted) {

@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { z } from 'zod';
-import type { SandboxedRun } from '../sandbox/commandSandbox';
+import type { CommandSandbox, ConnectionQuestion, SandboxedRun } from '../sandbox/commandSandbox';
 import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
+import { TimeoutHold } from '../terminal/timeoutHold';
 import { defineTool, ToolError, type FollowUpAnswer, type FollowUpQuestion, type ToolContext, type ToolResult } from './defineTool';
 import { plantedRepositories } from './plantedRepositories';
 import description from './runCommand.txt?raw';
@@ -45,8 +46,10 @@ export const runCommand = defineTool({
 
     // Repositories a command leaves in the workspace must not run programs when the person's own git looks at them.
     const planted = plantedRepositories(ctx);
+    // Held while the command waits for a person's answer about a connection: its timeout stands still.
+    const hold = new TimeoutHold();
     const terminalRun = (text: string, env?: Record<string, string>): Promise<CommandResult> =>
-      ctx.terminal.run({ command: text, cwd: folder, timeoutMs: timeout_ms, signal: ctx.signal, onData: (chunk) => ctx.onOutput(chunk), ...(env ? { env } : {}) });
+      ctx.terminal.run({ command: text, cwd: folder, timeoutMs: timeout_ms, signal: ctx.signal, onData: (chunk) => ctx.onOutput(chunk), hold, ...(env ? { env } : {}) });
     const run = async (text: string): Promise<CommandResult> => {
       await planted.begin();
       try {
@@ -55,8 +58,12 @@ export const runCommand = defineTool({
         await planted.check();
       }
     };
+    const connections = new ConnectionAnswers();
     const report = (result: CommandResult, sandbox: SandboxState, note?: string, fenced = false): ToolResult =>
-      describeRun(command, result, timeout_ms, shownFolder, sandbox, [note, planted.note()].filter(Boolean).join('\n') || undefined, fenced);
+      withConnections(
+        describeRun(command, result, timeout_ms, shownFolder, sandbox, [connections.note(), note, planted.note()].filter(Boolean).join('\n') || undefined, fenced),
+        connections,
+      );
 
     const sandbox = ctx.sandbox;
     // Only tests of other tools run without a sandbox; every host gives one.
@@ -81,9 +88,10 @@ export const runCommand = defineTool({
       return report(await run(command), 'unavailable');
     }
 
+    const ask = connectionQuestion(ctx, sandbox, command, cwd, hold, connections);
     let prepared: SandboxedRun;
     try {
-      prepared = await sandbox.wrap(command, folder);
+      prepared = await sandbox.wrap(command, folder, ask ? { ask } : undefined);
     } catch (error) {
       throw new ToolError(`run_command: ${(error as Error).message}`);
     }
@@ -97,10 +105,14 @@ export const runCommand = defineTool({
       await planted.check();
       throw error;
     }
-    const hits = prepared.finish(first.output);
+    const found = prepared.finish(first.output);
     // After finish: the commondir Tether holds in the git folder while a command runs is gone again.
     await planted.check();
-    if (hits.length === 0 || first.aborted || first.timedOut) return report(first, 'sandboxed');
+    // What a process an earlier command left behind ran into is said, not asked about: this command did not do it.
+    const leftBehind = found.filter((hit) => hit.leftBehind);
+    const hits = found.filter((hit) => !hit.leftBehind);
+    const earlier = leftBehind.length > 0 ? `Refused: ${describeFenceHits(leftBehind)}.` : undefined;
+    if (hits.length === 0 || first.aborted || first.timedOut) return report(first, 'sandboxed', earlier);
 
     const fence = describeFenceHits(hits);
     const answer = await confirm(ctx, {
@@ -111,13 +123,93 @@ export const runCommand = defineTool({
     });
     if (!answer.allowed) {
       const who = answer.message ? ` The person said: ${answer.message}` : '';
-      return report(first, 'sandboxed', `The command hit the sandbox fence: ${fence}. Running it again outside the sandbox was not allowed.${who}`, true);
+      return report(first, 'sandboxed', [`The command hit the sandbox fence: ${fence}. Running it again outside the sandbox was not allowed.${who}`, earlier].filter(Boolean).join('\n'), true);
     }
     ctx.onOutput('\r\n[tether] running the command again outside the sandbox\r\n');
     const second = await run(command);
     return report(second, 'outside', `The first run hit the sandbox fence (${fence}); the person allowed running it again outside the sandbox, and this is that run.`);
   },
 });
+
+/** What became of each connection the command was asked about while it ran. */
+interface ConnectionAnswer {
+  host: string;
+  port: number;
+  allowed: boolean;
+  /** The entry Allow always added to the project's fence. */
+  always?: string;
+  /** The command stopped waiting (it ended) before anyone answered. */
+  withdrawn?: boolean;
+  message?: string;
+  byPerson?: boolean;
+}
+
+class ConnectionAnswers {
+  private readonly answers: ConnectionAnswer[] = [];
+
+  add(answer: ConnectionAnswer): void {
+    this.answers.push(answer);
+  }
+
+  /** The hosts the command reached by an allow given while it ran (`host:port`): what it printed may be outside content. */
+  reached(): string[] {
+    return this.answers.filter((answer) => answer.allowed).map((answer) => `${answer.host}:${answer.port}`);
+  }
+
+  /** For the model: one line per host. */
+  note(): string | undefined {
+    if (this.answers.length === 0) return undefined;
+    return this.answers
+      .map(({ host, port, allowed, always, withdrawn, message, byPerson }) => {
+        if (always) return `The command connected to ${host}:${port} after the person allowed it always: ${always} is now on this project's allowed domains (Settings → Sandbox).`;
+        if (allowed) return `The command connected to ${host}:${port} after it was allowed for this command.`;
+        if (withdrawn) return `The command's connection to ${host}:${port} was refused: the command ended before anyone answered the question about it.`;
+        const said = message ? (byPerson ? ` The person said: ${message}` : ` ${message}`) : '';
+        return `The command's connection to ${host}:${port} was refused: the sandbox fence does not allow it, and it was denied when asked.${said}`;
+      })
+      .join('\n');
+  }
+}
+
+/**
+ * How run_command asks about a connection its fence does not allow: through the call's own question
+ * (ctx.askNetwork), with the command's timeout held while it waits; "Allow always" adds the host to
+ * the project's fence. Without ctx.askNetwork (tests of the tool alone) nothing is asked and it is refused.
+ */
+function connectionQuestion(ctx: ToolContext, sandbox: CommandSandbox, command: string, cwd: string | undefined, hold: TimeoutHold, answers: ConnectionAnswers): ConnectionQuestion | undefined {
+  const askNetwork = ctx.askNetwork;
+  if (!askNetwork) return undefined;
+  return ({ host, port, signal }) =>
+    hold.during(async () => {
+      const entry = sandbox.alwaysEntry?.(host, port);
+      const answer = await askNetwork({ host, port, command, args: { command, ...(cwd ? { cwd } : {}) }, signal, ...(entry ? { always: entry } : {}) });
+      let always: string | undefined;
+      if (answer.allowed && answer.always && entry && sandbox.allowAlways) {
+        try {
+          sandbox.allowAlways(entry);
+          always = entry;
+        } catch {
+          // Not kept (the settings file could not be written): the allow still holds for this command.
+        }
+      }
+      answers.add({
+        host,
+        port,
+        allowed: answer.allowed,
+        ...(always ? { always } : {}),
+        ...(answer.by === 'policy' && signal.aborted ? { withdrawn: true } : {}),
+        ...(answer.message ? { message: answer.message } : {}),
+        ...(answer.by === 'person' ? { byPerson: true } : {}),
+      });
+      return answer.allowed;
+    });
+}
+
+function withConnections(result: ToolResult, connections: ConnectionAnswers): ToolResult {
+  const reached = connections.reached();
+  if (reached.length === 0 || result.metadata === null || typeof result.metadata !== 'object' || Array.isArray(result.metadata)) return result;
+  return { ...result, metadata: { ...result.metadata, reachedHosts: reached } };
+}
 
 /** Where the command ran: in the fence, outside it after a fence hit, unsandboxed (none available), with the sandbox turned off for the run (--no-sandbox), or with no sandbox at all (tests). */
 type SandboxState = 'sandboxed' | 'outside' | 'unavailable' | 'off' | 'none';

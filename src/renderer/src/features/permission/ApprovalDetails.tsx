@@ -70,8 +70,8 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
           <p data-testid="permission-model-reason">{reason}</p>
         </section>
       )}
-      {/* A fence hit's question is the sandbox notice above: the same words twice would only hide the point. */}
-      {approval.reason && approval.sandbox?.kind !== 'fence_hit' && (
+      {/* A fence hit's or a host's question is the sandbox notice above: the same words twice would only hide the point. */}
+      {approval.reason && approval.sandbox?.kind !== 'fence_hit' && approval.sandbox?.kind !== 'network' && (
         <section aria-label="Why this asks" className="approval-note">
           <h3>Why it asks</h3>
           <p data-testid="permission-reason">{approval.reason}</p>

@@ -41,6 +41,8 @@ export function ApprovalDialog({ current, returnFocus }: { current: CurrentAppro
   const hasProject = useApp((state) => Boolean(state.sessions[entry.sessionId]?.projectId));
   const offered = approval.allowAlways && 'rule' in approval.allowAlways ? approval.allowAlways.rule : undefined;
   const refused = approval.allowAlways && 'refused' in approval.allowAlways ? approval.allowAlways.refused : undefined;
+  // A host a running command connects to: Allow always adds it to the project's fence, exactly as offered.
+  const network = approval.sandbox?.kind === 'network';
   const [rule, setRule] = useState(offered ?? '');
   const [scope, setScope] = useState<AlwaysScope>('session');
   const [message, setMessage] = useState('');
@@ -128,6 +130,10 @@ export function ApprovalDialog({ current, returnFocus }: { current: CurrentAppro
   function allowAlways() {
     // The offered rule was worked out for the model's call; the person's version is allowed once or not at all.
     if (answering || changed || offered === undefined || !rule.trim()) return;
+    if (network) {
+      void answerApproval({ approvalId: entry.approvalId, action: 'allow', scope: 'project', rule: offered });
+      return;
+    }
     void answerApproval({ approvalId: entry.approvalId, action: 'allow', scope, rule: rule.trim() });
   }
   function deny() {
@@ -257,7 +263,12 @@ export function ApprovalDialog({ current, returnFocus }: { current: CurrentAppro
           </p>
           {approval.sandbox && <SandboxNotice note={approval.sandbox} />}
           <ApprovalDetails approval={approval} edit={edit} />
-          {offered !== undefined ? (
+          {offered !== undefined && network ? (
+            <p className="network-always" data-testid="permission-network-always">
+              Allow always adds <span className="mono">{offered}</span> to this project’s allowed domains in Settings → Sandbox: commands of every session of
+              the project reach it from then on without asking.
+            </p>
+          ) : offered !== undefined ? (
             <>
               <AllowAlwaysChoice rule={rule} scope={scope} hasProject={hasProject} disabled={changed} onRuleChange={setRule} onScopeChange={setScope} />
               {changed && (
