@@ -168,6 +168,18 @@ describe('what the answer does', () => {
     expect(finished(events)[0]?.metadata).not.toHaveProperty('reachedHosts');
   });
 
+  it('a deny rule on the domain refuses the connection before anybody is asked', async () => {
+    page = await startPageServer(PAGE);
+    const dataDir = tempDir('tether-data-');
+    writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ permissions: { deny: ['fetch_url(domain:127.0.0.1)'] } }));
+    const person = new Person(() => allowOnce);
+    const { events, told } = await run({ broker: person, calls: [fetchCall()], dataDir });
+    expect(person.networkQuestions()).toHaveLength(0);
+    expect(networkAsked(events)).toHaveLength(0);
+    expect(page.hits()).toBe(0);
+    expect(told.join('\n')).toContain('fetch_url(domain:127.0.0.1) denies');
+  });
+
   it('headless tether run denies at once, and says so to the model', async () => {
     page = await startPageServer(PAGE);
     const { events, told, sessionId } = await run({ broker: new HeadlessBroker({ unleashed: false }), calls: [fetchCall()], mode: 'auto' });

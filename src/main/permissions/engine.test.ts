@@ -39,6 +39,17 @@ function engine(rules: PermissionRule[] = [], options: Partial<PermissionEngineO
   });
 }
 
+describe('a host a running command reaches for', () => {
+  it('is refused by a deny rule on its domain and by outside content set to block; anything else is the person’s question', () => {
+    expect(engine([rule('fetch_url(domain:evil.example)', 'deny')]).evaluateHost('evil.example').action).toBe('deny');
+    expect(engine([rule('fetch_url(domain:*.evil.example)', 'deny')]).evaluateHost('api.evil.example').action).toBe('deny');
+    expect(engine([], { outsideContent: 'block' }).evaluateHost('example.com', 'a fetched page').action).toBe('deny');
+    expect(engine([]).evaluateHost('example.com').action).toBe('ask');
+    // An allow rule for fetch_url is not the sandbox's fence: the command's connection still asks.
+    expect(engine([rule('fetch_url(domain:example.com)', 'allow')]).evaluateHost('example.com').action).not.toBe('deny');
+  });
+});
+
 describe('precedence', () => {
   it('denies the whole command when one part is denied, and says which part', () => {
     const e = engine([rule('run_command(rm *)', 'deny'), rule('run_command', 'allow')]);

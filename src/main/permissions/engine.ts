@@ -79,6 +79,7 @@ export interface PermissionEngineOptions {
 
 export interface PermissionEngine extends Policy {
   evaluate(query: PermissionQuery): PolicyVerdict;
+  evaluateHost(host: string, taint?: string): Pick<PolicyVerdict, 'action' | 'reason' | 'rule'>;
   /** False when a deny rule, or an ask rule naming it, covers reading this file: search_code leaves its contents out. */
   canRead(absolutePath: string): boolean;
   readonly mode: PermissionMode;
@@ -640,6 +641,12 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
         verdict.allowAlways = offer(call, taint, decided);
       }
       return verdict;
+    },
+
+    evaluateHost(host, taint) {
+      const call: Call = { toolName: 'fetch_url', subject: { kind: 'url', url: `https://${host}/` }, items: [{ kind: 'host', host }], cls: 'egress', egress: true };
+      const decided = decide(call, taint);
+      return { action: decided.action, reason: decided.reason, ...(decided.rule ? { rule: decided.rule.rule.pattern } : {}) };
     },
 
     canRead(absolutePath) {

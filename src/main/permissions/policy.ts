@@ -47,4 +47,10 @@ export interface PolicyVerdict {
 
 export interface Policy {
   evaluate(query: PermissionQuery): PolicyVerdict;
+  /**
+   * A connection a running command makes to a host its sandbox fence does not allow: the deny rules on
+   * domains (`fetch_url(domain:…)`) and the outside-content gate decide it as they decide a fetch.
+   * Deny means refused without asking; anything else asks the person (the fence is not a rule).
+   */
+  evaluateHost?(host: string, taint?: string): Pick<PolicyVerdict, 'action' | 'reason' | 'rule'>;
 }

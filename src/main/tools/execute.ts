@@ -331,6 +331,9 @@ async function askNetworkAccess(callId: string, tool: AnyTool, question: Network
   const { log } = deps;
   const { host, port } = question;
   const taint = log.state.taints.length > 0 ? log.state.taints.join('; ') : undefined;
+  // Deny rules on the domain, and outside content set to block, refuse it before anybody is asked.
+  const ruled = deps.policy.evaluateHost?.(host, taint);
+  if (ruled?.action === 'deny') return { allowed: false, message: ruled.reason, by: 'policy' };
   const offer: AllowAlwaysOffer = taint
     ? { refused: 'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.' }
     : question.always
