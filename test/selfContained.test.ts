@@ -11,9 +11,13 @@ import { readCaseFile, repoRoot } from './support/testData';
  * references stay inside it, and the data the tests read is committed, not merely present here.
  */
 
-/** `../`-paths that leave the repository on purpose: what a hostile model asks for, which Tether must refuse. */
+/**
+ * `../`-paths that leave the repository on purpose: what a hostile model asks for, which Tether must
+ * refuse, and what a planted repository's config names inside a test's temporary workspace.
+ */
 const DELIBERATE_ESCAPES: Record<string, string[]> = {
   'test/agentLoop.test.ts': ['../../etc/passwd'],
+  'test/plantedRepositories.test.ts': ['../../extra.cfg'],
 };
 
 /** The data folders the suites read, each with its own README.md saying where the files came from. */
