@@ -117,7 +117,8 @@ describe('a clone with nothing beside it', () => {
     for (const name of fs.readdirSync(checkoutParent)) {
       const neighbour = path.join(checkoutParent, name);
       // Dot-folders beside a checkout are tools' caches, not something the repository could mean.
-      if (neighbour === repoRoot || name.startsWith('.')) continue;
+      // Nor is this test's own clone, when the checkout sits in the temporary folder it makes it in.
+      if (neighbour === repoRoot || neighbour === parent || name.startsWith('.')) continue;
       for (const file of filesUnder(neighbour, 3)) {
         const base = path.basename(file);
         if (/^[\w.-]{6,}\.[a-z]{2,5}$/i.test(base) && !ownNames.has(base)) outsideNames.add(base);
