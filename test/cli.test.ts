@@ -19,6 +19,21 @@ afterEach(async () => {
 
 const setUp = (turns: Turn[]) => cliSetUp(turns);
 
+/**
+ * Runs one flooding command through the built CLI to its end (`--unleashed`), and checks that the
+ * process's peak memory stayed under 400 MB (printed with TETHER_PRINT_RSS=1).
+ */
+async function floodThroughTheCli(command: string, timeoutMs: number) {
+  const { env, flags, server } = await setUp([{ toolCalls: [{ name: 'run_command', arguments: { command, timeout_ms: timeoutMs } }] }, { text: 'That was a lot.' }]);
+  const run = startCli(['run', 'flood', '--unleashed', '--json', ...flags], env);
+  const peak = watchPeakRss(run.child.pid!);
+  expect(await run.exited).toBe(0);
+  const peakMb = peak();
+  if (process.env.TETHER_PRINT_RSS) console.log(`peak RSS ${peakMb.toFixed(0)} MB`);
+  expect(peakMb).toBeLessThan(400);
+  return { server, finished: run.events.find((stored) => stored.event.type === 'tool.finished')?.event };
+}
+
 /** Samples a process's peak resident memory (VmHWM) until it exits; returns the last value seen, in MB. */
 function watchPeakRss(pid: number): () => number {
   let peakMb = 0;
@@ -148,17 +163,7 @@ describe('tether run', () => {
   }, 60_000);
 
   it('300 MB of output keeps Tether under 400 MB, and the model is told the true size of what was cut', async () => {
-    const { env, flags, server } = await setUp([
-      { toolCalls: [{ name: 'run_command', arguments: { command: "head -c 300000000 /dev/zero | tr '\\0' a; echo; echo FLOOD-END", timeout_ms: 120_000 } }] },
-      { text: 'That was a lot.' },
-    ]);
-    const run = startCli(['run', 'flood', '--unleashed', '--json', ...flags], env);
-    const peak = watchPeakRss(run.child.pid!);
-    expect(await run.exited).toBe(0);
-    const peakMb = peak();
-    if (process.env.TETHER_PRINT_RSS) console.log(`peak RSS ${peakMb.toFixed(0)} MB`);
-    expect(peakMb).toBeLessThan(400);
-    const finished = run.events.find((stored) => stored.event.type === 'tool.finished')?.event;
+    const { finished, server } = await floodThroughTheCli("head -c 300000000 /dev/zero | tr '\\0' a; echo; echo FLOOD-END", 120_000);
     expect(finished).toMatchObject({ type: 'tool.finished', outcome: 'ok' });
     const [told] = allToolOutputs(server.requests[1]!);
     expect(told).toMatch(/FLOOD-END/);
@@ -169,17 +174,7 @@ describe('tether run', () => {
   }, 120_000);
 
   it('an endless flood runs to its timeout with memory bounded, and the call ends with the output capped', async () => {
-    const { env, flags } = await setUp([
-      { toolCalls: [{ name: 'run_command', arguments: { command: "cat /dev/zero | tr '\\0' a", timeout_ms: 6_000 } }] },
-      { text: 'It timed out.' },
-    ]);
-    const run = startCli(['run', 'flood', '--unleashed', '--json', ...flags], env);
-    const peak = watchPeakRss(run.child.pid!);
-    expect(await run.exited).toBe(0);
-    const peakMb = peak();
-    if (process.env.TETHER_PRINT_RSS) console.log(`peak RSS ${peakMb.toFixed(0)} MB`);
-    expect(peakMb).toBeLessThan(400);
-    const finished = run.events.find((stored) => stored.event.type === 'tool.finished')?.event;
+    const { finished } = await floodThroughTheCli("cat /dev/zero | tr '\\0' a", 6_000);
     expect(finished?.type === 'tool.finished' && finished.output).toMatch(/timed out|timeout/i);
     expect(finished?.type === 'tool.finished' ? finished.output.length : Infinity).toBeLessThan(2_100_000);
   }, 60_000);

@@ -215,7 +215,7 @@ function PreviewDetails({
             {unasked.map((call) => (
               <li key={call.callId} data-call-id={call.callId}>
                 <code className="mono">{stringArg(argsObject(call.arguments), 'command') ?? call.title ?? call.name}</code>
-                <span className="tool-tag tool-tag-unasked">ran unasked</span>
+                <span className="badge tool-tag tool-tag-unasked">ran unasked</span>
               </li>
             ))}
           </ul>
@@ -229,7 +229,7 @@ function PreviewDetails({
               <li key={warning.callId}>
                 <code className="mono">{warning.summary}</code> <span className="faint">— {warning.why}</span>
                 {toolCalls[warning.callId] && actedUnasked(toolCalls[warning.callId]!) && (
-                  <span className="tool-tag tool-tag-unasked" data-testid="rewind-warning-unasked">
+                  <span className="badge tool-tag tool-tag-unasked" data-testid="rewind-warning-unasked">
                     ran unasked
                   </span>
                 )}

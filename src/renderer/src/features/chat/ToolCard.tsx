@@ -39,12 +39,12 @@ function Provenance({ call }: { call: ToolCallView }) {
   return (
     <span className="tool-provenance">
       {sandbox && (
-        <span className={`tool-tag tool-tag-${sandbox}`} data-testid="tool-card-sandbox" data-sandbox={sandbox} title={sandboxLabels[sandbox]!.title}>
+        <span className={`badge tool-tag tool-tag-${sandbox}`} data-testid="tool-card-sandbox" data-sandbox={sandbox} title={sandboxLabels[sandbox]!.title}>
           {sandboxLabels[sandbox]!.text}
         </span>
       )}
       {unasked && (
-        <span className="tool-tag tool-tag-unasked" data-testid="tool-card-unasked" title="Nobody was asked: the permission mode or a rule let it run on its own.">
+        <span className="badge tool-tag tool-tag-unasked" data-testid="tool-card-unasked" title="Nobody was asked: the permission mode or a rule let it run on its own.">
           unasked
         </span>
       )}
