@@ -104,7 +104,10 @@ export const ToolFinished = z.object({
   outcome: ToolOutcome,
   title: z.string(),
   output: z.string(),
+  /** How long the call took, without the time it waited for the person. */
   durationMs: z.number().nonnegative(),
+  /** How long it waited for the person (the question before it ran, and any while it ran). */
+  waitedMs: z.number().nonnegative().optional(),
   metadata: Json.optional(),
 });
 

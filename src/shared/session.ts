@@ -31,6 +31,8 @@ export interface ToolCallView {
   title?: string;
   output?: string;
   durationMs?: number;
+  /** Time spent waiting for the person, shown apart from the duration. */
+  waitedMs?: number;
   metadata?: Json;
   approvalId?: string;
   /** A person (or the headless stand-in) was asked about this call: before it ran, or while it ran (run it again outside the sandbox?). */
@@ -380,6 +382,7 @@ function apply(draft: Draft, event: SessionEvent): void {
         title: event.title,
         output: event.output,
         durationMs: event.durationMs,
+        ...(event.waitedMs !== undefined ? { waitedMs: event.waitedMs } : {}),
         metadata: event.metadata,
       });
       draft.items().push({ type: 'tool_result', callId: event.callId, output: event.output, isError: event.outcome !== 'ok' });

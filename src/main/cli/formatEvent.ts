@@ -40,7 +40,8 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
       return [];
     case 'tool.finished': {
       const mark = event.outcome === 'ok' ? '✓' : event.outcome === 'denied' ? '✗' : '!';
-      const lines = [`${mark} ${event.title} [${event.outcome}, ${event.durationMs} ms]`];
+      const waited = event.waitedMs !== undefined ? `, waited ${event.waitedMs} ms for an answer` : '';
+      const lines = [`${mark} ${event.title} [${event.outcome}, ${event.durationMs} ms${waited}]`];
       if (options.full || event.outcome !== 'ok') lines.push(...indent(event.output, options.full ? Infinity : 12));
       return lines;
     }

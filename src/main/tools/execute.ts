@@ -71,10 +71,28 @@ export interface Grant {
 
 const DEFAULT_TOOL_TIMEOUT_MS = 11 * 60_000;
 
-export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps): Promise<void> {
+export async function executeToolCall(call: ToolCallItem, runnerDeps: ToolRunnerDeps): Promise<void> {
   const started = performance.now();
+  // Every question about this call goes through the broker: the time it waits there is the person's,
+  // not the call's, and is shown apart (an edit that waited 40 s for an answer did not take 40 s).
+  let waited = 0;
+  const broker = runnerDeps.broker;
+  const deps: ToolRunnerDeps = {
+    ...runnerDeps,
+    broker: {
+      decide: async (request, signal) => {
+        const asked = performance.now();
+        try {
+          return await broker.decide(request, signal);
+        } finally {
+          waited += performance.now() - asked;
+        }
+      },
+    },
+  };
   // A result: what comes next appends before it acts (the next call, the next request).
   const finish = (outcome: ToolOutcome, title: string, output: string, metadata?: Json): void => {
+    const waitedMs = Math.round(waited);
     deps.log.record({
       type: 'tool.finished',
       callId: call.callId,
@@ -82,7 +100,8 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
       outcome,
       title,
       output,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.max(0, Math.round(performance.now() - started) - waitedMs),
+      ...(waitedMs > 0 ? { waitedMs } : {}),
       ...(metadata === undefined ? {} : { metadata }),
     });
   };

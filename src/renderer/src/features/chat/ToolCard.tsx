@@ -80,8 +80,13 @@ export function ToolCard({ sessionId, callId }: { sessionId: string; callId: str
           {statusLabels[call.status]}
         </span>
         {duration && (
-          <span className="tool-duration faint" data-testid="tool-card-duration">
+          <span className="tool-duration faint" data-testid="tool-card-duration" title="How long the call took, without the time it waited for you">
             {duration}
+          </span>
+        )}
+        {call.waitedMs !== undefined && (
+          <span className="tool-duration faint" data-testid="tool-card-waited" title="How long it waited for your answer">
+            waited {formatDuration(call.waitedMs)}
           </span>
         )}
       </button>
