@@ -1,9 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { requests, type RequestName } from '../../src/shared/contract';
 import { removeTempDirs } from '../support/tempDirs';
 import { sampleInputs, sampleOutputs, storedEvent } from './contractSamples';
-import { call, connect, nextClose, nextEvent, rawGet, SECRET, startTestHost, type TestHost } from './serveHelpers';
+import { call, connect, nextClose, nextEvent, rawGet, rawGetBytes, rendererFixture, SECRET, startTestHost, type TestHost } from './serveHelpers';
 
 // `tether serve` over real sockets on 127.0.0.1: who may connect, what the socket answers, and what
 // the HTTP side serves.
@@ -228,6 +232,36 @@ describe('tether serve: static files', () => {
     expect((await rawGet(test.host.port, '/assets/codicon.woff2', host(test))).headers['content-type']).toBe('font/woff2');
     const head = await rawGet(test.host.port, '/assets/index-abc123.js', host(test), 'HEAD');
     expect([head.status, head.body, head.headers['content-length']]).toEqual([200, '', '22']);
+  });
+
+  it('sends text compressed to a browser that accepts it: the build’s Brotli or gzip copy while it is current, else gzip as it streams', async () => {
+    const rendererDir = rendererFixture();
+    const script = `console.log(${JSON.stringify('tether '.repeat(4000))});`;
+    writeFileSync(path.join(rendererDir, 'assets/big-abc123.js'), script);
+    const test = await setUp({ rendererDir });
+    const get = (encoding: string) => rawGetBytes(test.host.port, '/assets/big-abc123.js', { ...host(test), 'Accept-Encoding': encoding });
+
+    // No copy yet: gzip made as it streams, with no length up front.
+    const streamed = await get('gzip, deflate');
+    expect([streamed.headers['content-encoding'], streamed.headers['content-length'], streamed.headers.vary]).toEqual(['gzip', undefined, 'Accept-Encoding']);
+    expect(gunzipSync(streamed.body).toString()).toBe(script);
+
+    execFileSync(process.execPath, [path.resolve('scripts/precompressRenderer.mjs'), rendererDir]);
+    const brotli = await get('gzip, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(Number(brotli.headers['content-length'])).toBeLessThan(script.length / 10);
+    expect(brotliDecompressSync(brotli.body).toString()).toBe(script);
+    const gzip = await get('gzip;q=1, br;q=0');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(script);
+    expect((await get('identity')).headers['content-encoding']).toBeUndefined();
+    // A copy older than its file is stale: the file changed after the build, so gzip streams again.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(path.join(rendererDir, 'assets/big-abc123.js'), later, later);
+    const stale = await get('br, gzip');
+    expect([stale.headers['content-encoding'], stale.headers['content-length']]).toEqual(['gzip', undefined]);
+    // Fonts and images are sent as they are.
+    expect((await rawGetBytes(test.host.port, '/assets/codicon.woff2', { ...host(test), 'Accept-Encoding': 'br, gzip' })).headers['content-encoding']).toBeUndefined();
   });
 
   it('never serves a file outside the renderer folder, a dotfile or a symlink that leaves it', async () => {

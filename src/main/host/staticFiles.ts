@@ -2,10 +2,13 @@ import { createReadStream, realpathSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { createGzip } from 'node:zlib';
 
 /**
  * Serves the built renderer (index.html and its assets) and nothing else: no listings, no dotfiles,
- * nothing outside the folder, whatever the path says (`..`, encoded slashes, symlinks).
+ * nothing outside the folder, whatever the path says (`..`, encoded slashes, symlinks). Text is sent
+ * compressed to a browser that accepts it: the Brotli or gzip copy the build wrote beside the file
+ * (scripts/precompressRenderer.mjs) while it is newer than the file, else gzip made as it streams.
  */
 
 const contentTypes: Record<string, string> = {
@@ -51,10 +54,14 @@ export function staticFiles(rootDir: string): StaticFileHandler {
     }
 
     const isIndex = real === path.join(root, 'index.html');
+    const type = contentTypes[path.extname(real).toLowerCase()] ?? 'application/octet-stream';
+    const encoding = COMPRESSIBLE.test(type) ? await chooseEncoding(root, real, request.headers['accept-encoding']) : undefined;
     response.writeHead(200, {
       ...headers,
-      'Content-Type': contentTypes[path.extname(real).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': String(size),
+      'Content-Type': type,
+      ...(encoding ? { 'Content-Encoding': encoding.name } : {}),
+      ...(encoding?.size !== undefined ? { 'Content-Length': String(encoding.size) } : encoding ? {} : { 'Content-Length': String(size) }),
+      ...(COMPRESSIBLE.test(type) ? { Vary: 'Accept-Encoding' } : {}),
       // The page carries no secret, but a cached one would outlive a rebuild; Vite's hashed assets never change.
       'Cache-Control': isIndex ? 'no-store' : pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     });
@@ -63,18 +70,64 @@ export function staticFiles(rootDir: string): StaticFileHandler {
       return;
     }
     await new Promise<void>((resolve) => {
-      const stream = createReadStream(real);
+      const source = createReadStream(encoding?.file ?? real);
+      const stream = encoding && encoding.file === undefined ? source.pipe(createGzip({ level: 6 })) : source;
+      source.on('error', () => {
+        response.destroy();
+        resolve();
+      });
       stream.on('error', () => {
         response.destroy();
         resolve();
       });
       response.on('close', () => {
         stream.destroy();
+        source.destroy();
         resolve();
       });
       stream.pipe(response);
     });
   };
+}
+
+/** Types worth compressing: text, and WebAssembly. */
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
+
+interface Encoding {
+  name: 'br' | 'gzip';
+  /** The precompressed copy to send, or none when gzip is made as the file streams. */
+  file?: string;
+  size?: number;
+}
+
+/** What to send for `file` to a browser that says `accepted`: a precompressed copy, gzip on the fly, or nothing. */
+async function chooseEncoding(root: string, file: string, accepted: string | string[] | undefined): Promise<Encoding | undefined> {
+  const accepts = parseAcceptEncoding(Array.isArray(accepted) ? accepted.join(',') : (accepted ?? ''));
+  const original = await stat(file);
+  for (const [name, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+    if (!accepts.has(name)) continue;
+    try {
+      const copyPath = await realpath(file + suffix);
+      const copy = await stat(copyPath);
+      if (copy.isFile() && isInside(root, copyPath) && copy.mtimeMs >= original.mtimeMs) return { name, file: copyPath, size: copy.size };
+    } catch {
+      // No copy: try the next, then gzip as it streams.
+    }
+  }
+  return accepts.has('gzip') ? { name: 'gzip' } : undefined;
+}
+
+/** The encodings a request accepts (a q of 0 refuses one). */
+function parseAcceptEncoding(header: string): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of header.split(',')) {
+    const [name, ...parameters] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = parameters.map((parameter) => /^\s*q=([\d.]+)/.exec(parameter)?.[1]).find((value) => value !== undefined);
+    if (q !== undefined && Number(q) === 0) continue;
+    accepted.add(name);
+  }
+  return accepted;
 }
 
 /** The file a URL path names inside `root`, or null when it names anything else. */
