@@ -146,8 +146,22 @@ test('a message typed key by key across the request’s appearance answers nothi
   await page.keyboard.press('d');
   await expect(dialog.getByTestId('permission-keys-hint')).toHaveAttribute('data-refusal', 'typing');
   await expect(dialog).toBeVisible();
-  // …and once the person has stopped typing for a second, D denies.
+  // …and once the person has stopped typing for a second, Esc still answers nothing: focus goes back
+  // to the box and the request stays waiting, listed and unanswered in the session's record.
   await page.waitForTimeout(1_100);
+  await page.keyboard.press('Escape');
+  await expect(box).toBeFocused();
+  await expect(dialog).toHaveAttribute('data-focused', 'false');
+  await page.waitForTimeout(300);
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('inbox-item')).toHaveCount(1);
+  await sessionStatus(page, 'waiting');
+  expect(sessionEvents(sessionId)).not.toContain('approval.answered');
+  await expect(box).toHaveValue('x');
+  // Reached again, its hint says what Esc does, the Deny button shows only D, and D denies.
+  await reachRequest(page);
+  await expect(dialog.getByTestId('permission-keys-hint')).toContainText('Esc: back, leaves it waiting');
+  await expect(dialog.getByTestId('permission-deny')).toHaveText('DenyD');
   await page.keyboard.press('d');
   await dialogGone(page);
   await sessionStatus(page, 'done');

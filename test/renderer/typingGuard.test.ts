@@ -48,7 +48,7 @@ describe('the typing guard', () => {
     const guard = new TypingGuard(time.now);
     guard.appeared('r1');
     time.advance(60_000);
-    for (const kind of ['letter', 'enter', 'space', 'escape'] as const) {
+    for (const kind of ['letter', 'enter', 'space'] as const) {
       expect(guard.verdict('r1', { kind, focusInside: false })).toEqual({ answers: false, refusal: 'not-focused' });
     }
   });
@@ -99,7 +99,7 @@ describe('the typing guard', () => {
     time.advance(ARM_MS);
     // No deliberate act recorded, yet Enter answers: it did not come during typing, and it has focus.
     expect(guard.verdict('r1', { kind: 'enter', focusInside: true })).toEqual({ answers: true });
-    expect(guard.verdict('r1', { kind: 'escape', focusInside: true })).toEqual({ answers: true });
+    expect(guard.verdict('r1', { kind: 'space', focusInside: true })).toEqual({ answers: true });
   });
 
   it('takes no key held down', () => {

@@ -24,10 +24,11 @@ const refusalNotes: Record<Refusal, string> = {
 /**
  * One permission request. It comes on screen without taking focus: the person keeps typing where
  * they were, and reaches it with F6 or Ctrl/Cmd+Shift+A (again: back where they were), Tab, or a
- * click. Once it has focus, Enter or A allows once, Shift+A allows always (when offered), Esc or D
- * denies, E edits the command (or the new text, or the content); in a text field Enter submits that
- * field's choice instead. In the edit box Enter adds a line, Ctrl/Cmd+Enter allows the person's
- * version once, and Esc only leaves the box, so one key cannot throw an edit away with a denial.
+ * click. Once it has focus, Enter or A allows once, Shift+A allows always (when offered), D denies,
+ * E edits the command (or the new text, or the content); in a text field Enter submits that field's
+ * choice instead. Esc answers nothing: it gives focus back to where the person was (as F6 does) and
+ * leaves the request waiting. In the edit box Enter adds a line, Ctrl/Cmd+Enter allows the person's
+ * version once, and Esc only leaves the box, back to the request.
  * Every key goes through {@link typingGuard}: none answers within a second of typing elsewhere, and
  * Enter or Space does not answer a request that appeared during typing until it was reached on
  * purpose. Clicks always count.
@@ -157,8 +158,9 @@ export function ApprovalDialog({ current, returnFocus }: { current: CurrentAppro
     if (event.key === 'Escape') {
       event.preventDefault();
       event.stopPropagation();
+      // Esc never answers: out of the edit box to the request, else back where the person was.
       if (inEditBox) dialog.current?.focus();
-      else if (mayAct('escape', event)) deny();
+      else if (!event.repeat) returnFocusRef.current();
       return;
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -306,7 +308,8 @@ export function ApprovalDialog({ current, returnFocus }: { current: CurrentAppro
             refusalNotes[refusal]
           ) : focused ? (
             <>
-              Keys answer this request. <kbd>{reachKeys.first}</kbd> goes back to where you were.
+              Keys answer this request. <kbd>{reachKeys.first}</kbd> goes back to where you were; <kbd>Esc</kbd>: back, leaves it
+              waiting.
             </>
           ) : (
             <>
@@ -315,9 +318,8 @@ export function ApprovalDialog({ current, returnFocus }: { current: CurrentAppro
           )}
         </p>
         <footer className="dialog-actions">
-          <button type="button" className="danger" data-testid="permission-deny" aria-label="Deny" aria-keyshortcuts="D Escape" disabled={answering} onClick={deny}>
+          <button type="button" className="danger" data-testid="permission-deny" aria-label="Deny" aria-keyshortcuts="D" disabled={answering} onClick={deny}>
             Deny<kbd>D</kbd>
-            <kbd>Esc</kbd>
           </button>
           <span className="spacer" />
           {offered !== undefined && (

@@ -27,8 +27,8 @@ export const INTENT_MS = 1000;
 /** A request's own region: typing in its fields is meant for it and does not count as typing elsewhere. */
 export const REQUEST_REGION = '[data-key-guard="request"]';
 
-/** The kinds of key that can answer a request. */
-export type AnswerKey = 'letter' | 'enter' | 'space' | 'escape';
+/** The kinds of key that can answer a request (not Esc: it only goes back, and leaves the request waiting). */
+export type AnswerKey = 'letter' | 'enter' | 'space';
 
 /** Why a key did not answer. */
 export type Refusal = 'not-focused' | 'typing' | 'too-soon' | 'held' | 'not-reached';
