@@ -17,6 +17,11 @@ export class InteractiveBroker implements Broker {
   private readonly waiting = new Map<string, Waiting>();
   /** Answers to requests stored in the log that a resuming run has not reached yet. */
   private readonly early = new Map<string, Decision>();
+  /**
+   * Requests this broker has taken an answer for. The log records the answer a moment later (when
+   * the call goes on), so until then only this says a second answer comes too late.
+   */
+  private readonly taken = new Set<string>();
 
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision> {
     const answered = this.early.get(request.approvalId);
@@ -55,6 +60,9 @@ export class InteractiveBroker implements Broker {
    */
   answer(answer: ApprovalAnswer, options: { stillAsked?: boolean } = {}): void {
     const waiting = this.waiting.get(answer.approvalId);
+    if (!waiting && this.taken.has(answer.approvalId)) {
+      throw new HostError('conflict', 'This permission request was already answered.');
+    }
     if (!waiting && options.stillAsked && !this.early.has(answer.approvalId)) {
       this.early.set(answer.approvalId, toDecision(answer));
       return;
@@ -64,6 +72,7 @@ export class InteractiveBroker implements Broker {
     }
     // Taken before resolving, so a second answer arriving in the same tick is refused, not applied twice.
     this.waiting.delete(answer.approvalId);
+    this.taken.add(answer.approvalId);
     waiting.resolve(toDecision(answer));
   }
 }
