@@ -61,7 +61,7 @@ export class InteractiveBroker implements Broker {
   answer(answer: ApprovalAnswer, options: { stillAsked?: boolean } = {}): void {
     const waiting = this.waiting.get(answer.approvalId);
     if (!waiting && this.taken.has(answer.approvalId)) {
-      throw new HostError('conflict', 'This permission request was already answered.');
+      throw new HostError('not_found', 'This permission request is no longer waiting: it was already answered.');
     }
     if (!waiting && options.stillAsked && !this.early.has(answer.approvalId)) {
       this.early.set(answer.approvalId, toDecision(answer));
