@@ -162,6 +162,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       sessions.whileStopped(sessionId, `revert ${filePath}`, () =>
         diffs.revert(sessionId, { path: filePath, ...(scope ? { scope } : {}), ...(hunk ? { hunk } : {}) }),
       ),
+    'diff:undoRevert': async ({ sessionId, undoId }) =>
+      sessions.whileStopped(sessionId, 'undo the revert', async () => diffs.undoRevert(sessionId, undoId)),
     'diff:accept': async ({ sessionId, scope }) => {
       sessions.summary(sessionId);
       await diffs.accept(sessionId, scope);

@@ -160,6 +160,18 @@ export const DiffRevert = z.object({
   hunk: z.object({ index: z.number().int().nonnegative(), fingerprint: z.string().min(1) }).optional(),
 });
 
+/** A revert done: what it changed, and the id that undoes it (`diff:undoRevert`) while the file stays as the revert left it. */
+export const RevertDone = z.object({
+  path: z.string(),
+  /** In words: `src/a.ts line 5 (hunk)`, `README.md (whole file)`. */
+  note: z.string(),
+  undoId: z.string(),
+});
+export type RevertDone = z.infer<typeof RevertDone>;
+
+/** Undo a session's latest revert; refused when the file changed since (nothing is overwritten). */
+export const DiffUndoRevert = z.object({ sessionId: z.string(), undoId: z.string().min(1) });
+
 /** Accept everything changed so far: the scope's review base moves to now. */
 export const DiffAccept = z.object({ sessionId: z.string(), scope: DiffScope.optional() });
 
@@ -328,13 +340,19 @@ export const requests = {
   'approvals:pending': { input: none, output: z.array(PendingApproval) },
   'diff:files': { input: DiffFilesRequest, output: z.array(FileChange) },
   'diff:file': { input: DiffFileRequest, output: FileDiff },
-  'diff:revert': { input: DiffRevert, output: z.void() },
+  'diff:revert': { input: DiffRevert, output: RevertDone },
+  /** Puts the file back as the session's latest revert found it; refused while the agent works or when the file changed since. */
+  'diff:undoRevert': { input: DiffUndoRevert, output: RevertDone.omit({ undoId: true }) },
   'diff:accept': { input: DiffAccept, output: z.void() },
   'worktree:setting': { input: z.object({ projectId: z.string() }), output: WorktreeSetting },
   'worktree:configure': { input: z.object({ projectId: z.string(), enabled: z.boolean() }), output: WorktreeSetting },
   'worktree:finish': { input: WorktreeFinish, output: WorktreeFinished },
   'settings:get': { input: none, output: SettingsView },
   'settings:update': { input: SettingsUpdate, output: SettingsView },
+  /** "Test connection": main asks the server at a typed address for its models and says what failed. */
+  'model:test': { input: ConnectionTestRequest, output: ConnectionTestResult },
+  /** Ollama and LM Studio found running on 127.0.0.1 (their two ports only). */
+  'model:findLocal': { input: none, output: z.array(LocalServerView) },
   'rules:list': { input: z.object({ projectId: z.string().optional() }), output: z.array(RuleView) },
   'rules:revoke': { input: z.object({ ruleId: z.string() }), output: z.void() },
   /** What rewinding a session to a step would change and could not undo. */

@@ -248,6 +248,17 @@ export const ChangesReverted = z.object({
 });
 
 /**
+ * The person undid their latest revert: the file is back as the revert found it (the agent's change
+ * is there again). `path`, `hunks` and `note` are the undone revert's.
+ */
+export const ChangesRevertUndone = z.object({
+  type: z.literal('changes.revert_undone'),
+  path: z.string(),
+  hunks: z.union([z.array(HunkRange), z.literal('file')]),
+  note: z.string(),
+});
+
+/**
  * The person accepted the changes: the review base of `scope` moves to snapshot `commit` (now), so
  * what was accepted leaves the review list. Accepting the session accepts the last turn too.
  */
@@ -375,6 +386,7 @@ export const SessionEvent = z.discriminatedUnion('type', [
   ContextCompacted,
   ContextCompactionFailed,
   ChangesReverted,
+  ChangesRevertUndone,
   ChangesAccepted,
   WorktreeCreated,
   WorktreeFinished,

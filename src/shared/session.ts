@@ -59,8 +59,11 @@ export function actedUnasked(call: Pick<ToolCallView, 'name' | 'startedSeq' | 'a
   return ranUnasked(call) && !ONLY_READS.has(call.name);
 }
 
-/** A revert from the live diff; `atItem` is how many conversation items there were when it happened. */
-export type RevertView = Omit<EventOf<'changes.reverted'>, 'type'> & { atItem: number };
+/**
+ * A revert from the live diff, or (`undone`) the person's undoing of one; `atItem` is how many
+ * conversation items there were when it happened.
+ */
+export type RevertView = Omit<EventOf<'changes.reverted'>, 'type'> & { atItem: number; undone?: true };
 
 export type WorktreeView = Omit<EventOf<'worktree.created'>, 'type'> & { finished?: Omit<EventOf<'worktree.finished'>, 'type'> };
 
@@ -404,12 +407,25 @@ function apply(draft: Draft, event: SessionEvent): void {
     case 'session.finished':
       state.status = event.status;
       state.endReason = event.reason;
+      state.modelFailure = event.modelFailure;
+      state.retrying = undefined;
+      if (event.status !== 'done') {
+        state.endings = [
+          ...state.endings,
+          { atItem: state.items.length, status: event.status, reason: event.reason, ...(event.modelFailure ? { modelFailure: event.modelFailure } : {}) },
+        ];
+      }
       state.pendingApprovals = [];
       if (state.context.compacting) state.context = { ...state.context, compacting: false };
       return;
     case 'changes.reverted': {
       const { type: _type, ...revert } = event;
-      state.reverts = [...state.reverts, { ...revert, atItem: state.items.length }];
+      state.reverts = [...state.reverts, { ...revert, atItem: itemCount(state) }];
+      return;
+    }
+    case 'changes.revert_undone': {
+      const { type: _type, ...revert } = event;
+      state.reverts = [...state.reverts, { ...revert, atItem: state.items.length, undone: true }];
       return;
     }
     case 'changes.accepted':

@@ -13,7 +13,7 @@ function setup(extra: ConstructorParameters<typeof FakeApi>[0] = {}) {
     'session:events': () => storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
     'diff:files': () => files,
     'diff:file': ({ path }) => ({ path, before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [hunk] }),
-    'diff:revert': () => undefined,
+    'diff:revert': ({ path }) => ({ path, note: `${path} line 3 (hunk)`, undoId: 'u1' }),
     'diff:accept': () => undefined,
     ...extra,
   });

@@ -78,6 +78,8 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
       return [`⟲ rewound (${event.restore}) to event ${event.toSeq}${event.files.length ? `; ${event.files.length} files restored` : ''}`, ...event.warnings.map((w) => `  ⚠ not undone: ${w.summary} (${w.why})`)];
     case 'changes.reverted':
       return [`⤺ the person reverted ${event.note}`];
+    case 'changes.revert_undone':
+      return [`⤻ the person undid their revert of ${event.note}`];
     case 'changes.accepted':
       return [`✓ the person accepted the changes so far (${event.scope === 'turn' ? 'last turn' : 'session'})`];
     case 'worktree.created':

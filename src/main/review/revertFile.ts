@@ -6,6 +6,7 @@ import { looksBinary } from '../tools/files/looksBinary';
 import { treeEntryAt, type TreeEntry } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
 import { fileHunks } from './fileHunks';
+import { readEntry, type WorkspaceEntry } from './workspaceEntry';
 
 /** A whole file, or one hunk named by its index in the diff the person saw and that hunk's fingerprint. */
 export type RevertTarget = { kind: 'file' } | { kind: 'hunk'; index: number; fingerprint: string };
@@ -14,6 +15,8 @@ export interface Reverted {
   path: string;
   hunks: HunkRange[] | 'file';
   note: string;
+  /** The file as the revert found it and as it left it: what an undo puts back, and what must still stand there for it to. */
+  undo: { workspace: string; absolute: string; before: WorkspaceEntry; after: WorkspaceEntry };
 }
 
 /**
@@ -26,7 +29,8 @@ export async function revertFile(repo: ShadowRepo, base: string, filePath: strin
   const relative = normalise(filePath);
   const absolute = insideWorkspace(repo.workspace, relative, filePath);
   const before = await treeEntryAt(repo, base, relative);
-  const now = currentEntry(absolute);
+  const now = readEntry(absolute);
+  const undo = () => ({ workspace: repo.workspace, absolute, before: now, after: readEntry(absolute) });
 
   if (target.kind === 'file') {
     if (!before) {
@@ -36,7 +40,7 @@ export async function revertFile(repo: ShadowRepo, base: string, filePath: strin
           `${relative} did not exist at the review base and does not exist now: there is nothing to revert. Refresh the list of changes.`,
         );
       fs.unlinkSync(absolute);
-      return { path: relative, hunks: 'file', note: `${relative} (whole file; it was new, so it was deleted)` };
+      return { path: relative, hunks: 'file', note: `${relative} (whole file; it was new, so it was deleted)`, undo: undo() };
     }
     if (sameAsBase(now, before))
       throw new HostError(
@@ -48,6 +52,7 @@ export async function revertFile(repo: ShadowRepo, base: string, filePath: strin
       path: relative,
       hunks: 'file',
       note: `${relative} (whole file${now.kind === 'missing' ? '; it had been deleted, so it was restored' : ''})`,
+      undo: undo(),
     };
   }
 
@@ -71,7 +76,7 @@ export async function revertFile(repo: ShadowRepo, base: string, filePath: strin
   }
   fs.writeFileSync(absolute, split.revert(target.index));
   const { fingerprint: _fingerprint, ...range } = hunk;
-  return { path: relative, hunks: [range], note: `${relative} ${describeHunk(range)} (hunk)` };
+  return { path: relative, hunks: [range], note: `${relative} ${describeHunk(range)} (hunk)`, undo: undo() };
 }
 
 /** Where the hunk was in the agent's version of the file, which is what the model knows. */
@@ -103,7 +108,7 @@ function normalise(filePath: string): string {
 }
 
 /** The file's absolute path, refusing a folder on the way that is a link leading out of the workspace. */
-function insideWorkspace(workspace: string, relative: string, shown: string): string {
+export function insideWorkspace(workspace: string, relative: string, shown: string): string {
   const absolute = path.join(workspace, ...relative.split('/'));
   let parent = path.dirname(absolute);
   while (!fs.existsSync(parent)) parent = path.dirname(parent);
@@ -115,28 +120,13 @@ function insideWorkspace(workspace: string, relative: string, shown: string): st
 }
 
 
-type CurrentEntry =
-  { kind: 'missing' } | { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'symlink'; target: string } | { kind: 'other' };
-
-function currentEntry(absolute: string): CurrentEntry {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(absolute);
-  } catch {
-    return { kind: 'missing' };
-  }
-  if (stat.isSymbolicLink()) return { kind: 'symlink', target: fs.readlinkSync(absolute) };
-  if (stat.isFile()) return { kind: 'file', bytes: fs.readFileSync(absolute), mode: stat.mode };
-  return { kind: 'other' };
-}
-
-function sameAsBase(now: CurrentEntry, before: TreeEntry): boolean {
+function sameAsBase(now: WorkspaceEntry, before: TreeEntry): boolean {
   if (before.mode === '120000') return now.kind === 'symlink' && now.target === before.bytes.toString('utf8');
   if (now.kind !== 'file' || !now.bytes.equals(before.bytes)) return false;
   return ((now.mode & 0o111) !== 0) === (before.mode === '100755');
 }
 
-function writeEntry(absolute: string, now: CurrentEntry, before: TreeEntry): void {
+function writeEntry(absolute: string, now: WorkspaceEntry, before: TreeEntry): void {
   if (now.kind === 'other')
     throw new HostError('conflict', `${absolute} is a folder or a special file now; move it away, then revert again.`);
   fs.mkdirSync(path.dirname(absolute), { recursive: true });

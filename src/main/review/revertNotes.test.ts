@@ -53,4 +53,37 @@ describe('what the model is told about reverts', () => {
     expect(later.at(-1)).toMatch(/src\/b\.ts \(whole file\)/);
     expect(later.at(-1)).not.toMatch(/src\/a\.ts/);
   });
+
+  const undo = (revert: SessionEvent): SessionEvent => {
+    if (revert.type !== 'changes.reverted') throw new Error('not a revert');
+    return { ...revert, type: 'changes.revert_undone' };
+  };
+
+  it('says nothing of a revert undone before the model could hear of it, and keeps the others', () => {
+    const items = shown([...turn, reverts[0]!, reverts[1]!, undo(reverts[0]!), { type: 'user.messaged', text: 'next' }]);
+    const notes = items.filter((item) => item.includes('The person'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/reverted these changes: src\/b\.ts \(whole file\)\./);
+    expect(notes[0]).not.toMatch(/src\/a\.ts|undid/);
+    expect(shown([...turn, reverts[1]!, undo(reverts[1]!), { type: 'user.messaged', text: 'next' }]).some((item) => item.includes('The person'))).toBe(false);
+  });
+
+  it('a revert made again after its undo is told once, as a revert', () => {
+    const items = shown([...turn, reverts[1]!, undo(reverts[1]!), reverts[1]!]);
+    expect(items.at(-1)).toMatch(/^user:The person reverted these changes: src\/b\.ts \(whole file\)\. /);
+  });
+
+  it('tells an undo of a revert the model already heard of, at the undo’s place', () => {
+    const items = shown([
+      ...turn,
+      reverts[1]!,
+      { type: 'user.messaged', text: 'next' },
+      { type: 'model.responded', usage, items: [{ type: 'assistant', text: 'ok' }] },
+      undo(reverts[1]!),
+      { type: 'user.messaged', text: 'again' },
+    ]);
+    expect(items.filter((item) => item.includes('reverted these changes'))).toHaveLength(1);
+    expect(items.at(-2)).toMatch(/^user:The person undid their earlier revert of these changes, .*: src\/b\.ts \(whole file\)\./);
+    expect(items.at(-2)).not.toMatch(/reverted these changes/);
+  });
 });

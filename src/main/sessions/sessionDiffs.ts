@@ -1,6 +1,7 @@
-import type { DiffScope, FileChange, FileDiff } from '../../shared/contract';
+import type { DiffScope, FileChange, FileDiff, RevertDone } from '../../shared/contract';
 import type { EventOf, StoredEvent } from '../../shared/events';
 import { revertFile, type RevertTarget } from '../review/revertFile';
+import { RevertUndos } from '../review/revertUndo';
 import type { Store } from '../store/store';
 import { changedFiles, fileDiff, WORKTREE } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
@@ -10,7 +11,7 @@ import { fileHunks } from '../review/fileHunks';
 
 export interface SessionDiffsOptions {
   /** Appends an event to the session's log and tells the UI (a revert, an accept). */
-  record(sessionId: string, event: EventOf<'changes.reverted'> | EventOf<'changes.accepted'>): void;
+  record(sessionId: string, event: EventOf<'changes.reverted'> | EventOf<'changes.revert_undone'> | EventOf<'changes.accepted'>): void;
 }
 
 /**
@@ -28,6 +29,8 @@ export class SessionDiffs {
   private readonly failures = new Map<string, string>();
   /** Base snapshots being taken: a diff asked for meanwhile waits for its base instead of failing. */
   private readonly basesUnderWay = new Map<string, Promise<void>>();
+  /** The way back from each session's latest revert. */
+  private readonly undos = new RevertUndos();
 
   constructor(
     private readonly store: Store,
@@ -74,11 +77,21 @@ export class SessionDiffs {
   async revert(
     sessionId: string,
     request: { path: string; scope?: DiffScope; hunk?: { index: number; fingerprint: string } },
-  ): Promise<void> {
+  ): Promise<RevertDone> {
     const { repo, base } = await this.base(sessionId, request.scope ?? 'session');
     const target: RevertTarget = request.hunk ? { kind: 'hunk', ...request.hunk } : { kind: 'file' };
     const reverted = await revertFile(repo, base, request.path, target);
-    this.options.record(sessionId, { type: 'changes.reverted', ...reverted });
+    const { path, hunks, note } = reverted;
+    this.options.record(sessionId, { type: 'changes.reverted', path, hunks, note });
+    return { path, note, undoId: this.undos.remember(sessionId, reverted) };
+  }
+
+  /** Undoes the session's latest revert (`undoId` names it), and logs it so the model is told. */
+  undoRevert(sessionId: string, undoId: string): Omit<RevertDone, 'undoId'> {
+    if (!this.store.sessions.get(sessionId)) throw new HostError('not_found', `There is no session ${sessionId}.`);
+    const undone = this.undos.undo(sessionId, undoId);
+    this.options.record(sessionId, { type: 'changes.revert_undone', ...undone });
+    return { path: undone.path, note: undone.note };
   }
 
   /** Accepts everything changed so far in `scope`: its review base moves to the folder as it is now. */
