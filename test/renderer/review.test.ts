@@ -47,4 +47,39 @@ describe('review actions', () => {
     await store.getState().acceptChanges('s1');
     expect(store.getState().reviewNotice.s1).toEqual({ kind: 'info', message: 'Accepted the session’s changes.' });
   });
+
+  it('offers to undo the latest revert, asks main with its id, and says what came of it', async () => {
+    const { api, store } = setup({ 'diff:undoRevert': () => ({ path: 'src/a.ts', note: 'src/a.ts line 3 (hunk)' }) });
+    await settle();
+    await store.getState().revertHunk('s1', 'src/a.ts', 0, hunk);
+    expect(store.getState().reviewNotice.s1).toEqual({ kind: 'info', message: 'Reverted src/a.ts line 3 (hunk).' });
+    expect(store.getState().lastRevert.s1?.undoId).toBe('u1');
+    await store.getState().undoRevert('s1');
+    expect(api.callsTo('diff:undoRevert')).toEqual([{ sessionId: 's1', undoId: 'u1' }]);
+    expect(store.getState().reviewNotice.s1).toEqual({ kind: 'info', message: 'Undid the revert of src/a.ts line 3 (hunk).' });
+    expect(store.getState().lastRevert.s1).toBeUndefined();
+  });
+
+  it('shows main’s refusal of an undo, and ends the offer when the files change or another action starts', async () => {
+    const { store } = setup({
+      'diff:undoRevert': () => {
+        throw new Error('src/a.ts changed after it was reverted, so the revert was not undone');
+      },
+    });
+    await settle();
+    await store.getState().revertFile('s1', 'src/a.ts');
+    await store.getState().undoRevert('s1');
+    expect(store.getState().reviewNotice.s1).toEqual({ kind: 'error', message: 'src/a.ts changed after it was reverted, so the revert was not undone' });
+    expect(store.getState().lastRevert.s1).toBeUndefined();
+
+    await store.getState().revertFile('s1', 'src/a.ts');
+    expect(store.getState().lastRevert.s1).toBeDefined();
+    store.getState().scheduleDiffRefresh('s1');
+    expect(store.getState().lastRevert.s1).toBeUndefined();
+
+    await store.getState().revertFile('s1', 'src/a.ts');
+    await store.getState().acceptChanges('s1');
+    expect(store.getState().lastRevert.s1).toBeUndefined();
+  });
 });
+

@@ -1,4 +1,4 @@
-import type { DiffHunk, DiffScope, FileChange, FileDiff, WorktreeFinish, WorktreeSetting } from '../../../shared/contract';
+import type { DiffHunk, DiffScope, FileChange, FileDiff, RevertDone, WorktreeFinish, WorktreeSetting } from '../../../shared/contract';
 import type { GetState, SetState, StoreDeps } from './appState';
 import { without, type LoadStatus } from './sessionsSlice';
 import { errorMessage } from '../lib/errorMessage';
@@ -32,12 +32,16 @@ export interface DiffSlice {
   /** A review action under way in a session (its label), so buttons wait for it. */
   reviewPending: Record<string, string>;
   reviewNotice: Record<string, ReviewNotice>;
+  /** Each session's latest revert, offered for undoing until the next review action or change. */
+  lastRevert: Record<string, RevertDone>;
   /** The per-project worktree setting, once asked for. */
   worktreeSettings: Record<string, WorktreeSetting>;
   setDiffScope(sessionId: string, scope: DiffScope): Promise<void>;
   /** Undoes one hunk of the open file, named by index and fingerprint so a stale view cannot undo another. */
   revertHunk(sessionId: string, path: string, index: number, hunk: DiffHunk): Promise<void>;
   revertFile(sessionId: string, path: string): Promise<void>;
+  /** Asks main to put back what the session's latest revert changed; main refuses if the file changed since. */
+  undoRevert(sessionId: string): Promise<void>;
   acceptChanges(sessionId: string): Promise<void>;
   dismissReviewNotice(sessionId: string): void;
   loadWorktreeSetting(projectId: string): Promise<void>;
@@ -65,6 +69,7 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     set((state) => ({
       reviewPending: { ...state.reviewPending, [sessionId]: label },
       reviewNotice: without(state.reviewNotice, sessionId),
+      lastRevert: without(state.lastRevert, sessionId),
     }));
     let notice: ReviewNotice | null = null;
     try {
@@ -78,6 +83,12 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       reviewNotice: notice ? { ...state.reviewNotice, [sessionId]: notice } : state.reviewNotice,
     }));
     await get().refreshDiff(sessionId);
+  }
+
+  /** Keeps the way back from a revert (shown with the notice that says what was reverted). */
+  function reverted(sessionId: string, done: RevertDone): string {
+    set((state) => ({ lastRevert: { ...state.lastRevert, [sessionId]: done } }));
+    return `Reverted ${done.note}.`;
   }
 
   async function loadFile(sessionId: string, path: string): Promise<void> {
@@ -108,6 +119,7 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     diffScope: {},
     reviewPending: {},
     reviewNotice: {},
+    lastRevert: {},
     worktreeSettings: {},
 
     async setDiffScope(sessionId, scope) {
@@ -116,16 +128,21 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     },
 
     revertHunk(sessionId, path, index, hunk) {
-      return review(sessionId, 'Reverting…', async () => {
-        await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId), hunk: { index, fingerprint: hunk.fingerprint } });
-        return null;
-      });
+      return review(sessionId, 'Reverting…', async () =>
+        reverted(sessionId, await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId), hunk: { index, fingerprint: hunk.fingerprint } })),
+      );
     },
 
     revertFile(sessionId, path) {
-      return review(sessionId, 'Reverting…', async () => {
-        await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId) });
-        return null;
+      return review(sessionId, 'Reverting…', async () => reverted(sessionId, await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId) })));
+    },
+
+    undoRevert(sessionId) {
+      const last = get().lastRevert[sessionId];
+      if (!last) return Promise.resolve();
+      return review(sessionId, 'Undoing the revert…', async () => {
+        const undone = await api.request('diff:undoRevert', { sessionId, undoId: last.undoId });
+        return `Undid the revert of ${undone.note}.`;
       });
     },
 
@@ -137,7 +154,7 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     },
 
     dismissReviewNotice(sessionId) {
-      set((state) => ({ reviewNotice: without(state.reviewNotice, sessionId) }));
+      set((state) => ({ reviewNotice: without(state.reviewNotice, sessionId), lastRevert: without(state.lastRevert, sessionId) }));
     },
 
     async loadWorktreeSetting(projectId) {
@@ -200,6 +217,8 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     },
 
     scheduleDiffRefresh(sessionId) {
+      // Something changed the files: the undo's offer ends (main would refuse it if the reverted file was touched).
+      if (get().lastRevert[sessionId]) set((state) => ({ lastRevert: without(state.lastRevert, sessionId) }));
       // Other sessions refresh when they are selected.
       if (get().selectedSessionId !== sessionId) return;
       const timer = timers.get(sessionId);

@@ -6,6 +6,7 @@ import { DiffFileList } from './DiffFileList';
 import type { RevealLine } from './DiffViewer';
 import { HunkList } from './HunkList';
 import { ReviewBar } from './ReviewBar';
+import { UndoRevertButton } from './UndoRevertButton';
 import { WorktreeBar } from './WorktreeBar';
 import './review.css';
 
@@ -54,6 +55,7 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
       {notice && (
         <div className={`panel-note review-notice${notice.kind === 'error' ? ' error-text' : ''}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="review-notice">
           <span>{notice.message}</span>
+          <UndoRevertButton sessionId={sessionId} busy={busy} />
           <button type="button" className="ghost" aria-label="Dismiss" onClick={() => dismissReviewNotice(sessionId)}>
             ×
           </button>
