@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CommandPart } from './commandParts';
+import { FileChange } from './fileChange';
 import { ConversationItem, ModelApi, ToolCallItem, Usage } from './conversation';
 import { Json } from './json';
 import { Decision, Risk } from './permissions';
@@ -80,6 +82,10 @@ export const ApprovalAnswered = z.object({
   approvalId: z.string(),
   callId: z.string(),
   decision: Decision,
+  /** For a run_command that could be pinned down: each part with what it does (reads, changes files, runs code, deletes, sends data out). */
+  parts: z.array(CommandPart).optional(),
+  /** For an edit or a write: the file around the change as it is now, so the request shows a diff against it. */
+  change: FileChange.optional(),
 });
 
 /** Ledger: the tool is about to run. Written before it runs, so a crash leaves a trace. */

@@ -29,6 +29,12 @@ export interface SimpleCommand {
   unknownArgs?: number[];
   /** xargs appends words it reads from its input to argv when it runs. */
   argumentsAppended?: boolean;
+  /** The file an input redirection feeds to its standard input (`nc host 80 < out.txt`), as written. */
+  readsFrom?: string;
+  /** Its standard input is the output of the command before it in a pipeline. */
+  fedByPipe?: boolean;
+  /** The program itself only reads; its redirections (writesTo) are what write. */
+  readsBesideWrites?: boolean;
 }
 
 /** A file or folder a command line names for reading. */

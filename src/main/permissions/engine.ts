@@ -18,6 +18,7 @@ import { analyzeCommand } from './shell/analyzeCommand';
 import { execOptionIn } from './shell/execOptions';
 import { hiddenProgram } from './shell/hiddenProgram';
 import { isOpaqueRunner, isPrivilegedWrapper, isTransparentWrapper } from './shell/wrapperSpecs';
+import { describeParts } from './describeParts';
 
 /**
  * The permission engine (docs/ARCHITECTURE.md, section 5). For every tool call, in this order:
@@ -627,6 +628,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       if (call.command) {
         const { analysis } = call.command;
         verdict.commands = analysis.unpinnable ? null : analysis.commands.map((c) => [...c.argv]);
+        if (!analysis.unpinnable && analysis.commands.length > 0) verdict.parts = describeParts(analysis.commands);
       }
       if (decided.taint) verdict.taint = decided.taint;
       const outsideRead = call.command ? call.items.find((i) => i.kind === 'path' && i.commandRead) : undefined;

@@ -1,5 +1,6 @@
 import type { PolicyAction, RuleSource } from '../../shared/permissions';
 import type { AnyTool } from '../tools/defineTool';
+import type { CommandPart } from '../../shared/commandParts';
 
 /** What the policy is asked: one validated tool call. */
 export interface PermissionQuery {
@@ -29,6 +30,8 @@ export interface PolicyVerdict {
   source?: RuleSource;
   /** For run_command: the simple commands found (argv, wrappers stripped); null when the command cannot be pinned down. */
   commands?: string[][] | null;
+  /** For run_command that could be pinned down: what each part does, in words (explanation only; the verdict does not read it). */
+  parts?: CommandPart[];
   /** For an ask: the rule "Allow always" would create, or why it is not offered. Absent for allow and deny. */
   allowAlways?: AllowAlwaysOffer;
   /** The session's taint, when the outside-content gate decided this verdict. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { QuarantinedRepository } from '../../shared/events';
+import type { FileChange } from '../../shared/fileChange';
 import type { Json } from '../../shared/json';
 import type { Answerer, Risk } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
@@ -44,6 +45,11 @@ export interface ToolContext {
   approvedWith?: SandboxNote;
   /** Logs that a git repository a command left was made harmless (`repository.quarantined`, shown on the tool card). */
   quarantined?(repository: QuarantinedRepository): void;
+  /**
+   * The person allowed this call on a request that showed a diff against the file with this hash
+   * (FileChange.hash): a tool that writes the file refuses when it no longer has it.
+   */
+  approvedFile?: { hash: string };
 }
 
 /** A second question a tool asks within its call. */
@@ -118,6 +124,11 @@ export interface Tool<Args = unknown> {
   /** What rules match against; a tool without it is matched by name only. */
   subject?(args: Args): PermissionSubject;
   /**
+   * For a call that changes a file: the file around the change as it is now, so the request shows
+   * the change as a diff against it. Undefined when the call will fail anyway (its error says why).
+   */
+  preview?(args: Args, workspace: Workspace): Promise<FileChange | undefined>;
+  /**
    * Why this call's result is outside content (a web page, an MCP result, a dependency's file), if it
    * is: the session is then tainted and actions that can send data out ask first.
    */
@@ -140,6 +151,7 @@ export interface AnyTool {
   parameters: z.ZodType<unknown>;
   summarize(args: never): string;
   subject?(args: never): PermissionSubject;
+  preview?(args: never, workspace: Workspace): Promise<FileChange | undefined>;
   taints?(args: never): string | undefined;
   inputSchema?: Record<string, unknown>;
   mcpReadOnly?: boolean;
@@ -153,6 +165,7 @@ export function defineTool<Args>(tool: {
   parameters: z.ZodType<Args>;
   summarize: (args: Args) => string;
   subject?: (args: Args) => PermissionSubject;
+  preview?: (args: Args, workspace: Workspace) => Promise<FileChange | undefined>;
   taints?: (args: Args) => string | undefined;
   execute: (args: Args, ctx: ToolContext) => Promise<ToolResult>;
 }): Tool<Args> {

@@ -7,6 +7,8 @@ import { looksBinary } from './files/looksBinary';
 import { missingPathError } from './files/missingPathError';
 import { resolvePath } from './files/resolvePath';
 import { unifiedDiff } from './files/unifiedDiff';
+import { escapeRegExp, findOccurrences } from './files/findOccurrences';
+import { assertUnchanged, editChange, readCurrent } from './files/fileChangePreview';
 
 /** Line numbers listed in a "occurs N times" error. */
 const MAX_LINES_LISTED = 20;
@@ -33,6 +35,15 @@ export const editFile = defineTool({
   subject: ({ path }) => ({ kind: 'paths', access: 'write', paths: [path] }),
   summarize: ({ path, old_string, new_string, replace_all }) =>
     `Edit ${path}: replace ${lineCount(old_string)} line${lineCount(old_string) === 1 ? '' : 's'} with ${lineCount(new_string)}${replace_all ? ' (every occurrence)' : ''}`,
+  async preview({ path, old_string, replace_all = false }, workspace) {
+    if (old_string === '') return undefined;
+    const file = resolvePath('edit_file', workspace, path);
+    const bytes = await readCurrent(file.absolute);
+    if (!bytes) return undefined;
+    const matches = findOccurrences(bytes.toString('utf8'), old_string);
+    if (matches.length === 0 || (matches.length > 1 && !replace_all)) return undefined;
+    return editChange(file.relative, bytes, matches);
+  },
   async execute({ path, old_string, new_string, replace_all = false }, ctx) {
     const file = resolvePath('edit_file', ctx.workspace, path);
     if (old_string === '') {
@@ -44,9 +55,10 @@ export const editFile = defineTool({
       throw new ToolError(`edit_file: old_string and new_string are the same, so the edit would change nothing in ${file.relative}; give the new text in new_string.`);
     }
 
-    const before = await readEditableText(file.absolute, file.relative, ctx.workspace);
+    const { text: before, bytes } = await readEditableText(file.absolute, file.relative, ctx.workspace);
+    assertUnchanged('edit_file', file.relative, ctx.approvedFile?.hash, bytes);
     const ending = dominantLineEnding(before);
-    const matches = findAll(before, lineBreakTolerant(old_string));
+    const matches = findOccurrences(before, old_string);
     if (matches.length === 0) throw notFoundError(file.relative, before, old_string);
     if (matches.length > 1 && !replace_all) {
       const lines = matches.map((match) => lineOf(before, match.index));
@@ -80,7 +92,7 @@ export const editFile = defineTool({
 });
 
 /** Reads a file edit_file may change: it exists, is a regular file, is text, and is UTF-8 (so writing it back loses nothing). */
-async function readEditableText(absolute: string, relative: string, workspace: Parameters<typeof missingPathError>[1]): Promise<string> {
+async function readEditableText(absolute: string, relative: string, workspace: Parameters<typeof missingPathError>[1]): Promise<{ text: string; bytes: Buffer }> {
   let bytes: Buffer;
   try {
     const stat = await fs.promises.stat(absolute);
@@ -95,7 +107,7 @@ async function readEditableText(absolute: string, relative: string, workspace: P
   }
   if (looksBinary(bytes)) throw new ToolError(`edit_file: ${relative} looks like a binary file (it has NUL bytes); edit_file only changes text files.`);
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), bytes };
   } catch {
     throw new ToolError(
       `edit_file: ${relative} is not valid UTF-8 text, so rewriting it could corrupt characters; change it with run_command (for example iconv or sed) instead.`,
@@ -103,20 +115,6 @@ async function readEditableText(absolute: string, relative: string, workspace: P
   }
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
-/** old_string as a regex whose line breaks match LF or CRLF, so it matches in either kind of file. */
-function lineBreakTolerant(text: string): RegExp {
-  return new RegExp(text.split(/\r?\n/).map(escapeRegExp).join('\\r?\\n'), 'g');
-}
-
-function findAll(text: string, pattern: RegExp): { index: number; length: number }[] {
-  const found: { index: number; length: number }[] = [];
-  for (const match of text.matchAll(pattern)) found.push({ index: match.index, length: match[0].length });
-  return found;
-}
 
 function lineOf(text: string, index: number): number {
   let line = 1;

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { ToolCallItem } from '../../shared/conversation';
 import type { LiveEvent, QuarantinedRepository, ToolOutcome } from '../../shared/events';
+import type { FileChange } from '../../shared/fileChange';
 import type { Json } from '../../shared/json';
 import type { Decision, Scope } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
@@ -135,7 +136,7 @@ export async function executeToolCall(call: ToolCallItem, runnerDeps: ToolRunner
   }
 
   deps.log.append({ type: 'tool.started', callId: call.callId, name: tool.name, args: allowed as Json });
-  const result = await runWithTimeout(tool, allowed, call.callId, deps, permission.sandboxNote);
+  const result = await runWithTimeout(tool, allowed, call.callId, deps, permission.sandboxNote, permission.approvedFile);
   // The note comes first so trimming, which keeps the head, never cuts it from what the model reads.
   const output = permission.editNote ? `${permission.editNote}\n\n${result.output}` : result.output;
   finish(result.outcome, result.title, output, result.metadata);
@@ -182,7 +183,7 @@ function parseArguments(tool: AnyTool, text: string): Parsed {
  * model about their edit), or do not, with the outcome and result the ledger records.
  */
 type Permission =
-  | ({ action: 'allow'; args: unknown; editNote?: string; sandboxNote?: SandboxNote } & OutsideContent)
+  | ({ action: 'allow'; args: unknown; editNote?: string; sandboxNote?: SandboxNote; approvedFile?: { hash: string } } & OutsideContent)
   | { action: 'refuse'; outcome: Extract<ToolOutcome, 'denied' | 'error'>; title: string; message: string };
 
 /** What the verdict says about what the call brings in, for the taint after it ran. */
@@ -238,6 +239,9 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
       reason: verdict.reason,
       ...(verdict.commands !== undefined ? { commands: verdict.commands } : {}),
       ...(verdict.allowAlways ? { allowAlways: verdict.allowAlways } : {}),
+  // The diff the person is shown is against the file as it is now; the call checks it is still so.
+  const change = approvalId !== existing ? await previewChange(tool, args, deps.workspace) : log.state.approvals[approvalId]?.change;
+  const approvedFile = change ? { approvedFile: { hash: change.hash } } : {};
       ...(verdict.taint ? { taint: verdict.taint } : {}),
       ...(shownNote ? { sandbox: shownNote } : {}),
     });
@@ -252,6 +256,8 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
         tool: tool.name,
         risk: tool.risk,
         summary,
+      ...(verdict.parts !== undefined ? { parts: verdict.parts } : {}),
+      ...(change ? { change } : {}),
         args: args as Json,
         reason: verdict.reason,
       },
@@ -300,7 +306,17 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
     };
   }
   if (decision.scope !== 'once' && decision.rule) deps.onGrant?.({ approvalId, rule: decision.rule, scope: decision.scope });
-  return { action: 'allow', args, ...(sandboxNote ? { sandboxNote } : {}), ...outsideContent(verdict) };
+  return { action: 'allow', args, ...(sandboxNote ? { sandboxNote } : {}), ...approvedFile, ...outsideContent(verdict) };
+}
+
+/** The file a call would change, as the request shows it; a preview that fails leaves the request without a diff, never fails the call. */
+async function previewChange(tool: AnyTool, args: unknown, workspace: Workspace): Promise<FileChange | undefined> {
+  if (!tool.preview) return undefined;
+  try {
+    return await tool.preview(args as never, workspace);
+  } catch {
+    return undefined;
+  }
 }
 
 /** For a command, when no sandbox is available: the dialog says so (and the person's allow covers it). */
@@ -308,6 +324,7 @@ function unsandboxedNote(tool: AnyTool, sandbox: CommandSandbox | undefined): Sa
   if (tool.risk !== 'exec' || !sandbox || sandbox.off || sandbox.availability.available || sandbox.unavailable === 'refuse') return undefined;
   return { kind: 'unavailable', reason: sandbox.availability.reason };
 }
+      ...approvedFile,
 
 /**
  * A second question a tool asks within its call (run a command again outside the sandbox?). It is its
@@ -482,7 +499,14 @@ interface RunResult {
   metadata?: Json;
 }
 
-async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps: ToolRunnerDeps, approvedWith?: SandboxNote): Promise<RunResult> {
+async function runWithTimeout(
+  tool: AnyTool,
+  args: unknown,
+  callId: string,
+  deps: ToolRunnerDeps,
+  approvedWith?: SandboxNote,
+  approvedFile?: { hash: string },
+): Promise<RunResult> {
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   // The call's time stands still while a question within it waits for a person.
   const hold = new TimeoutHold();
@@ -524,6 +548,7 @@ async function runWithTimeout(tool: AnyTool, args: unknown, callId: string, deps
     const running = tool.execute(args as never, ctx);
     running.catch(() => {}); // if the race below is lost, a late failure has nowhere to go
     // A tool that ignores its signal must not hold the session: the race returns at once.
+    ...(approvedFile ? { approvedFile } : {}),
     const result = await Promise.race([running, stopped]);
     if (result !== 'stopped') {
       return { outcome: result.isError ? 'error' : 'ok', title: result.title, output: result.output, metadata: result.metadata };

@@ -8,6 +8,7 @@ import { dominantLineEnding, withLineEnding } from './files/lineEndings';
 import { looksBinary } from './files/looksBinary';
 import { resolvePath } from './files/resolvePath';
 import { unifiedDiff } from './files/unifiedDiff';
+import { assertUnchanged, readCurrent, writeChange } from './files/fileChangePreview';
 
 const MAX_DIFF_LINES = 400;
 
@@ -23,6 +24,12 @@ export const writeFile = defineTool({
   parameters,
   subject: ({ path }) => ({ kind: 'paths', access: 'write', paths: [path] }),
   summarize: ({ path, content }) => `Write ${path} (${plural(countLines(content), 'line')}, ${plural(Buffer.byteLength(content), 'byte')})`,
+  async preview({ path }, workspace) {
+    if (/[/\\]$/.test(path)) return undefined;
+    const file = resolvePath('write_file', workspace, path);
+    const bytes = await readCurrent(file.absolute);
+    return bytes === undefined ? undefined : writeChange(file.relative, bytes);
+  },
   async execute({ path, content }, ctx) {
     if (/[/\\]$/.test(path)) {
       throw new ToolError(`write_file: ${JSON.stringify(path)} ends with a slash, so it names a folder; give the path of the file to write.`);
@@ -40,6 +47,7 @@ export const writeFile = defineTool({
       if (!stat.isFile()) throw new ToolError(`write_file: ${file.relative} exists and is not a regular file; choose another path.`);
       existed = true;
       const old = await fs.promises.readFile(file.absolute);
+      assertUnchanged('write_file', file.relative, ctx.approvedFile?.hash, old);
       beforeBytes = old.length;
       if (!looksBinary(old)) before = old.toString('utf8');
     } catch (error) {
@@ -48,6 +56,7 @@ export const writeFile = defineTool({
       if (code !== 'ENOENT') {
         throw new ToolError(`write_file: ${file.relative} cannot be checked (${code ?? (error as Error).message}); a parent may be a file rather than a folder.`);
       }
+      assertUnchanged('write_file', file.relative, ctx.approvedFile?.hash, null);
     }
 
     let text = content;

@@ -301,12 +301,12 @@ export class ShellAnalysis {
     // are listed after the statement they belong to.
     const mark = this.commands.length;
     if (dropsEscape(node)) this.reason(`the parser dropped an escaped character in \`${node.text.slice(0, 60)}\` that bash keeps`);
-    const { writes, stdin, document, strays } = this.redirects(
+    const { writes, stdin, document, stdinFile, strays } = this.redirects(
       node.children.filter((child): child is Node => child !== null && !sameNode(child, body)),
       frame,
     );
     const nested = this.commands.splice(mark);
-    const inner: Frame = { ...frame, writes: [...frame.writes, ...writes], stdin: stdin ?? frame.stdin, ...(stdin ? { document } : {}) };
+    const inner: Frame = { ...frame, writes: [...frame.writes, ...writes], stdin: stdin ?? frame.stdin, ...(stdin ? { document, stdinFile } : {}) };
     if (body?.type === 'command') this.command(body, inner, strays);
     else {
       if (strays.length)
@@ -334,11 +334,15 @@ export class ShellAnalysis {
    * It also hangs the words after a target there (`find . >/dev/null -delete`): bash gives those to
    * the command, so they come back as strays for the caller to put into the command's arguments.
    */
-  private redirects(nodes: readonly Node[], frame: Frame): { writes: string[]; stdin: Stdin | null; document?: string; strays: Node[] } {
+  private redirects(
+    nodes: readonly Node[],
+    frame: Frame,
+  ): { writes: string[]; stdin: Stdin | null; document?: string; stdinFile?: string; strays: Node[] } {
     const writes: string[] = [];
     const strays: Node[] = [];
     let stdin: Stdin | null = null;
     let document: string | undefined;
+    let stdinFile: string | undefined;
     for (const node of nodes) {
       if (node.type === 'file_redirect') {
         const descriptorNode = node.childForFieldName('descriptor');
@@ -355,7 +359,10 @@ export class ShellAnalysis {
         const isProcess = target.length === 1 && target[0]!.type === 'process_substitution';
         for (const part of target) this.expressions(part, frame, isProcess && operator.startsWith('>') ? 'pipe' : undefined);
         const word = readWord(target);
-        if (operator === '<' && (descriptor === null || descriptor === '0')) stdin = isProcess ? 'pipe' : 'file';
+        if (operator === '<' && (descriptor === null || descriptor === '0')) {
+          stdin = isProcess ? 'pipe' : 'file';
+          stdinFile = isProcess ? undefined : word.text;
+        }
         if ((operator === '<' || operator === '<>') && !isProcess && !NETWORK_DEVICE.test(word.text)) this.reads.push(...redirectRead(word, this.cwd));
         if (operator === '<&' || operator === '>&-' || operator === '<&-') continue;
         if (operator === '>&' && (/^\d+-?$/.test(word.text) || word.text === '-')) continue;
@@ -394,7 +401,7 @@ export class ShellAnalysis {
         this.statement(node, frame);
       }
     }
-    return { writes, stdin, ...(document !== undefined ? { document } : {}), strays };
+    return { writes, stdin, ...(document !== undefined ? { document } : {}), ...(stdin === 'file' && stdinFile !== undefined ? { stdinFile } : {}), strays };
   }
 
   private functionDefinition(node: Node, frame: Frame): void {
@@ -904,6 +911,7 @@ export class ShellAnalysis {
         writes: [...frame.writes, ...writes],
         stdin: redirected.stdin ?? frame.stdin,
         ...(redirected.document !== undefined ? { document: redirected.document } : {}),
+        ...(redirected.stdinFile !== undefined ? { stdinFile: redirected.stdinFile } : {}),
       });
     }
     for (const part of wordNodes) this.expressions(part, frame);
@@ -923,6 +931,7 @@ export class ShellAnalysis {
       writes: frame.writes,
       stdin: frame.stdin,
       ...(frame.stdin === 'literal-document' && frame.document !== undefined ? { document: frame.document } : {}),
+      ...(frame.stdin === 'file' && frame.stdinFile !== undefined ? { stdinFile: frame.stdinFile } : {}),
       frame,
     };
   }
@@ -1076,6 +1085,10 @@ export class ShellAnalysis {
       readOnly,
       mayReachNetwork: !(readOnly || local),
       writesTo: writes,
+      ...(invocation.stdin === 'file' && invocation.stdinFile !== undefined ? { readsFrom: invocation.stdinFile } : {}),
+      ...(invocation.stdin === 'pipe' ? { fedByPipe: true } : {}),
+      // What the program would be without its redirections, so a person reads `cat a > b` as reading a and writing b.
+      ...(!readOnly && classification.readOnly && trusted && writes.length > 0 ? { readsBesideWrites: true } : {}),
       ...facts,
     });
   }

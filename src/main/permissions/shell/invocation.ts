@@ -14,6 +14,8 @@ export interface Frame {
   stdin: Stdin;
   /** The text of a literal here-document or here-string that feeds standard input. */
   document?: string | undefined;
+  /** The file an input redirection (`< file`) feeds to standard input, as written. */
+  stdinFile?: string | undefined;
   /** Why nothing in here can be read-only (it runs as another user, ...), if something says so. */
   blockReadOnly: string | null;
   dialect: Dialect;
@@ -41,5 +43,7 @@ export interface Invocation {
   stdin: Stdin;
   /** The text a literal here-document or here-string feeds to standard input. */
   document?: string;
+  /** The file an input redirection feeds to standard input, as written. */
+  stdinFile?: string;
   frame: Frame;
 }
