@@ -54,6 +54,11 @@ export interface DiffSlice {
   /** Tools finish in bursts; one request after the burst settles. */
   scheduleDiffRefresh(sessionId: string): void;
   selectDiffFile(sessionId: string, path: string): Promise<void>;
+  /**
+   * Opens a file named in the conversation (a tool card, a path in a message) in the session's diff:
+   * selected when the session changed it, else the panel says it has no changes.
+   */
+  openFileInDiff(sessionId: string, path: string): Promise<void>;
 }
 
 export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): DiffSlice {
@@ -235,6 +240,22 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     async selectDiffFile(sessionId, path) {
       set((state) => ({ diffPath: { ...state.diffPath, [sessionId]: path } }));
       await loadFile(sessionId, path);
+    },
+
+    async openFileInDiff(sessionId, path) {
+      if (get().diffs[sessionId]?.status !== 'ready') await get().refreshDiff(sessionId);
+      const diff = get().diffs[sessionId];
+      if (diff?.status === 'error') return; // the panel already says why the list could not be read
+      if (diff?.files.some((file) => file.path === path)) {
+        set((state) => ({ reviewNotice: without(state.reviewNotice, sessionId), lastRevert: without(state.lastRevert, sessionId) }));
+        await get().selectDiffFile(sessionId, path);
+        return;
+      }
+      const scope = get().diffScope[sessionId] === 'turn' ? 'since your last message' : 'in this session';
+      set((state) => ({
+        reviewNotice: { ...state.reviewNotice, [sessionId]: { kind: 'info', message: `${path} has no changes ${scope}.` } },
+        lastRevert: without(state.lastRevert, sessionId),
+      }));
     },
   };
 }

@@ -1,13 +1,28 @@
 import { memo, useMemo } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { CodeBlock } from './CodeBlock';
+import { FilePathLink } from './FilePathLink';
 import { markdownBlocks } from './markdownBlocks';
+import { fencedCode } from './markdownCode';
+import './markdown.css';
 
 const plugins = [remarkGfm];
 
-// Links leave the app in a new window (Electron's main process decides what may open).
+// Links leave the app in a new window (Electron's main process decides what may open). A fenced
+// block is drawn from its text (highlighted, with Copy); inline code that names a workspace file
+// links to that file's diff.
 const components: Components = {
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noreferrer noopener" />,
+  pre: ({ node }) => <CodeBlock {...fencedCode(node)} />,
+  code: ({ node: _node, children, ...props }) =>
+    typeof children === 'string' ? (
+      <FilePathLink text={children}>
+        <code {...props}>{children}</code>
+      </FilePathLink>
+    ) : (
+      <code {...props}>{children}</code>
+    ),
 };
 
 /**

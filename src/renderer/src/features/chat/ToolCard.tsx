@@ -1,10 +1,12 @@
 import { useMemo, useState } from 'react';
 import { actedUnasked, type ToolCallStatus, type ToolCallView } from '../../../../shared/session';
 import { useApp } from '../../stores/useApp';
-import { argsObject, callSubject } from '../../lib/toolArgs';
+import { argsObject, callSubject, stringArg } from '../../lib/toolArgs';
 import { formatDuration } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
+import { FilePathLink } from './FilePathLink';
 import { ToolOutput } from './ToolOutput';
+import { ChangeOutput, showsChange } from './ChangeOutput';
 
 const statusLabels: Record<ToolCallStatus, string> = {
   pending: 'pending',
@@ -16,6 +18,9 @@ const statusLabels: Record<ToolCallStatus, string> = {
   unknown: 'outcome unknown',
   aborted: 'aborted',
 };
+
+/** The tools that act on one file named by their `path`: their card links to that file's diff. */
+const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file']);
 
 /** Where a command ran, as its result's metadata says; a command that did not run says nothing. */
 const sandboxLabels: Record<string, { text: string; title: string }> = {
@@ -64,32 +69,36 @@ export function ToolCard({ sessionId, callId }: { sessionId: string; callId: str
   if (!call) return null;
   const open = expanded ?? call.status === 'error';
   const subject = callSubject(args);
+  const filePath = FILE_TOOLS.has(call.name) ? stringArg(args, 'path') : undefined;
   const duration = call.durationMs !== undefined ? formatDuration(call.durationMs) : running && startedAt !== undefined ? formatDuration(Math.max(0, now - startedAt)) : '';
   const bodyId = `tool-body-${callId}`;
 
   return (
     <article className={`tool-card tool-${call.status}`} data-testid="tool-card" data-call-id={callId} data-status={call.status} data-tool={call.name}>
-      <button type="button" className="tool-card-header" aria-expanded={open} aria-controls={bodyId} data-testid="tool-card-toggle" onClick={() => setExpanded(!open)}>
-        <span className={`tool-status-dot tool-${call.status}`} aria-hidden="true" />
-        <span className="tool-name mono">{call.name}</span>
-        <span className="tool-title" data-testid="tool-card-title">
-          {call.title ?? subject ?? ''}
-        </span>
-        <Provenance call={call} />
-        <span className="tool-status" data-testid="tool-card-status">
-          {statusLabels[call.status]}
-        </span>
-        {duration && (
-          <span className="tool-duration faint" data-testid="tool-card-duration" title="How long the call took, without the time it waited for you">
-            {duration}
+      <div className="tool-card-head">
+        <button type="button" className="tool-card-header" aria-expanded={open} aria-controls={bodyId} data-testid="tool-card-toggle" onClick={() => setExpanded(!open)}>
+          <span className={`tool-status-dot tool-${call.status}`} aria-hidden="true" />
+          <span className="tool-name mono">{call.name}</span>
+          <span className="tool-title" data-testid="tool-card-title">
+            {call.title ?? subject ?? ''}
           </span>
-        )}
-        {call.waitedMs !== undefined && (
-          <span className="tool-duration faint" data-testid="tool-card-waited" title="How long it waited for your answer">
-            waited {formatDuration(call.waitedMs)}
+          <Provenance call={call} />
+          <span className="tool-status" data-testid="tool-card-status">
+            {statusLabels[call.status]}
           </span>
-        )}
-      </button>
+          {duration && (
+            <span className="tool-duration faint" data-testid="tool-card-duration" title="How long the call took, without the time it waited for you">
+              {duration}
+            </span>
+          )}
+          {call.waitedMs !== undefined && (
+            <span className="tool-duration faint" data-testid="tool-card-waited" title="How long it waited for your answer">
+              waited {formatDuration(call.waitedMs)}
+            </span>
+          )}
+        </button>
+        {filePath && <FilePathLink text={filePath} sessionId={sessionId} className="tool-card-file mono" />}
+      </div>
       {call.quarantined?.length ? (
         <ul className="tool-quarantined" data-testid="tool-card-quarantined" aria-label="Git repositories made harmless">
           {call.quarantined.map((repository, index) => (
@@ -113,7 +122,9 @@ export function ToolCard({ sessionId, callId }: { sessionId: string; callId: str
             <summary>Arguments</summary>
             <pre className="code-block">{args ? JSON.stringify(args, null, 2) : call.arguments}</pre>
           </details>
-          {call.output !== undefined ? (
+          {call.output !== undefined && showsChange(call.name) ? (
+            <ChangeOutput sessionId={sessionId} call={call} args={args} />
+          ) : call.output !== undefined ? (
             <ToolOutput text={call.output} />
           ) : (
             <p className="faint tool-note">{running ? 'Running… the terminal below shows its output live.' : 'No output yet.'}</p>

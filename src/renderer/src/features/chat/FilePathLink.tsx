@@ -1,0 +1,46 @@
+import { useContext, type ReactNode } from 'react';
+import { StoreContext, useApp } from '../../stores/useApp';
+import { workspaceFile } from '../../lib/workspacePath';
+import './fileLinks.css';
+
+interface FilePathLinkProps {
+  /** The text as the model or the tool wrote it: a relative path, or an absolute one inside the workspace. */
+  text: string;
+  /** The session whose diff opens; the selected one (whose conversation is shown) when absent. */
+  sessionId?: string;
+  /** What shows; the text itself when absent. */
+  children?: ReactNode;
+  className?: string;
+}
+
+/**
+ * A file path the model or a tool named, as a link to that file in the session's diff panel. Text
+ * that does not name a file inside the session's workspace stays plain. Nothing is opened or run:
+ * the click only picks a file in the panel, and main checks that path again when it is asked for.
+ */
+export function FilePathLink(props: FilePathLinkProps) {
+  // Markdown is also drawn outside the app's store (tests, a static render): there, paths stay text.
+  if (!useContext(StoreContext)) return <>{props.children ?? props.text}</>;
+  return <LinkedPath {...props} />;
+}
+
+function LinkedPath({ text, sessionId, children, className }: FilePathLinkProps) {
+  const selected = useApp((state) => state.selectedSessionId);
+  const session = sessionId ?? selected ?? undefined;
+  const workspace = useApp((state) => (session ? (state.sessions[session]?.workspace ?? state.logs[session]?.state.workspace) : undefined));
+  const openFileInDiff = useApp((state) => state.openFileInDiff);
+  const file = session && workspace ? workspaceFile(text, workspace) : null;
+  if (!session || !file) return <>{children ?? text}</>;
+  return (
+    <button
+      type="button"
+      className={`file-link${className ? ` ${className}` : ''}`}
+      data-testid="file-link"
+      data-path={file.path}
+      title={`Show ${file.path} in Changes`}
+      onClick={() => void openFileInDiff(session, file.path)}
+    >
+      {children ?? text}
+    </button>
+  );
+}
