@@ -6,7 +6,7 @@ import { contextBudgetFor } from './agent/contextBudget';
 import { systemPromptFor } from './agent/systemPrompt';
 import { warmUpTokenizer } from './agent/tokenCount';
 import { readAppSettings } from './settings/appSettings';
-import { runLoop, type LoopOutcome } from './agent/loop';
+import { modelFailureOf, runLoop, type LoopOutcome } from './agent/loop';
 import { SessionLog } from './agent/sessionLog';
 import type { ModelConfig } from './model/config';
 import { createProvider } from './model/createProvider';
@@ -172,7 +172,7 @@ export function createCore(options: CoreOptions): Core {
           await checkToolSupport(model);
         } catch (error) {
           if (!(error instanceof ModelError)) throw error;
-          const outcome: LoopOutcome = { status: 'failed', reason: error.message };
+          const outcome: LoopOutcome = { status: 'failed', reason: error.message, modelFailure: modelFailureOf(error) };
           await startCheckpoint;
           log.append({ type: 'session.finished', ...outcome });
           return outcome;

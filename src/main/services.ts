@@ -11,6 +11,8 @@ import { createSandboxHandlers } from './sandbox/sandboxHandlers';
 import { checkSandboxAvailability } from './sandbox/availability';
 import { memoryKeyStore, type KeyStore } from './sessions/keyStore';
 import { SessionWorktrees } from './review/sessionWorktrees';
+import { createModelSetupHandlers, keyVariablesSet } from './sessions/modelSetupHandlers';
+import { localPortsFromEnv } from './model/localServers';
 import { SessionDiffs } from './sessions/sessionDiffs';
 import { SessionRewinder } from './checkpoints/sessionRewinder';
 import { SessionManager } from './sessions/sessionManager';
@@ -98,6 +100,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
   };
 
   const handlers: Handlers = {
+      modelConfigured: Boolean(current.model?.baseUrl || process.env.TETHER_BASE_URL?.trim() || model.apiKey),
+      keyVariables: keyVariablesSet(),
     'app:info': async () => ({ version: VERSION, host: options.host, dataDir }),
     'app:update': async () => updates?.view() ?? { state: 'unavailable' },
     'app:restartToUpdate': async () =>
@@ -142,6 +146,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'session:setMode': async ({ sessionId, mode }) => sessions.setMode(sessionId, mode),
     'session:compact': async ({ sessionId }) => sessions.compact(sessionId),
     'approval:answer': async (answer) => {
+    'session:retry': async ({ sessionId }) => sessions.retry(sessionId),
       const stored = core.store.approvals.get(answer.approvalId);
       if (!stored) throw new HostError('not_found', 'There is no such permission request.');
       if (stored.decision) throw new HostError('conflict', 'This permission request was already answered.');
@@ -215,6 +220,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       mcp.dispose();
       await core.mcp.close();
       core.close();
+    ...createModelSetupHandlers({ savedModel: modelConfig, localPorts: localPortsFromEnv() }),
     },
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ModelApi, Usage } from './conversation';
 import { HunkRange, LiveEvent, RewindRestore, RewindWarning, StoredEvent } from './events';
 import { Json } from './json';
+import { ConnectionTestRequest, ConnectionTestResult, KeyVariable, LocalServerView } from './modelSetup';
 import { OutsideContentSetting, PermissionMode, RuleAction, Scope } from './permissions';
 import { SandboxUpdate, SandboxView } from './sandbox';
 import type { SessionStatus } from './session';
@@ -248,12 +249,16 @@ export const SettingsView = z.object({
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
-export const SettingsUpdate = SettingsView.omit({ hasApiKey: true })
+export const SettingsUpdate = SettingsView.omit({ hasApiKey: true, modelConfigured: true, keyVariables: true })
   .partial()
   .extend({
     /** Write-only: a new key, or null to forget the stored one. */
     apiKey: z.string().min(1).nullable().optional(),
   });
+  /** Whether a model has been set up (settings name a server, or TETHER_BASE_URL or a key does): if not, the welcome sets one up. */
+  modelConfigured: z.boolean(),
+  /** Which provider key variables main's environment holds: names only, never their values. */
+  keyVariables: z.array(KeyVariable),
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;
 
 export const AppInfo = z.object({
@@ -365,6 +370,8 @@ export const requests = {
   'mcp:servers': { input: z.object({ projectId: z.string().optional() }), output: z.array(McpServerView) },
   /** Stop and start a server again, forgetting its failures (a project's server: name its project). */
   'mcp:restart': { input: z.object({ name: z.string().min(1), projectId: z.string().optional() }), output: McpServerView },
+  /** Runs a stopped session again from where it failed, with no new message (the failure notice's Retry). */
+  'session:retry': { input: SessionRef, output: z.void() },
   /** The command sandbox for a project: whether one is available, the built-in fence and what the person added. */
   'sandbox:get': { input: z.object({ projectId: z.string() }), output: SandboxView },
   /** Replaces what the person added to a project's fence, and/or what runs when no sandbox is available. */

@@ -41,10 +41,17 @@ export const ModelRequested = z.object({
 /** A request failed in a way worth another try; whatever it streamed so far is void. */
 export const ModelRetrying = z.object({
   type: z.literal('model.retrying'),
+  /** The attempt that failed (1-based); the next one is `attempt + 1`. */
   attempt: z.number().int().positive(),
   delayMs: z.number().nonnegative(),
   reason: z.string(),
+  /** How many tries the policy allows in all, the first included; absent in logs written before it was recorded. */
+  maxAttempts: z.number().int().positive().optional(),
 });
+
+/** What kind of failure ended a model request, as the model layer classifies it (see model/provider.ts). */
+export const ModelFailureKind = z.enum(['auth', 'not_found', 'bad_request', 'rate_limit', 'server', 'connection', 'bad_response', 'unsupported', 'aborted']);
+export type ModelFailureKind = z.infer<typeof ModelFailureKind>;
 
 /** The model finished a response: what it said, thought and asked for. */
 export const ModelResponded = z.object({
@@ -377,6 +384,8 @@ export const SessionEvent = z.discriminatedUnion('type', [
   UserMessaged,
   ModelRequested,
   ModelRetrying,
+  /** For a run that failed talking to the model: what kind of failure, and the HTTP status when there was one. */
+  modelFailure: z.object({ kind: ModelFailureKind, status: z.number().int().optional() }).optional(),
   ModelResponded,
   ApprovalAsked,
   ApprovalAnswered,

@@ -213,3 +213,67 @@ describe('what ran unasked', () => {
     expect(foldEvents(events.slice(0, 3)).ranUnasked).toEqual(['c1']);
   });
 });
+
+describe('retries and failures', () => {
+  const start: SessionEvent[] = [
+    { type: 'session.started', workspace: '/w', model: 'gpt', api: 'chat', baseUrl: 'http://x/v1', maxSteps: 7 },
+    { type: 'user.messaged', text: 'fix it' },
+    { type: 'model.requested', step: 1 },
+  ];
+  const refused = 'Could not reach http://x/v1 (connection refused: nothing is listening there).';
+
+  it('shows the next try, out of how many, and how long until it, while a request is retried', () => {
+    const state = foldEvents(stored([...start, { type: 'model.retrying', attempt: 1, delayMs: 900, reason: refused, maxAttempts: 5 }]));
+    expect(state.status).toBe('working');
+    expect(state.retrying).toEqual({ nextAttempt: 2, maxAttempts: 5, delayMs: 900, reason: refused });
+    const later = reduce(state, { type: 'model.retrying', attempt: 2, delayMs: 1800, reason: refused, maxAttempts: 5 });
+    expect(later.retrying?.nextAttempt).toBe(3);
+    // A log written before maxAttempts was recorded still folds: the count is left out.
+    expect(foldEvents(stored([...start, { type: 'model.retrying', attempt: 1, delayMs: 900, reason: refused }])).retrying).toEqual({
+      nextAttempt: 2,
+      delayMs: 900,
+      reason: refused,
+    });
+  });
+
+  it('clears the retry once a response, a new request, the end or a resume comes', () => {
+    const retrying = foldEvents(stored([...start, { type: 'model.retrying', attempt: 1, delayMs: 900, reason: refused, maxAttempts: 5 }]));
+    expect(reduce(retrying, { type: 'model.responded', usage, items: [{ type: 'assistant', text: 'Hi.' }] }).retrying).toBeUndefined();
+    expect(reduce(retrying, { type: 'model.requested', step: 2 }).retrying).toBeUndefined();
+    expect(reduce(retrying, { type: 'session.finished', status: 'failed', reason: refused }).retrying).toBeUndefined();
+    expect(reduce(retrying, { type: 'session.resumed' }).retrying).toBeUndefined();
+  });
+
+  it('keeps every failure at its place in the conversation after the person sends again, and what kind of model failure it was', () => {
+    const state = foldEvents(
+      stored([
+        ...start,
+        { type: 'session.finished', status: 'failed', reason: refused, modelFailure: { kind: 'connection' } },
+        { type: 'session.resumed' },
+        { type: 'user.messaged', text: 'try again' },
+        { type: 'model.requested', step: 2 },
+        { type: 'session.finished', status: 'failed', reason: '401 from http://x/v1: the API key was refused', modelFailure: { kind: 'auth', status: 401 } },
+        { type: 'session.resumed' },
+        { type: 'user.messaged', text: 'and again' },
+        { type: 'model.requested', step: 3 },
+        { type: 'model.responded', usage, items: [{ type: 'assistant', text: 'Done.' }] },
+        { type: 'session.finished', status: 'done', reason: 'The model answered.' },
+      ]),
+    );
+    expect(state.endings).toEqual([
+      { atItem: 1, status: 'failed', reason: refused, modelFailure: { kind: 'connection' } },
+      { atItem: 2, status: 'failed', reason: '401 from http://x/v1: the API key was refused', modelFailure: { kind: 'auth', status: 401 } },
+    ]);
+    expect(state.status).toBe('done');
+    expect(state.modelFailure).toBeUndefined();
+  });
+
+  it('holds the last model failure until the session runs again, and keeps stops and step limits too', () => {
+    const failed = foldEvents(stored([...start, { type: 'session.finished', status: 'failed', reason: refused, modelFailure: { kind: 'connection' } }]));
+    expect(failed.modelFailure).toEqual({ kind: 'connection' });
+    expect(reduce(failed, { type: 'session.resumed' }).modelFailure).toBeUndefined();
+    const stopped = reduce(reduce(failed, { type: 'session.resumed' }), { type: 'session.finished', status: 'aborted', reason: 'Stopped by the person.' });
+    expect(stopped.endings.map((ending) => ending.status)).toEqual(['failed', 'aborted']);
+    expect(stopped.modelFailure).toBeUndefined();
+  });
+});

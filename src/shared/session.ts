@@ -111,6 +111,25 @@ export interface ContextState {
   warning?: string;
 }
 
+/** A model request failed and will be tried again: shown while the session waits for the next try. */
+export interface RetryingView {
+  /** The try that comes next (2 after the first failed), out of `maxAttempts` when the log says. */
+  nextAttempt: number;
+  maxAttempts?: number;
+  delayMs: number;
+  /** What failed, as the model layer put it. */
+  reason: string;
+}
+
+/** One time the session stopped other than by answering, kept at its place in the conversation. */
+export interface EndingView {
+  /** How many conversation items there were when it stopped: the notice sits after them. */
+  atItem: number;
+  status: Exclude<SessionEndStatus, 'done'>;
+  reason: string;
+  modelFailure?: EventOf<'session.finished'>['modelFailure'];
+}
+
 /** Where a session is, as the sidebar shows it. */
 export type SessionStatus = 'new' | 'working' | 'waiting' | SessionEndStatus;
 
@@ -145,6 +164,12 @@ export interface SessionState extends RewindState {
   /** How runs of this session turned the sandbox off (`tether run --no-sandbox`), oldest first; empty when none did. */
   unsandboxedRuns: string[];
   /**
+  /** What the last session.finished said of a failed model request, until the session runs again. */
+  modelFailure?: EventOf<'session.finished'>['modelFailure'];
+  /** Every stop that was not an answer (failed, stopped, out of steps), oldest first: they stay in the conversation. */
+  endings: EndingView[];
+  /** The model request is being tried again after a failure; cleared once a response, or the end, comes. */
+  retrying?: RetryingView;
    * Calls that ran with no question about them, in the order they started: commands, edits, fetches
    * and MCP calls (not the tools that only read). Derived from the log (a tool.started with no
    * approval.asked for its call id); a question asked while a call ran takes it off.
@@ -182,6 +207,7 @@ export const initialSessionState: SessionState = {
   reverts: [],
   ...initialRewindState,
   lastSeq: 0,
+  endings: [],
 };
 
 /** Folds one event. */
@@ -315,6 +341,8 @@ function apply(draft: Draft, event: SessionEvent): void {
       state.steps = event.step;
       if (event.estimatedTokens !== undefined || event.contextWindow !== undefined) {
         state.context = {
+      state.modelFailure = undefined;
+      state.retrying = undefined;
           ...state.context,
           ...(event.estimatedTokens !== undefined ? { tokens: event.estimatedTokens } : {}),
           ...(event.contextWindow !== undefined ? { window: event.contextWindow } : {}),
@@ -323,6 +351,7 @@ function apply(draft: Draft, event: SessionEvent): void {
       return;
     case 'model.retrying':
       return;
+      state.retrying = undefined;
     case 'model.responded': {
       for (const item of event.items) {
         if (item.type === 'tool_call') {
@@ -333,8 +362,15 @@ function apply(draft: Draft, event: SessionEvent): void {
       paidFor(state, event.usage, event.costUsd);
       // A server that reports no usage leaves the estimate standing rather than claiming an empty context.
       if (event.usage.inputTokens > 0) {
+      state.retrying = {
+        nextAttempt: event.attempt + 1,
+        ...(event.maxAttempts !== undefined ? { maxAttempts: event.maxAttempts } : {}),
+        delayMs: event.delayMs,
+        reason: event.reason,
+      };
         const tokens = event.usage.inputTokens + event.usage.outputTokens;
         state.context = {
+      state.retrying = undefined;
           ...state.context,
           tokens,
           basis: { tokens, items: state.items.length, notes: state.instructions.notes.length },

@@ -42,6 +42,7 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'session:stop': { sessionId: 's1' },
   'session:rename': { sessionId: 's1', title: 'Auth fix' },
   'session:delete': { sessionId: 's1' },
+  'session:retry': { sessionId: 's1' },
   'session:setMode': { sessionId: 's1', mode: 'auto-edit' },
   'session:compact': { sessionId: 's1' },
   'approval:answer': { approvalId: 'a1', action: 'allow', scope: 'once' },
@@ -58,6 +59,8 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'settings:update': { model: 'gpt-5' },
   'rules:list': {},
   'rules:revoke': { ruleId: 'r1' },
+  'model:test': { baseUrl: 'http://127.0.0.1:11434/v1', api: 'chat' },
+  'model:findLocal': {},
   'mcp:servers': { projectId: 'p1' },
   'mcp:restart': { name: 'github' },
   'session:rewindPreview': { sessionId: 's1', toSeq: 2 },
@@ -99,6 +102,7 @@ const settings = {
   outsideContent: 'ask',
 } as const;
 
+  modelConfigured: true,
 export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'app:info': { version: '0.1.0', host: 'serve', dataDir: '/data' },
   'app:update': { state: 'ready', version: '0.2.0', blockedBy: '1 session is working' },
@@ -116,6 +120,7 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'session:delete': undefined,
   'session:setMode': { ...summary, mode: 'auto', autoWorksAsAsk: 'The command sandbox needs bubblewrap (bwrap), which is not installed.' },
   'session:compact': { when: 'next_turn' },
+  'session:retry': undefined,
   'approval:answer': undefined,
   'approvals:pending': [{ approvalId: 'a1', sessionId: 's1', sessionTitle: 'Fix', askedAt: 1 }],
   'diff:files': [{ path: 'src/a.ts', status: 'modified', additions: 1, deletions: 1, binary: false }],
@@ -126,8 +131,10 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'worktree:setting': { projectId: 'p1', enabled: false, unavailable: '/work/repo is not in a git repository.' },
   'worktree:configure': { projectId: 'p1', enabled: true },
   'worktree:finish': { action: 'squash', commit: 'abc123', into: 'main' },
-  'settings:get': settings,
-  'settings:update': { ...settings, model: 'gpt-5' },
+  'settings:get': { ...settings, keyVariables: [] },
+  'settings:update': { ...settings, keyVariables: ['GLOO_API_KEY'], model: 'gpt-5' },
+  'model:test': { ok: true, url: 'http://127.0.0.1:11434/v1/models', models: [{ id: 'qwen3:8b', tools: 'yes' }], sentKey: false },
+  'model:findLocal': [{ id: 'ollama', name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['qwen3:8b'] }],
   'rules:list': [
     { id: 'r1', pattern: 'run_command(npm test *)', action: 'allow', scope: 'project', projectId: 'p1', sessionId: null, createdAt: 1 },
   ],

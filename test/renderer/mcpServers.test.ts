@@ -31,6 +31,8 @@ describe('the MCP servers in the store', () => {
         maxSteps: 50,
         mode: 'ask',
         outsideContent: 'ask',
+        modelConfigured: true,
+        keyVariables: [],
       }),
       'rules:list': () => [],
       'mcp:servers': () => [server(), server({ id: 'user:docs', name: 'docs' })],

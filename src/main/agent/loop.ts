@@ -1,8 +1,8 @@
 import type { ConversationItem, Usage } from '../../shared/conversation';
 import type { LiveEvent, SessionEndStatus } from '../../shared/events';
 import { isFinished, unfinishedCalls } from '../../shared/session';
-import { ModelError, type ModelProvider } from '../model/provider';
-import { streamWithRetries, type RetryOptions } from '../model/retry';
+import { ModelError, type ModelErrorKind, type ModelProvider } from '../model/provider';
+import { DEFAULT_RETRY, streamWithRetries, type RetryOptions } from '../model/retry';
 import { answerPendingQuestions, executeToolCall, type ToolRunnerDeps } from '../tools/execute';
 import { costOf } from '../model/modelCatalog';
 import { compactConversation } from './compaction';
@@ -34,6 +34,8 @@ export interface LoopDeps extends ToolRunnerDeps {
 export interface LoopOutcome {
   status: SessionEndStatus;
   reason: string;
+  /** The model request that ended the run, when one did: the UI offers settings for it. */
+  modelFailure?: { kind: ModelErrorKind; status?: number };
 }
 
 /** What one turn came to (the openai-agents shape: run again, or stop with a reason). */
@@ -54,7 +56,12 @@ export async function runLoop(deps: LoopDeps): Promise<LoopOutcome> {
     if (error instanceof ShuttingDown) return { status: 'aborted', reason: error.message };
     throw error;
   }
-  deps.log.append({ type: 'session.finished', status: outcome.status, reason: outcome.reason });
+  deps.log.append({
+    type: 'session.finished',
+    status: outcome.status,
+    reason: outcome.reason,
+    ...(outcome.modelFailure ? { modelFailure: outcome.modelFailure } : {}),
+  });
   return outcome;
 }
 
@@ -74,7 +81,10 @@ async function runUntilStopped(deps: LoopDeps): Promise<LoopOutcome> {
       };
     }
     const result = await runTurn(deps, memory);
-    if (result.next === 'stop') return { status: result.status, reason: result.reason };
+    if (result.next === 'stop') {
+      const { next: _next, ...outcome } = result;
+      return outcome;
+    }
   }
 }
 
@@ -94,8 +104,8 @@ async function runTurn(deps: LoopDeps, memory: RunMemory): Promise<TurnResult> {
     response = await requestModel(deps);
   } catch (error) {
     if (deps.signal.aborted) return { next: 'stop', ...aborted(deps.signal) };
-    const message = error instanceof ModelError ? error.message : `The model request failed: ${(error as Error).message}`;
-    return { next: 'stop', status: 'failed', reason: message };
+    if (error instanceof ModelError) return { next: 'stop', status: 'failed', reason: error.message, modelFailure: modelFailureOf(error) };
+    return { next: 'stop', status: 'failed', reason: `The model request failed: ${(error as Error).message}` };
   }
   const costUsd = costOf(response.usage, deps.budget?.price);
   // Nothing acts on the response itself: its calls each append what they do first.
@@ -205,7 +215,13 @@ async function requestModel(deps: LoopDeps): Promise<{ items: ConversationItem[]
         live({ type: 'model.reasoning_delta', sessionId: log.sessionId, text: event.text });
         break;
       case 'retrying':
-        log.append({ type: 'model.retrying', attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+        log.append({
+          type: 'model.retrying',
+          attempt: event.attempt,
+          delayMs: event.delayMs,
+          reason: event.reason,
+          maxAttempts: deps.retry?.maxAttempts ?? DEFAULT_RETRY.maxAttempts,
+        });
         break;
       case 'done':
         return { items: event.items, usage: event.usage };
@@ -264,4 +280,9 @@ async function settleUnfinishedCalls(deps: LoopDeps): Promise<LoopOutcome | unde
 
 function aborted(signal: AbortSignal): LoopOutcome {
   return { status: 'aborted', reason: signal.reason instanceof ShuttingDown ? signal.reason.message : 'Stopped by the person.' };
+}
+
+/** What the log keeps of a model error that ended a run: its kind, and its HTTP status when it had one. */
+export function modelFailureOf(error: ModelError): NonNullable<LoopOutcome['modelFailure']> {
+  return { kind: error.kind, ...(error.options.status !== undefined ? { status: error.options.status } : {}) };
 }

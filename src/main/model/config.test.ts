@@ -22,6 +22,19 @@ describe('resolveModelConfig', () => {
     expect(resolveModelConfig({ api: 'anthropic', baseUrl: 'http://127.0.0.1:9/v1/' }, {}).baseUrl).toBe('http://127.0.0.1:9/v1');
   });
 
+  it("gives a named provider's host only its own key variable, never another provider's", () => {
+    const env = { OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a', GLOO_API_KEY: 'gloo-k' };
+    expect(resolveModelConfig({ api: 'chat', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct' }, env).apiKey).toBe('gloo-k');
+    expect(resolveModelConfig({ api: 'anthropic', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct/anthropic' }, env).apiKey).toBe('gloo-k');
+    expect(resolveModelConfig({ api: 'chat', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct' }, { OPENAI_API_KEY: 'sk-o' }).apiKey).toBeUndefined();
+    expect(resolveModelConfig({}, { GLOO_API_KEY: 'gloo-k' }).apiKey).toBeUndefined();
+    expect(resolveModelConfig({ api: 'anthropic' }, { GLOO_API_KEY: 'gloo-k', OPENAI_API_KEY: 'sk-o' }).apiKey).toBeUndefined();
+    // TETHER_API_KEY is the person's explicit choice and goes wherever they point it.
+    expect(resolveModelConfig({ api: 'chat', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct' }, { ...env, TETHER_API_KEY: 'sk-t' }).apiKey).toBe('sk-t');
+    // Another server keeps the documented fallbacks.
+    expect(resolveModelConfig({ api: 'chat', baseUrl: 'http://127.0.0.1:9/v1' }, { GLOO_API_KEY: 'gloo-k' }).apiKey).toBe('gloo-k');
+  });
+
   it('reads the output limit from --max-tokens or TETHER_MAX_TOKENS, and refuses a bad one', () => {
     expect(resolveModelConfig({ api: 'anthropic', maxTokens: '2048' }, { TETHER_MAX_TOKENS: '9' }).maxTokens).toBe(2048);
     expect(resolveModelConfig({}, { TETHER_MAX_TOKENS: '4096' }).maxTokens).toBe(4096);

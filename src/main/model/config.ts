@@ -1,4 +1,5 @@
 import { ModelApi } from '../../shared/conversation';
+import { keyEnvForUrl } from '../../shared/providers';
 
 /**
  * Where the model lives and how to talk to it. Flags win over the environment; the key never goes
@@ -40,12 +41,19 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv = p
   const api = parsed.data;
   const anthropic = api === 'anthropic';
   const maxTokens = parseMaxTokens(flags.maxTokens ?? nonEmpty(env.TETHER_MAX_TOKENS));
+  const baseUrl = stripTrailingSlash(flags.baseUrl ?? nonEmpty(env.TETHER_BASE_URL) ?? (anthropic ? DEFAULT_ANTHROPIC_BASE_URL : DEFAULT_BASE_URL));
+  // A named provider's host gets only its own variable: an OpenAI key never goes to Gloo, nor Gloo's to OpenAI.
+  const hostKeyEnv = keyEnvForUrl(baseUrl);
   return {
-    baseUrl: stripTrailingSlash(flags.baseUrl ?? nonEmpty(env.TETHER_BASE_URL) ?? (anthropic ? DEFAULT_ANTHROPIC_BASE_URL : DEFAULT_BASE_URL)),
+    baseUrl,
     apiKey:
       flags.apiKey ??
       nonEmpty(env.TETHER_API_KEY) ??
-      (anthropic ? nonEmpty(env.ANTHROPIC_API_KEY) : (nonEmpty(env.OPENAI_API_KEY) ?? nonEmpty(env.GLOO_API_KEY))),
+      (hostKeyEnv
+        ? nonEmpty(env[hostKeyEnv])
+        : anthropic
+          ? nonEmpty(env.ANTHROPIC_API_KEY)
+          : (nonEmpty(env.OPENAI_API_KEY) ?? nonEmpty(env.GLOO_API_KEY))),
     model: flags.model ?? nonEmpty(env.TETHER_MODEL) ?? (anthropic ? DEFAULT_ANTHROPIC_MODEL : DEFAULT_MODEL),
     api,
     ...(maxTokens !== undefined ? { maxTokens } : {}),

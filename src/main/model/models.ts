@@ -20,7 +20,7 @@ export interface ListModelsOptions {
 }
 
 /** One model entry and, when it says it cannot use tools, which field said so. */
-interface ListedModel {
+export interface ListedModel {
   info: ModelInfo;
   noToolsBecause?: string;
 }
@@ -84,11 +84,12 @@ async function fetchListing(config: ModelConfig, options: ListModelsOptions): Pr
   const object = asObject(body);
   const entries = Array.isArray(body) ? body : asArray(object?.data ?? object?.models);
   return entries
-    .map((entry) => readEntry(asObject(entry)))
+    .map((entry) => readModelEntry(asObject(entry)))
     .filter((entry): entry is ListedModel => entry !== undefined);
 }
 
-function readEntry(entry: WireObject | undefined): ListedModel | undefined {
+/** One entry of a listing, in any of the shapes servers use; undefined when it names no model. */
+export function readModelEntry(entry: WireObject | undefined): ListedModel | undefined {
   if (!entry) return undefined;
   const id = asString(entry.id) ?? asString(entry.name) ?? asString(entry.model);
   if (!id) return undefined;
@@ -100,6 +101,17 @@ function readEntry(entry: WireObject | undefined): ListedModel | undefined {
   if (typeof entry.supports_tools === 'boolean') {
     info.supportsTools = entry.supports_tools;
     return info.supportsTools ? { info } : { info, noToolsBecause: 'supports_tools: false' };
+  }
+  // Ollama (/api/show) and LM Studio list what a model can do; a list without tools means none.
+  const capabilities = entry.capabilities;
+  if (Array.isArray(capabilities) && capabilities.length > 0 && capabilities.every((c) => typeof c === 'string')) {
+    info.supportsTools = capabilities.includes('tools') || capabilities.includes('tool_use');
+    return info.supportsTools ? { info } : { info, noToolsBecause: 'its capabilities do not include "tools"' };
+  }
+  // LM Studio marks embedding models, which cannot chat at all.
+  if (entry.type === 'embedding' || entry.type === 'embeddings') {
+    info.supportsTools = false;
+    return { info, noToolsBecause: 'it is an embedding model' };
   }
   // OpenRouter lists the request parameters each model accepts; no "tools" there means none.
   const parameters = entry.supported_parameters;
@@ -121,7 +133,7 @@ async function fetchAnthropicListing(config: ModelConfig, options: ListModelsOpt
   const listed: ListedModel[] = [];
   try {
     for await (const entry of client.models.list({ limit: 1000 }, { signal: AbortSignal.any(signals) })) {
-      const read = readEntry(asObject(entry));
+      const read = readModelEntry(asObject(entry));
       if (!read) continue;
       const window = asNumber(asObject(entry)?.max_input_tokens);
       if (window !== undefined) read.info.contextWindow = window;

@@ -1,4 +1,5 @@
 import type { ConversationItem, ModelApi, Usage } from '../../shared/conversation';
+import type { ModelFailureKind } from '../../shared/events';
 
 /**
  * The one shape every model API is turned into. A provider streams `ModelEvent`s for one request
@@ -60,6 +61,11 @@ export type ModelErrorKind =
   | 'unsupported'
   /** The request was aborted by us. */
   | 'aborted';
+
+// The log records these kinds when a run fails (session.finished's modelFailure): the two lists must stay one.
+type SameKinds = [ModelErrorKind] extends [ModelFailureKind] ? ([ModelFailureKind] extends [ModelErrorKind] ? true : false) : false;
+const sameKinds: SameKinds = true;
+void sameKinds;
 
 export class ModelError extends Error {
   override readonly name = 'ModelError';

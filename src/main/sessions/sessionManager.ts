@@ -82,6 +82,18 @@ export class SessionManager {
   }
 
   /**
+   * The failure notice's Retry: runs a stopped session again from where it stopped, with no new
+   * message (the model is asked again with the conversation as it is). A session that answered has
+   * nothing to retry; one that works or waits is already running.
+   */
+  retry(sessionId: string): void {
+    const row = this.requireSession(sessionId);
+    if (this.running.has(sessionId)) throw new HostError('conflict', 'This session is already working; there is nothing to retry.');
+    if (row.status === 'done') throw new HostError('conflict', 'This session finished with an answer; send a message to go on.');
+    this.launch(sessionId, { resume: true });
+  }
+
+  /**
    * "Compact now". A working session compacts before its next model request (a turn is never cut in
    * two); one that is not working compacts at once, on its own, and a message sent meanwhile waits.
    */

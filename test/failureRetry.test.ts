@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServices } from '../src/main/services';
+import { memoryKeyStore } from '../src/main/sessions/keyStore';
+import { foldEvents } from '../src/shared/session';
+import { closeServices, openServices } from './support/appServices';
+import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+
+// A provider that fails: the log says how (retries with their count, the failure's kind), the
+// failure notice's Retry runs the session again with no new message, and earlier failures stay.
+
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await closeServices();
+  removeTempDirs();
+});
+
+describe('model failures through the app services', () => {
+  it('logs each retry with the next try and the policy’s count, then the response', async () => {
+    const app = await openServices({ turns: [{ error: { status: 503 } }, { text: 'Fine now.' }] });
+    const { sessionId } = await app.handlers['session:start']({ workspace: fixtureRepo('failing-test'), task: 'hello' });
+    await app.waitForEvent('session.finished');
+    const retrying = app.events.find((stored) => stored.event.type === 'model.retrying')?.event;
+    expect(retrying).toMatchObject({ type: 'model.retrying', attempt: 1, maxAttempts: 5 });
+    const state = foldEvents(app.events.filter((stored) => stored.sessionId === sessionId));
+    expect(state.status).toBe('done');
+    expect(state.retrying).toBeUndefined();
+  });
+
+  it('records what kind of model failure ended a run; Retry runs it again with no new message and the failure stays', async () => {
+    const app = await openServices({ turns: [{ error: { status: 401 } }] });
+    const { sessionId } = await app.handlers['session:start']({ workspace: fixtureRepo('failing-test'), task: 'hello' });
+    const finished = await app.waitForEvent('session.finished');
+    expect(finished.event).toMatchObject({ status: 'failed', modelFailure: { kind: 'auth', status: 401 } });
+    expect(finished.event.type === 'session.finished' && finished.event.reason).toMatch(/401 from .*the API key was refused/);
+
+    app.server.push({ text: 'Answered on the retry.' });
+    await app.handlers['session:retry']({ sessionId });
+    await app.waitForCount('session.finished', 2);
+    const log = app.events.filter((stored) => stored.sessionId === sessionId);
+    expect(log.filter((stored) => stored.event.type === 'user.messaged')).toHaveLength(1);
+    const state = foldEvents(log);
+    expect(state.status).toBe('done');
+    expect(state.endings).toEqual([expect.objectContaining({ status: 'failed', atItem: 1, modelFailure: { kind: 'auth', status: 401 } })]);
+    expect(state.items.at(-1)).toMatchObject({ type: 'assistant', text: 'Answered on the retry.' });
+    // The model was asked with the same conversation: the task, once.
+    expect(app.server.requests).toHaveLength(2);
+  });
+
+  it('refuses Retry for a session that answered, and for one that does not exist', async () => {
+    const app = await openServices({ turns: [{ text: 'Done.' }] });
+    const { sessionId } = await app.handlers['session:start']({ workspace: fixtureRepo('failing-test'), task: 'hello' });
+    await app.waitForEvent('session.finished');
+    await expect(app.handlers['session:retry']({ sessionId })).rejects.toThrow(/finished with an answer; send a message/);
+    await expect(app.handlers['session:retry']({ sessionId: 'nope' })).rejects.toThrow(/There is no session nope/);
+  });
+
+  it('says whether a model is set up, and which key variables exist, never a key', async () => {
+    const app = await openServices();
+    const view = await app.handlers['settings:get']({});
+    expect(view.modelConfigured).toBe(true);
+    expect(Array.isArray(view.keyVariables)).toBe(true);
+    expect(JSON.stringify(view)).not.toContain('test-key');
+  });
+
+  it('says no model is set up on a first run with no settings and no key, until one is saved', async () => {
+    for (const name of ['TETHER_BASE_URL', 'TETHER_API_KEY', 'OPENAI_API_KEY', 'GLOO_API_KEY', 'ANTHROPIC_API_KEY']) vi.stubEnv(name, '');
+    vi.stubEnv('GLOO_API_KEY', 'gloo-secret');
+    const services = createServices({ dataDir: tempDir('tether-data-'), host: 'serve', keyStore: memoryKeyStore(undefined) });
+    try {
+      const first = await services.handlers['settings:get']({});
+      expect(first).toMatchObject({ modelConfigured: false, hasApiKey: false, keyVariables: ['GLOO_API_KEY'] });
+      expect(JSON.stringify(first)).not.toContain('gloo-secret');
+      const saved = await services.handlers['settings:update']({ baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct', api: 'chat', model: 'gloo-model' });
+      // Gloo's own variable is its key; no other is sent there.
+      expect(saved).toMatchObject({ modelConfigured: true, hasApiKey: true });
+    } finally {
+      await services.close();
+    }
+  });
+});
