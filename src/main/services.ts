@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { EventName, EventPayload, Handlers, ProjectView, RuleView, SettingsView } from '../shared/contract';
+import { EVENTS_PAGE_CHARS, EVENTS_PAGE_MAX, type EventName, type EventPayload, type Handlers, type ProjectView, type RuleView, type SettingsView } from '../shared/contract';
+import { PAGE_ITEMS_MAX } from '../shared/sessionWindow';
 import type { SessionEvent, StoredEvent } from '../shared/events';
 import { createCore, DEFAULT_MAX_STEPS } from './core';
 import type { AppServices, CreateAppServices, EmitEvent } from './host/appServices';
@@ -10,13 +11,17 @@ import { createMcpHandlers } from './mcp/mcpHandlers';
 import { createSandboxHandlers } from './sandbox/sandboxHandlers';
 import { checkSandboxAvailability } from './sandbox/availability';
 import { memoryKeyStore, type KeyStore } from './sessions/keyStore';
-import { SessionWorktrees } from './review/sessionWorktrees';
 import { createModelSetupHandlers, keyVariablesSet } from './sessions/modelSetupHandlers';
 import { localPortsFromEnv } from './model/localServers';
+import { SessionWorktrees } from './review/sessionWorktrees';
 import { SessionDiffs } from './sessions/sessionDiffs';
 import { SessionRewinder } from './checkpoints/sessionRewinder';
+import { SessionFolds } from './sessions/sessionFolds';
 import { SessionManager } from './sessions/sessionManager';
+import { completeFolders } from './sessions/folderCompletion';
+import { WorkspaceFiles } from './sessions/workspaceFiles';
 import { readAppSettings, writeAppSettings } from './settings/appSettings';
+import { readPaneLayout, writePaneLayout } from './settings/paneLayout';
 import type { ProjectRow } from './store/projects';
 import type { RuleRow } from './store/rules';
 import { startAutoUpdates } from './updates/autoUpdates';
@@ -70,6 +75,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
   if (options.cwd) core.store.projects.ensure(canonicalFolder(options.cwd));
   sessions.resumeWaiting();
   const rewinder = new SessionRewinder(core.store, core.checkpoints);
+  const workspaceFiles = new WorkspaceFiles();
+  const folds = new SessionFolds(core.store.events);
   const pushed = (sessionId: string) => (stored: StoredEvent) => {
     emit('session:event', stored);
     emit('sessions:changed', sessions.summary(sessionId));
@@ -96,13 +103,15 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       maxSteps: current.maxSteps ?? DEFAULT_MAX_STEPS,
       mode: current.mode ?? 'ask',
       outsideContent: current.outsideContent ?? 'ask',
+      modelConfigured: Boolean(current.model?.baseUrl || process.env.TETHER_BASE_URL?.trim() || model.apiKey),
+      keyVariables: keyVariablesSet(),
     };
   };
 
   const handlers: Handlers = {
-      modelConfigured: Boolean(current.model?.baseUrl || process.env.TETHER_BASE_URL?.trim() || model.apiKey),
-      keyVariables: keyVariablesSet(),
     'app:info': async () => ({ version: VERSION, host: options.host, dataDir }),
+    'layout:get': async () => readPaneLayout(dataDir),
+    'layout:save': async (layout) => writePaneLayout(dataDir, layout),
     'app:update': async () => updates?.view() ?? { state: 'unavailable' },
     'app:restartToUpdate': async () =>
       updates?.restart() ?? { restarted: false, reason: 'This copy of Tether does not update itself: only the packaged desktop app does.' },
@@ -126,12 +135,21 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       const startMode = mode ?? core.store.projects.byPath(folder)?.defaultMode ?? undefined;
       return { sessionId: sessions.start({ workspace: folder, task, ...(startMode ? { mode: startMode } : {}), ...(place ? { place } : {}) }) };
     },
+    'session:open': async ({ sessionId }) => {
+      sessions.summary(sessionId);
+      return folds.snapshot(sessionId);
+    },
+    'session:page': async ({ sessionId, beforeItem, limit }) => {
+      sessions.summary(sessionId);
+      return folds.page(sessionId, beforeItem, limit ?? PAGE_ITEMS_MAX);
+    },
     'session:events': async ({ sessionId, afterSeq }) => {
       sessions.summary(sessionId);
-      return core.store.events.list(sessionId, afterSeq);
+      return core.store.events.page(sessionId, afterSeq, { maxEvents: EVENTS_PAGE_MAX, maxChars: EVENTS_PAGE_CHARS }).events;
     },
     'session:send': async ({ sessionId, text }) => sessions.send(sessionId, text),
     'session:stop': async ({ sessionId }) => sessions.stop(sessionId),
+    'session:retry': async ({ sessionId }) => sessions.retry(sessionId),
     'session:rename': async ({ sessionId, title }) => {
       sessions.summary(sessionId);
       core.store.sessions.rename(sessionId, title);
@@ -142,11 +160,11 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'session:delete': async ({ sessionId }) => {
       worktrees.refuseWhileOpen(sessionId);
       sessions.delete(sessionId);
+      folds.forget(sessionId);
     },
     'session:setMode': async ({ sessionId, mode }) => sessions.setMode(sessionId, mode),
     'session:compact': async ({ sessionId }) => sessions.compact(sessionId),
     'approval:answer': async (answer) => {
-    'session:retry': async ({ sessionId }) => sessions.retry(sessionId),
       const stored = core.store.approvals.get(answer.approvalId);
       if (!stored) throw new HostError('not_found', 'There is no such permission request.');
       if (stored.decision) throw new HostError('conflict', 'This permission request was already answered.');
@@ -169,6 +187,15 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       ),
     'diff:undoRevert': async ({ sessionId, undoId }) =>
       sessions.whileStopped(sessionId, 'undo the revert', async () => diffs.undoRevert(sessionId, undoId)),
+    'workspace:files': async ({ sessionId, projectId, query, limit }) => {
+      const workspace = sessionId !== undefined ? sessions.summary(sessionId).workspace : core.store.projects.get(projectId!)?.path;
+      if (!workspace) throw new HostError('not_found', `There is no project ${projectId}.`);
+      return workspaceFiles.complete(workspace, query, limit);
+    },
+    'folders:complete': async ({ typed }) => completeFolders(typed),
+    'folders:pick': async () => {
+      throw new HostError('invalid_input', 'A folder picker needs the desktop app; under tether serve, type the folder’s path.');
+    },
     'diff:accept': async ({ sessionId, scope }) => {
       sessions.summary(sessionId);
       await diffs.accept(sessionId, scope);
@@ -205,6 +232,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'session:undoRewind': async ({ sessionId }) =>
       sessions.whileStopped(sessionId, 'undo the rewind', () => rewinder.undo(sessionId, pushed(sessionId))),
     ...mcp.handlers,
+    ...createModelSetupHandlers({ savedModel: modelConfig, localPorts: localPortsFromEnv() }),
     ...createSandboxHandlers({ dataDir, store: core.store }),
   };
 
@@ -220,7 +248,6 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       mcp.dispose();
       await core.mcp.close();
       core.close();
-    ...createModelSetupHandlers({ savedModel: modelConfig, localPorts: localPortsFromEnv() }),
     },
   };
 }

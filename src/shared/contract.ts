@@ -6,6 +6,7 @@ import { ConnectionTestRequest, ConnectionTestResult, KeyVariable, LocalServerVi
 import { OutsideContentSetting, PermissionMode, RuleAction, Scope } from './permissions';
 import { SandboxUpdate, SandboxView } from './sandbox';
 import type { SessionStatus } from './session';
+import { PageRequest, SessionPage, SessionSnapshot } from './sessionWindow';
 
 /**
  * Every request the UI can make and every event it can receive. Electron's main process binds it to
@@ -70,8 +71,16 @@ export const StartSession = z.object({
 export const SessionRef = z.object({ sessionId: z.string() });
 export type SessionRef = z.infer<typeof SessionRef>;
 
-/** Events after `afterSeq`, to draw a session or to resync after a dropped connection. */
+/** Events after `afterSeq`, to catch up a session a window holds (after a gap, or a dropped connection). */
 export const EventsSince = z.object({ sessionId: z.string(), afterSeq: z.number().int().nonnegative() });
+
+/**
+ * The most events, and about the most characters of them, one `session:events` answer carries (it
+ * always carries one, if any is there): a reader asks again from the last one it got until an
+ * answer is empty, so no answer grows with the log.
+ */
+export const EVENTS_PAGE_MAX = 1_000;
+export const EVENTS_PAGE_CHARS = 2_000_000;
 
 export const SendMessage = z.object({ sessionId: z.string(), text: z.string().trim().min(1) });
 
@@ -173,6 +182,36 @@ export type RevertDone = z.infer<typeof RevertDone>;
 /** Undo a session's latest revert; refused when the file changed since (nothing is overwritten). */
 export const DiffUndoRevert = z.object({ sessionId: z.string(), undoId: z.string().min(1) });
 
+/** Files of a session's (or a project's) workspace that match what follows an @ in the task box. */
+export const WorkspaceFilesRequest = z
+  .object({
+    /** The session whose workspace (its worktree, when it has one) is listed. */
+    sessionId: z.string().optional(),
+    /** For a new session's draft: the project's folder. */
+    projectId: z.string().optional(),
+    /** What was typed after the @; matched case-insensitively anywhere in the path. */
+    query: z.string().max(1000),
+    limit: z.number().int().min(1).max(200).optional(),
+  })
+  .refine((request) => (request.sessionId === undefined) !== (request.projectId === undefined), {
+    message: 'Name the session or the project whose files to list, not both.',
+  });
+
+export const FileMatches = z.object({
+  /** Relative to the workspace, forward slashes, best match first. */
+  files: z.array(z.string()),
+  /** More files matched than were sent (or the folder had too many to list whole). */
+  truncated: z.boolean(),
+});
+export type FileMatches = z.infer<typeof FileMatches>;
+
+export const FolderMatches = z.object({
+  /** Folders as the person would type them (`~/code/tether/`), each ending in a slash. */
+  folders: z.array(z.string()),
+  truncated: z.boolean(),
+});
+export type FolderMatches = z.infer<typeof FolderMatches>;
+
 /** Accept everything changed so far: the scope's review base moves to now. */
 export const DiffAccept = z.object({ sessionId: z.string(), scope: DiffScope.optional() });
 
@@ -246,6 +285,10 @@ export const SettingsView = z.object({
   maxSteps: z.number().int().positive(),
   mode: PermissionMode.exclude(['unleashed']),
   outsideContent: OutsideContentSetting,
+  /** Whether a model has been set up (settings name a server, or TETHER_BASE_URL or a key does): if not, the welcome sets one up. */
+  modelConfigured: z.boolean(),
+  /** Which provider key variables main's environment holds: names only, never their values. */
+  keyVariables: z.array(KeyVariable),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
@@ -255,11 +298,25 @@ export const SettingsUpdate = SettingsView.omit({ hasApiKey: true, modelConfigur
     /** Write-only: a new key, or null to forget the stored one. */
     apiKey: z.string().min(1).nullable().optional(),
   });
-  /** Whether a model has been set up (settings name a server, or TETHER_BASE_URL or a key does): if not, the welcome sets one up. */
-  modelConfigured: z.boolean(),
-  /** Which provider key variables main's environment holds: names only, never their values. */
-  keyVariables: z.array(KeyVariable),
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;
+
+/**
+ * The window's panes as the person sized them, kept across runs (in the data folder, since the page's
+ * own storage is per address and `tether serve` gets a new port each run). Absent: the default for
+ * the window's size. The bounds keep a hand-edited file from hiding a pane for good.
+ */
+export const PaneLayout = z
+  .object({
+    sidebarWidth: z.number().int().min(160).max(640).optional(),
+    reviewWidth: z.number().int().min(240).max(2400).optional(),
+    terminalHeight: z.number().int().min(60).max(1600).optional(),
+    sidebarCollapsed: z.boolean().optional(),
+    /** Absent: the review column opens when the session has something to review, and folds when it has not. */
+    reviewCollapsed: z.boolean().optional(),
+    terminalOpen: z.boolean().optional(),
+  })
+  .strict();
+export type PaneLayout = z.infer<typeof PaneLayout>;
 
 export const AppInfo = z.object({
   version: z.string(),
@@ -322,6 +379,8 @@ const none = z.object({}).strict();
 
 export const requests = {
   'app:info': { input: none, output: AppInfo },
+  'layout:get': { input: none, output: PaneLayout },
+  'layout:save': { input: PaneLayout, output: z.void() },
   /** Whether an update is downloaded and ready, and what would hold its restart back. */
   'app:update': { input: none, output: UpdateView },
   /** Installs the ready update by restarting, unless a session works or waits for the person. */
@@ -333,9 +392,16 @@ export const requests = {
   'projects:setDefaultMode': { input: z.object({ projectId: z.string(), mode: StartMode }), output: ProjectView },
   'sessions:list': { input: z.object({ projectId: z.string().optional() }), output: z.array(SessionSummary) },
   'session:start': { input: StartSession, output: SessionRef },
+  /** A session to draw: its folded state with the latest conversation items; the rest comes by `session:page`, live events by `session:event`. */
+  'session:open': { input: SessionRef, output: SessionSnapshot },
+  /** Older conversation items of a session, before a whole-conversation index. */
+  'session:page': { input: PageRequest, output: SessionPage },
+  /** A page of a session's events after a seq (see EVENTS_PAGE_MAX). */
   'session:events': { input: EventsSince, output: z.array(StoredEvent) },
   'session:send': { input: SendMessage, output: z.void() },
   'session:stop': { input: SessionRef, output: z.void() },
+  /** Runs a stopped session again from where it failed, with no new message (the failure notice's Retry). */
+  'session:retry': { input: SessionRef, output: z.void() },
   'session:rename': { input: RenameSession, output: SessionSummary },
   'session:delete': { input: SessionRef, output: z.void() },
   'session:setMode': { input: SetSessionMode, output: SessionSummary },
@@ -349,6 +415,12 @@ export const requests = {
   /** Puts the file back as the session's latest revert found it; refused while the agent works or when the file changed since. */
   'diff:undoRevert': { input: DiffUndoRevert, output: RevertDone.omit({ undoId: true }) },
   'diff:accept': { input: DiffAccept, output: z.void() },
+  /** Workspace files for an @-mention: names only, .gitignore respected, capped. */
+  'workspace:files': { input: WorkspaceFilesRequest, output: FileMatches },
+  /** Folders completing a typed path in "Open a folder…" (`~` is the home folder; hidden ones only after a dot). */
+  'folders:complete': { input: z.object({ typed: z.string().max(4096) }), output: FolderMatches },
+  /** The desktop app's native folder picker; null when the person cancelled. Refused under `tether serve`, whose page cannot show one. */
+  'folders:pick': { input: none, output: z.object({ path: z.string().nullable() }) },
   'worktree:setting': { input: z.object({ projectId: z.string() }), output: WorktreeSetting },
   'worktree:configure': { input: z.object({ projectId: z.string(), enabled: z.boolean() }), output: WorktreeSetting },
   'worktree:finish': { input: WorktreeFinish, output: WorktreeFinished },
@@ -370,8 +442,6 @@ export const requests = {
   'mcp:servers': { input: z.object({ projectId: z.string().optional() }), output: z.array(McpServerView) },
   /** Stop and start a server again, forgetting its failures (a project's server: name its project). */
   'mcp:restart': { input: z.object({ name: z.string().min(1), projectId: z.string().optional() }), output: McpServerView },
-  /** Runs a stopped session again from where it failed, with no new message (the failure notice's Retry). */
-  'session:retry': { input: SessionRef, output: z.void() },
   /** The command sandbox for a project: whether one is available, the built-in fence and what the person added. */
   'sandbox:get': { input: z.object({ projectId: z.string() }), output: SandboxView },
   /** Replaces what the person added to a project's fence, and/or what runs when no sandbox is available. */

@@ -1,6 +1,7 @@
 import type { Handlers, Input, McpServerView, Output, RequestName, SessionSummary } from '../../src/shared/contract';
 import type { StoredEvent } from '../../src/shared/events';
 import type { SandboxView } from '../../src/shared/sandbox';
+import { initialSessionState } from '../../src/shared/session';
 
 // One valid input and one valid output per request. The mapped types make a request added to the
 // contract without a sample a compile error, so the host tests keep covering every request.
@@ -29,6 +30,8 @@ export const storedEvent: StoredEvent = {
 
 export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'app:info': {},
+  'layout:get': {},
+  'layout:save': { sidebarWidth: 240, reviewWidth: 520, terminalHeight: 200, reviewCollapsed: false },
   'app:update': {},
   'app:restartToUpdate': {},
   'projects:list': {},
@@ -37,12 +40,14 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'projects:setDefaultMode': { projectId: 'p1', mode: 'auto' },
   'sessions:list': { projectId: 'p1' },
   'session:start': { workspace: '/work/repo', task: 'fix the failing test' },
+  'session:open': { sessionId: 's1' },
+  'session:page': { sessionId: 's1', beforeItem: 200, limit: 100 },
   'session:events': { sessionId: 's1', afterSeq: 0 },
   'session:send': { sessionId: 's1', text: 'and run the tests' },
   'session:stop': { sessionId: 's1' },
+  'session:retry': { sessionId: 's1' },
   'session:rename': { sessionId: 's1', title: 'Auth fix' },
   'session:delete': { sessionId: 's1' },
-  'session:retry': { sessionId: 's1' },
   'session:setMode': { sessionId: 's1', mode: 'auto-edit' },
   'session:compact': { sessionId: 's1' },
   'approval:answer': { approvalId: 'a1', action: 'allow', scope: 'once' },
@@ -52,15 +57,18 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'diff:revert': { sessionId: 's1', path: 'src/a.ts', scope: 'turn', hunk: { index: 0, fingerprint: 'f00d' } },
   'diff:undoRevert': { sessionId: 's1', undoId: 'u1' },
   'diff:accept': { sessionId: 's1' },
+  'workspace:files': { sessionId: 's1', query: 'src/a' },
+  'folders:complete': { typed: '~/code/te' },
+  'folders:pick': {},
   'worktree:setting': { projectId: 'p1' },
   'worktree:configure': { projectId: 'p1', enabled: true },
   'worktree:finish': { sessionId: 's1', action: 'squash', message: 'Fix the failing test' },
   'settings:get': {},
   'settings:update': { model: 'gpt-5' },
-  'rules:list': {},
-  'rules:revoke': { ruleId: 'r1' },
   'model:test': { baseUrl: 'http://127.0.0.1:11434/v1', api: 'chat' },
   'model:findLocal': {},
+  'rules:list': {},
+  'rules:revoke': { ruleId: 'r1' },
   'mcp:servers': { projectId: 'p1' },
   'mcp:restart': { name: 'github' },
   'session:rewindPreview': { sessionId: 's1', toSeq: 2 },
@@ -100,11 +108,13 @@ const settings = {
   maxSteps: 50,
   mode: 'ask',
   outsideContent: 'ask',
+  modelConfigured: true,
 } as const;
 
-  modelConfigured: true,
 export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'app:info': { version: '0.1.0', host: 'serve', dataDir: '/data' },
+  'layout:get': { sidebarWidth: 240, terminalOpen: false },
+  'layout:save': undefined,
   'app:update': { state: 'ready', version: '0.2.0', blockedBy: '1 session is working' },
   'app:restartToUpdate': { restarted: false, reason: 'Not restarting: 1 session is working.' },
   'projects:list': [{ id: 'p1', path: '/work/repo', name: 'repo', trusted: false, defaultMode: null }],
@@ -113,14 +123,26 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'projects:setDefaultMode': { id: 'p1', path: '/work/repo', name: 'repo', trusted: false, defaultMode: 'auto' },
   'sessions:list': [summary],
   'session:start': { sessionId: 's1' },
+  'session:open': {
+    state: { ...initialSessionState, status: 'working', items: [{ type: 'user', text: 'fix the failing test' }], itemsFrom: 200, lastSeq: 901 },
+    startedAt: { c1: 1_700_000_000_000 },
+    askedAt: {},
+  },
+  'session:page': {
+    fromItem: 100,
+    items: [{ type: 'tool_call', callId: 'c1', name: 'read_file', arguments: '{"path":"a.ts"}' }],
+    toolCalls: { c1: { callId: 'c1', name: 'read_file', arguments: '{"path":"a.ts"}', status: 'ok', output: 'x' } },
+    approvals: {},
+    rewindPoints: [],
+  },
   'session:events': [storedEvent],
   'session:send': undefined,
   'session:stop': undefined,
+  'session:retry': undefined,
   'session:rename': { ...summary, title: 'Auth fix' },
   'session:delete': undefined,
   'session:setMode': { ...summary, mode: 'auto', autoWorksAsAsk: 'The command sandbox needs bubblewrap (bwrap), which is not installed.' },
   'session:compact': { when: 'next_turn' },
-  'session:retry': undefined,
   'approval:answer': undefined,
   'approvals:pending': [{ approvalId: 'a1', sessionId: 's1', sessionTitle: 'Fix', askedAt: 1 }],
   'diff:files': [{ path: 'src/a.ts', status: 'modified', additions: 1, deletions: 1, binary: false }],
@@ -128,6 +150,9 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'diff:revert': { path: 'src/a.ts', note: 'src/a.ts line 5 (hunk)', undoId: 'u1' },
   'diff:undoRevert': { path: 'src/a.ts', note: 'src/a.ts line 5 (hunk)' },
   'diff:accept': undefined,
+  'workspace:files': { files: ['src/a.ts', 'src/app.tsx'], truncated: false },
+  'folders:complete': { folders: ['~/code/tether/'], truncated: false },
+  'folders:pick': { path: '/work/repo' },
   'worktree:setting': { projectId: 'p1', enabled: false, unavailable: '/work/repo is not in a git repository.' },
   'worktree:configure': { projectId: 'p1', enabled: true },
   'worktree:finish': { action: 'squash', commit: 'abc123', into: 'main' },

@@ -9,7 +9,6 @@ import {
   isTypingKey,
   type ElementLike,
 } from '../../src/renderer/src/features/permission/typingGuard';
-import { placeRequest } from '../../src/renderer/src/features/permission/requestPlacement';
 
 // No stray key decides: a key answers a permission request only when the request has focus, nobody
 // typed elsewhere in the last second, and (for Enter and Space) a request that came during typing was
@@ -165,59 +164,5 @@ describe('what counts as typing', () => {
     expect(press('A', { shiftKey: true })).toBe(false);
     expect(press('a', { ctrlKey: true })).toBe(false);
     expect(press('F6', { shiftKey: true })).toBe(false);
-  });
-});
-
-describe('where a request goes', () => {
-  const viewport = { width: 1440, height: 900 };
-  const main = { top: 0, left: 260, right: 1440, bottom: 900 };
-
-  it('goes over the main area above the task box when that has more room, leaving the box clear', () => {
-    const box = { top: 800, left: 260, right: 850, bottom: 900 };
-    expect(placeRequest(viewport, main, box)).toEqual({ top: 12, left: 272, right: 12, bottom: 112 });
-  });
-
-  it('goes below the task box when there is more room below (a narrow window puts panels under it)', () => {
-    const box = { top: 300, left: 220, right: 1024, bottom: 380 };
-    expect(placeRequest({ width: 1024, height: 700 }, { top: 0, left: 220, right: 1024, bottom: 700 }, box)).toEqual({
-      top: 392,
-      left: 232,
-      right: 12,
-      bottom: 12,
-    });
-  });
-
-  it('reads boxes whose sides are getters, as a DOMRect’s are', () => {
-    class Rect {
-      constructor(private readonly sides: [number, number, number, number]) {}
-      get top() {
-        return this.sides[0];
-      }
-      get left() {
-        return this.sides[1];
-      }
-      get right() {
-        return this.sides[2];
-      }
-      get bottom() {
-        return this.sides[3];
-      }
-    }
-    expect(placeRequest(viewport, new Rect([0, 260, 1440, 900]), new Rect([800, 260, 850, 900]))).toEqual({
-      top: 12,
-      left: 272,
-      right: 12,
-      bottom: 112,
-    });
-  });
-
-  it('takes the whole main area when no field is in it, and the window when there is no main area', () => {
-    expect(placeRequest(viewport, main, { top: 10, left: 0, right: 250, bottom: 40 })).toEqual({
-      top: 12,
-      left: 272,
-      right: 12,
-      bottom: 12,
-    });
-    expect(placeRequest(viewport, null, null)).toEqual({ top: 12, left: 12, right: 12, bottom: 12 });
   });
 });

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import './app/theme.css';
 import './app/layout.css';
+import './app/panes.css';
 import { getApi } from './lib/api';
 import { connectStore } from './stores/connectStore';
 import { createAppStore } from './stores/createAppStore';

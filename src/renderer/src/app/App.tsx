@@ -1,31 +1,60 @@
+import { useRef, type CSSProperties } from 'react';
 import { ConnectionBanner } from './ConnectionBanner';
 import { UpdateBanner } from './UpdateBanner';
 import { Toasts } from './Toasts';
 import { MainArea } from './MainArea';
+import { Splitter } from './Splitter';
+import { SidebarRail } from './SidebarRail';
+import { ShortcutsSheet } from './ShortcutsSheet';
+import { paneBounds } from './paneSizes';
 import { useWindowTitle } from './useWindowTitle';
 import { useApprovalNotifications } from './useApprovalNotifications';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
+import { useApp } from '../stores/useApp';
 import { Sidebar } from '../features/sessions/Sidebar';
-import { PermissionDialog } from '../features/permission/PermissionDialog';
+import { RequestAnnouncer } from '../features/permission/RequestAnnouncer';
 
 /**
- * The window: sidebar on the left, the selected session (or settings) beside it, a permission
- * request over it. A request blocks nothing: the rest of the window stays in reach while it waits.
+ * The window: sidebar on the left, the selected session (or settings) beside it. A permission request
+ * is docked in its own session's view and blocks nothing; the inbox lists every one waiting.
  */
 export function App() {
   useWindowTitle();
   useApprovalNotifications();
   useGlobalShortcuts();
+  const sidebarWidth = useApp((state) => state.layout.sidebarWidth);
+  const sidebarFolded = useApp((state) => state.layout.sidebarCollapsed ?? false);
+  const setLayout = useApp((state) => state.setLayout);
+  const sidebar = useRef<HTMLElement>(null);
+  const style = (sidebarWidth ? { '--sidebar-width': `${sidebarWidth}px` } : {}) as CSSProperties;
+
   return (
     <div className="app" data-testid="app">
       <ConnectionBanner />
       <UpdateBanner />
-      <div className="app-body">
-        <Sidebar />
+      <div className={`app-body${sidebarFolded ? ' sidebar-folded' : ''}`} style={style}>
+        {sidebarFolded ? (
+          <SidebarRail />
+        ) : (
+          <>
+            <Sidebar ref={sidebar} />
+            <Splitter
+              orientation="vertical"
+              label="Resize the sidebar"
+              direction={1}
+              testId="sidebar-splitter"
+              measure={() => sidebar.current?.getBoundingClientRect().width ?? 0}
+              bounds={() => paneBounds.sidebar}
+              onResize={(width) => setLayout({ sidebarWidth: width })}
+              onReset={() => setLayout({ sidebarWidth: undefined })}
+            />
+          </>
+        )}
         <MainArea />
       </div>
       <Toasts />
-      <PermissionDialog />
+      <RequestAnnouncer />
+      <ShortcutsSheet />
     </div>
   );
 }

@@ -13,6 +13,9 @@ const paths = {
   shield: 'M8 1.5l5.5 2v4c0 3.5-2.5 5.8-5.5 7-3-1.2-5.5-3.5-5.5-7v-4z',
   terminal: 'M2 3h12v10H2zM4.5 6l2 2-2 2M8 10.5h3.5',
   close: 'M4 4l8 8M12 4l-8 8',
+  panelLeft: 'M2 3h12v10H2zM6 3v10',
+  panelRight: 'M2 3h12v10H2zM10 3v10',
+  keyboard: 'M1.5 4.5h13v7h-13zM4 7h1M7 7h1M10 7h1M4.5 9.5h7',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -1,11 +1,22 @@
 import { useEffect } from 'react';
 import { useAppStore } from '../stores/useApp';
+import type { AppState } from '../stores/appState';
 import { selectProjectSessions } from '../stores/selectors';
+import { isEditable } from '../features/permission/typingGuard';
+import { selectReviewShown } from '../features/chat/reviewColumn';
+
+/** Where Ctrl/Cmd+Shift+1…4 go: the first control of each pane that takes focus. */
+const paneTargets: Record<string, string[]> = {
+  Digit1: ['[data-testid="sidebar"] .inbox-header', '[data-testid="sidebar-open"]'],
+  Digit2: ['[data-testid="task-box"]', '.main-area textarea, .main-area input'],
+  Digit3: ['[data-testid="review-column"] button', '[data-testid="review-open"]'],
+  Digit4: ['[data-testid="terminal-panel"] .xterm-helper-textarea', '[data-testid="terminal-panel"] .panel-header'],
+};
 
 /**
- * Keyboard paths for the whole window: Ctrl/Cmd+, settings, Ctrl+` the terminal, Alt+Up/Down the
- * previous or next session, Ctrl/Cmd+L the task box. They work while a permission request waits (it
- * blocks nothing); F6 and Ctrl/Cmd+Shift+A, which reach the request, are the request's own.
+ * Keyboard paths for the whole window (the ? sheet lists them all, see shortcuts.ts). They work while
+ * a permission request waits (it blocks nothing); F6 and Ctrl/Cmd+Shift+A, which reach a request,
+ * belong to the request and the announcer.
  */
 export function useGlobalShortcuts(): void {
   const store = useAppStore();
@@ -13,14 +24,27 @@ export function useGlobalShortcuts(): void {
     function handleKeyDown(event: KeyboardEvent) {
       const mod = event.ctrlKey || event.metaKey;
       const state = store.getState();
-      if (mod && event.key === ',') {
+      const key = event.key.toLowerCase();
+      const typing = isEditable(event.target instanceof Element ? event.target : null);
+      if (event.key === '?' && !mod && !event.altKey && !typing && !event.defaultPrevented) {
+        event.preventDefault();
+        state.setShortcutsOpen(true);
+      } else if (mod && event.key === ',') {
         event.preventDefault();
         if (state.view === 'settings') state.showMain();
         else state.showSettings();
       } else if (event.ctrlKey && event.key === '`') {
         event.preventDefault();
         state.toggleTerminal();
-      } else if (mod && !event.shiftKey && event.key.toLowerCase() === 'l') {
+      } else if (mod && !event.shiftKey && key === 'b') {
+        event.preventDefault();
+        if (event.altKey) {
+          if (state.selectedSessionId) state.toggleReview(selectReviewShown(state, state.selectedSessionId));
+        } else state.toggleSidebar();
+      } else if (mod && event.shiftKey && !event.altKey && paneTargets[event.code]) {
+        event.preventDefault();
+        focusPane(event.code, state);
+      } else if (mod && !event.shiftKey && key === 'l') {
         const box = document.querySelector<HTMLTextAreaElement>('[data-testid="task-box"]');
         if (box) {
           event.preventDefault();
@@ -39,4 +63,19 @@ export function useGlobalShortcuts(): void {
     window.addEventListener('keydown', handleKeyDown);
     return () => window.removeEventListener('keydown', handleKeyDown);
   }, [store]);
+}
+
+/** Focuses a pane, opening it first if it is folded (the sidebar, the review column, the terminal). */
+function focusPane(code: string, state: AppState): void {
+  const find = () => paneTargets[code]!.map((selector) => document.querySelector<HTMLElement>(selector)).find((element) => element !== null);
+  const target = find();
+  if (target && !target.matches('[data-testid="sidebar-open"], [data-testid="review-open"]')) {
+    target.focus();
+    return;
+  }
+  if (code === 'Digit1') state.setLayout({ sidebarCollapsed: false });
+  else if (code === 'Digit3') state.setLayout({ reviewCollapsed: false });
+  else if (code === 'Digit4') state.setLayout({ terminalOpen: true });
+  // The pane opens on the next frame; focus follows it there.
+  requestAnimationFrame(() => requestAnimationFrame(() => find()?.focus()));
 }

@@ -19,6 +19,17 @@ export interface InboxSlice {
   /** Makes a followed session's inbox entries match its folded log. */
   reconcileInbox(sessionId: string): void;
   answerApproval(answer: ApprovalAnswer): Promise<boolean>;
+  /** The request each session's view shows, where the person picked one (from the inbox, or with Next). */
+  pickedApprovals: Record<string, string>;
+  /** A request to give focus to as soon as it is on screen: the person asked to go to it. */
+  reachingApproval: string | null;
+  /**
+   * Shows a waiting request in its session's view (switching to that session) and, with `reach`,
+   * moves focus to it there, as the reach shortcut does.
+   */
+  openApproval(entry: Pick<PendingApproval, 'sessionId' | 'approvalId'>, options?: { reach?: boolean }): void;
+  /** Whether the request was to be reached when it came on screen; asking forgets it. */
+  takeReach(approvalId: string): boolean;
 }
 
 export function createInboxSlice(deps: StoreDeps, set: SetState, get: GetState): InboxSlice {
@@ -42,6 +53,23 @@ export function createInboxSlice(deps: StoreDeps, set: SetState, get: GetState):
     inboxStatus: 'idle',
     answerErrors: {},
     answering: {},
+    pickedApprovals: {},
+    reachingApproval: null,
+
+    openApproval({ sessionId, approvalId }, options = {}) {
+      const state = get();
+      if (state.selectedSessionId !== sessionId || state.view !== 'main') state.selectSession(sessionId);
+      set((current) => ({
+        pickedApprovals: { ...current.pickedApprovals, [sessionId]: approvalId },
+        reachingApproval: options.reach ? approvalId : current.reachingApproval,
+      }));
+    },
+
+    takeReach(approvalId) {
+      if (get().reachingApproval !== approvalId) return false;
+      set({ reachingApproval: null });
+      return true;
+    },
 
     refreshInbox() {
       if (inFlight) {

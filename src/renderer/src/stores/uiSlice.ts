@@ -20,7 +20,6 @@ export interface UiSlice {
   /** While reconnecting: failed tries so far. */
   reconnectAttempts: number;
   diffLayout: 'side' | 'inline';
-  terminalOpen: boolean;
   /** Loads what every screen needs: projects, sessions, the inbox and settings. */
   init(): Promise<void>;
   /** After the link to the core comes back: catch up on everything missed. */
@@ -33,7 +32,6 @@ export interface UiSlice {
   dismissToast(id: number): void;
   setConnection(connection: ConnectionState, reconnectAttempts?: number): void;
   setDiffLayout(layout: 'side' | 'inline'): void;
-  toggleTerminal(): void;
 }
 
 /** Toasts beyond this many push the oldest out, so a storm of failures cannot fill the screen. */
@@ -49,11 +47,10 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
     connection: 'connecting',
     reconnectAttempts: 0,
     diffLayout: 'side',
-    terminalOpen: true,
 
     async init() {
       const state = get();
-      await Promise.all([state.loadProjects(), state.loadSessions(), state.refreshInbox(), state.loadSettings(), state.loadUpdate()]);
+      await Promise.all([state.loadProjects(), state.loadSessions(), state.refreshInbox(), state.loadSettings(), state.loadUpdate(), state.loadLayout()]);
     },
 
     async resync() {
@@ -105,10 +102,6 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
 
     setDiffLayout(diffLayout) {
       set({ diffLayout });
-    },
-
-    toggleTerminal() {
-      set((state) => ({ terminalOpen: !state.terminalOpen }));
     },
   };
 }

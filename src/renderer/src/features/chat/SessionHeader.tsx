@@ -6,6 +6,8 @@ import { ModeControl } from './ModeControl';
 import { TaintIndicator } from './TaintIndicator';
 import { ContextMeter } from './ContextMeter';
 import { InstructionsChip } from './InstructionsChip';
+import { selectReviewShown } from './reviewColumn';
+import { Icon } from '../../app/Icon';
 import './autonomy.css';
 
 /** Status, model, permission mode, tokens and taint of the selected session, in one line. */
@@ -35,6 +37,8 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
   const mode = summary?.mode ?? 'ask';
   const usage = view.usage;
   const compactSession = useApp((state) => state.compactSession);
+  const reviewShown = useApp((state) => selectReviewShown(state, sessionId));
+  const toggleReview = useApp((state) => state.toggleReview);
 
   return (
     <header className="session-header" data-testid="session-header">
@@ -46,6 +50,18 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           <span className={`status-dot status-${view.status}`} aria-hidden="true" />
           <span className="status-text">{statusLabel(view.status)}</span>
         </span>
+        <span className="spacer" />
+        <button
+          type="button"
+          className={`ghost icon-button pane-toggle${reviewShown ? ' active' : ''}`}
+          aria-label={reviewShown ? 'Fold the plan and changes' : 'Show the plan and changes'}
+          aria-pressed={reviewShown}
+          title={`${reviewShown ? 'Fold' : 'Show'} the plan and changes (Ctrl+Alt+B)`}
+          data-testid="review-toggle"
+          onClick={() => toggleReview(reviewShown)}
+        >
+          <Icon name="panelRight" />
+        </button>
       </div>
       <div className="session-meta">
         {view.model && (

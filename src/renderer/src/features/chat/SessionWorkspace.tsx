@@ -1,26 +1,85 @@
+import { useRef, type CSSProperties } from 'react';
 import { useApp } from '../../stores/useApp';
+import { Splitter } from '../../app/Splitter';
+import { clampReview, clampTerminal, paneBounds } from '../../app/paneSizes';
 import { SessionHeader } from './SessionHeader';
 import { Conversation } from './Conversation';
 import { SessionTaskBox } from './SessionTaskBox';
+import { ReviewRail } from './ReviewRail';
+import { selectReviewShown } from './reviewColumn';
+import { SessionRequest } from '../permission/SessionRequest';
 import { PlanPanel } from '../plan/PlanPanel';
 import { DiffPanel } from '../diff/DiffPanel';
 import { TerminalPanel } from '../terminal/TerminalPanel';
 
-/** The selected session: conversation in the centre, plan and live diff on the right, terminal below. */
+/**
+ * The selected session: the conversation (with any permission request docked above the task box),
+ * the plan and live diff beside it, the terminal below. The bars between them resize them; the
+ * review column folds to a rail.
+ */
 export function SessionWorkspace({ sessionId }: { sessionId: string }) {
-  const terminalOpen = useApp((state) => state.terminalOpen);
+  const layout = useApp((state) => state.layout);
+  const setLayout = useApp((state) => state.setLayout);
+  const reviewShown = useApp((state) => selectReviewShown(state, sessionId));
+  const terminalOpen = layout.terminalOpen ?? true;
+  const workspace = useRef<HTMLElement>(null);
+  const review = useRef<HTMLElement>(null);
+  const terminal = useRef<HTMLElement>(null);
+
+  const style = {
+    ...(layout.reviewWidth ? { '--review-width': `${layout.reviewWidth}px` } : {}),
+    ...(layout.terminalHeight ? { '--terminal-height': `${layout.terminalHeight}px` } : {}),
+  } as CSSProperties;
+  const size = () => workspace.current?.getBoundingClientRect() ?? { width: 0, height: 0 };
+
   return (
-    <main className={`workspace${terminalOpen ? ' with-terminal' : ''}`} data-testid="session-view" data-session-id={sessionId}>
+    <main
+      ref={workspace}
+      className={`workspace${reviewShown ? '' : ' review-folded'}${terminalOpen ? '' : ' terminal-closed'}`}
+      style={style}
+      data-testid="session-view"
+      data-session-id={sessionId}
+    >
       <section className="centre" aria-label="Conversation">
         <SessionHeader sessionId={sessionId} />
         <Conversation sessionId={sessionId} />
+        <SessionRequest sessionId={sessionId} />
         <SessionTaskBox sessionId={sessionId} />
       </section>
-      <aside className="right" aria-label="Plan and changes">
-        <PlanPanel sessionId={sessionId} />
-        <DiffPanel sessionId={sessionId} />
-      </aside>
-      <TerminalPanel sessionId={sessionId} />
+      {reviewShown ? (
+        <>
+          <Splitter
+            orientation="vertical"
+            label="Resize the plan and changes"
+            direction={-1}
+            testId="review-splitter"
+            measure={() => review.current?.getBoundingClientRect().width ?? 0}
+            bounds={() => ({ min: paneBounds.review.min, max: clampReview(Number.POSITIVE_INFINITY, size().width) })}
+            onResize={(width) => setLayout({ reviewWidth: width })}
+            onReset={() => setLayout({ reviewWidth: undefined })}
+          />
+          <aside ref={review} className="right" aria-label="Plan and changes" data-testid="review-column">
+            <PlanPanel sessionId={sessionId} />
+            <DiffPanel sessionId={sessionId} />
+          </aside>
+        </>
+      ) : (
+        <ReviewRail sessionId={sessionId} />
+      )}
+      {terminalOpen && (
+        <Splitter
+          orientation="horizontal"
+          label="Resize the terminal"
+          direction={-1}
+          testId="terminal-splitter"
+          measure={() => terminal.current?.getBoundingClientRect().height ?? 0}
+          bounds={() => ({ min: paneBounds.terminal.min, max: clampTerminal(Number.POSITIVE_INFINITY, size().height) })}
+          onResize={(height) => setLayout({ terminalHeight: height })}
+          onReset={() => setLayout({ terminalHeight: undefined })}
+        />
+      )}
+      <TerminalPanel ref={terminal} sessionId={sessionId} />
     </main>
   );
 }
+

@@ -77,6 +77,8 @@ export default function DiffViewer({
     if (!element) return undefined;
     const created = monaco.editor.createDiffEditor(element, {
       readOnly: true,
+      // Nothing is typed here: Tab moves on to the next control instead of staying in the editor.
+      tabFocusMode: true,
       originalEditable: false,
       automaticLayout: true,
       renderSideBySide: layout === 'side',

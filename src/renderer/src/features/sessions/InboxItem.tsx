@@ -3,22 +3,39 @@ import { useApp } from '../../stores/useApp';
 import { formatAge } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 
-export function InboxItem({ entry }: { entry: PendingApproval }) {
-  const summary = useApp((state) => state.logs[entry.sessionId]?.state.approvals[entry.approvalId]?.summary);
-  const risk = useApp((state) => state.logs[entry.sessionId]?.state.approvals[entry.approvalId]?.risk);
-  const selectSession = useApp((state) => state.selectSession);
-  const now = useNow(30_000);
+const riskWords = { none: 'no risk', read: 'reads', edit: 'changes files', exec: 'runs code', egress: 'sends data out' } as const;
 
-  function handleOpen() {
-    selectSession(entry.sessionId);
-  }
+/** One waiting request: what it is, how risky, where and since when; opening it goes to it in its session. */
+export function InboxItem({ entry }: { entry: PendingApproval }) {
+  const approval = useApp((state) => state.logs[entry.sessionId]?.state.approvals[entry.approvalId]);
+  const sessionTitle = useApp((state) => state.sessions[entry.sessionId]?.title || entry.sessionTitle || 'Untitled session');
+  const shown = useApp(
+    (state) =>
+      state.view === 'main' &&
+      state.selectedSessionId === entry.sessionId &&
+      (state.pickedApprovals[entry.sessionId] ?? state.inbox.find((other) => other.sessionId === entry.sessionId)?.approvalId) === entry.approvalId,
+  );
+  const openApproval = useApp((state) => state.openApproval);
+  const now = useNow(30_000);
+  const risk = approval?.risk;
 
   return (
-    <li data-testid="inbox-item" data-approval-id={entry.approvalId} data-session-id={entry.sessionId}>
-      <button type="button" className={`inbox-item${risk ? ` risk-${risk}` : ''}`} onClick={handleOpen}>
-        <span className="inbox-summary">{summary ?? 'Loading the request…'}</span>
+    <li data-testid="inbox-item" data-approval-id={entry.approvalId} data-session-id={entry.sessionId} data-risk={risk}>
+      <button
+        type="button"
+        className={`inbox-item${risk ? ` risk-${risk}` : ''}${shown ? ' shown' : ''}`}
+        aria-current={shown ? 'true' : undefined}
+        title="Open this request in its session"
+        onClick={() => openApproval(entry, { reach: true })}
+      >
+        <span className="inbox-line">
+          {approval && <span className="mono inbox-tool">{approval.tool}</span>}
+          <span className="inbox-summary">{approval?.summary ?? 'Loading the request…'}</span>
+        </span>
         <span className="inbox-meta faint">
-          {entry.sessionTitle || 'Untitled session'} · {formatAge(entry.askedAt, now)}
+          {risk && <span className="inbox-risk">{riskWords[risk]}</span>}
+          <span className="inbox-session">{sessionTitle}</span>
+          <span>{formatAge(entry.askedAt, now)}</span>
         </span>
       </button>
     </li>

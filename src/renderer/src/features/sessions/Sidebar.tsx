@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../../stores/useApp';
 import { selectProjectSessions } from '../../stores/selectors';
@@ -8,13 +9,15 @@ import { ProjectGroup } from './ProjectGroup';
 import { SessionList } from './SessionList';
 
 /** Projects, their sessions with their state, and the inbox of everything waiting for the person. */
-export function Sidebar() {
+export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
   const projects = useApp((state) => state.projects);
   const orphans = useApp(useShallow((state) => selectProjectSessions(state, null)));
   const view = useApp((state) => state.view);
   const showSettings = useApp((state) => state.showSettings);
   const showMain = useApp((state) => state.showMain);
   const sessionsStatus = useApp((state) => state.sessionsStatus);
+  const toggleSidebar = useApp((state) => state.toggleSidebar);
+  const setShortcutsOpen = useApp((state) => state.setShortcutsOpen);
 
   function handleSettings() {
     if (view === 'settings') showMain();
@@ -22,7 +25,7 @@ export function Sidebar() {
   }
 
   return (
-    <nav className="sidebar" aria-label="Projects and sessions" data-testid="sidebar">
+    <nav ref={ref} className="sidebar" aria-label="Projects and sessions" data-testid="sidebar">
       <header className="sidebar-header">
         <span className="app-name">Tether</span>
         <button
@@ -35,6 +38,12 @@ export function Sidebar() {
           onClick={handleSettings}
         >
           <Icon name="gear" />
+        </button>
+        <button type="button" className="ghost icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" data-testid="shortcuts-button" onClick={() => setShortcutsOpen(true)}>
+          <Icon name="keyboard" />
+        </button>
+        <button type="button" className="ghost icon-button" aria-label="Fold the sidebar" title="Fold the sidebar (Ctrl+B)" data-testid="sidebar-fold" onClick={toggleSidebar}>
+          <Icon name="panelLeft" />
         </button>
       </header>
       <Inbox />

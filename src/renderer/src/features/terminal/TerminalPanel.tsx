@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type Ref } from 'react';
 import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
@@ -18,10 +18,12 @@ const fresh = (): Written => ({ callIds: [], headers: [], lengths: [], endsWithN
 
 /**
  * The agent's commands and their output, live: a "$ command" line per command and the PTY's raw
- * bytes. The terminal is written from a store subscription, not through React renders.
+ * bytes. The terminal is written from a store subscription, not through React renders. It only
+ * shows (the person types nothing into it), so Tab and Shift+Tab move on as everywhere else and
+ * Esc leaves it: keyboard focus is never caught in it.
  */
-export function TerminalPanel({ sessionId }: { sessionId: string }) {
-  const open = useApp((state) => state.terminalOpen);
+export function TerminalPanel({ sessionId, ref }: { sessionId: string; ref?: Ref<HTMLElement> }) {
+  const open = useApp((state) => state.layout.terminalOpen ?? true);
   const toggleTerminal = useApp((state) => state.toggleTerminal);
   const empty = useApp((state) => (state.terminals[sessionId]?.blocks.length ?? 0) === 0);
   const store = useAppStore();
@@ -46,6 +48,9 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
       });
       terminal.loadAddon(fit);
       terminal.open(element);
+      // xterm takes every key for the program it would feed; this one feeds none, so the keys that
+      // move focus keep their meaning.
+      terminal.attachCustomKeyEventHandler((event) => !leavesTerminal(event, element));
     } catch (error) {
       setFailed(error instanceof Error ? error.message : String(error));
       return undefined;
@@ -86,7 +91,7 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
   }, [open, sessionId, store]);
 
   return (
-    <section className={`terminal-panel${open ? ' open' : ''}`} aria-label="Terminal" data-testid="terminal-panel">
+    <section ref={ref} className={`terminal-panel${open ? ' open' : ''}`} aria-label="Terminal" data-testid="terminal-panel">
       <button type="button" className="panel-header ghost" aria-expanded={open} onClick={toggleTerminal} title="Show or hide the terminal (Ctrl+`)">
         <Icon name="terminal" />
         <span className="panel-title">Terminal</span>
@@ -104,6 +109,21 @@ export function TerminalPanel({ sessionId }: { sessionId: string }) {
       )}
     </section>
   );
+}
+
+/**
+ * Tab, Shift+Tab and Esc move focus out of the terminal (xterm would keep them); returns whether the
+ * key was one of them, so xterm leaves it alone.
+ */
+function leavesTerminal(event: KeyboardEvent, host: HTMLElement): boolean {
+  if (event.type !== 'keydown') return event.key === 'Tab' || event.key === 'Escape';
+  if (event.key === 'Escape') {
+    (host.closest('.terminal-panel')?.querySelector<HTMLElement>('.panel-header') ?? document.body).focus();
+    return true;
+  }
+  if (event.key !== 'Tab' || event.ctrlKey || event.metaKey || event.altKey) return false;
+  // The browser moves focus itself once xterm lets the key through.
+  return true;
 }
 
 function writeFeed(terminal: Terminal, feed: TerminalFeed | undefined, before: Written): Written {

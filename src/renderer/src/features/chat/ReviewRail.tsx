@@ -1,0 +1,20 @@
+import { plural } from '../../lib/format';
+import { useApp } from '../../stores/useApp';
+import { Icon } from '../../app/Icon';
+
+/** The folded review column's stand-in: what it holds, and the way to open it. */
+export function ReviewRail({ sessionId }: { sessionId: string }) {
+  const files = useApp((state) => state.diffs[sessionId]?.files.length ?? 0);
+  const steps = useApp((state) => state.logs[sessionId]?.state.plan.length ?? 0);
+  const toggleReview = useApp((state) => state.toggleReview);
+  const label = files > 0 ? `Changes: ${plural(files, 'file')}` : steps > 0 ? `Plan: ${plural(steps, 'step')}` : 'No changes yet';
+
+  return (
+    <aside className="pane-rail review-rail" aria-label="Plan and changes (folded)" data-testid="review-rail">
+      <button type="button" className="ghost" aria-expanded="false" title="Show the plan and changes" data-testid="review-open" onClick={() => toggleReview(false)}>
+        <Icon name="panelRight" />
+        <span className="rail-label">{label}</span>
+      </button>
+    </aside>
+  );
+}
