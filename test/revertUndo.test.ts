@@ -2,7 +2,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedRequestBody, Turn } from './fixtures/scriptedModel';
-import { closeServices, openServices } from './support/appServices';
+import { closeServices, openServices, type OpenedServices } from './support/appServices';
 import { removeTempDirs, tempDir } from './support/tempDirs';
 
 // Undoing a revert from the live diff, through the contract the UI uses: the file comes back exactly
@@ -29,10 +29,11 @@ function workspace(): string {
 
 const told = (body: ScriptedRequestBody) => JSON.stringify(body.messages ?? body.input);
 
-async function sessionThatEdited(turns: Turn[]) {
+async function sessionThatEdited(turns: Turn[], whileRunning?: (opened: OpenedServices) => Promise<void>) {
   const dir = workspace();
   const opened = await openServices({ turns: [...turns, { text: 'Done.' }] });
   const { sessionId } = await opened.handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
+  await whileRunning?.(opened);
   await opened.waitForCount('session.finished', 1);
   return { ...opened, dir, sessionId };
 }
@@ -50,13 +51,21 @@ describe('undoing a revert', () => {
 
     expect(await handlers['diff:undoRevert']({ sessionId, undoId: done.undoId })).toEqual({ path: 'a.txt', note: 'a.txt line 10 (hunk)' });
     expect(readFileSync(path.join(dir, 'a.txt')).equals(edited)).toBe(true);
-    expect(events.at(-1)?.event).toEqual({ type: 'changes.revert_undone', path: 'a.txt', hunks: [{ oldStart: 9, oldLines: 0, newStart: 10, newLines: 1 }], note: 'a.txt line 10 (hunk)' });
+    expect(events.at(-1)?.event).toEqual({
+      type: 'changes.revert_undone',
+      path: 'a.txt',
+      hunks: [{ oldStart: 9, oldLines: 0, newStart: 10, newLines: 1 }],
+      note: 'a.txt line 10 (hunk)',
+      // What the undo put back is the session's change again: the live diff shows it as such.
+      snapshots: { before: expect.any(String), after: expect.any(String) },
+    });
     await expect(handlers['diff:undoRevert']({ sessionId, undoId: done.undoId })).rejects.toThrow(/can no longer be undone/);
     expect((await handlers['diff:file']({ sessionId, path: 'a.txt' })).hunks).toHaveLength(2);
   });
 
   it('refuses when the file changed since the revert, in content, mode, or by being removed or replaced, and overwrites nothing', async () => {
-    const { handlers, dir, sessionId } = await sessionThatEdited([{ toolCalls: [edit('a.txt', 'line 3\r\n', 'LINE THREE\r\n')] }]);
+    const { handlers, dir, sessionId, server, waitForCount } = await sessionThatEdited([{ toolCalls: [edit('a.txt', 'line 3\r\n', 'LINE THREE\r\n')] }]);
+    let runs = 1;
     const file = path.join(dir, 'a.txt');
     const changes: Array<{ what: string; change(): void; check(): void }> = [
       { what: 'content', change: () => writeFileSync(file, 'by hand\n'), check: () => expect(readFileSync(file, 'utf8')).toBe('by hand\n') },
@@ -75,7 +84,11 @@ describe('undoing a revert', () => {
     for (const { what, change, check } of changes) {
       if (existsSync(`${file}.moved`)) renameSync(`${file}.moved`, file);
       chmodSync(file, 0o644);
-      writeFileSync(file, lines.replace('line 3', 'LINE THREE'));
+      // The person puts the file back, and the agent makes its change again: only its own changes are in its diff.
+      writeFileSync(file, lines);
+      server.push({ toolCalls: [edit('a.txt', 'line 3\r\n', 'LINE THREE\r\n')] }, { text: 'Again.' });
+      await handlers['session:send']({ sessionId, text: `again, before the ${what} change` });
+      await waitForCount('session.finished', ++runs);
       const diff = await handlers['diff:file']({ sessionId, path: 'a.txt' });
       const done = await handlers['diff:revert']({ sessionId, path: 'a.txt', hunk: { index: 0, fingerprint: diff.hunks![0]!.fingerprint } });
       change();
@@ -86,11 +99,19 @@ describe('undoing a revert', () => {
   });
 
   it('undoes whole-file reverts: a new file deleted comes back, a deleted file restored goes again, the executable bit follows', async () => {
-    const { handlers, dir, sessionId } = await sessionThatEdited([{ toolCalls: [{ name: 'write_file', arguments: { path: 'src/new.txt', content: 'fresh\n' } }] }]);
-    // Changes a command (or the person) made show in the diff as the tools' do.
+    const { handlers, dir, sessionId } = await sessionThatEdited([
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'src/new.txt', content: 'fresh\n' } },
+          // Changes a command of the session made show in its diff as the tools' do.
+          { name: 'run_command', arguments: { command: 'chmod 750 run.sh && rm src/b.txt' } },
+        ],
+      },
+    ], (opened) => opened.waitForEvent('approval.asked').then(({ event }) => {
+      if (event.type !== 'approval.asked') throw new Error('not a request');
+      return opened.handlers['approval:answer']({ approvalId: event.approvalId, action: 'allow', scope: 'once' });
+    }));
     const runSh = path.join(dir, 'run.sh');
-    chmodSync(runSh, 0o750);
-    rmSync(path.join(dir, 'src/b.txt'));
 
     const newFile = path.join(dir, 'src/new.txt');
     const created = await handlers['diff:revert']({ sessionId, path: 'src/new.txt' });

@@ -126,7 +126,7 @@ describe('per-hunk review', () => {
 
   it('accepting moves the base: accepted changes leave the list, later ones show', async () => {
     const dir = workspace();
-    const { handlers, waitForCount, events } = await open([{ toolCalls: [edit('a.txt', 'line 2\n', 'LINE TWO\n')] }, { text: 'Done.' }]);
+    const { handlers, waitForCount, events, server } = await open([{ toolCalls: [edit('a.txt', 'line 2\n', 'LINE TWO\n')] }, { text: 'Done.' }]);
     const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
     await waitForCount('session.finished', 1);
     expect(await handlers['diff:files']({ sessionId })).toHaveLength(1);
@@ -136,11 +136,20 @@ describe('per-hunk review', () => {
     expect(await handlers['diff:files']({ sessionId, scope: 'turn' })).toEqual([]);
     expect(events.some((stored) => stored.event.type === 'changes.accepted' && stored.event.scope === 'session')).toBe(true);
 
+    // A change made by hand is the person's, not the session's: it is not listed, and cannot be reverted from here.
     writeFileSync(path.join(dir, 'b.txt'), 'changed by hand\n');
-    expect((await handlers['diff:files']({ sessionId })).map((file) => file.path)).toEqual(['b.txt']);
-    // Reverting after an accept goes back to the accepted state, not to the session's start.
+    expect(await handlers['diff:files']({ sessionId })).toEqual([]);
+    await expect(handlers['diff:revert']({ sessionId, path: 'b.txt' })).rejects.toThrow(/b\.txt has no change made by this session.*nothing to revert/);
+    expect(readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('changed by hand\n');
+
+    server.push({ toolCalls: [edit('a.txt', 'LINE TWO\n', 'line two, again\n'), edit('b.txt', 'by hand', 'by the agent')] }, { text: 'Done.' });
+    await handlers['session:send']({ sessionId, text: 'more' });
+    await waitForCount('session.finished', 2);
+    expect((await handlers['diff:files']({ sessionId })).map((file) => file.path)).toEqual(['a.txt', 'b.txt']);
+    // Reverting after an accept goes back to the accepted state (and the person's edit), not to the session's start.
     await handlers['diff:revert']({ sessionId, path: 'b.txt' });
-    expect(readFileSync(path.join(dir, 'b.txt'), 'latin1')).toBe(bBefore);
+    expect(readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('changed by hand\n');
+    await handlers['diff:revert']({ sessionId, path: 'a.txt' });
     expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toContain('LINE TWO');
   });
 

@@ -214,6 +214,7 @@ export function createCore(options: CoreOptions): Core {
         return await runLoop({
           log,
           sandbox,
+          beforeToolCall: (call) => (mayChangeFiles(call.tool) ? checkpoints.before(log, call.callId) : Promise.resolve()),
           afterToolCall: (call) => (mayChangeFiles(call.tool) ? checkpoints.take(log, call.callId) : Promise.resolve()),
           tools: sessionTools(permissions.engine, mcpTools),
           provider: createProvider(model),

@@ -82,6 +82,10 @@ export const ApprovalAsked = z.object({
   taint: z.string().optional(),
   /** The OS sandbox's part: the command hit its fence (run it again outside?), or no sandbox is available. */
   sandbox: SandboxNote.optional(),
+  /** For a run_command that could be pinned down: each part with what it does (reads, changes files, runs code, deletes, sends data out). */
+  parts: z.array(CommandPart).optional(),
+  /** For an edit or a write: the file around the change as it is now, so the request shows a diff against it. */
+  change: FileChange.optional(),
 });
 
 export const ApprovalAnswered = z.object({
@@ -89,10 +93,6 @@ export const ApprovalAnswered = z.object({
   approvalId: z.string(),
   callId: z.string(),
   decision: Decision,
-  /** For a run_command that could be pinned down: each part with what it does (reads, changes files, runs code, deletes, sends data out). */
-  parts: z.array(CommandPart).optional(),
-  /** For an edit or a write: the file around the change as it is now, so the request shows a diff against it. */
-  change: FileChange.optional(),
 });
 
 /** Ledger: the tool is about to run. Written before it runs, so a crash leaves a trace. */
@@ -258,6 +258,8 @@ export const ChangesReverted = z.object({
   hunks: z.union([z.array(HunkRange), z.literal('file')]),
   /** What was reverted, in words a model and a person read: `src/a.ts lines 10-14 (hunk)`. */
   note: z.string(),
+  /** The files just before and just after the revert: the session's own change, as the live diff counts them. */
+  snapshots: z.object({ before: z.string(), after: z.string() }).optional(),
 });
 
 /**
@@ -269,6 +271,8 @@ export const ChangesRevertUndone = z.object({
   path: z.string(),
   hunks: z.union([z.array(HunkRange), z.literal('file')]),
   note: z.string(),
+  /** The files just before and just after the undo, as on `changes.reverted`. */
+  snapshots: z.object({ before: z.string(), after: z.string() }).optional(),
 });
 
 /**
@@ -315,6 +319,12 @@ export const CheckpointCreated = z.object({
   changed: z.boolean(),
   /** Files left out (over 2 MB, unreadable, nested repositories): a rewind leaves them as they are. */
   skipped: z.number().int().nonnegative(),
+  /**
+   * The files just before the call ran (a snapshot taken once it was allowed). From `before` to
+   * `commit` is what this step changed: the live diff shows only such changes as the session's own.
+   * Absent for a run's start and in logs written before it was recorded.
+   */
+  before: z.string().optional(),
 });
 
 /** A checkpoint could not be taken; the call's result stands, but this step's files cannot be restored. */
@@ -376,6 +386,8 @@ export const SessionFinished = z.object({
   type: z.literal('session.finished'),
   status: SessionEndStatus,
   reason: z.string(),
+  /** For a run that failed talking to the model: what kind of failure, and the HTTP status when there was one. */
+  modelFailure: z.object({ kind: ModelFailureKind, status: z.number().int().optional() }).optional(),
 });
 
 export const SessionEvent = z.discriminatedUnion('type', [
@@ -384,8 +396,6 @@ export const SessionEvent = z.discriminatedUnion('type', [
   UserMessaged,
   ModelRequested,
   ModelRetrying,
-  /** For a run that failed talking to the model: what kind of failure, and the HTTP status when there was one. */
-  modelFailure: z.object({ kind: ModelFailureKind, status: z.number().int().optional() }).optional(),
   ModelResponded,
   ApprovalAsked,
   ApprovalAnswered,

@@ -10,10 +10,28 @@ import type { ShadowRepo } from '../workspace/shadowRepo';
  * and never stops the session.
  */
 export class Checkpoints {
+  /** Snapshots taken just before a call ran, by session and call id, until the checkpoint after it is logged. */
+  private readonly befores = new Map<string, string>();
+
   constructor(
     private readonly store: Store,
     private readonly shadowRepos: SessionShadowRepos,
   ) {}
+
+  /**
+   * Records the files just before call `callId` runs, so its checkpoint can say what the call itself
+   * changed (another session in the folder, or the person, may have changed files since the last
+   * checkpoint). A failure is left for `take` to report: the checkpoint then says nothing of before.
+   */
+  async before(log: SessionLog, callId: string): Promise<void> {
+    try {
+      const repo = await this.repoFor(log.sessionId);
+      const snapshot = await repo.snapshot(`session ${log.sessionId} before ${callId}`);
+      this.befores.set(beforeKey(log.sessionId, callId), snapshot.commit);
+    } catch {
+      // Without it the live diff falls back to the previous checkpoint for this step.
+    }
+  }
 
   /** The shadow repository that holds the session's snapshots. */
   repoFor(sessionId: string): Promise<ShadowRepo> {
@@ -32,8 +50,17 @@ export class Checkpoints {
       const baseRef = `sessions/${sessionId}/base`;
       const needsBase = first && (await repo.resolveRef(baseRef)) === null;
       const label = callId === null ? `session ${sessionId} run start` : `session ${sessionId} after ${callId}`;
+      const before = callId === null ? undefined : this.befores.get(beforeKey(sessionId, callId));
+      if (callId !== null) this.befores.delete(beforeKey(sessionId, callId));
       const snapshot = await repo.snapshot(label, needsBase ? { ref: baseRef } : undefined);
-      log.append({ type: 'checkpoint.created', callId, commit: snapshot.commit, changed: snapshot.changed, skipped: snapshot.skipped.length });
+      log.append({
+        type: 'checkpoint.created',
+        callId,
+        commit: snapshot.commit,
+        changed: snapshot.changed,
+        skipped: snapshot.skipped.length,
+        ...(before ? { before } : {}),
+      });
     } catch (error) {
       const reason = `the files could not be recorded in the shadow repository: ${(error as Error).message}`;
       try {
@@ -44,4 +71,8 @@ export class Checkpoints {
       }
     }
   }
+}
+
+function beforeKey(sessionId: string, callId: string): string {
+  return `${sessionId}\0${callId}`;
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openShadowRepo } from '../workspace/shadowRepo';
-import { revertFile } from './revertFile';
+import { revertFile, revertTo } from './revertFile';
 
 const dirs: string[] = [];
 function temp(prefix: string): string {
@@ -66,4 +66,38 @@ describe('revertFile', () => {
     );
     await expect(revertFile(repo, base, '.git/config', { kind: 'file' })).rejects.toThrow(/\.git folder/);
   });
+
+  it('refuses, and writes nothing, when the file is no longer what the change was worked out from', async () => {
+    const { workspace } = await setup((ws) => fs.writeFileSync(path.join(ws, 'a.txt'), 'one\nTWO\nthree\n'));
+    const file = path.join(workspace, 'a.txt');
+    const origin = { mode: '100644', bytes: Buffer.from('one\ntwo\nthree\n') };
+    const seen = { mode: '100644', bytes: Buffer.from('one\nTWO\nthree\n') };
+    const changedSince: Array<[string, () => void]> = [
+      ['content', () => fs.writeFileSync(file, 'one\nTWO\nthree\nfour\n')],
+      ['mode', () => fs.chmodSync(file, 0o755)],
+      ['removed', () => fs.rmSync(file)],
+      ['a link', () => fs.symlinkSync('elsewhere', file)],
+    ];
+    for (const [what, change] of changedSince) {
+      fs.rmSync(file, { force: true });
+      fs.writeFileSync(file, seen.bytes, { mode: 0o644 });
+      fs.chmodSync(file, 0o644);
+      if (what === 'a link') fs.rmSync(file);
+      change();
+      const left = fs.lstatSync(file, { throwIfNoEntry: false });
+      const bytes = left?.isFile() ? fs.readFileSync(file) : null;
+      for (const target of [{ kind: 'file' as const }, { kind: 'hunk' as const, index: 0, fingerprint: 'x' }]) {
+        expect(() => revertTo(workspace, 'a.txt', origin, target, seen), what).toThrow(/changed since its diff was worked out.*nothing was reverted/);
+      }
+      expect(fs.lstatSync(file, { throwIfNoEntry: false })?.mode).toBe(left?.mode);
+      if (bytes) expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    }
+    // A file expected gone that is there again is refused too.
+    expect(() => revertTo(workspace, 'a.txt', origin, { kind: 'file' }, null)).toThrow(/changed since/);
+    fs.rmSync(file, { force: true });
+    fs.writeFileSync(file, seen.bytes, { mode: 0o644 });
+    revertTo(workspace, 'a.txt', origin, { kind: 'file' }, seen);
+    expect(fs.readFileSync(file, 'utf8')).toBe('one\ntwo\nthree\n');
+  });
 });
+

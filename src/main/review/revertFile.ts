@@ -26,11 +26,31 @@ export interface Reverted {
  * lines as they were and every other byte as it is now. Nothing else in the folder is touched.
  */
 export async function revertFile(repo: ShadowRepo, base: string, filePath: string, target: RevertTarget): Promise<Reverted> {
+  return revertTo(repo.workspace, filePath, await treeEntryAt(repo, base, normalise(filePath)), target);
+}
+
+/**
+ * Puts `filePath` (or one hunk of it) in `workspace` back as `before` has it (null: no file), as
+ * `revertFile` does. With `expected`, what the caller computed the change from (null: no file), the
+ * revert is refused when the file is no longer that, so nothing written since is overwritten.
+ */
+export function revertTo(
+  workspace: string,
+  filePath: string,
+  before: TreeEntry | null,
+  target: RevertTarget,
+  expected?: TreeEntry | null,
+): Reverted {
   const relative = normalise(filePath);
-  const absolute = insideWorkspace(repo.workspace, relative, filePath);
-  const before = await treeEntryAt(repo, base, relative);
+  const absolute = insideWorkspace(workspace, relative, filePath);
   const now = readEntry(absolute);
-  const undo = () => ({ workspace: repo.workspace, absolute, before: now, after: readEntry(absolute) });
+  const undo = () => ({ workspace, absolute, before: now, after: readEntry(absolute) });
+  if (expected !== undefined && !(expected === null ? now.kind === 'missing' : sameAsBase(now, expected))) {
+    throw new HostError(
+      'conflict',
+      `${relative} changed since its diff was worked out (another session, a command or an editor wrote to it), so nothing was reverted: that would overwrite the change. Look at the refreshed diff and try again.`,
+    );
+  }
 
   if (target.kind === 'file') {
     if (!before) {
@@ -87,7 +107,8 @@ function describeHunk(range: HunkRange): string {
   return `lines ${range.newStart}-${range.newStart + range.newLines - 1}`;
 }
 
-function normalise(filePath: string): string {
+/** The path as the live diff names it (relative, forward slashes); refused when it leaves the workspace or enters a .git folder. */
+export function normalise(filePath: string): string {
   const relative = filePath.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
   const parts = relative.split('/');
   if (

@@ -36,7 +36,8 @@ describe('the live diff', () => {
     await expect(diffs.files(id)).resolves.toEqual([]);
     await base;
 
+    // Changed by hand, not by one of the session's steps: not the session's change.
     fs.writeFileSync(path.join(workspace, 'file1.txt'), 'changed\n');
-    expect((await diffs.files(id)).map((change) => [change.path, change.status])).toEqual([['file1.txt', 'modified']]);
+    expect(await diffs.files(id)).toEqual([]);
   });
 });

@@ -1,13 +1,18 @@
+import { diffLines } from 'diff';
 import type { DiffScope, FileChange, FileDiff, RevertDone } from '../../shared/contract';
-import type { EventOf, StoredEvent } from '../../shared/events';
-import { revertFile, type RevertTarget } from '../review/revertFile';
+import type { EventOf } from '../../shared/events';
+import { fileHunks } from '../review/fileHunks';
+import { ownChanges, type OwnEntry, type OwnFileChange } from '../review/ownChanges';
+import { OWN_STEP_EVENTS, ownSteps } from '../review/ownSteps';
+import { normalise, revertTo, type RevertTarget } from '../review/revertFile';
 import { RevertUndos } from '../review/revertUndo';
+import { SnapshotHistory } from '../review/snapshotHistory';
 import type { Store } from '../store/store';
-import { changedFiles, fileDiff, WORKTREE } from '../workspace/diff';
+import { looksBinary } from '../tools/files/looksBinary';
+import { languageForPath } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
 import { HostError } from './hostError';
 import type { SessionShadowRepos } from './sessionShadowRepos';
-import { fileHunks } from '../review/fileHunks';
 
 export interface SessionDiffsOptions {
   /** Appends an event to the session's log and tells the UI (a revert, an accept). */
@@ -15,15 +20,23 @@ export interface SessionDiffsOptions {
 }
 
 /**
- * The live diff: every file a session changed, against a review base, and the person's review of it.
+ * The live diff: what the session's own steps changed that still stands, and the person's review of it.
  *
- * The `session` scope compares with the folder as it was when the session started, or when the
- * person last accepted its changes. The `turn` scope compares with the folder as the person's latest
- * message found it: the latest snapshot at or before that message (a checkpoint, the checkpoint its
- * run took before any tool ran, the session's start, an accept). Bases are snapshots in a shadow git repository
- * per workspace (outside the user's repository), so changes made by commands show as well as those
- * made by the file tools. Which snapshot is the base is read from the log each time: the log is the
- * source of truth, refs only keep the snapshots.
+ * Several sessions may work in one folder, and the person may edit it meanwhile, so the diff is not
+ * "the folder against where the session started". Each step of the session that may change files
+ * is bracketed by snapshots in the folder's shadow repository (the one taken once the call was
+ * allowed, and its checkpoint after), and so are the person's reverts and rewinds; `ownSteps` reads
+ * them from the log and `ownChanges` follows each file those steps touched, line by line, through
+ * every version up to now, keeping the session's lines apart from everyone else's. What shows is
+ * the file now against the file without the session's standing changes, so a revert or an accept
+ * never touches another's work, and a revert refuses rather than overwrite lines someone else
+ * rewrote since.
+ *
+ * Scopes: `session`, the steps since the person last accepted the session's changes; `turn`, the
+ * steps since the person's latest message (or a later accept).
+ *
+ * A known limit: a change someone else makes while one of the session's steps runs (another
+ * session's command running at the same moment) falls inside that step and counts as the session's.
  */
 export class SessionDiffs {
   private readonly failures = new Map<string, string>();
@@ -31,6 +44,8 @@ export class SessionDiffs {
   private readonly basesUnderWay = new Map<string, Promise<void>>();
   /** The way back from each session's latest revert. */
   private readonly undos = new RevertUndos();
+  /** What was read from each shadow repository's snapshots, kept: they never change. */
+  private readonly histories = new WeakMap<ShadowRepo, SnapshotHistory>();
 
   constructor(
     private readonly store: Store,
@@ -57,46 +72,58 @@ export class SessionDiffs {
   }
 
   async files(sessionId: string, scope: DiffScope = 'session'): Promise<FileChange[]> {
-    const { repo, base } = await this.base(sessionId, scope);
-    return changedFiles(repo, base, WORKTREE);
+    const { changes } = await this.own(sessionId, scope);
+    return changes.map(fileChange);
   }
 
   async file(sessionId: string, filePath: string, scope: DiffScope = 'session'): Promise<FileDiff> {
-    const { repo, base } = await this.base(sessionId, scope);
-    const diff = await fileDiff(repo, base, WORKTREE, filePath);
-    if (diff.binary) return diff;
-    const split = fileHunks(diff.before, diff.after);
-    return split ? { ...diff, hunks: split.hunks } : diff;
+    const relative = normalise(filePath);
+    const { changes } = await this.own(sessionId, scope, relative);
+    const change = changes[0];
+    if (!change) throw new HostError('not_found', `${nothingOwned(relative, scope)}; list the changes again to see what the session changed.`);
+    return fileDiffOf(change);
   }
 
   /**
-   * Puts a file, or one hunk of it, back as the scope's base has it, and logs what was reverted so
-   * the model is told. Refused while the agent works: it may be writing the same file, and it would
-   * not learn of the change until its next request anyway.
+   * Puts a file, or one hunk of it, back as it would be without the session's change, leaving
+   * everyone else's changes in it, and logs what was reverted so the model is told. Refused while
+   * the agent works (it may be writing the same file, and it would not learn of the change until its
+   * next request anyway), and when the file changed since the change was worked out.
    */
   async revert(
     sessionId: string,
     request: { path: string; scope?: DiffScope; hunk?: { index: number; fingerprint: string } },
   ): Promise<RevertDone> {
-    const { repo, base } = await this.base(sessionId, request.scope ?? 'session');
+    const relative = normalise(request.path);
+    const scope = request.scope ?? 'session';
+    const { repo, now, changes } = await this.own(sessionId, scope, relative);
+    const change = changes[0];
+    if (!change || !now) throw new HostError('not_found', `${nothingOwned(relative, scope)}: there is nothing to revert. Refresh the list of changes.`);
     const target: RevertTarget = request.hunk ? { kind: 'hunk', ...request.hunk } : { kind: 'file' };
-    const reverted = await revertFile(repo, base, request.path, target);
+    const reverted = revertTo(repo.workspace, relative, treeEntry(change.origin), target, treeEntry(change.current));
+    const after = await this.snapshotQuietly(repo, `session ${sessionId} reverted ${relative}`);
     const { path, hunks, note } = reverted;
-    this.options.record(sessionId, { type: 'changes.reverted', path, hunks, note });
+    this.options.record(sessionId, { type: 'changes.reverted', path, hunks, note, ...(after ? { snapshots: { before: now, after } } : {}) });
     return { path, note, undoId: this.undos.remember(sessionId, reverted) };
   }
 
   /** Undoes the session's latest revert (`undoId` names it), and logs it so the model is told. */
-  undoRevert(sessionId: string, undoId: string): Omit<RevertDone, 'undoId'> {
-    if (!this.store.sessions.get(sessionId)) throw new HostError('not_found', `There is no session ${sessionId}.`);
+  async undoRevert(sessionId: string, undoId: string): Promise<Omit<RevertDone, 'undoId'>> {
+    const repo = await this.repoFor(sessionId);
+    const before = await this.snapshotQuietly(repo, `session ${sessionId} before undoing a revert`);
     const undone = this.undos.undo(sessionId, undoId);
-    this.options.record(sessionId, { type: 'changes.revert_undone', ...undone });
+    const after = before ? await this.snapshotQuietly(repo, `session ${sessionId} undid a revert`) : null;
+    this.options.record(sessionId, { type: 'changes.revert_undone', ...undone, ...(before && after ? { snapshots: { before, after } } : {}) });
     return { path: undone.path, note: undone.note };
   }
 
-  /** Accepts everything changed so far in `scope`: its review base moves to the folder as it is now. */
+  /**
+   * Accepts everything the session changed so far in `scope`: those changes leave the review list.
+   * It writes nothing, so nobody else's work is touched.
+   */
   async accept(sessionId: string, scope: DiffScope = 'session'): Promise<void> {
-    const { repo } = await this.base(sessionId, scope);
+    await this.ready(sessionId);
+    const repo = await this.repoFor(sessionId);
     const { commit } = await repo.snapshot(`session ${sessionId} accepted (${scope})`, { ref: `sessions/${sessionId}/accepted` });
     this.options.record(sessionId, { type: 'changes.accepted', scope, commit });
   }
@@ -107,55 +134,77 @@ export class SessionDiffs {
     return this.shadowRepos.forSession(sessionId);
   }
 
-  private async base(sessionId: string, scope: DiffScope): Promise<{ repo: ShadowRepo; base: string }> {
+  private async ready(sessionId: string): Promise<void> {
     await this.basesUnderWay.get(sessionId);
     const failure = this.failures.get(sessionId);
     if (failure) throw new HostError('failed', `The live diff is not available for this session: ${failure}`);
+  }
+
+  /** The session's own standing changes in `scope` (to the one file `only`, when named), and the snapshot of now they were worked out against. */
+  private async own(sessionId: string, scope: DiffScope, only?: string): Promise<{ repo: ShadowRepo; now: string | null; changes: OwnFileChange[] }> {
+    await this.ready(sessionId);
     const repo = await this.repoFor(sessionId);
-    const start = await repo.resolveRef(baseRef(sessionId));
-    if (!start) throw new HostError('not_found', 'This session has no starting snapshot yet, so there is nothing to compare with.');
-    // Only what decides a base: a session can hold thousands of events, and the panel asks after every tool call.
-    const events = this.store.events.listOfTypes(sessionId, ['user.messaged', 'tool.started', 'checkpoint.created', 'changes.accepted']);
-    if (scope === 'session') return { repo, base: sessionBase(events) ?? start };
-    return { repo, base: turnBase(events, { seq: 0, commit: start }) };
+    // Only what decides the steps: a session can hold thousands of events, and the panel asks after every tool call.
+    const steps = ownSteps(this.store.events.listOfTypes(sessionId, OWN_STEP_EVENTS), scope, await repo.resolveRef(baseRef(sessionId)));
+    if (steps.length === 0) return { repo, now: null, changes: [] };
+    const now = (await repo.snapshot('diff against the workspace')).commit;
+    return { repo, now, changes: await ownChanges(this.historyOf(repo), steps, now, only) };
+  }
+
+  private historyOf(repo: ShadowRepo): SnapshotHistory {
+    let history = this.histories.get(repo);
+    if (!history) {
+      history = new SnapshotHistory(repo);
+      this.histories.set(repo, history);
+    }
+    return history;
+  }
+
+  /** A snapshot after a revert or its undoing; without one the diff cannot tell it was the session's, which it then shows no more. */
+  private async snapshotQuietly(repo: ShadowRepo, label: string): Promise<string | null> {
+    try {
+      return (await repo.snapshot(label)).commit;
+    } catch {
+      return null;
+    }
   }
 }
 
-/** The latest session-wide accept, if any. */
-function sessionBase(events: StoredEvent[]): string | null {
-  let base: string | null = null;
-  for (const { event } of events) if (event.type === 'changes.accepted' && event.scope === 'session') base = event.commit;
-  return base;
+function nothingOwned(relative: string, scope: DiffScope): string {
+  return `${relative} has no change made by this session${scope === 'turn' ? ' in the last turn' : ''} that still stands`;
 }
 
-/**
- * The folder as the person's latest message found it: the latest snapshot known to be at or before
- * that message, or an accept made since (of either scope) when later.
- */
-function turnBase(events: StoredEvent[], start: { seq: number; commit: string }): string {
-  let lastMessage = 0;
-  let toolSinceMessage = false;
-  const known = [start];
-  for (const stored of events) {
-    const { event } = stored;
-    if (event.type === 'user.messaged') {
-      lastMessage = stored.seq;
-      toolSinceMessage = false;
-    }
-    if (event.type === 'tool.started') toolSinceMessage = true;
-    if (event.type === 'changes.accepted') known.push({ seq: stored.seq, commit: event.commit });
-    if (event.type === 'checkpoint.created') {
-      // A run's starting checkpoint, taken after its message and before any tool ran, is the folder as the message found it.
-      const atMessage = event.callId === null && !toolSinceMessage;
-      known.push({ seq: atMessage ? lastMessage : stored.seq, commit: event.commit });
-    }
+function fileChange(change: OwnFileChange): FileChange {
+  const status = change.origin === null ? 'added' : change.current === null ? 'deleted' : 'modified';
+  if (!change.text) return { path: change.path, status, additions: 0, deletions: 0, binary: isBinary(change) };
+  let additions = 0;
+  let deletions = 0;
+  for (const part of diffLines(change.text.origin, change.text.current)) {
+    if (part.added) additions += part.count ?? 0;
+    else if (part.removed) deletions += part.count ?? 0;
   }
-  let best = start;
-  for (const point of known) if (point.seq <= lastMessage && point.seq >= best.seq) best = point;
-  for (const stored of events) {
-    if (stored.seq > lastMessage && stored.event.type === 'changes.accepted') best = { seq: stored.seq, commit: stored.event.commit };
+  return { path: change.path, status, additions, deletions, binary: false };
+}
+
+function fileDiffOf(change: OwnFileChange): FileDiff {
+  const language = languageForPath(change.path);
+  if (change.text) {
+    const split = fileHunks(change.text.origin, change.text.current);
+    return { path: change.path, before: change.text.origin, after: change.text.current, language, binary: false, ...(split ? { hunks: split.hunks } : {}) };
   }
-  return best.commit;
+  const binary = isBinary(change);
+  // ignoreBOM keeps a byte-order mark in the text, so adding or removing one shows as a change.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const shown = (entry: OwnEntry | null) => (binary || !entry ? '' : decoder.decode(entry.bytes));
+  return { path: change.path, before: shown(change.origin), after: shown(change.current), language, binary };
+}
+
+function isBinary(change: OwnFileChange): boolean {
+  return [change.origin, change.current].some((entry) => entry !== null && entry.mode !== '120000' && looksBinary(entry.bytes));
+}
+
+function treeEntry(entry: OwnEntry | null): { mode: string; bytes: Buffer } | null {
+  return entry ? { mode: entry.mode, bytes: entry.bytes } : null;
 }
 
 function baseRef(sessionId: string): string {

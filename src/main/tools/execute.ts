@@ -51,6 +51,11 @@ export interface ToolRunnerDeps {
    */
   afterToolCall?(call: AfterToolCall): Promise<void>;
   /**
+   * Runs once a call is allowed, just before it starts: checkpoints record the files here, so what
+   * the call changed is told apart from what others changed before it. Never fails the call.
+   */
+  beforeToolCall?(call: AfterToolCall): Promise<void>;
+  /**
    * The session's OS sandbox for commands; a dialog for a command says when none is available.
    * Required: a host that forgot it would run commands unfenced without telling anyone.
    */
@@ -135,6 +140,13 @@ export async function executeToolCall(call: ToolCallItem, runnerDeps: ToolRunner
     return;
   }
 
+  if (deps.beforeToolCall) {
+    try {
+      await deps.beforeToolCall({ callId: call.callId, tool });
+    } catch {
+      // As afterToolCall: the hook reports its own failures.
+    }
+  }
   deps.log.append({ type: 'tool.started', callId: call.callId, name: tool.name, args: allowed as Json });
   const result = await runWithTimeout(tool, allowed, call.callId, deps, permission.sandboxNote, permission.approvedFile);
   // The note comes first so trimming, which keeps the head, never cuts it from what the model reads.
@@ -227,6 +239,9 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
   const approvalId = existing && !log.state.approvals[existing]?.decision ? existing : randomUUID();
   const summary = safeSummary(tool, args);
   const shownNote = unsandboxedNote(tool, deps.sandbox);
+  // The diff the person is shown is against the file as it is now; the call checks it is still so.
+  const change = approvalId !== existing ? await previewChange(tool, args, deps.workspace) : log.state.approvals[approvalId]?.change;
+  const approvedFile = change ? { approvedFile: { hash: change.hash } } : {};
   if (approvalId !== existing) {
     log.append({
       type: 'approval.asked',
@@ -239,11 +254,10 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
       reason: verdict.reason,
       ...(verdict.commands !== undefined ? { commands: verdict.commands } : {}),
       ...(verdict.allowAlways ? { allowAlways: verdict.allowAlways } : {}),
-  // The diff the person is shown is against the file as it is now; the call checks it is still so.
-  const change = approvalId !== existing ? await previewChange(tool, args, deps.workspace) : log.state.approvals[approvalId]?.change;
-  const approvedFile = change ? { approvedFile: { hash: change.hash } } : {};
       ...(verdict.taint ? { taint: verdict.taint } : {}),
       ...(shownNote ? { sandbox: shownNote } : {}),
+      ...(verdict.parts !== undefined ? { parts: verdict.parts } : {}),
+      ...(change ? { change } : {}),
     });
   }
   let decision;
@@ -256,8 +270,6 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
         tool: tool.name,
         risk: tool.risk,
         summary,
-      ...(verdict.parts !== undefined ? { parts: verdict.parts } : {}),
-      ...(change ? { change } : {}),
         args: args as Json,
         reason: verdict.reason,
       },
@@ -302,6 +314,7 @@ async function askPermission(call: ToolCallItem, tool: AnyTool, args: unknown, d
       args: edit.args,
       editNote: describeEdit(tool.name, asObject(args), asObject(edit.args), true),
       ...(sandboxNote ? { sandboxNote } : {}),
+      ...approvedFile,
       ...outsideContent(again),
     };
   }
@@ -324,7 +337,6 @@ function unsandboxedNote(tool: AnyTool, sandbox: CommandSandbox | undefined): Sa
   if (tool.risk !== 'exec' || !sandbox || sandbox.off || sandbox.availability.available || sandbox.unavailable === 'refuse') return undefined;
   return { kind: 'unavailable', reason: sandbox.availability.reason };
 }
-      ...approvedFile,
 
 /**
  * A second question a tool asks within its call (run a command again outside the sandbox?). It is its
@@ -536,6 +548,7 @@ async function runWithTimeout(
     canRead: deps.canRead ?? (() => true),
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     ...(approvedWith ? { approvedWith } : {}),
+    ...(approvedFile ? { approvedFile } : {}),
     confirm: (question: FollowUpQuestion) => hold.during(() => askFollowUp(callId, tool, question, deps, signal)),
     askNetwork: (question: NetworkQuestion) => hold.during(() => askNetworkAccess(callId, tool, question, deps, signal)),
   };
@@ -548,7 +561,6 @@ async function runWithTimeout(
     const running = tool.execute(args as never, ctx);
     running.catch(() => {}); // if the race below is lost, a late failure has nowhere to go
     // A tool that ignores its signal must not hold the session: the race returns at once.
-    ...(approvedFile ? { approvedFile } : {}),
     const result = await Promise.race([running, stopped]);
     if (result !== 'stopped') {
       return { outcome: result.isError ? 'error' : 'ok', title: result.title, output: result.output, metadata: result.metadata };
