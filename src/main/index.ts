@@ -10,7 +10,7 @@ import { createServices } from './services';
 import type { KeyStore } from './sessions/keyStore';
 import { defaultDataDir } from './store/dataDir';
 import { updatesEnabled, type Updater } from './updates/autoUpdates';
-import { createMainWindow, guardWebContents, type MainWindow } from './window';
+import { createMainWindow, guardWebContents, pickFolder, type MainWindow } from './window';
 
 // Electron host, kept thin: it builds the same services `tether serve` hosts, binds them to IPC and
 // opens the window. Everything that can be tested without Electron lives in host/.
@@ -54,7 +54,9 @@ async function start(): Promise<void> {
   }
 
   let main: MainWindow | undefined;
-  const unbind = bindIpc(ipcMain, services.handlers, (frame) => main?.isTrustedSender(frame) ?? false);
+  // The one request only Electron can answer: the OS's folder picker.
+  const handlers = { ...services.handlers, 'folders:pick': async () => pickFolder(main?.window) };
+  const unbind = bindIpc(ipcMain, handlers, (frame) => main?.isTrustedSender(frame) ?? false);
   const unsubscribe = services.subscribe(broadcastTo(() => main?.window.webContents));
 
   const open = () => {

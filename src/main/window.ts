@@ -140,3 +140,10 @@ async function offerInBrowser(contents: WebContents, href: string): Promise<void
     offering = false;
   }
 }
+
+/** The OS's folder picker for "Open a folder…", over the window when there is one; null when cancelled. */
+export async function pickFolder(parent: BrowserWindow | undefined): Promise<{ path: string | null }> {
+  const options = { title: 'Open a folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
+  const { canceled, filePaths } = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+  return { path: canceled ? null : (filePaths[0] ?? null) };
+}
