@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef } from 'react';
 import type { Scope } from '../../../../shared/permissions';
 
 /** How far an "Allow always" reaches. */
@@ -20,24 +20,41 @@ const scopes: { value: AlwaysScope; label: string }[] = [
   { value: 'everywhere', label: 'everywhere' },
 ];
 
-/** The exact rule "Allow always" will create, editable, and how far it reaches. */
+/**
+ * The exact rule "Allow always" will create, editable, and how far it reaches. The rule box wraps
+ * and grows with the rule, so all of a long command's rule is seen before it is allowed for good.
+ */
 export function AllowAlwaysChoice({ rule, scope, hasProject, disabled = false, onRuleChange, onScopeChange }: AllowAlwaysChoiceProps) {
   const ruleId = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => fitToText(box.current), [rule]);
+  // A narrower request (a resized pane, a smaller window) wraps the rule onto more lines.
+  useEffect(() => {
+    const element = box.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => fitToText(element));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   return (
     <fieldset className="allow-always" data-testid="permission-allow-always-options" disabled={disabled}>
       <legend>Allow always creates this rule</legend>
       <label htmlFor={ruleId} className="visually-hidden">
         Rule
       </label>
-      <input
+      <textarea
+        ref={box}
         id={ruleId}
-        type="text"
-        className="mono"
+        rows={1}
+        className="mono rule-box"
         data-testid="permission-rule-input"
         data-enter="always"
         spellCheck={false}
+        autoCapitalize="off"
+        autoComplete="off"
         value={rule}
-        onChange={(event) => onRuleChange(event.target.value)}
+        // A rule is one line: Enter answers (see the dialog), and a pasted line break becomes a space.
+        onChange={(event) => onRuleChange(event.target.value.replace(/\r?\n/g, ' '))}
       />
       <div className="scope-choice" role="radiogroup" aria-label="Where the rule applies">
         {scopes.map((option) => (
@@ -57,4 +74,11 @@ export function AllowAlwaysChoice({ rule, scope, hasProject, disabled = false, o
       </div>
     </fieldset>
   );
+}
+
+/** Makes the box as tall as its wrapped text, so no part of the rule scrolls out of sight. */
+function fitToText(element: HTMLTextAreaElement | null): void {
+  if (!element) return;
+  element.style.height = 'auto';
+  element.style.height = `${element.scrollHeight + element.offsetHeight - element.clientHeight}px`;
 }

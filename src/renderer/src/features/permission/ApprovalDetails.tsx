@@ -5,10 +5,12 @@ import { ArgEditor, type ArgEdit } from './ArgEditor';
 import { CommandParts } from './CommandParts';
 import { EditPreview } from './EditPreview';
 import { LongText } from './LongText';
+import { WhyItAsks } from './WhyItAsks';
 
 /**
  * Exactly what will happen if the person allows it: the whole command (never cut), its parts as
- * the parser found them, the diff of an edit, the content of a write, or the raw arguments. With
+ * the parser found them with what each does, the diff of an edit or a write against the file as it
+ * is now, or the raw arguments. With
  * `edit`, the command, the new text or the content can be changed first, and what is shown is the
  * person's version.
  */
@@ -36,7 +38,7 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
             </pre>
           )}
           {/* The parser's parts are of the model's command; the person's version is checked when it is sent. */}
-          {editing?.changed ? <EditedNote what="command" /> : <CommandParts commands={approval.commands} />}
+          {editing?.changed ? <EditedNote what="command" /> : <CommandParts commands={approval.commands} parts={approval.parts} />}
         </section>
       ) : oldString !== undefined && newString !== undefined ? (
         <section aria-label="Edit">
@@ -44,7 +46,7 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
             Edit <span className="mono">{path}</span>
             {args?.replace_all === true ? <span className="faint"> (every occurrence)</span> : null}
           </Heading>
-          <EditPreview before={oldString} after={editing ? editing.draft : newString} />
+          <EditPreview change={approval.change} tool={approval.tool} before={oldString} after={editing ? editing.draft : newString} />
           {editing && <ArgEditor edit={editing} />}
           {editing?.changed && <EditedNote what="new text" />}
         </section>
@@ -53,7 +55,16 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
           <Heading edit={edit}>
             Write <span className="mono">{path}</span>
           </Heading>
-          {editing ? <ArgEditor edit={editing} /> : <LongText text={content} testId="permission-content" />}
+          {approval.change ? (
+            <>
+              <EditPreview change={approval.change} tool={approval.tool} before="" after={editing ? editing.draft : content} />
+              {editing && <ArgEditor edit={editing} />}
+            </>
+          ) : editing ? (
+            <ArgEditor edit={editing} />
+          ) : (
+            <LongText text={content} testId="permission-content" />
+          )}
           {editing?.changed && <EditedNote what="content" />}
         </section>
       ) : (
@@ -74,7 +85,7 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
       {approval.reason && approval.sandbox?.kind !== 'fence_hit' && approval.sandbox?.kind !== 'network' && (
         <section aria-label="Why this asks" className="approval-note">
           <h3>Why it asks</h3>
-          <p data-testid="permission-reason">{approval.reason}</p>
+          <WhyItAsks parts={approval.parts} reason={approval.reason} />
         </section>
       )}
       {approval.taint && (
