@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from './fixtures/scriptedModel';
@@ -160,4 +161,47 @@ describe('two sessions in one folder', () => {
     await opened.handlers['diff:revert']({ sessionId: a, path: 'shared.txt', hunk: { index: 0, fingerprint: seen.hunks![0]!.fingerprint } });
     expect(readFileSync(file, 'utf8')).toBe(numbered.replace('line 19\n', 'later, by hand\n'));
   });
+
+  it('moves a session into a worktree of its own with its changes, leaving the other session’s in the folder', async () => {
+    const dir = folder();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+    git('init', '--quiet', '--initial-branch=main');
+    git('add', '.');
+    git('commit', '--quiet', '-m', 'start');
+    const opened = await openServices();
+    const b = await turn(opened, dir, [{ toolCalls: [edit('shared.txt', 'line 15\n', 'B was here\n')] }]);
+    const a = await turn(opened, dir, [
+      { toolCalls: [edit('shared.txt', 'line 3\n', 'A was here\n'), { name: 'write_file', arguments: { path: 'new.txt', content: 'from A\n' } }] },
+    ]);
+
+    const moved = await opened.handlers['worktree:move']({ sessionId: a });
+    expect(moved).toMatchObject({ branch: expect.stringMatching(/^tether\//), carried: ['new.txt', 'shared.txt'], leftBehind: [] });
+    // The worktree has A's changes on the last commit; the folder keeps B's, and A's are gone from it.
+    expect(readFileSync(path.join(moved.path, 'shared.txt'), 'utf8')).toBe(numbered.replace('line 3\n', 'A was here\n'));
+    expect(readFileSync(path.join(moved.path, 'new.txt'), 'utf8')).toBe('from A\n');
+    expect(readFileSync(path.join(dir, 'shared.txt'), 'utf8')).toBe(numbered.replace('line 15\n', 'B was here\n'));
+    expect(existsSync(path.join(dir, 'new.txt'))).toBe(false);
+    const summary = (await opened.handlers['sessions:list']({})).find((session) => session.id === a);
+    expect(summary?.workspace).toBe(moved.path);
+    expect(await paths(opened, a)).toEqual(['added new.txt +1 -0', 'modified shared.txt +1 -1']);
+    expect(await paths(opened, b)).toEqual(['modified shared.txt +1 -1']);
+
+    // A works on in the worktree; a second move is refused.
+    await turn(opened, dir, [{ toolCalls: [edit('shared.txt', 'line 8\n', 'A in its worktree\n')] }], a);
+    expect(readFileSync(path.join(moved.path, 'shared.txt'), 'utf8')).toContain('A in its worktree');
+    expect(readFileSync(path.join(dir, 'shared.txt'), 'utf8')).not.toContain('A in its worktree');
+    expect(await paths(opened, a)).toEqual(['added new.txt +1 -0', 'modified shared.txt +2 -2']);
+    await expect(opened.handlers['worktree:move']({ sessionId: a })).rejects.toThrow(/already works in its own worktree/);
+  });
+
+  it('refuses to move a session outside a git repository, changing nothing', async () => {
+    const dir = folder();
+    const opened = await openServices();
+    const a = await turn(opened, dir, [{ toolCalls: [edit('shared.txt', 'line 3\n', 'A was here\n')] }]);
+    await expect(opened.handlers['worktree:move']({ sessionId: a })).rejects.toThrow(/cannot move to a worktree: .*not in a git repository/);
+    expect(readFileSync(path.join(dir, 'shared.txt'), 'utf8')).toContain('A was here');
+    expect(await paths(opened, a)).toEqual(['modified shared.txt +1 -1']);
+  });
 });
+

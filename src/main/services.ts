@@ -15,6 +15,7 @@ import { createModelSetupHandlers, keyVariablesSet } from './sessions/modelSetup
 import { localPortsFromEnv } from './model/localServers';
 import { SessionWorktrees } from './review/sessionWorktrees';
 import { SessionDiffs } from './sessions/sessionDiffs';
+import { moveToWorktree } from './sessions/sessionMove';
 import { SessionRewinder } from './checkpoints/sessionRewinder';
 import { SessionFolds } from './sessions/sessionFolds';
 import { SessionManager } from './sessions/sessionManager';
@@ -204,6 +205,10 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'worktree:configure': async ({ projectId, enabled }) => worktrees.configure(projectId, enabled),
     'worktree:finish': async ({ sessionId, action, message }) =>
       sessions.whileStopped(sessionId, `${action} the worktree`, () => worktrees.finish(sessionId, action, message)),
+    'worktree:move': async ({ sessionId }) =>
+      sessions.whileStopped(sessionId, 'move to a worktree', () =>
+        moveToWorktree({ store: core.store, diffs, worktrees, shadowRepos: core.shadowRepos, record }, sessionId),
+      ),
     'settings:get': async () => settingsView(),
     'settings:update': async (update) => {
       const { apiKey, baseUrl, api, model, ...rest } = update;

@@ -233,6 +233,18 @@ export const WorktreeFinish = z.object({
 });
 export type WorktreeFinish = z.infer<typeof WorktreeFinish>;
 
+/** A session moved into a worktree of its own: where, and which of its changes went with it. */
+export const WorktreeMoved = z.object({
+  branch: z.string(),
+  /** The worktree's folder. */
+  path: z.string(),
+  /** The files whose changes (the session's own) now are in the worktree and no longer in the shared folder. */
+  carried: z.array(z.string()),
+  /** Files carried into the worktree whose change could not be taken out of the shared folder (changed meanwhile). */
+  leftBehind: z.array(z.string()),
+});
+export type WorktreeMoved = z.infer<typeof WorktreeMoved>;
+
 export const WorktreeFinished = z.object({
   action: z.enum(['merge', 'squash', 'discard']),
   commit: z.string().optional(),
@@ -424,6 +436,8 @@ export const requests = {
   'worktree:setting': { input: z.object({ projectId: z.string() }), output: WorktreeSetting },
   'worktree:configure': { input: z.object({ projectId: z.string(), enabled: z.boolean() }), output: WorktreeSetting },
   'worktree:finish': { input: WorktreeFinish, output: WorktreeFinished },
+  /** Moves a session working in a shared folder into a git worktree of its own, with its changes; refused while the agent works. */
+  'worktree:move': { input: SessionRef, output: WorktreeMoved },
   'settings:get': { input: none, output: SettingsView },
   'settings:update': { input: SettingsUpdate, output: SettingsView },
   /** "Test connection": main asks the server at a typed address for its models and says what failed. */

@@ -296,6 +296,12 @@ export const WorktreeCreated = z.object({
   baseCommit: z.string(),
   /** The person's repository (its main checkout's top folder). */
   repo: z.string(),
+  /**
+   * For a session moved into a worktree after it started: the folder it works in from now on (the
+   * worktree, or the same subfolder of it), and the worktree's snapshots before and after the
+   * session's own changes were carried into it (in the shadow repository of that folder).
+   */
+  moved: z.object({ from: z.string(), workspace: z.string(), before: z.string(), after: z.string() }).optional(),
 });
 
 /** The worktree was merged or squashed into the branch checked out in the repository, or discarded; it and its branch are gone. */

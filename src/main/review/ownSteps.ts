@@ -16,6 +16,7 @@ export const OWN_STEP_EVENTS: SessionEventType[] = [
   'changes.accepted',
   'session.rewound',
   'session.rewind_undone',
+  'worktree.created',
 ];
 
 /**
@@ -61,6 +62,13 @@ export function ownSteps(events: readonly StoredEvent[], scope: DiffScope, start
         if (event.beforeCommit && back) add(seq, event.beforeCommit, back);
         break;
       }
+      case 'worktree.created':
+        // Moved into a worktree: what it did before is carried there as one change, in that folder's snapshots.
+        if (event.moved) {
+          steps.length = 0;
+          add(seq, event.moved.before, event.moved.after);
+        }
+        break;
       default:
         break;
     }

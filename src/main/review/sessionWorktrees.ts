@@ -71,20 +71,50 @@ export class SessionWorktrees {
       );
     }
     const id = newId();
+    const { event, workspace } = await this.make(repo, project.id, id, 'the new session');
+    return { id, workspace, setup: [event] };
+  }
+
+  /**
+   * A new worktree and branch for session `sessionId`, which works in `folder` (of project
+   * `projectId`) and is to move there: the event that says so (without `moved`, which the caller
+   * fills in once it carried the session's changes) and the folder it will work in. Refused, with
+   * nothing made, where a worktree cannot be.
+   */
+  async makeFor(sessionId: string, projectId: string, folder: string): Promise<{ event: EventOf<'worktree.created'>; workspace: string }> {
+    const open = this.worktreeOf(sessionId);
+    if (open && !open.finished) throw new HostError('conflict', `This session already works in its own worktree (branch ${open.branch}).`);
+    const repo = await repositoryOf(folder);
+    if ('unavailable' in repo) throw new HostError('invalid_input', `This session cannot move to a worktree: ${repo.unavailable}`);
+    return this.make(repo, projectId, sessionId, 'this session');
+  }
+
+  /** Removes a worktree made by `makeFor` that the session never moved into (the move failed). */
+  async abandon(event: EventOf<'worktree.created'>): Promise<void> {
+    await removeWorktree(event);
+  }
+
+  private async make(
+    repo: { top: string; head: string; subfolder: string },
+    projectId: string,
+    id: string,
+    forWhom: string,
+  ): Promise<{ event: EventOf<'worktree.created'>; workspace: string }> {
     let branch = `tether/${id.slice(-8)}`;
     if (await refExists(repo.top, `refs/heads/${branch}`)) branch = `tether/${id}`;
-    const parent = path.join(this.options.dataDir, 'worktrees', project.id);
+    const parent = path.join(this.options.dataDir, 'worktrees', projectId);
     fs.mkdirSync(parent, { recursive: true });
-    const folderPath = path.join(parent, id.slice(-8));
+    let folderPath = path.join(parent, id.slice(-8));
+    if (fs.existsSync(folderPath)) folderPath = path.join(parent, newId());
     try {
       await runUserGit(['worktree', 'add', '--quiet', '-b', branch, folderPath, repo.head], { cwd: repo.top });
     } catch (error) {
-      throw new HostError('failed', `Could not make a worktree for the new session in ${repo.top}: ${(error as Error).message}`);
+      throw new HostError('failed', `Could not make a worktree for ${forWhom} in ${repo.top}: ${(error as Error).message}`);
     }
     const worktree = fs.realpathSync.native(folderPath);
     const event: EventOf<'worktree.created'> = { type: 'worktree.created', path: worktree, branch, baseCommit: repo.head, repo: repo.top };
     // A project inside a larger repository works in the same subfolder of the worktree.
-    return { id, workspace: path.join(worktree, repo.subfolder), setup: [event] };
+    return { event, workspace: path.join(worktree, repo.subfolder) };
   }
 
   /** Deleting a session whose worktree is still open would leave its branch and folder behind with no way to end them from the app. */

@@ -84,6 +84,12 @@ export class SessionDiffs {
     return fileDiffOf(change);
   }
 
+  /** The session's own changes that still stand (its `session` scope), to carry them elsewhere. */
+  async standing(sessionId: string): Promise<{ changes: OwnFileChange[] }> {
+    const { changes } = await this.own(sessionId, 'session');
+    return { changes };
+  }
+
   /**
    * Puts a file, or one hunk of it, back as it would be without the session's change, leaving
    * everyone else's changes in it, and logs what was reverted so the model is told. Refused while

@@ -19,12 +19,17 @@ export class SessionShadowRepos {
   forSession(sessionId: string): Promise<ShadowRepo> {
     const session = this.store.sessions.get(sessionId);
     if (!session) return Promise.reject(new Error(`There is no session ${sessionId}; it may have been deleted.`));
-    const project = session.projectId ? this.store.projects.get(session.projectId) : undefined;
-    const gitDir = shadowGitDir(this.dataDir, { projectId: session.projectId, workspace: session.workspace, projectPath: project?.path });
-    const key = `${gitDir}\0${session.workspace}`;
+    return this.forFolder(session.projectId, session.workspace);
+  }
+
+  /** The shadow repository for `workspace`, a folder of project `projectId` (a session moving there uses it). */
+  forFolder(projectId: string | null, workspace: string): Promise<ShadowRepo> {
+    const project = projectId ? this.store.projects.get(projectId) : undefined;
+    const gitDir = shadowGitDir(this.dataDir, { projectId, workspace, projectPath: project?.path });
+    const key = `${gitDir}\0${workspace}`;
     let repo = this.repos.get(key);
     if (!repo) {
-      repo = openShadowRepo({ workspace: session.workspace, gitDir });
+      repo = openShadowRepo({ workspace, gitDir });
       repo.catch(() => this.repos.delete(key));
       this.repos.set(key, repo);
     }

@@ -24,6 +24,7 @@ export class Projections {
   private readonly writeRow: Statement<[Params]>;
   private readonly pin: Statement<[Params]>;
   private readonly nameAfterTask: Statement<[Params]>;
+  private readonly moveTo: Statement<[Params]>;
   private readonly askingExists: Statement<[{ num: number; seq: number }], { found: 1 }>;
   private readonly settle: Statement<[Params]>;
   private readonly findSettled: Statement<
@@ -53,6 +54,7 @@ export class Projections {
        WHERE id = @sessionId`,
     );
     this.nameAfterTask = db.prepare(`UPDATE sessions SET title = @title WHERE id = @sessionId AND title = ''`);
+    this.moveTo = db.prepare(`UPDATE sessions SET workspace = @workspace WHERE id = @sessionId`);
     // The request, as the person was shown it, is copied from the asking event. One row with
     // VALUES, not INSERT ... SELECT: SQLite checks a single-row insert into a parent table (rules
     // point here) without scanning the child table.
@@ -99,6 +101,10 @@ export class Projections {
         break;
       case 'user.messaged':
         this.nameAfterTask.run({ sessionId, title: titleFrom(event.text) });
+        break;
+      case 'worktree.created':
+        // A session moved into a worktree works there from now on, as its log says.
+        if (event.moved) this.moveTo.run({ sessionId, workspace: event.moved.workspace });
         break;
       case 'approval.asked':
         waiting = this.asked(sessionId, head, event, seq);
