@@ -469,6 +469,7 @@ function apply(draft: Draft, event: SessionEvent): void {
     case 'worktree.created': {
       const { type: _type, ...worktree } = event;
       state.worktree = worktree;
+      if (event.moved) state.workspace = event.moved.workspace;
       return;
     }
     case 'worktree.finished':
