@@ -62,12 +62,14 @@ export interface RewindView {
   atItem: number;
   /** Conversation items it took out of what the model sees (shown greyed, never sent again). */
   dropped: ConversationItem[];
+  /** A snapshot's `dropped` holds only the first of them: how many more the log has. */
+  droppedMore?: number;
   /** For a rewind: the seq of the undo that reverted it. */
   undoneBy?: number;
   /** A later rewind or undo took the conversation back past this marker: it is no longer drawn. */
   hidden: boolean;
-  /** The conversation just before it, for undoing it. */
-  before: { items: ConversationItem[]; mark: ConversationMark; points: RewindPoint[] };
+  /** The conversation just before it, for undoing it: from item `itemsFrom` on (0 when absent), as the state held it. */
+  before: { items: ConversationItem[]; itemsFrom?: number; mark: ConversationMark; points: RewindPoint[] };
 }
 
 /** The part of SessionState this file owns. */
@@ -111,9 +113,14 @@ export function restoresConversation(restore: RewindRestore): boolean {
   return restore !== 'files';
 }
 
+/** As session.ts's itemCount; kept here since session.ts imports this file's values at load. */
+function itemCount(state: SessionState): number {
+  return state.itemsFrom + state.items.length;
+}
+
 function markOf(state: SessionState): ConversationMark {
   return {
-    items: state.items.length,
+    items: itemCount(state),
     plan: state.plan,
     compactions: state.compactions,
     reverts: state.reverts,
@@ -122,8 +129,9 @@ function markOf(state: SessionState): ConversationMark {
   };
 }
 
-function putBack(state: SessionState, mark: ConversationMark, items: ConversationItem[]): void {
+function putBack(state: SessionState, mark: ConversationMark, items: ConversationItem[], itemsFrom: number): void {
   state.items = items;
+  state.itemsFrom = itemsFrom;
   state.plan = mark.plan;
   state.compactions = mark.compactions;
   state.reverts = mark.reverts;
@@ -170,15 +178,26 @@ export function applyCheckpointFailed(state: SessionState, event: EventOf<'check
   state.filesAtSeq = seq;
 }
 
+/**
+ * The conversation as it is now, for undoing what comes next. A copy: a fold changes the items it
+ * owns in place (session.ts's Draft), and a rewind that leaves the conversation as it is would see
+ * what comes after it pushed into its own record of what came before.
+ */
+function beforeOf(state: SessionState): RewindView['before'] {
+  return { items: [...state.items], ...(state.itemsFrom > 0 ? { itemsFrom: state.itemsFrom } : {}), mark: markOf(state), points: state.rewindPoints };
+}
+
 export function applyRewound(state: SessionState, event: EventOf<'session.rewound'>, seq: number): void {
-  const before = { items: state.items, mark: markOf(state), points: state.rewindPoints };
+  const before = beforeOf(state);
   const point = state.rewindPoints.find((candidate) => candidate.seq === event.toSeq);
   let dropped: ConversationItem[] = [];
   let rewinds = state.rewinds;
   if (restoresConversation(event.restore) && point) {
+    // Counted in the whole conversation; a state holding only its latest items keeps what it has before `kept`.
     const kept = point.mark.items;
-    dropped = state.items.slice(kept);
-    putBack(state, point.mark, state.items.slice(0, kept));
+    const keptHere = Math.max(0, kept - state.itemsFrom);
+    dropped = state.items.slice(keptHere);
+    putBack(state, point.mark, state.items.slice(0, keptHere), Math.min(state.itemsFrom, kept));
     state.rewindPoints = state.rewindPoints.filter((candidate) => candidate.seq <= event.toSeq);
     rewinds = rewinds.map((rewind) => (!rewind.hidden && rewind.atItem > kept ? { ...rewind, hidden: true } : rewind));
   }
@@ -196,7 +215,7 @@ export function applyRewound(state: SessionState, event: EventOf<'session.rewoun
       warnings: event.warnings,
       files: event.files,
       ...(event.beforeCommit ? { beforeCommit: event.beforeCommit } : {}),
-      atItem: state.items.length,
+      atItem: itemCount(state),
       dropped,
       hidden: false,
       before,
@@ -207,12 +226,12 @@ export function applyRewound(state: SessionState, event: EventOf<'session.rewoun
 export function applyRewindUndone(state: SessionState, event: EventOf<'session.rewind_undone'>, seq: number): void {
   const target = state.rewinds.find((rewind) => rewind.seq === event.rewindSeq && rewind.kind === 'rewind');
   if (!target) return;
-  const before = { items: state.items, mark: markOf(state), points: state.rewindPoints };
+  const before = beforeOf(state);
   let dropped: ConversationItem[] = [];
   if (restoresConversation(target.restore)) {
     // What came after the rewind (its own branch) leaves what the model sees, as the rewind's part comes back.
-    dropped = state.items.slice(target.atItem);
-    putBack(state, target.before.mark, [...target.before.items]);
+    dropped = state.items.slice(Math.max(0, target.atItem - state.itemsFrom));
+    putBack(state, target.before.mark, [...target.before.items], target.before.itemsFrom ?? 0);
     state.rewindPoints = target.before.points;
   }
   if (restoresFiles(target.restore) && target.beforeCommit) {
@@ -231,7 +250,7 @@ export function applyRewindUndone(state: SessionState, event: EventOf<'session.r
       warnings: event.warnings,
       files: event.files,
       ...(event.beforeCommit ? { beforeCommit: event.beforeCommit } : {}),
-      atItem: state.items.length,
+      atItem: itemCount(state),
       dropped,
       hidden: false,
       before,

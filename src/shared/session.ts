@@ -140,8 +140,13 @@ export interface SessionState extends RewindState {
   api: ModelApi;
   baseUrl: string;
   maxSteps: number;
-  /** The conversation in order, tool results holding their whole output. */
+  /** The conversation in order, tool results holding their whole output: all of it, or (a window) from item `itemsFrom` on. */
   items: ConversationItem[];
+  /**
+   * The index in the whole conversation of `items[0]`: 0 for a fold of the whole log. A snapshot (sessionWindow.ts) holds
+   * only the latest items, so a long session opens without its whole history; every `atItem` and mark counts whole-conversation items.
+   */
+  itemsFrom: number;
   toolCalls: Record<string, ToolCallView>;
   plan: PlanStep[];
   approvals: Record<string, ApprovalView>;
@@ -159,17 +164,17 @@ export interface SessionState extends RewindState {
   compactions: CompactionView[];
   /** Why the session last stopped, for a person. */
   endReason?: string;
-  /** Outside content the session has read, oldest first; while any, egress asks first. */
-  taints: string[];
-  /** How runs of this session turned the sandbox off (`tether run --no-sandbox`), oldest first; empty when none did. */
-  unsandboxedRuns: string[];
-  /**
   /** What the last session.finished said of a failed model request, until the session runs again. */
   modelFailure?: EventOf<'session.finished'>['modelFailure'];
   /** Every stop that was not an answer (failed, stopped, out of steps), oldest first: they stay in the conversation. */
   endings: EndingView[];
   /** The model request is being tried again after a failure; cleared once a response, or the end, comes. */
   retrying?: RetryingView;
+  /** Outside content the session has read, oldest first; while any, egress asks first. */
+  taints: string[];
+  /** How runs of this session turned the sandbox off (`tether run --no-sandbox`), oldest first; empty when none did. */
+  unsandboxedRuns: string[];
+  /**
    * Calls that ran with no question about them, in the order they started: commands, edits, fetches
    * and MCP calls (not the tools that only read). Derived from the log (a tool.started with no
    * approval.asked for its call id); a question asked while a call ran takes it off.
@@ -190,6 +195,7 @@ export const initialSessionState: SessionState = {
   baseUrl: '',
   maxSteps: 50,
   items: [],
+  itemsFrom: 0,
   toolCalls: {},
   plan: [],
   approvals: {},
@@ -201,13 +207,13 @@ export const initialSessionState: SessionState = {
   instructions: { system: null, notes: [], warnings: [], skipped: [] },
   context: { tokens: 0, basis: null, compacting: false },
   compactions: [],
+  endings: [],
   taints: [],
   unsandboxedRuns: [],
   ranUnasked: [],
   reverts: [],
   ...initialRewindState,
   lastSeq: 0,
-  endings: [],
 };
 
 /** Folds one event. */
@@ -232,6 +238,11 @@ export function foldEvents(events: readonly StoredEvent[], state: SessionState =
     draft.state.lastSeq = stored.seq;
   }
   return draft?.state ?? state;
+}
+
+/** How many items the whole conversation has (the state may hold only its latest ones). */
+export function itemCount(state: Pick<SessionState, 'items' | 'itemsFrom'>): number {
+  return state.itemsFrom + state.items.length;
 }
 
 /** Calls the model asked for that have no result yet, in the order it asked for them. */
@@ -330,6 +341,8 @@ function apply(draft: Draft, event: SessionEvent): void {
     case 'session.resumed':
       state.status = working(state);
       state.endReason = undefined;
+      state.modelFailure = undefined;
+      state.retrying = undefined;
       return;
     case 'user.messaged':
       state.status = working(state);
@@ -338,11 +351,10 @@ function apply(draft: Draft, event: SessionEvent): void {
       return;
     case 'model.requested':
       state.status = working(state);
+      state.retrying = undefined;
       state.steps = event.step;
       if (event.estimatedTokens !== undefined || event.contextWindow !== undefined) {
         state.context = {
-      state.modelFailure = undefined;
-      state.retrying = undefined;
           ...state.context,
           ...(event.estimatedTokens !== undefined ? { tokens: event.estimatedTokens } : {}),
           ...(event.contextWindow !== undefined ? { window: event.contextWindow } : {}),
@@ -350,9 +362,15 @@ function apply(draft: Draft, event: SessionEvent): void {
       }
       return;
     case 'model.retrying':
+      state.retrying = {
+        nextAttempt: event.attempt + 1,
+        ...(event.maxAttempts !== undefined ? { maxAttempts: event.maxAttempts } : {}),
+        delayMs: event.delayMs,
+        reason: event.reason,
+      };
       return;
-      state.retrying = undefined;
     case 'model.responded': {
+      state.retrying = undefined;
       for (const item of event.items) {
         if (item.type === 'tool_call') {
           draft.toolCalls()[item.callId] = { callId: item.callId, name: item.name, arguments: item.arguments, status: 'pending' };
@@ -362,18 +380,11 @@ function apply(draft: Draft, event: SessionEvent): void {
       paidFor(state, event.usage, event.costUsd);
       // A server that reports no usage leaves the estimate standing rather than claiming an empty context.
       if (event.usage.inputTokens > 0) {
-      state.retrying = {
-        nextAttempt: event.attempt + 1,
-        ...(event.maxAttempts !== undefined ? { maxAttempts: event.maxAttempts } : {}),
-        delayMs: event.delayMs,
-        reason: event.reason,
-      };
         const tokens = event.usage.inputTokens + event.usage.outputTokens;
         state.context = {
-      state.retrying = undefined;
           ...state.context,
           tokens,
-          basis: { tokens, items: state.items.length, notes: state.instructions.notes.length },
+          basis: { tokens, items: itemCount(state), notes: state.instructions.notes.length },
         };
       }
       return;
@@ -448,7 +459,7 @@ function apply(draft: Draft, event: SessionEvent): void {
       if (event.status !== 'done') {
         state.endings = [
           ...state.endings,
-          { atItem: state.items.length, status: event.status, reason: event.reason, ...(event.modelFailure ? { modelFailure: event.modelFailure } : {}) },
+          { atItem: itemCount(state), status: event.status, reason: event.reason, ...(event.modelFailure ? { modelFailure: event.modelFailure } : {}) },
         ];
       }
       state.pendingApprovals = [];
@@ -461,7 +472,7 @@ function apply(draft: Draft, event: SessionEvent): void {
     }
     case 'changes.revert_undone': {
       const { type: _type, ...revert } = event;
-      state.reverts = [...state.reverts, { ...revert, atItem: state.items.length, undone: true }];
+      state.reverts = [...state.reverts, { ...revert, atItem: itemCount(state), undone: true }];
       return;
     }
     case 'changes.accepted':
@@ -479,7 +490,7 @@ function apply(draft: Draft, event: SessionEvent): void {
       const { instructions } = state;
       state.instructions = {
         system: event.placement === 'system' ? event.files : instructions.system,
-        notes: event.placement === 'conversation' && event.files.length > 0 ? [...instructions.notes, { atItem: state.items.length, files: event.files }] : instructions.notes,
+        notes: event.placement === 'conversation' && event.files.length > 0 ? [...instructions.notes, { atItem: itemCount(state), files: event.files }] : instructions.notes,
         warnings: event.warnings.length > 0 ? [...instructions.warnings, ...event.warnings] : instructions.warnings,
         skipped: event.skipped && event.skipped.length > 0 ? [...instructions.skipped, ...event.skipped] : instructions.skipped,
       };
@@ -490,7 +501,7 @@ function apply(draft: Draft, event: SessionEvent): void {
       return;
     case 'context.compacted': {
       const { type: _type, usage, costUsd, ...view } = event;
-      state.compactions = [...state.compactions, { atItem: state.items.length, ...view }];
+      state.compactions = [...state.compactions, { atItem: itemCount(state), ...view }];
       paidFor(state, usage, costUsd);
       // The provider's last figure described the uncompacted conversation: the next request is estimated afresh.
       state.context = { ...state.context, tokens: event.tokensAfter, basis: null, compacting: false, warning: undefined };

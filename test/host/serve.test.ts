@@ -153,6 +153,39 @@ describe('tether serve: requests and events', () => {
     expect(await call(other, 2, 'app:info', {})).toMatchObject({ ok: true });
   });
 
+  it('refuses to send an answer over the frame limit, with a clear error, and the connection stays open', async () => {
+    const limit = 64 * 1024;
+    const manyEvents = (count: number, text: string) => Array.from({ length: count }, (_, i) => ({ ...storedEvent, seq: i + 1, event: { type: 'user.messaged' as const, text } }));
+    let answer = manyEvents(1, 'x');
+    const test = await setUp({ limits: { maxSentBytes: limit }, overrides: { 'session:events': async () => answer } });
+    const socket = await open(test);
+    const closed = nextClose(socket).then(() => true);
+    // Over the limit: in one long event, in many small ones, and in characters that take three bytes each in UTF-8.
+    for (const [index, big] of [manyEvents(1, 'y'.repeat(limit)), manyEvents(2_000, 'z'.repeat(40)), manyEvents(1, '€'.repeat(Math.ceil(limit / 3) + 10))].entries()) {
+      answer = big;
+      const reply = await call(socket, 10 + index, 'session:events', { sessionId: 's1', afterSeq: 0 });
+      expect(reply).toMatchObject({ id: 10 + index, ok: false, error: { code: 'failed' } });
+      expect((reply.error as { message: string }).message).toMatch(/^The answer to session:events is [\d.]+ MB, more than the 0\.1 MB one answer may carry, so it was not sent; ask for less at once\.$/);
+    }
+    // Just under the limit still goes, and the same connection keeps answering.
+    answer = manyEvents(1, 'w'.repeat(limit - 200));
+    expect(await call(socket, 20, 'session:events', { sessionId: 's1', afterSeq: 0 })).toMatchObject({ ok: true });
+    expect(await call(socket, 21, 'app:info', {})).toMatchObject({ ok: true });
+    expect(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve(false), 50))])).toBe(false);
+    expect(test.logged.filter((line) => line.startsWith('refused to send'))).toHaveLength(3);
+  });
+
+  it('does not send an event over the frame limit, which would drop every connection, and sends the next', async () => {
+    const test = await setUp({ limits: { maxSentBytes: 64 * 1024 } });
+    const socket = await open(test);
+    const received = nextEvent(socket);
+    test.emit('session:event', { ...storedEvent, seq: 2, event: { type: 'user.messaged', text: 'x'.repeat(70 * 1024) } });
+    test.emit('session:event', { ...storedEvent, seq: 3 });
+    expect(await received).toEqual({ event: 'session:event', payload: { ...storedEvent, seq: 3 } });
+    expect(test.logged).toEqual([expect.stringMatching(/^did not send a 0\.1 MB session:event event/)]);
+    expect(await call(socket, 1, 'app:info', {})).toMatchObject({ ok: true });
+  });
+
   it('closes a connection that sends something other than a JSON request', async () => {
     const test = await setUp();
     const notJson = await open(test);

@@ -46,7 +46,7 @@ describe('inbox', () => {
     await settle();
     expect(store.getState().inbox.map((e) => e.approvalId)).toEqual(['early', 'late']);
     // The dialog needs the details: both sessions were fetched without being selected.
-    expect(api.callsTo('session:events')).toHaveLength(2);
+    expect(api.callsTo('session:open')).toHaveLength(2);
     const current = selectCurrentApproval(store.getState());
     expect(current?.entry.approvalId).toBe('early');
     expect(current?.approval.summary).toBe('Run ls');
@@ -74,7 +74,7 @@ describe('inbox', () => {
 
   it('refreshes from the core when a session row says its count changed', async () => {
     let pending: PendingApproval[] = [];
-    const api = new FakeApi({ 'approvals:pending': () => pending, 'session:events': () => [] });
+    const api = new FakeApi({ 'approvals:pending': () => pending, 'session:events': () => storedEvents('s9', [...opening, ...asking('c9', 'x', 'ls')]) });
     const { store } = harness(api);
     await store.getState().refreshInbox();
     pending = [{ approvalId: 'x', sessionId: 's9', sessionTitle: 'nine', askedAt: 1 }];

@@ -11,6 +11,7 @@ describe('stepLabel', () => {
     const state = {
       rewindPoints: [message(20, 1)],
       items: [{ type: 'user' as const, text: 'now' }],
+      itemsFrom: 0,
       toolCalls: {},
       rewinds: [rewound([message(5, 1)], ['first try']), rewound([message(9, 2)], ['first try', 'second try'])],
     };

@@ -55,7 +55,7 @@ describe('appendToLog', () => {
 });
 
 describe('store: following a session', () => {
-  it('asks for the whole log when a session is selected and folds it', async () => {
+  it('opens a selected session from its snapshot (main folds the log)', async () => {
     const api = new FakeApi({
       'session:events': () => storedEvents('s1', history),
       'diff:files': () => [],
@@ -63,7 +63,8 @@ describe('store: following a session', () => {
     const { store } = harness(api);
     store.getState().selectSession('s1');
     await settle();
-    expect(api.callsTo('session:events')).toEqual([{ sessionId: 's1', afterSeq: 0 }]);
+    expect(api.callsTo('session:open')).toEqual([{ sessionId: 's1' }]);
+    expect(api.callsTo('session:events')).toEqual([]);
     const log = store.getState().logs.s1!;
     expect(log.loaded).toBe(true);
     expect(log.state.model).toBe('gpt-test');
@@ -120,9 +121,11 @@ describe('store: following a session', () => {
     expect(store.getState().connection).toBe('connected');
     await settle();
 
+    expect(api.callsTo('session:open')).toEqual([{ sessionId: 's1' }]);
+    // Answers are paged: one that moved the log on is followed by another from its end, until one brings nothing.
     expect(api.callsTo('session:events')).toEqual([
-      { sessionId: 's1', afterSeq: 0 },
       { sessionId: 's1', afterSeq: 5 },
+      { sessionId: 's1', afterSeq: 8 },
     ]);
     const state = store.getState().logs.s1!.state;
     expect(state.lastSeq).toBe(8);
@@ -156,7 +159,7 @@ describe('store: following a session', () => {
     const { store } = harness(api);
     api.emit('session:event', events[4]!);
     await settle();
-    expect(api.callsTo('session:events')).toEqual([{ sessionId: 's2', afterSeq: 0 }]);
+    expect(api.callsTo('session:open')).toEqual([{ sessionId: 's2' }]);
     const current = selectCurrentApproval(store.getState());
     expect(current?.approval.summary).toBe('Run ls');
     expect(current?.entry.sessionId).toBe('s2');

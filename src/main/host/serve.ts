@@ -34,6 +34,13 @@ export interface ServeLimits {
   maxInFlight: number;
   /** Bytes queued for a client that does not read; past this it is dropped and resyncs on reconnect. */
   maxBufferedBytes: number;
+  /**
+   * The largest frame sent to a client, well under `maxBufferedBytes`: one bigger would fill the
+   * queue on its own, drop the connection, and meet the client again after it reconnects. An answer
+   * over it is refused with a clear error instead, and an event over it is not sent (the client
+   * finds the gap and asks for the events, whose answers are paged).
+   */
+  maxSentBytes: number;
   /** How often a connection is pinged; one that missed the previous ping is dropped. */
   heartbeatMs: number;
 }
@@ -70,6 +77,7 @@ const defaultLimits: ServeLimits = {
   maxConnections: 32,
   maxInFlight: 64,
   maxBufferedBytes: 16 * 1024 * 1024,
+  maxSentBytes: 8 * 1024 * 1024,
   heartbeatMs: 30_000,
 };
 
@@ -199,19 +207,31 @@ export async function startServeHost(options: ServeHostOptions): Promise<ServeHo
     }
     client.inFlight += 1;
     try {
-      reply(client, id, await dispatch(client, name, input));
+      reply(client, id, await dispatch(client, name, input), name);
     } finally {
       client.inFlight -= 1;
     }
   }
 
-  function reply(client: Client, id: number, answer: Reply): void {
+  function reply(client: Client, id: number, answer: Reply, name = 'the request'): void {
     let frame: string;
     try {
       frame = JSON.stringify({ id, ...answer });
     } catch (error) {
       log(`could not serialize the answer to request ${id}`, error);
       frame = JSON.stringify({ id, ok: false, error: { code: 'failed', message: 'The answer could not be sent (a bug in Tether); its terminal has the details.' } });
+    }
+    const bytes = frameBytes(frame, limits.maxSentBytes);
+    if (bytes > limits.maxSentBytes) {
+      log(`refused to send the ${megabytes(bytes)} answer to ${name}: over the ${megabytes(limits.maxSentBytes)} a frame may carry`);
+      frame = JSON.stringify({
+        id,
+        ok: false,
+        error: {
+          code: 'failed',
+          message: `The answer to ${name} is ${megabytes(bytes)}, more than the ${megabytes(limits.maxSentBytes)} one answer may carry, so it was not sent; ask for less at once.`,
+        },
+      });
     }
     send(client, frame);
   }
@@ -230,6 +250,12 @@ export async function startServeHost(options: ServeHostOptions): Promise<ServeHo
     const event = checkedEvent(name, payload, log);
     if (!event) return;
     const frame = JSON.stringify(event);
+    const bytes = frameBytes(frame, limits.maxSentBytes);
+    if (bytes > limits.maxSentBytes) {
+      // Sent, it would drop every connection; the clients find the gap and ask for it in a page (or are told it is too large).
+      log(`did not send a ${megabytes(bytes)} ${name} event: over the ${megabytes(limits.maxSentBytes)} a frame may carry`);
+      return;
+    }
     for (const client of clients) send(client, frame);
   };
 
@@ -325,6 +351,15 @@ function writeRefusal(socket: Duplex, status: number, message: string): void {
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+}
+
+/** The frame's size in UTF-8 bytes, counted only when its length says it could be over `limit`. */
+function frameBytes(frame: string, limit: number): number {
+  return frame.length * 3 <= limit ? frame.length : Buffer.byteLength(frame, 'utf8');
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function textOf(data: RawData): string {

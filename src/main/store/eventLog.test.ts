@@ -597,3 +597,35 @@ describe('the log on disk', () => {
     expect(store.events.count(id)).toBe(0);
   });
 });
+
+describe('a page of the log', () => {
+  it('carries at most so many events, or so many characters, always at least one, and says whether more follow', () => {
+    const sessionId = newSession();
+    const texts = ['a', 'b'.repeat(500), 'c', 'd', 'e'.repeat(2000), 'f'];
+    for (const text of texts) store.events.append(sessionId, { type: 'user.messaged', text });
+    const seqs = (page: ReturnType<Store['events']['page']>) => page.events.map((stored) => stored.seq);
+
+    expect(seqs(store.events.page(sessionId, 0, { maxEvents: 4, maxChars: 1e6 }))).toEqual([1, 2, 3, 4]);
+    expect(store.events.page(sessionId, 0, { maxEvents: 4, maxChars: 1e6 }).more).toBe(true);
+    expect(store.events.page(sessionId, 2, { maxEvents: 4, maxChars: 1e6 })).toMatchObject({ more: false });
+    expect(seqs(store.events.page(sessionId, 2, { maxEvents: 4, maxChars: 1e6 }))).toEqual([3, 4, 5, 6]);
+    // The characters stop it before the long second event, and before the longer fifth.
+    expect(seqs(store.events.page(sessionId, 0, { maxEvents: 100, maxChars: 300 }))).toEqual([1]);
+    expect(seqs(store.events.page(sessionId, 2, { maxEvents: 100, maxChars: 300 }))).toEqual([3, 4]);
+    // One event longer than the limit still comes, alone.
+    const long = store.events.page(sessionId, 4, { maxEvents: 100, maxChars: 300 });
+    expect(seqs(long)).toEqual([5]);
+    expect(long.more).toBe(true);
+    expect(store.events.page(sessionId, 6, { maxEvents: 100, maxChars: 300 })).toEqual({ events: [], more: false });
+    // Read page by page, it is the whole log.
+    const all = [];
+    let after = 0;
+    for (;;) {
+      const page = store.events.page(sessionId, after, { maxEvents: 2, maxChars: 600 });
+      all.push(...page.events);
+      if (!page.more) break;
+      after = page.events.at(-1)!.seq;
+    }
+    expect(all).toEqual(store.events.list(sessionId));
+  });
+});

@@ -14,6 +14,7 @@ export class EventLog {
   private readonly appendTx: (sessionId: string, event: SessionEvent) => StoredEvent;
   private readonly appendToGroup: (sessionId: string, event: SessionEvent) => { stored: StoredEvent; group: CommitGroup };
   private readonly selectAfter: Statement<[{ sessionId: string; afterSeq: number }], EventRecord>;
+  private readonly selectPage: Statement<[{ sessionId: string; afterSeq: number; limit: number }], EventRecord>;
   private readonly selectOfTypes: Statement<[{ sessionId: string; types: string }], EventRecord>;
   private readonly countOf: Statement<[string], { count: number }>;
 
@@ -28,6 +29,10 @@ export class EventLog {
     this.selectAfter = db.prepare(
       `SELECT e.seq, e.type, e.at, e.payload FROM sessions s JOIN events e ON ${eventsOf('e', 's.num', '@afterSeq')}
        WHERE s.id = @sessionId ORDER BY e.key`,
+    );
+    this.selectPage = db.prepare(
+      `SELECT e.seq, e.type, e.at, e.payload FROM sessions s JOIN events e ON ${eventsOf('e', 's.num', '@afterSeq')}
+       WHERE s.id = @sessionId ORDER BY e.key LIMIT @limit`,
     );
     this.selectOfTypes = db.prepare(
       `SELECT e.seq, e.type, e.at, e.payload FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')}
@@ -96,6 +101,25 @@ export class EventLog {
     return this.selectAfter
       .all({ sessionId, afterSeq })
       .map((record) => ({ sessionId, seq: record.seq, at: record.at, event: parseEvent(this.db.file, sessionId, record) }));
+  }
+
+  /**
+   * A page of the session's events after `afterSeq`, in order: at most `maxEvents`, and no more
+   * once their payloads reach `maxChars` (always one, if there is one, however long), with whether
+   * the log goes on. A reader of a long log (a window catching up) takes it a page at a time, so
+   * no answer grows with the log. It commits first, as `list` does.
+   */
+  page(sessionId: string, afterSeq: number, limits: { maxEvents: number; maxChars: number }): { events: StoredEvent[]; more: boolean } {
+    this.commit();
+    const records = this.selectPage.all({ sessionId, afterSeq, limit: limits.maxEvents + 1 });
+    const events: StoredEvent[] = [];
+    let chars = 0;
+    for (const record of records) {
+      if (events.length === limits.maxEvents || (events.length > 0 && chars + record.payload.length > limits.maxChars)) break;
+      chars += record.payload.length;
+      events.push({ sessionId, seq: record.seq, at: record.at, event: parseEvent(this.db.file, sessionId, record) });
+    }
+    return { events, more: events.length < records.length };
   }
 
   /**

@@ -1,18 +1,24 @@
 import type { StoredEvent } from '../../../shared/events';
 import type { GetState, SetState, StoreDeps } from './appState';
-import { appendToLog, emptySessionLog, hasGap, type SessionLog } from './sessionLog';
-import { emptyTerminalFeed, feedEvents } from './terminalFeed';
+import { addPage, appendToLog, emptySessionLog, hasGap, openFromSnapshot, type AppendResult, type SessionLog } from './sessionLog';
+import { emptyTerminalFeed, feedEvents, feedSnapshot } from './terminalFeed';
 import { errorMessage } from '../lib/errorMessage';
+
+/** Older conversation items asked for at once as the person scrolls back. */
+export const EARLIER_ITEMS_PAGE = 200;
 
 /**
  * Session logs folded with the shared reducer, for the sessions the window looks at: the selected
  * one, and any with an approval waiting (the dialog draws from its log). Other sessions are only
- * rows in the sidebar until someone opens them.
+ * rows in the sidebar until someone opens them. A session opens from a snapshot of its fold with
+ * its latest conversation items, whatever the length of its log; older items come a page at a time.
  */
 export interface LogsSlice {
   logs: Record<string, SessionLog>;
-  /** Starts following a session (first page from seq 0), or catches up one already followed. */
+  /** Starts following a session (its snapshot), or catches up one already followed. */
   loadSession(sessionId: string): Promise<void>;
+  /** Fetches the conversation items before the ones the session's log holds (a page), if there are any. */
+  loadEarlier(sessionId: string): Promise<void>;
   /** A `session:event` from the core. */
   receiveEvent(stored: StoredEvent): void;
   /** Folds events into a followed session and updates everything that depends on them. */
@@ -24,18 +30,42 @@ export interface LogsSlice {
 export function createLogsSlice(deps: StoreDeps, set: SetState, get: GetState): LogsSlice {
   const { api } = deps;
 
-  async function fetchFrom(sessionId: string): Promise<void> {
+  async function open(sessionId: string): Promise<void> {
     const log = get().logs[sessionId];
     if (!log || log.fetching) return;
     patchLog(sessionId, { fetching: true });
     try {
-      const events = await api.request('session:events', { sessionId, afterSeq: log.state.lastSeq });
+      const snapshot = await api.request('session:open', { sessionId });
+      const current = get().logs[sessionId];
+      if (!current) return; // deleted meanwhile
+      const { log: opened, applied } = openFromSnapshot({ ...current, fetching: false, error: undefined }, snapshot);
+      set((state) => ({
+        logs: { ...state.logs, [sessionId]: opened },
+        terminals: { ...state.terminals, [sessionId]: feedEvents(feedSnapshot(state.terminals[sessionId] ?? emptyTerminalFeed, snapshot.state), applied) },
+      }));
+      afterFolding(sessionId, opened, applied, true);
+    } catch (error) {
+      if (!get().logs[sessionId]) return;
+      const message = errorMessage(error);
+      patchLog(sessionId, { fetching: false, error: message });
+      get().notify(`Could not open the session: ${message}`);
+    }
+  }
+
+  async function fetchFrom(sessionId: string): Promise<void> {
+    const log = get().logs[sessionId];
+    if (!log || log.fetching) return;
+    if (!log.loaded || log.stale) return open(sessionId);
+    patchLog(sessionId, { fetching: true });
+    try {
+      const afterSeq = log.state.lastSeq;
+      const events = await api.request('session:events', { sessionId, afterSeq });
       if (!get().logs[sessionId]) return; // deleted meanwhile
-      patchLog(sessionId, { fetching: false, loaded: true, error: undefined });
+      patchLog(sessionId, { fetching: false, error: undefined });
       get().ingestEvents(sessionId, events);
       const after = get().logs[sessionId];
-      // Events that arrived live past a gap the page did not fill: ask again from the new end.
-      if (after && hasGap(after)) await fetchFrom(sessionId);
+      // A page that moved the log on may have more behind it (answers are paged); so may a gap the page did not fill.
+      if (after && ((events.length > 0 && after.state.lastSeq > afterSeq) || hasGap(after) || after.stale)) await fetchFrom(sessionId);
     } catch (error) {
       if (!get().logs[sessionId]) return;
       const message = errorMessage(error);
@@ -64,12 +94,40 @@ export function createLogsSlice(deps: StoreDeps, set: SetState, get: GetState): 
     if (remaining.length !== queued.length) set((state) => ({ queued: { ...state.queued, [sessionId]: remaining } }));
   }
 
+  /** What folding events changes beyond the log: the live text, the queue, the inbox, the diff; and a gap or a stale window fetched. */
+  function afterFolding(sessionId: string, next: SessionLog, applied: AppendResult['applied'], opened = false): void {
+    if (applied.length > 0 || opened) {
+      if (responseEnded(applied)) get().clearLive(sessionId);
+      dequeueDelivered(sessionId, applied);
+      get().reconcileInbox(sessionId);
+      const changedFiles = opened ? Object.keys(next.state.toolCalls).length > 0 : applied.some((stored) => stored.event.type === 'tool.finished');
+      if (changedFiles) get().scheduleDiffRefresh(sessionId);
+    }
+    if (hasGap(next) || next.stale) void fetchFrom(sessionId);
+  }
+
   return {
     logs: {},
 
     async loadSession(sessionId) {
       if (!get().logs[sessionId]) set((state) => ({ logs: { ...state.logs, [sessionId]: emptySessionLog } }));
       await fetchFrom(sessionId);
+    },
+
+    async loadEarlier(sessionId) {
+      const log = get().logs[sessionId];
+      if (!log?.loaded || log.paging || log.state.itemsFrom === 0) return;
+      patchLog(sessionId, { paging: true });
+      try {
+        const page = await api.request('session:page', { sessionId, beforeItem: log.state.itemsFrom, limit: EARLIER_ITEMS_PAGE });
+        const current = get().logs[sessionId];
+        if (!current) return;
+        set((state) => ({ logs: { ...state.logs, [sessionId]: { ...addPage(current, page), paging: false } } }));
+      } catch (error) {
+        if (!get().logs[sessionId]) return;
+        patchLog(sessionId, { paging: false });
+        get().notify(`Could not load the earlier messages: ${errorMessage(error)}`);
+      }
     },
 
     receiveEvent(stored) {
@@ -95,15 +153,7 @@ export function createLogsSlice(deps: StoreDeps, set: SetState, get: GetState): 
           ? { ...state.terminals, [sessionId]: feedEvents(state.terminals[sessionId] ?? emptyTerminalFeed, applied) }
           : state.terminals,
       }));
-      if (applied.length === 0) {
-        if (hasGap(next)) void fetchFrom(sessionId);
-        return;
-      }
-      if (responseEnded(applied)) get().clearLive(sessionId);
-      dequeueDelivered(sessionId, applied);
-      get().reconcileInbox(sessionId);
-      if (applied.some((stored) => stored.event.type === 'tool.finished')) get().scheduleDiffRefresh(sessionId);
-      if (hasGap(next)) void fetchFrom(sessionId);
+      afterFolding(sessionId, next, applied);
     },
 
     async resyncLogs() {

@@ -1,5 +1,6 @@
 import type { ProjectView, SessionSummary, StartMode } from '../../../shared/contract';
 import type { PermissionMode } from '../../../shared/permissions';
+import { itemCount } from '../../../shared/session';
 import type { GetState, SetState, StoreDeps } from './appState';
 import { errorMessage } from '../lib/errorMessage';
 
@@ -155,11 +156,13 @@ export function createSessionsSlice(deps: StoreDeps, set: SetState, get: GetStat
     },
 
     async sendMessage(sessionId, text) {
-      const before = get().logs[sessionId]?.state.items.length ?? 0;
+      const held = get().logs[sessionId]?.state;
+      const before = held ? itemCount(held) : 0;
       try {
         await api.request('session:send', { sessionId, text });
         // The log may already hold it (the core appends at once when idle): only queue what it lacks.
-        const added = get().logs[sessionId]?.state.items.slice(before) ?? [];
+        const after = get().logs[sessionId]?.state;
+        const added = after ? after.items.slice(Math.max(0, before - after.itemsFrom)) : [];
         if (!added.some((item) => item.type === 'user' && item.text.trim() === text.trim())) {
           set((state) => ({ queued: { ...state.queued, [sessionId]: [...(state.queued[sessionId] ?? []), text.trim()] } }));
         }

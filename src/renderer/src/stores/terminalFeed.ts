@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../../../shared/events';
+import { isFinished, type SessionState } from '../../../shared/session';
 
 /**
  * What the terminal panel shows for one session: a block per command, its header line and its output.
@@ -59,6 +60,37 @@ export function feedEvents(feed: TerminalFeed, events: readonly StoredEvent[]): 
       blocks[index] = { ...block, output, finished: true };
       next = bounded({ blocks, size: next.size - block.output.length + output.length });
     }
+  }
+  return next;
+}
+
+/**
+ * The commands of a session opened from a snapshot (sessionWindow.ts): those its window holds, in
+ * the order they started, as their tool.started and tool.finished events would have fed them. Calls
+ * held slim (outside the window, no output kept) are left out.
+ */
+export function feedSnapshot(feed: TerminalFeed, state: SessionState): TerminalFeed {
+  const calls = Object.values(state.toolCalls)
+    .filter((call) => call.startedSeq !== undefined && (call.output !== undefined || !isFinished(call.status)))
+    .sort((a, b) => a.startedSeq! - b.startedSeq!);
+  let next = feed;
+  for (const call of calls) {
+    let args: unknown;
+    try {
+      args = JSON.parse(call.arguments);
+    } catch {
+      continue;
+    }
+    const command = commandOf(args);
+    if (command === undefined) continue;
+    next = withStarted(next, call.callId, command, call.startedSeq!);
+    if (!isFinished(call.status)) continue;
+    const index = next.blocks.findIndex((block) => block.callId === call.callId);
+    const block = next.blocks[index]!;
+    const output = block.streamed ? block.output : (call.output ?? '');
+    const blocks = next.blocks.slice();
+    blocks[index] = { ...block, output, finished: true };
+    next = bounded({ blocks, size: next.size - block.output.length + output.length });
   }
   return next;
 }

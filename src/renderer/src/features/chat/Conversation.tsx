@@ -19,10 +19,15 @@ const STICK_PX = 48;
  * the text being streamed is its own component, subscribed to its own buffer.
  *
  * A long session opens on its latest part (see conversationWindow.ts); earlier entries are drawn as
- * the person scrolls up to them, with the view held where it was.
+ * the person scrolls up to them, with the view held where it was, and fetched first when the log
+ * does not hold them yet (it opens holding only its latest items, sessionWindow.ts). Indices here
+ * count items of the whole conversation, as markers and rewind points do.
  */
 export function Conversation({ sessionId }: { sessionId: string }) {
   const items = useApp((state) => state.logs[sessionId]?.state.items);
+  const itemsFrom = useApp((state) => state.logs[sessionId]?.state.itemsFrom ?? 0);
+  const paging = useApp((state) => state.logs[sessionId]?.paging ?? false);
+  const loadEarlier = useApp((state) => state.loadEarlier);
   const rewindPoints = useApp((state) => state.logs[sessionId]?.state.rewindPoints);
   const rewinds = useApp((state) => state.logs[sessionId]?.state.rewinds);
   const anchors = useMemo(() => rewindAnchors(rewindPoints ?? []), [rewindPoints]);
@@ -50,9 +55,9 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const [windowStart, setWindowStart] = useState<number | null>(null);
   // Distance from the bottom to keep while earlier entries are added above.
   const keepFromBottom = useRef<number | null>(null);
-  const count = items?.length ?? 0;
-  // A rewind may leave fewer items than the window started at: never start past what there is.
-  const start = Math.min(windowStart ?? firstWindowStart(count), firstWindowStart(count));
+  const count = itemsFrom + (items?.length ?? 0);
+  // A rewind may leave fewer items than the window started at: never start past what there is, nor before what the log holds.
+  const start = Math.max(itemsFrom, Math.min(windowStart ?? firstWindowStart(count), firstWindowStart(count)));
 
   function handleScroll() {
     const element = scroller.current;
@@ -65,7 +70,10 @@ export function Conversation({ sessionId }: { sessionId: string }) {
     const element = scroller.current;
     if (!element || start === 0 || keepFromBottom.current !== null) return;
     keepFromBottom.current = element.scrollHeight - element.scrollTop;
-    setWindowStart(earlierWindowStart(start));
+    const wanted = earlierWindowStart(start);
+    setWindowStart(wanted);
+    // Items the log does not hold yet are fetched; the window grows over them when they arrive.
+    if (wanted < itemsFrom) void loadEarlier(sessionId);
   }
 
   useLayoutEffect(() => {
@@ -80,10 +88,11 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   useLayoutEffect(() => {
     const element = scroller.current;
     const kept = keepFromBottom.current;
-    if (!element || kept === null) return;
+    // While a page is on its way the view waits for it; once it is in (or failed), the view is held where it was.
+    if (!element || kept === null || paging) return;
     keepFromBottom.current = null;
     element.scrollTop = element.scrollHeight - kept;
-  }, [start]);
+  }, [start, paging]);
 
   // Content grows from many places (events, streamed text, an expanded card): follow it only if already at the bottom.
   useEffect(() => {
@@ -110,11 +119,11 @@ export function Conversation({ sessionId }: { sessionId: string }) {
           </div>
         )}
         {start > 0 && (
-          <button type="button" className="ghost conversation-earlier" data-testid="conversation-earlier" onClick={showEarlier}>
-            Show earlier messages
+          <button type="button" className="ghost conversation-earlier" data-testid="conversation-earlier" aria-busy={paging} onClick={showEarlier}>
+            {paging ? 'Loading earlier messages…' : 'Show earlier messages'}
           </button>
         )}
-        {items?.slice(start).map((item, offset) => (
+        {items?.slice(start - itemsFrom).map((item, offset) => (
           <Fragment key={start + offset}>
             {markers.get(start + offset)?.map((rewind) => <RewindMarker key={`rewind-${rewind.seq}`} sessionId={sessionId} rewind={rewind} />)}
             {compactedAt.get(start + offset)?.map((compaction, index) => <CompactionMarker key={`compaction-${index}`} compaction={compaction} />)}

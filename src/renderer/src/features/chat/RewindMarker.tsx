@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { undoableRewind, type RewindView } from '../../../../shared/rewinds';
 import { plural } from '../../lib/format';
+import { itemCount } from '../../../../shared/session';
 import { isActive } from '../../stores/selectors';
 import { useApp } from '../../stores/useApp';
 import { ConversationEntry } from './ConversationEntry';
@@ -27,7 +28,10 @@ export function RewindMarker({ sessionId, rewind }: { sessionId: string; rewind:
   });
   const undoing = useApp((state) => state.undoingRewind[sessionId] ?? false);
   // The session went on after the rewind: undoing it takes that out too (it shows greyed under the undo).
-  const continued = useApp((state) => (state.logs[sessionId]?.state.items.length ?? 0) > rewind.atItem);
+  const continued = useApp((state) => {
+    const log = state.logs[sessionId]?.state;
+    return log !== undefined && itemCount(log) > rewind.atItem;
+  });
   const undoRewind = useApp((state) => state.undoRewind);
   const [showDropped, setShowDropped] = useState(false);
   // Tool results are drawn inside their calls' cards: count what the person sees.
@@ -59,6 +63,7 @@ export function RewindMarker({ sessionId, rewind }: { sessionId: string; rewind:
         {entries > 0 && (
           <button type="button" className="ghost" aria-expanded={showDropped} aria-controls={droppedId} data-testid="rewind-show-dropped" onClick={() => setShowDropped(!showDropped)}>
             {showDropped ? 'Hide' : 'Show'} {plural(entries, 'rewound entry', 'rewound entries')}
+            {rewind.droppedMore ? ` (and ${plural(rewind.droppedMore, 'later item')}, kept in the log)` : ''}
           </button>
         )}
         {undoable && (

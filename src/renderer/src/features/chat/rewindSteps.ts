@@ -20,16 +20,20 @@ export function rewindAnchors(points: readonly RewindPoint[]): RewindAnchors {
 const LABEL_CHARS = 60;
 
 /** A step in a few words, for the dialog and the marker: `your message "fix it"`, `run_command npm test`. */
-export function stepLabel(state: Pick<SessionState, 'rewindPoints' | 'rewinds' | 'items' | 'toolCalls'>, seq: number): string {
+export function stepLabel(state: Pick<SessionState, 'rewindPoints' | 'rewinds' | 'items' | 'itemsFrom' | 'toolCalls'>, seq: number): string {
   const live = state.rewindPoints.find((candidate) => candidate.seq === seq);
   // A step a rewind took out of the conversation is found in what that rewind kept of it.
   const rewound = live ? undefined : state.rewinds.find((rewind) => rewind.before.points.some((candidate) => candidate.seq === seq));
   const point = live ?? rewound?.before.points.find((candidate) => candidate.seq === seq);
   if (!point) return 'an earlier step';
   if (point.kind === 'message') {
-    const item = (rewound ? rewound.before.items : state.items)[point.mark.items - 1];
-    const text = item?.type === 'user' ? item.text.trim().split('\n')[0] ?? '' : '';
-    return `your message "${shorten(text)}"`;
+    // Marks count the whole conversation; what is held may start later (a window, a rewind's kept copy).
+    const item = rewound
+      ? rewound.before.items[point.mark.items - 1 - (rewound.before.itemsFrom ?? 0)]
+      : state.items[point.mark.items - 1 - state.itemsFrom];
+    // A snapshot keeps only a little of what an old rewind took out: a message it no longer holds is named as such.
+    if (item?.type !== 'user') return 'an earlier message of yours';
+    return `your message "${shorten(item.text.trim().split('\n')[0] ?? '')}"`;
   }
   const call = point.callId ? state.toolCalls[point.callId] : undefined;
   return call ? `after ${call.name}${call.title ? `: ${shorten(call.title)}` : ''}` : 'after a tool call';
