@@ -47,6 +47,8 @@ export interface DiffSlice {
   loadWorktreeSetting(projectId: string): Promise<void>;
   setWorktreeSetting(projectId: string, enabled: boolean): Promise<void>;
   finishWorktree(sessionId: string, action: WorktreeFinish['action'], message?: string): Promise<void>;
+  /** Moves a session out of a folder it shares with another into a git worktree of its own, with its changes. */
+  moveToWorktree(sessionId: string): Promise<void>;
   /** The file picked in each session's list. */
   diffPath: Record<string, string>;
   fileDiff: OpenFileDiff | null;
@@ -187,6 +189,15 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
         const commit = done.commit ? ` as ${done.commit.slice(0, 10)}` : '';
         if (action === 'discard') return 'Discarded the worktree and its branch.';
         return `${action === 'merge' ? 'Merged' : 'Squashed'} into ${done.into ?? 'the current branch'}${commit}; the worktree and its branch are removed.`;
+      });
+    },
+
+    moveToWorktree(sessionId) {
+      return review(sessionId, 'Moving to a worktree…', async () => {
+        const moved = await api.request('worktree:move', { sessionId });
+        const carried = moved.carried.length === 0 ? 'it had no changes to carry' : `with its changes to ${moved.carried.length === 1 ? moved.carried[0] : `${moved.carried.length} files`}`;
+        const left = moved.leftBehind.length > 0 ? ` ${moved.leftBehind.join(', ')} changed meanwhile, so this session’s change is still in the shared folder too.` : '';
+        return `This session now works in its own worktree on ${moved.branch}, ${carried}.${left}`;
       });
     },
 

@@ -6,6 +6,7 @@ import { DiffFileList } from './DiffFileList';
 import type { RevealLine } from './DiffViewer';
 import { HunkList } from './HunkList';
 import { ReviewBar } from './ReviewBar';
+import { SharedFolderNotice } from './SharedFolderNotice';
 import { UndoRevertButton } from './UndoRevertButton';
 import { WorktreeBar } from './WorktreeBar';
 import './review.css';
@@ -14,9 +15,11 @@ import './review.css';
 const DiffViewer = lazy(() => import('./DiffViewer'));
 
 /**
- * The live diff: every file the session changed, against where it started (or since the person's
- * last message), one of them opened, and the person's review of it: revert a hunk or a file, accept
- * all. A worktree session also shows its branch and how to end it.
+ * The live diff: every file the session's own steps changed (since it started or was last accepted,
+ * or since the person's last message), one of them opened, and the person's review of it: revert a
+ * hunk or a file, accept all. Another session's changes in the same folder are never listed; while
+ * one works there, the panel says so and offers a worktree. A worktree session also shows its branch
+ * and how to end it.
  */
 export function DiffPanel({ sessionId }: { sessionId: string }) {
   const diff = useApp((state) => state.diffs[sessionId]);
@@ -52,6 +55,7 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
         </button>
       </div>
       <WorktreeBar sessionId={sessionId} busy={busy} />
+      <SharedFolderNotice sessionId={sessionId} busy={busy} />
       {notice && (
         <div className={`panel-note review-notice${notice.kind === 'error' ? ' error-text' : ''}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="review-notice">
           <span>{notice.message}</span>
