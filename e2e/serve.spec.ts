@@ -122,10 +122,11 @@ test('a pending approval survives a server restart and can still be answered', a
   await app.restart();
   await page.goto(app.url);
   await expect(page.getByTestId('inbox-item')).toHaveCount(1);
+  // The inbox opens it in its session.
+  await page.getByTestId('inbox-item').click();
   const dialog = await permissionDialog(page);
   await dialog.getByTestId('permission-allow-once').click();
   await expect(page.getByTestId('inbox-item')).toHaveCount(0);
-  await page.getByTestId('session-item').first().click();
   await sessionStatus(page, 'done');
   expect(readFileSync(path.join(app.workspace, 'NOTES.md'), 'utf8')).toBe('# Notes\n');
 });

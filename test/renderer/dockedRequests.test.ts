@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionEvent } from '../../src/shared/events';
 import { selectNextApproval, selectSessionApproval } from '../../src/renderer/src/stores/selectors';
-import { selectReviewShown } from '../../src/renderer/src/features/chat/reviewColumn';
+import { selectReviewShown, selectTerminalShown } from '../../src/renderer/src/features/chat/paneDefaults';
 import { clampReview, clampSidebar, clampTerminal, paneBounds } from '../../src/renderer/src/app/paneSizes';
 import { FakeApi, settle, storedEvents, usage } from './fakeApi';
 import { harness } from './storeHarness';
@@ -142,7 +142,7 @@ describe('pane sizes', () => {
 
     const late = harness(new FakeApi({ 'layout:get': () => ({ reviewWidth: 500 }), 'layout:save': () => undefined })).store;
     const loading = late.getState().loadLayout();
-    late.getState().toggleTerminal();
+    late.getState().toggleTerminal(true);
     await loading;
     expect(late.getState().layout).toEqual({ terminalOpen: false });
   });
@@ -170,5 +170,18 @@ describe('pane sizes', () => {
     store.getState().toggleReview(false);
     store.setState({ diffs: {} });
     expect(selectReviewShown(store.getState(), 's1')).toBe(true);
+  });
+
+  it('keeps the terminal closed until the session runs a command, unless the person opened it', async () => {
+    vi.useRealTimers();
+    const api = new FakeApi({ 'session:events': () => storedEvents('s1', opening), 'diff:files': () => [], 'layout:save': () => undefined });
+    const { store } = harness(api);
+    store.getState().selectSession('s1');
+    await settle();
+    expect(selectTerminalShown(store.getState(), 's1')).toBe(false);
+    store.setState({ terminals: { s1: { blocks: [{ callId: 'c1', command: 'ls', output: 'a\n' }] } } as never });
+    expect(selectTerminalShown(store.getState(), 's1')).toBe(true);
+    store.getState().toggleTerminal(true);
+    expect(selectTerminalShown(store.getState(), 's1')).toBe(false);
   });
 });

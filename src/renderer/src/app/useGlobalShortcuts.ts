@@ -3,7 +3,7 @@ import { useAppStore } from '../stores/useApp';
 import type { AppState } from '../stores/appState';
 import { selectProjectSessions } from '../stores/selectors';
 import { isEditable } from '../features/permission/typingGuard';
-import { selectReviewShown } from '../features/chat/reviewColumn';
+import { selectReviewShown, selectTerminalShown } from '../features/chat/paneDefaults';
 
 /** Where Ctrl/Cmd+Shift+1…4 go: the first control of each pane that takes focus. */
 const paneTargets: Record<string, string[]> = {
@@ -35,7 +35,7 @@ export function useGlobalShortcuts(): void {
         else state.showSettings();
       } else if (event.ctrlKey && event.key === '`') {
         event.preventDefault();
-        state.toggleTerminal();
+        if (state.selectedSessionId) state.toggleTerminal(selectTerminalShown(state, state.selectedSessionId));
       } else if (mod && !event.shiftKey && key === 'b') {
         event.preventDefault();
         if (event.altKey) {

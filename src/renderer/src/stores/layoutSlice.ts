@@ -14,7 +14,8 @@ export interface LayoutSlice {
   shortcutsOpen: boolean;
   loadLayout(): Promise<void>;
   setLayout(patch: Partial<PaneLayout>): void;
-  toggleTerminal(): void;
+  /** Shows or hides the terminal; `shown` is whether it shows now (it may be hidden by default). */
+  toggleTerminal(shown: boolean): void;
   toggleSidebar(): void;
   /** Folds or opens the review column; `reviewShown` is whether it shows now (it may be folded by default). */
   toggleReview(reviewShown: boolean): void;
@@ -57,8 +58,8 @@ export function createLayoutSlice(deps: StoreDeps, set: SetState, get: GetState)
 
     setLayout: update,
 
-    toggleTerminal() {
-      update({ terminalOpen: !(get().layout.terminalOpen ?? true) });
+    toggleTerminal(shown) {
+      update({ terminalOpen: !shown });
     },
 
     toggleSidebar() {

@@ -6,7 +6,7 @@ import { SessionHeader } from './SessionHeader';
 import { Conversation } from './Conversation';
 import { SessionTaskBox } from './SessionTaskBox';
 import { ReviewRail } from './ReviewRail';
-import { selectReviewShown } from './reviewColumn';
+import { selectReviewShown, selectTerminalShown } from './paneDefaults';
 import { SessionRequest } from '../permission/SessionRequest';
 import { PlanPanel } from '../plan/PlanPanel';
 import { DiffPanel } from '../diff/DiffPanel';
@@ -21,7 +21,7 @@ export function SessionWorkspace({ sessionId }: { sessionId: string }) {
   const layout = useApp((state) => state.layout);
   const setLayout = useApp((state) => state.setLayout);
   const reviewShown = useApp((state) => selectReviewShown(state, sessionId));
-  const terminalOpen = layout.terminalOpen ?? true;
+  const terminalOpen = useApp((state) => selectTerminalShown(state, sessionId));
   const workspace = useRef<HTMLElement>(null);
   const review = useRef<HTMLElement>(null);
   const terminal = useRef<HTMLElement>(null);

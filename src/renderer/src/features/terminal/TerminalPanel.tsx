@@ -5,6 +5,7 @@ import '@xterm/xterm/css/xterm.css';
 import { useApp, useAppStore } from '../../stores/useApp';
 import { blockHeader, type TerminalFeed } from '../../stores/terminalFeed';
 import { Icon } from '../../app/Icon';
+import { selectTerminalShown } from '../chat/paneDefaults';
 
 /** What the terminal has been given so far, block by block, so each update writes only what is new. */
 interface Written {
@@ -23,7 +24,7 @@ const fresh = (): Written => ({ callIds: [], headers: [], lengths: [], endsWithN
  * Esc leaves it: keyboard focus is never caught in it.
  */
 export function TerminalPanel({ sessionId, ref }: { sessionId: string; ref?: Ref<HTMLElement> }) {
-  const open = useApp((state) => state.layout.terminalOpen ?? true);
+  const open = useApp((state) => selectTerminalShown(state, sessionId));
   const toggleTerminal = useApp((state) => state.toggleTerminal);
   const empty = useApp((state) => (state.terminals[sessionId]?.blocks.length ?? 0) === 0);
   const store = useAppStore();
@@ -92,10 +93,10 @@ export function TerminalPanel({ sessionId, ref }: { sessionId: string; ref?: Ref
 
   return (
     <section ref={ref} className={`terminal-panel${open ? ' open' : ''}`} aria-label="Terminal" data-testid="terminal-panel">
-      <button type="button" className="panel-header ghost" aria-expanded={open} onClick={toggleTerminal} title="Show or hide the terminal (Ctrl+`)">
+      <button type="button" className="panel-header ghost" aria-expanded={open} onClick={() => toggleTerminal(open)} title="Show or hide the terminal (Ctrl+`)">
         <Icon name="terminal" />
         <span className="panel-title">Terminal</span>
-        <span className="faint">the agent's commands, live</span>
+        <span className="faint">{empty ? 'no commands yet' : "the agent's commands, live"}</span>
       </button>
       {open && (
         <div className="terminal-body">
