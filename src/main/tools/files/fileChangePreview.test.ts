@@ -57,7 +57,7 @@ describe('the preview of an edit', () => {
   });
 
   it('stops the context at the top and the bottom of the file', () => {
-    expect(edit(numbered(4), 'line 1').segments).toEqual(['', 'line 1', '\nline 2\nline 3\nline 4\n']);
+    expect(edit(numbered(4), 'line 1')?.segments).toEqual(['', 'line 1', '\nline 2\nline 3\nline 4\n']);
     expect(edit(numbered(4), 'line 4\n')).toMatchObject({ firstLine: 1, segments: ['line 1\nline 2\nline 3\n', 'line 4\n', ''] });
     expect(edit('a\nb', 'b')).toMatchObject({ firstLine: 1, segments: ['a\n', 'b', ''] });
   });
