@@ -29,6 +29,8 @@ export async function startServedApp(
     settings?: Record<string, unknown>;
     /** More of the server's environment (a PATH without bubblewrap, say). */
     env?: Record<string, string>;
+    /** A first run: settings name no model (pass `env` without a key, too, for the welcome to set one up). */
+    noModel?: boolean;
   } = {},
 ): Promise<ServedApp> {
   const base = mkdtempSync(path.join(tmpdir(), 'tether-e2e-'));
@@ -39,7 +41,7 @@ export async function startServedApp(
   const model = await startScriptedModel({ turns: options.turns ?? [] });
   writeFileSync(
     path.join(dataDir, 'settings.json'),
-    JSON.stringify({ model: { baseUrl: model.baseUrl, api: 'chat', model: 'scripted-model' }, ...options.settings }),
+    JSON.stringify({ ...(options.noModel ? {} : { model: { baseUrl: model.baseUrl, api: 'chat', model: 'scripted-model' } }), ...options.settings }),
   );
 
   let child: ChildProcess | undefined;

@@ -12,6 +12,7 @@ export function MainArea() {
   const draftProjectId = useApp((state) => state.draftProjectId);
   const projectsStatus = useApp((state) => state.projectsStatus);
   const noProjects = useApp((state) => state.projects.length === 0 && Object.keys(state.sessions).length === 0);
+  const needsModel = useApp((state) => state.settings !== null && !state.settings.modelConfigured);
 
   if (view === 'settings') return <SettingsScreen />;
   if (selectedSessionId) return <SessionWorkspace key={selectedSessionId} sessionId={selectedSessionId} />;
@@ -23,6 +24,6 @@ export function MainArea() {
       </main>
     );
   }
-  if (noProjects) return <Welcome />;
+  if (noProjects || needsModel) return <Welcome />;
   return <NoSessionSelected />;
 }

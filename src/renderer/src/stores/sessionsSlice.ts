@@ -30,6 +30,8 @@ export interface SessionsSlice {
   /** Sends a message; the core queues it for the agent's next turn. Returns whether it was accepted. */
   sendMessage(sessionId: string, text: string): Promise<boolean>;
   stopSession(sessionId: string): Promise<void>;
+  /** The failure notice's Retry: runs the stopped session again with no new message. */
+  retrySession(sessionId: string): Promise<void>;
   /** A `sessions:changed` event. */
   sessionChanged(summary: SessionSummary): void;
   /** A `sessions:deleted` event, or our own delete succeeding. */
@@ -178,6 +180,14 @@ export function createSessionsSlice(deps: StoreDeps, set: SetState, get: GetStat
         await api.request('session:stop', { sessionId });
       } catch (error) {
         get().notify(`Could not stop the session: ${errorMessage(error)}`);
+      }
+    },
+
+    async retrySession(sessionId) {
+      try {
+        await api.request('session:retry', { sessionId });
+      } catch (error) {
+        get().notify(`Could not retry: ${errorMessage(error)}`);
       }
     },
 

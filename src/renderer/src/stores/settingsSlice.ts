@@ -1,4 +1,5 @@
 import type { RuleView, SettingsUpdate, SettingsView } from '../../../shared/contract';
+import type { ConnectionTestRequest, ConnectionTestResult, LocalServerView } from '../../../shared/modelSetup';
 import type { GetState, SetState, StoreDeps } from './appState';
 import type { LoadStatus } from './sessionsSlice';
 import { errorMessage } from '../lib/errorMessage';
@@ -14,6 +15,10 @@ export interface SettingsSlice {
   /** Returns true once the core has accepted the change; the error is kept for the form otherwise. */
   saveSettings(update: SettingsUpdate): Promise<boolean>;
   loadRules(): Promise<void>;
+  /** "Test connection": main asks the server for its models. Null when the request itself could not be made (said in a toast). */
+  testConnection(request: ConnectionTestRequest): Promise<ConnectionTestResult | null>;
+  /** Ollama and LM Studio running on this machine; none when the search fails. */
+  findLocalServers(): Promise<LocalServerView[]>;
   revokeRule(ruleId: string): Promise<void>;
 }
 
@@ -45,6 +50,24 @@ export function createSettingsSlice(deps: StoreDeps, set: SetState, get: GetStat
         set({ settingsError: errorMessage(error) });
         get().notify(`Could not save the settings: ${errorMessage(error)}`);
         return false;
+      }
+    },
+
+    async testConnection(request) {
+      try {
+        return await api.request('model:test', request);
+      } catch (error) {
+        get().notify(`Could not test the connection: ${errorMessage(error)}`);
+        return null;
+      }
+    },
+
+    async findLocalServers() {
+      try {
+        return await api.request('model:findLocal', {});
+      } catch {
+        // Finding local servers is a courtesy: the providers are offered either way.
+        return [];
       }
     },
 

@@ -5,6 +5,8 @@ import { StreamingReasoning } from './StreamingReasoning';
 import { StreamingMessage } from './StreamingMessage';
 import { QueuedMessages } from './QueuedMessages';
 import { EndNotice } from './EndNotice';
+import { EndingNotice } from './EndingNotice';
+import { RetryNotice } from './RetryNotice';
 import { earlierWindowStart, firstWindowStart } from './conversationWindow';
 import { CompactionMarker } from './CompactionMarker';
 import { RewindDialog } from './RewindDialog';
@@ -44,6 +46,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
     for (const compaction of compactions ?? []) byItem.set(compaction.atItem, [...(byItem.get(compaction.atItem) ?? []), compaction]);
     return byItem;
   }, [compactions]);
+  const endings = useApp((state) => state.logs[sessionId]?.state.endings);
   const loaded = useApp((state) => state.logs[sessionId]?.loaded ?? false);
   const error = useApp((state) => state.logs[sessionId]?.error);
   const loadSession = useApp((state) => state.loadSession);
@@ -56,6 +59,16 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   // Distance from the bottom to keep while earlier entries are added above.
   const keepFromBottom = useRef<number | null>(null);
   const count = itemsFrom + (items?.length ?? 0);
+  // Failure notices stay where each stop happened: before the next item, or at the end (also past a rewind's end).
+  const endedAt = useMemo(() => {
+    const byItem = new Map<number, { index: number; ending: NonNullable<typeof endings>[number] }[]>();
+    (endings ?? []).forEach((ending, index) => {
+      const at = Math.min(ending.atItem, count);
+      byItem.set(at, [...(byItem.get(at) ?? []), { index, ending }]);
+    });
+    return byItem;
+  }, [endings, count]);
+  const lastEnding = (endings?.length ?? 0) - 1;
   // A rewind may leave fewer items than the window started at: never start past what there is, nor before what the log holds.
   const start = Math.max(itemsFrom, Math.min(windowStart ?? firstWindowStart(count), firstWindowStart(count)));
 
@@ -127,6 +140,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
           <Fragment key={start + offset}>
             {markers.get(start + offset)?.map((rewind) => <RewindMarker key={`rewind-${rewind.seq}`} sessionId={sessionId} rewind={rewind} />)}
             {compactedAt.get(start + offset)?.map((compaction, index) => <CompactionMarker key={`compaction-${index}`} compaction={compaction} />)}
+            {endedAt.get(start + offset)?.map(({ index, ending }) => <EndingNotice key={`ending-${index}`} sessionId={sessionId} ending={ending} latest={index === lastEnding} />)}
             <ConversationEntry
               sessionId={sessionId}
               item={item}
@@ -136,9 +150,11 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         ))}
         {markers.get(count)?.map((rewind) => <RewindMarker key={`rewind-${rewind.seq}`} sessionId={sessionId} rewind={rewind} />)}
         {compactedAt.get(count)?.map((compaction, index) => <CompactionMarker key={`compaction-${index}`} compaction={compaction} />)}
+        {endedAt.get(count)?.map(({ index, ending }) => <EndingNotice key={`ending-${index}`} sessionId={sessionId} ending={ending} latest={index === lastEnding} />)}
         <QueuedMessages sessionId={sessionId} />
         <StreamingReasoning sessionId={sessionId} />
         <StreamingMessage sessionId={sessionId} />
+        <RetryNotice sessionId={sessionId} />
         <EndNotice sessionId={sessionId} />
       </div>
       {rewindDialogHere && <RewindDialog />}

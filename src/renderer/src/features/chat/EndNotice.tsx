@@ -1,15 +1,12 @@
 import { useApp } from '../../stores/useApp';
-import { statusLabel } from '../../stores/selectors';
 
-/** Why the session stopped, when it did not simply answer. */
+/** The session answered. Other stops are kept where they happened (EndingNotice). */
 export function EndNotice({ sessionId }: { sessionId: string }) {
   const status = useApp((state) => state.logs[sessionId]?.state.status);
-  const reason = useApp((state) => state.logs[sessionId]?.state.endReason);
-  if (!status || !reason || status === 'working' || status === 'waiting' || status === 'new') return null;
+  if (status !== 'done') return null;
   return (
-    <div className={`end-notice status-${status}`} data-testid="end-notice" role="status">
-      <span className="status-text">{statusLabel(status)}</span>
-      {status !== 'done' && <span>: {reason}</span>}
+    <div className="end-notice status-done" data-testid="end-notice" role="status">
+      <span className="status-text">done</span>
     </div>
   );
 }

@@ -1,6 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { SettingsUpdate, SettingsView } from '../../../../shared/contract';
+import type { ConnectionTestResult } from '../../../../shared/modelSetup';
 import { useApp } from '../../stores/useApp';
+import { ConnectionResult } from './ConnectionResult';
+import { connectionKey, useConnectionTest } from './useConnectionTest';
 
 type Mode = SettingsView['mode'];
 type Outside = SettingsView['outsideContent'];
@@ -33,6 +36,9 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
   const [mode, setMode] = useState<Mode>(settings.mode);
   const [outsideContent, setOutsideContent] = useState<Outside>(settings.outsideContent);
   const [saving, setSaving] = useState(false);
+  const connection = useConnectionTest();
+  // The failed test of an address about to be saved: shown, and saved only by "Save anyway".
+  const [deadAddress, setDeadAddress] = useState<ConnectionTestResult | null>(null);
   const steps = Number(maxSteps);
   const stepsValid = Number.isInteger(steps) && steps > 0;
 
@@ -49,11 +55,30 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
     if (!dirty || !stepsValid || saving) return;
+    // A new address (or API) is asked first: one that does not answer is saved only on purpose.
+    if (update.baseUrl !== undefined || update.api !== undefined) {
+      setSaving(true);
+      const answer = await connection.run({ baseUrl: baseUrl.trim(), api, ...(apiKey ? { apiKey } : {}) });
+      if (!answer || !answer.ok) {
+        setSaving(false);
+        if (answer) setDeadAddress(answer);
+        return;
+      }
+    }
+    await save();
+  }
+  async function save() {
+    setDeadAddress(null);
     setSaving(true);
     const saved = await saveSettings(update);
     setSaving(false);
     if (saved) setApiKey('');
   }
+  function handleTest() {
+    setDeadAddress(null);
+    void connection.run({ baseUrl: baseUrl.trim(), api, ...(apiKey ? { apiKey } : {}) });
+  }
+  const shownResult = connection.result && connection.testedFor === connectionKey(baseUrl, api) ? connection.result : null;
   function handleApiChange(next: Api) {
     if (Object.values(officialBaseUrl).includes(baseUrl.trim().replace(/\/+$/, ''))) setBaseUrl(officialBaseUrl[next]);
     setApi(next);
@@ -76,6 +101,16 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
             : 'Any OpenAI-compatible server: OpenAI, Ollama (http://127.0.0.1:11434/v1), LM Studio (http://127.0.0.1:1234/v1), vLLM…'}
         </small>
       </label>
+      <div className="field">
+        <div className="connection-row">
+          <button type="button" data-testid="settings-test-connection" disabled={connection.status === 'testing' || baseUrl.trim() === ''} onClick={handleTest}>
+            {connection.status === 'testing' ? 'Testing…' : 'Test connection'}
+          </button>
+          <small className="faint">Lists the models the server offers and which can use tools; uses the key typed below, else the stored one for this address.</small>
+        </div>
+        {connection.invalid && <small className="error-text" role="alert">{connection.invalid}</small>}
+        {shownResult && !deadAddress && <ConnectionResult result={shownResult} selectedModel={model.trim()} onPick={setModel} />}
+      </div>
       <label className="field">
         <span>API</span>
         <select data-testid="settings-api" value={api} onChange={(event) => handleApiChange(event.target.value as Api)}>
@@ -136,9 +171,25 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
           <option value="off">off: no extra checks</option>
         </select>
       </label>
+      {deadAddress && (
+        <div className="dead-url-warning" role="alert" data-testid="settings-dead-url">
+          <span>
+            <strong>{baseUrl.trim()} does not answer as a model server.</strong> Sessions started with it will fail until it does.
+          </span>
+          <ConnectionResult result={deadAddress} />
+          <div className="actions">
+            <button type="button" className="danger" data-testid="settings-save-anyway" disabled={saving} onClick={() => void save()}>
+              Save anyway
+            </button>
+            <button type="button" data-testid="settings-keep-editing" onClick={() => setDeadAddress(null)}>
+              Keep editing
+            </button>
+          </div>
+        </div>
+      )}
       <div className="settings-actions">
         <button type="submit" className="primary" data-testid="settings-save" disabled={!dirty || !stepsValid || saving}>
-          {saving ? 'Saving…' : 'Save'}
+          {saving ? (connection.status === 'testing' ? 'Checking the address…' : 'Saving…') : 'Save'}
         </button>
       </div>
     </form>

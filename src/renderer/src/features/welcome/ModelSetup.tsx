@@ -1,0 +1,208 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { SettingsView } from '../../../../shared/contract';
+import type { ModelApi } from '../../../../shared/conversation';
+import type { ConnectionTestResult, LocalServerView } from '../../../../shared/modelSetup';
+import { PROVIDERS, type ProviderPreset } from '../../../../shared/providers';
+import { useApp } from '../../stores/useApp';
+import { ConnectionResult } from '../settings/ConnectionResult';
+import { connectionKey, useConnectionTest } from '../settings/useConnectionTest';
+import './welcome.css';
+
+type ProviderId = ProviderPreset['id'];
+
+/**
+ * First run with no model: the providers by name, the local servers main found running, a key that
+ * goes to main (never shown again), "Test connection" and a model picked from what the server lists.
+ */
+export function ModelSetup({ settings }: { settings: SettingsView }) {
+  const findLocalServers = useApp((state) => state.findLocalServers);
+  const saveSettings = useApp((state) => state.saveSettings);
+  const [local, setLocal] = useState<LocalServerView[] | null>(null);
+  const [chosen, setChosen] = useState<ProviderId | null>(null);
+  const [baseUrl, setBaseUrl] = useState('');
+  const [api, setApi] = useState<ModelApi>('chat');
+  const [apiKey, setApiKey] = useState('');
+  const [model, setModel] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [deadAddress, setDeadAddress] = useState<ConnectionTestResult | null>(null);
+  const connection = useConnectionTest();
+  const form = useRef<HTMLFormElement>(null);
+
+  // The form opens below the providers: bring it into view, as far as it needs.
+  useEffect(() => {
+    if (chosen) form.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [chosen]);
+
+  useEffect(() => {
+    let live = true;
+    void findLocalServers().then((found) => {
+      if (live) setLocal(found);
+    });
+    return () => {
+      live = false;
+    };
+  }, [findLocalServers]);
+
+  const found = (id: ProviderId) => local?.find((server) => server.id === id);
+  const preset = PROVIDERS.find((provider) => provider.id === chosen);
+  const keyFromEnv = preset?.keyEnv && settings.keyVariables.includes(preset.keyEnv) ? preset.keyEnv : undefined;
+  const shownResult = connection.result && connection.testedFor === connectionKey(baseUrl, api) ? connection.result : null;
+
+  function choose(provider: ProviderPreset) {
+    setChosen(provider.id);
+    const server = found(provider.id);
+    setBaseUrl(server?.baseUrl ?? provider.baseUrl);
+    setApi(provider.api);
+    setModel(server?.models[0] ?? provider.suggestedModel ?? '');
+    setDeadAddress(null);
+    connection.reset();
+    if (server) void test(server.baseUrl, provider.api);
+  }
+
+  async function test(url = baseUrl, withApi = api) {
+    setDeadAddress(null);
+    const answer = await connection.run({ baseUrl: url.trim(), api: withApi, ...(apiKey ? { apiKey } : {}) });
+    // Start from a model that can use tools, where the listing says which.
+    if (answer?.ok && answer.models.length > 0) {
+      setModel((current) => {
+        if (current && answer.models.some((listed) => listed.id === current)) return current;
+        return (answer.models.find((listed) => listed.tools === 'yes') ?? answer.models.find((listed) => listed.tools !== 'no') ?? answer.models[0])!.id;
+      });
+    }
+    return answer;
+  }
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (saving || !baseUrl.trim() || !model.trim()) return;
+    const tested = shownResult ?? (await test());
+    if (!tested) return;
+    if (!tested.ok) {
+      setDeadAddress(tested);
+      return;
+    }
+    await save();
+  }
+
+  async function save() {
+    setDeadAddress(null);
+    setSaving(true);
+    const saved = await saveSettings({ baseUrl: baseUrl.trim(), api, model: model.trim(), ...(apiKey ? { apiKey } : {}) });
+    setSaving(false);
+    if (saved) setApiKey('');
+  }
+
+  return (
+    <section className="model-setup" aria-labelledby="model-setup-title" data-testid="model-setup">
+      <h2 id="model-setup-title">Set up a model</h2>
+      <p className="muted">Tether needs a model that can call tools. Choose where yours runs; you can change it later in Settings.</p>
+      <p className="faint local-search" data-testid="local-search" aria-live="polite">
+        {local === null
+          ? 'Looking for Ollama and LM Studio on this machine…'
+          : local.length === 0
+            ? 'No Ollama (port 11434) or LM Studio (port 1234) running on this machine.'
+            : `Found on this machine: ${local.map((server) => `${server.name} (${server.models.length} ${server.models.length === 1 ? 'model' : 'models'})`).join(', ')}.`}
+      </p>
+      <div className="provider-list" role="radiogroup" aria-label="Model providers">
+        {PROVIDERS.map((provider) => {
+          const server = found(provider.id);
+          const envKey = provider.keyEnv && settings.keyVariables.includes(provider.keyEnv) ? provider.keyEnv : undefined;
+          return (
+            <button
+              type="button"
+              key={provider.id}
+              role="radio"
+              aria-checked={chosen === provider.id}
+              className={`provider${chosen === provider.id ? ' chosen' : ''}${server ? ' found' : ''}`}
+              data-testid={`provider-${provider.id}`}
+              onClick={() => choose(provider)}
+            >
+              <span className="provider-name">
+                {provider.name}
+                {server && <span className="badge provider-found">running here</span>}
+                {provider.local && local !== null && !server && <span className="badge">not found</span>}
+                {envKey && <span className="badge">{envKey} set</span>}
+              </span>
+              <span className="provider-blurb faint">{provider.blurb}</span>
+            </button>
+          );
+        })}
+      </div>
+
+      {preset && (
+        <form ref={form} className="provider-form" onSubmit={handleSubmit} aria-label={`Set up ${preset.name}`} data-testid="provider-form">
+          <label className="field">
+            <span>Base URL</span>
+            <input
+              type="url"
+              className="mono"
+              data-testid="setup-base-url"
+              spellCheck={false}
+              placeholder="https://…/v1"
+              value={baseUrl}
+              onChange={(event) => setBaseUrl(event.target.value)}
+              autoFocus={preset.id === 'custom'}
+            />
+          </label>
+          {preset.id === 'custom' && (
+            <label className="field">
+              <span>API</span>
+              <select data-testid="setup-api" value={api} onChange={(event) => setApi(event.target.value as ModelApi)}>
+                <option value="chat">Chat Completions (most servers)</option>
+                <option value="responses">Responses</option>
+                <option value="anthropic">Anthropic Messages</option>
+              </select>
+            </label>
+          )}
+          {(preset.needsKey || preset.id === 'custom') && (
+            <div className="field">
+              <label htmlFor="setup-api-key">API key{preset.needsKey ? '' : ' (if the server wants one)'}</label>
+              <input
+                id="setup-api-key"
+                type="password"
+                data-testid="setup-api-key"
+                autoComplete="new-password"
+                placeholder={keyFromEnv ? `leave empty to use ${keyFromEnv}` : 'paste the key'}
+                value={apiKey}
+                onChange={(event) => setApiKey(event.target.value)}
+              />
+              <small className="faint">Kept outside the database and never shown again{keyFromEnv ? `; ${keyFromEnv} is set in Tether’s environment` : ''}.</small>
+            </div>
+          )}
+          <div className="connection-row">
+            <button type="button" data-testid="setup-test" disabled={connection.status === 'testing' || !baseUrl.trim()} onClick={() => void test()}>
+              {connection.status === 'testing' ? 'Testing…' : 'Test connection'}
+            </button>
+          </div>
+          {connection.invalid && <small className="error-text" role="alert">{connection.invalid}</small>}
+          {shownResult && !deadAddress && <ConnectionResult result={shownResult} selectedModel={model.trim()} onPick={setModel} />}
+          <label className="field">
+            <span>Model</span>
+            <input type="text" className="mono" data-testid="setup-model" spellCheck={false} placeholder="pick one above, or type its id" value={model} onChange={(event) => setModel(event.target.value)} />
+          </label>
+          {deadAddress && (
+            <div className="dead-url-warning" role="alert" data-testid="setup-dead-url">
+              <span>
+                <strong>{baseUrl.trim()} does not answer as a model server.</strong> Sessions will fail until it does.
+              </span>
+              <ConnectionResult result={deadAddress} />
+              <div className="actions">
+                <button type="button" className="danger" data-testid="setup-save-anyway" disabled={saving} onClick={() => void save()}>
+                  Use it anyway
+                </button>
+                <button type="button" onClick={() => setDeadAddress(null)}>
+                  Keep editing
+                </button>
+              </div>
+            </div>
+          )}
+          <div className="settings-actions">
+            <button type="submit" className="primary" data-testid="setup-save" disabled={saving || connection.status === 'testing' || !baseUrl.trim() || !model.trim()}>
+              {saving ? 'Saving…' : `Use ${preset.name}`}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
