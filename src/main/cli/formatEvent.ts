@@ -13,7 +13,9 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
     case 'model.requested':
       return [`… step ${event.step}`];
     case 'model.retrying':
-      return [`↻ retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`];
+      return [
+        `↻ retrying (${event.attempt + 1}${event.maxAttempts !== undefined ? `/${event.maxAttempts}` : ''}) in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`,
+      ];
     case 'model.responded':
       return event.items.flatMap((item) => {
         switch (item.type) {
