@@ -75,6 +75,9 @@ test('every main screen, at 1440×900 and 1024×700, light and dark', async ({ p
 
   await startTask(page, 'Find out why the test fails and write notes');
   await permissionDialog(page);
+  // The inbox rates the request as the request does: by its riskiest part, the upload.
+  await expect(page.getByTestId('inbox-item')).toHaveAttribute('data-risk', 'sends');
+  await expect(page.getByTestId('inbox-item')).toContainText('sends data out');
   await shoot(page, 'request-command', ['sidebar', 'permission-dialog', 'task-box']);
   await page.getByTestId('permission-deny').click();
 

@@ -2,8 +2,8 @@ import type { PendingApproval } from '../../../../shared/contract';
 import { useApp } from '../../stores/useApp';
 import { formatAge } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
-
-const riskWords = { none: 'no risk', read: 'reads', edit: 'changes files', exec: 'runs code', egress: 'sends data out' } as const;
+import { partRiskLabels } from '../../../../shared/commandParts';
+import { requestRisk, toolRiskLabels } from '../permission/requestRisk';
 
 /** One waiting request: what it is, how risky, where and since when; opening it goes to it in its session. */
 export function InboxItem({ entry }: { entry: PendingApproval }) {
@@ -17,13 +17,15 @@ export function InboxItem({ entry }: { entry: PendingApproval }) {
   );
   const openApproval = useApp((state) => state.openApproval);
   const now = useNow(30_000);
-  const risk = approval?.risk;
+  // The same risk the request shows: a command's riskiest part, else the tool's.
+  const risk = approval ? requestRisk(approval) : undefined;
+  const riskWords = risk ? (risk.part ? partRiskLabels[risk.part] : toolRiskLabels[risk.colour]) : undefined;
 
   return (
-    <li data-testid="inbox-item" data-approval-id={entry.approvalId} data-session-id={entry.sessionId} data-risk={risk}>
+    <li data-testid="inbox-item" data-approval-id={entry.approvalId} data-session-id={entry.sessionId} data-risk={risk?.part ?? risk?.colour}>
       <button
         type="button"
-        className={`inbox-item${risk ? ` risk-${risk}` : ''}${shown ? ' shown' : ''}`}
+        className={`inbox-item${risk ? ` risk-${risk.colour}` : ''}${shown ? ' shown' : ''}`}
         aria-current={shown ? 'true' : undefined}
         title="Open this request in its session"
         onClick={() => openApproval(entry, { reach: true })}
@@ -33,7 +35,7 @@ export function InboxItem({ entry }: { entry: PendingApproval }) {
           <span className="inbox-summary">{approval?.summary ?? 'Loading the request…'}</span>
         </span>
         <span className="inbox-meta faint">
-          {risk && <span className="inbox-risk">{riskWords[risk]}</span>}
+          {riskWords && <span className="inbox-risk">{riskWords}</span>}
           <span className="inbox-session">{sessionTitle}</span>
           <span>{formatAge(entry.askedAt, now)}</span>
         </span>
