@@ -289,15 +289,13 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
             {approval.tool}
           </span>{' '}
           {requestSummary(approval)}
-        </p>
-        <p className="faint approval-session">
-          Session “{session?.title || entry.sessionTitle || 'Untitled session'}”
-          {session?.workspace ? (
-            <>
+          {/* Docked in its session, whose title heads the view: only where it works is said here. */}
+          {session?.workspace && (
+            <span className="faint approval-session" title={`Session “${session.title || entry.sessionTitle || 'Untitled session'}”`}>
               {' '}
-              in <span className="mono">{session.workspace}</span>
-            </>
-          ) : null}
+              · in <span className="mono">{session.workspace}</span>
+            </span>
+          )}
         </p>
         {approval.sandbox && <SandboxNotice note={approval.sandbox} />}
         <ApprovalDetails approval={approval} edit={edit} />
