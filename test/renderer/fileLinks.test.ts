@@ -100,4 +100,17 @@ describe('opening a file named in the conversation', () => {
     await store.getState().openFileInDiff('s1', 'README.md');
     expect(store.getState().reviewNotice.s1?.message).toBe('README.md has no changes since your last message.');
   });
+
+  it('opens a review column the person folded, and says "no changes" in a toast while the column is folded', async () => {
+    const { store } = setup();
+    await settle();
+    store.getState().setLayout({ reviewCollapsed: true });
+    await store.getState().openFileInDiff('s1', 'README.md');
+    expect(store.getState().reviewNotice.s1).toBeUndefined();
+    expect(store.getState().toasts.at(-1)).toMatchObject({ kind: 'info', message: 'README.md has no changes in this session.' });
+    await store.getState().openFileInDiff('s1', 'src/a.ts');
+    expect(store.getState().layout.reviewCollapsed).toBe(false);
+    expect(store.getState().diffPath.s1).toBe('src/a.ts');
+  });
 });
+

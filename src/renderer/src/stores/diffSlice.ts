@@ -2,6 +2,7 @@ import type { DiffHunk, DiffScope, FileChange, FileDiff, RevertDone, WorktreeFin
 import type { GetState, SetState, StoreDeps } from './appState';
 import { without, type LoadStatus } from './sessionsSlice';
 import { errorMessage } from '../lib/errorMessage';
+import { selectReviewShown } from '../features/chat/paneDefaults';
 
 export interface SessionDiff {
   files: FileChange[];
@@ -259,12 +260,19 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       if (diff?.status === 'error') return; // the panel already says why the list could not be read
       if (diff?.files.some((file) => file.path === path)) {
         set((state) => ({ reviewNotice: without(state.reviewNotice, sessionId), lastRevert: without(state.lastRevert, sessionId) }));
+        // The person asked to see it: a review column they folded opens.
+        if (get().layout.reviewCollapsed === true) get().setLayout({ reviewCollapsed: false });
         await get().selectDiffFile(sessionId, path);
         return;
       }
-      const scope = get().diffScope[sessionId] === 'turn' ? 'since your last message' : 'in this session';
+      const message = `${path} has no changes ${get().diffScope[sessionId] === 'turn' ? 'since your last message' : 'in this session'}.`;
+      // A folded review column (folded by the person, or empty) would hide the notice: then it is a toast.
+      if (!selectReviewShown(get(), sessionId)) {
+        get().notify(message, 'info');
+        return;
+      }
       set((state) => ({
-        reviewNotice: { ...state.reviewNotice, [sessionId]: { kind: 'info', message: `${path} has no changes ${scope}.` } },
+        reviewNotice: { ...state.reviewNotice, [sessionId]: { kind: 'info', message } },
         lastRevert: without(state.lastRevert, sessionId),
       }));
     },

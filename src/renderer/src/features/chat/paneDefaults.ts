@@ -5,11 +5,14 @@ import type { AppState } from '../../stores/appState';
  * they have something in them, so an empty pane never takes the conversation's room.
  */
 
-/** The review column (plan and changes): shown once there is a plan, a change or a worktree. */
+/**
+ * The review column (plan and changes): shown once there is a plan, a change or a worktree, and
+ * while it says what a review action did (a revert that emptied the list keeps its Undo in view).
+ */
 export function selectReviewShown(state: AppState, sessionId: string): boolean {
   const collapsed = state.layout.reviewCollapsed;
   if (collapsed !== undefined) return !collapsed;
-  return reviewCount(state, sessionId) > 0 || Boolean(state.logs[sessionId]?.state.worktree);
+  return reviewCount(state, sessionId) > 0 || Boolean(state.logs[sessionId]?.state.worktree) || state.reviewNotice[sessionId] !== undefined;
 }
 
 /** What the review column would show: plan steps and changed files. */
