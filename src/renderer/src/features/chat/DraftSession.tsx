@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { StartMode } from '../../../../shared/contract';
+import { getApi } from '../../lib/api';
 import { useApp } from '../../stores/useApp';
 import { WorktreeOption } from '../diff/WorktreeOption';
 import { ProjectModeQuestion } from '../sessions/ProjectModeQuestion';
@@ -18,6 +19,7 @@ export function DraftSession({ projectId }: { projectId: string }) {
   const availability = useSandboxAvailability(project?.defaultMode === null ? undefined : projectId);
   const defaultMode = project?.defaultMode ?? settingsMode;
   const chosen = mode ?? defaultMode;
+  const mentions = useCallback((query: string) => getApi().request('workspace:files', { projectId, query }), [projectId]);
 
   if (!project) {
     return (
@@ -70,6 +72,7 @@ export function DraftSession({ projectId }: { projectId: string }) {
         placeholder="What should the agent do? (Enter starts, Shift+Enter for a new line)"
         submitLabel="Start"
         onSubmit={handleSubmit}
+        mentions={mentions}
       />
     </main>
   );

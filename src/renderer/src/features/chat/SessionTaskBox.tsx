@@ -1,3 +1,5 @@
+import { useCallback } from 'react';
+import { getApi } from '../../lib/api';
 import { useApp } from '../../stores/useApp';
 import { isActive } from '../../stores/selectors';
 import { Icon } from '../../app/Icon';
@@ -9,6 +11,7 @@ export function SessionTaskBox({ sessionId }: { sessionId: string }) {
   const sendMessage = useApp((state) => state.sendMessage);
   const stopSession = useApp((state) => state.stopSession);
   const active = isActive(status);
+  const mentions = useCallback((query: string) => getApi().request('workspace:files', { sessionId, query }), [sessionId]);
 
   function handleSubmit(text: string) {
     return sendMessage(sessionId, text);
@@ -22,6 +25,7 @@ export function SessionTaskBox({ sessionId }: { sessionId: string }) {
       placeholder={active ? 'Message the agent; it reads it on its next turn (Enter sends, Shift+Enter new line)' : 'Continue this session (Enter sends, Shift+Enter new line)'}
       submitLabel={active ? 'Queue' : 'Send'}
       onSubmit={handleSubmit}
+      mentions={mentions}
     >
       {active && (
         <button type="button" className="danger" data-testid="session-stop" onClick={handleStop} title="Stop the agent now">

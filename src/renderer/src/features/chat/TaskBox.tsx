@@ -1,5 +1,7 @@
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Icon } from '../../app/Icon';
+import { useMentionCompletion, type MentionSource } from './useMentionCompletion';
+import './mentions.css';
 
 interface TaskBoxProps {
   placeholder: string;
@@ -7,22 +9,37 @@ interface TaskBoxProps {
   autoFocus?: boolean;
   /** Resolves true when the text was accepted (the box then empties); false keeps it for another try. */
   onSubmit(text: string): Promise<boolean>;
+  /** Where @-mentions find files; without it, @ is just a character. */
+  mentions?: MentionSource;
   children?: ReactNode;
 }
 
 const MAX_ROWS_PX = 220;
 
-/** Where the person types: Enter sends, Shift+Enter starts a new line. Never disabled while the agent works. */
-export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, children }: TaskBoxProps) {
+/**
+ * Where the person types: Enter sends, Shift+Enter starts a new line. Never disabled while the agent
+ * works. `@` followed by part of a path lists the workspace's matching files; the one picked goes
+ * into the text as `@path`, which the model reads as a file of the folder.
+ */
+export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mentions, children }: TaskBoxProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
+  const caretAfterPick = useRef<number | null>(null);
+  const completion = useMentionCompletion(mentions, (next, caret) => {
+    setText(next);
+    caretAfterPick.current = caret;
+  });
 
   useLayoutEffect(() => {
     const element = area.current;
     if (!element) return;
     element.style.height = 'auto';
     element.style.height = `${Math.min(element.scrollHeight, MAX_ROWS_PX)}px`;
+    if (caretAfterPick.current !== null) {
+      element.setSelectionRange(caretAfterPick.current, caretAfterPick.current);
+      caretAfterPick.current = null;
+    }
   }, [text]);
 
   async function submit() {
@@ -38,27 +55,69 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, childre
     void submit();
   }
   function handleKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    if (event.nativeEvent.isComposing) return;
+    if (!event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && completion.handleKey(event.key)) {
+      event.preventDefault();
+      // Esc closes the list only: it must not also leave the box or reach the app's shortcuts.
+      event.stopPropagation();
+      return;
+    }
+    if (event.key !== 'Enter' || event.shiftKey) return;
     event.preventDefault();
     void submit();
   }
+  function track(element: HTMLTextAreaElement) {
+    completion.update(element.value, element.selectionStart);
+  }
 
+  const listId = 'task-box-mentions';
   return (
     <form className="task-box" onSubmit={handleSubmit} data-testid="task-form">
       <label htmlFor="task-box-input" className="visually-hidden">
         Message
       </label>
-      <textarea
-        id="task-box-input"
-        ref={area}
-        rows={1}
-        data-testid="task-box"
-        placeholder={placeholder}
-        autoFocus={autoFocus}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={handleKeyDown}
-      />
+      <div className="task-box-field">
+        {completion.open && (
+          <ul className="mention-list" id={listId} role="listbox" aria-label="Files" data-testid="mention-list">
+            {completion.files.map((file, index) => (
+              <li
+                key={file}
+                id={`${listId}-${index}`}
+                role="option"
+                aria-selected={index === completion.active}
+                className="mention-option mono"
+                data-testid="mention-option"
+                // Picking with the mouse must not take focus from the box.
+                onMouseDown={(event) => event.preventDefault()}
+                onClick={() => completion.pick(index)}
+              >
+                {file}
+              </li>
+            ))}
+            {completion.truncated && <li className="mention-more faint">More files match: type more of the path</li>}
+          </ul>
+        )}
+        <textarea
+          id="task-box-input"
+          ref={area}
+          rows={1}
+          data-testid="task-box"
+          placeholder={placeholder}
+          autoFocus={autoFocus}
+          value={text}
+          role={mentions ? 'combobox' : undefined}
+          aria-autocomplete={mentions ? 'list' : undefined}
+          aria-expanded={mentions ? completion.open : undefined}
+          aria-controls={completion.open ? listId : undefined}
+          aria-activedescendant={completion.open ? `${listId}-${completion.active}` : undefined}
+          onChange={(event) => {
+            setText(event.target.value);
+            track(event.target);
+          }}
+          onSelect={(event) => track(event.currentTarget)}
+          onKeyDown={handleKeyDown}
+        />
+      </div>
       <div className="task-box-actions">
         {children}
         <button type="submit" className="primary" data-testid="task-send" disabled={!text.trim() || sending} title="Send (Enter)">

@@ -1,21 +1,30 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useApp } from '../../stores/useApp';
+import { getApi } from '../../lib/api';
 import { Icon } from '../../app/Icon';
+import { useFolderCompletion } from './useFolderCompletion';
+import './openFolder.css';
+
+/** Only the desktop app can show the OS's folder picker; a page under `tether serve` cannot. */
+const canPickFolders = () => typeof window !== 'undefined' && window.tether !== undefined;
 
 /**
- * Opens a folder by its path. There is no native folder picker in a browser under `tether serve`,
- * so the path is typed (the core checks it exists and says so if not).
+ * Opens a folder by its path: typed with completion (main lists the folders that match; Tab or the
+ * arrows and Enter take one), or, in the desktop app, chosen in the OS's folder picker. The core
+ * checks the folder exists and says so if not.
  */
 export function OpenFolderForm({ autoOpen = false }: { autoOpen?: boolean }) {
   const openProject = useApp((state) => state.openProject);
+  const notify = useApp((state) => state.notify);
   const [open, setOpen] = useState(autoOpen);
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
+  const completion = useFolderCompletion(open ? path : '');
+  const inputId = autoOpen ? 'welcome-folder-path' : 'sidebar-folder-path';
+  const listId = `${inputId}-folders`;
 
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault();
-    const value = path.trim();
+  async function openFolder(value: string) {
     if (!value || busy) return;
     setBusy(true);
     const project = await openProject(value);
@@ -25,7 +34,41 @@ export function OpenFolderForm({ autoOpen = false }: { autoOpen?: boolean }) {
       if (!autoOpen) setOpen(false);
     }
   }
+  function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    void openFolder(path.trim());
+  }
+  async function handlePick() {
+    try {
+      const { path: picked } = await getApi().request('folders:pick', {});
+      if (picked) await openFolder(picked);
+    } catch (error) {
+      notify(error instanceof Error ? error.message : String(error));
+    }
+  }
+  function take(folder: string | undefined) {
+    if (folder !== undefined) setPath(folder);
+  }
   function handleKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (completion.open) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        completion.move(event.key === 'ArrowDown' ? 1 : -1);
+        return;
+      }
+      // Tab completes as a shell does (the highlighted folder, else the first); Enter takes a folder only once the person moved to one.
+      if ((event.key === 'Tab' && !event.shiftKey) || (event.key === 'Enter' && completion.active >= 0)) {
+        event.preventDefault();
+        take(completion.folders[Math.max(0, completion.active)]);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        completion.dismiss();
+        return;
+      }
+    }
     if (event.key === 'Escape' && !autoOpen) {
       event.preventDefault();
       setOpen(false);
@@ -45,24 +88,55 @@ export function OpenFolderForm({ autoOpen = false }: { autoOpen?: boolean }) {
   }
   return (
     <form className="open-folder-form" onSubmit={handleSubmit} aria-label="Open a folder" data-testid="open-folder-form">
-      <label htmlFor={autoOpen ? 'welcome-folder-path' : 'sidebar-folder-path'} className="visually-hidden">
+      <label htmlFor={inputId} className="visually-hidden">
         Folder path
       </label>
-      <input
-        id={autoOpen ? 'welcome-folder-path' : 'sidebar-folder-path'}
-        className="mono"
-        data-testid="open-folder-input"
-        placeholder="/path/to/your/project"
-        autoFocus
-        spellCheck={false}
-        autoComplete="off"
-        value={path}
-        onChange={(event) => setPath(event.target.value)}
-        onKeyDown={handleKeyDown}
-      />
+      <div className="open-folder-field">
+        <input
+          id={inputId}
+          className="mono"
+          data-testid="open-folder-input"
+          placeholder="/path/to/your/project"
+          autoFocus
+          spellCheck={false}
+          autoComplete="off"
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={completion.open}
+          aria-controls={completion.open ? listId : undefined}
+          aria-activedescendant={completion.open && completion.active >= 0 ? `${listId}-${completion.active}` : undefined}
+          value={path}
+          onChange={(event) => setPath(event.target.value)}
+          onKeyDown={handleKeyDown}
+        />
+        {completion.open && (
+          <ul className="folder-list" id={listId} role="listbox" aria-label="Folders" data-testid="folder-list">
+            {completion.folders.map((folder, index) => (
+              <li
+                key={folder}
+                id={`${listId}-${index}`}
+                role="option"
+                aria-selected={index === completion.active}
+                className="folder-option mono"
+                data-testid="folder-option"
+                onMouseDown={(event) => event.preventDefault()}
+                onClick={() => take(folder)}
+              >
+                {folder}
+              </li>
+            ))}
+            {completion.truncated && <li className="folder-more faint">More folders: type more of the name</li>}
+          </ul>
+        )}
+      </div>
       <button type="submit" className="primary" data-testid="open-folder-submit" disabled={busy || !path.trim()}>
         {busy ? 'Opening…' : 'Open'}
       </button>
+      {canPickFolders() && (
+        <button type="button" data-testid="open-folder-pick" disabled={busy} title="Choose the folder in your system's folder picker" onClick={() => void handlePick()}>
+          Browse…
+        </button>
+      )}
       {!autoOpen && (
         <button type="button" className="ghost" onClick={() => setOpen(false)}>
           Cancel
