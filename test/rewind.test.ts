@@ -311,6 +311,29 @@ describe('rewind', () => {
 });
 
 describe('rewind through the app services', () => {
+  it('lists in the preview the commands that ran unasked after the step, from the whole log', async () => {
+    const { handlers, events, waitForEvent: waitFor } = await openServices({
+      turns: [
+        { toolCalls: [{ id: 'call_ls', name: 'run_command', arguments: { command: 'ls' } }] },
+        { toolCalls: [{ id: 'call_cat', name: 'run_command', arguments: { command: 'cat b.txt' } }] },
+        { text: 'done' },
+      ],
+    });
+    const workspace = makeWorkspace();
+    const { sessionId } = await handlers['session:start']({ workspace, task: 'look around' });
+    await waitFor('session.finished');
+    const message = events.find((stored) => stored.event.type === 'user.messaged')!;
+    const preview = await handlers['session:rewindPreview']({ sessionId, toSeq: message.seq });
+    // Read-only commands run with nobody asked in ask mode: both are listed, in the order they ran.
+    expect(preview.unasked).toEqual([
+      { callId: 'call_ls', command: 'ls' },
+      { callId: 'call_cat', command: 'cat b.txt' },
+    ]);
+    // From the step after the first command: only the second.
+    const afterLs = events.find((stored) => stored.event.type === 'checkpoint.created' && stored.event.callId === 'call_ls')!;
+    expect((await handlers['session:rewindPreview']({ sessionId, toSeq: afterLs.seq })).unasked.map((call) => call.callId)).toEqual(['call_cat']);
+  });
+
   it('is refused while the agent works (here: waiting for an approval), with a clear message, and works once it stopped', async () => {
     const { handlers, events, waitForEvent: waitFor } = await openServices({
       turns: [{ toolCalls: [{ id: 'call_write', name: 'write_file', arguments: { path: 'a.txt', content: 'one\n' } }] }, { text: 'ok' }],

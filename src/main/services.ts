@@ -1,6 +1,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { EVENTS_PAGE_CHARS, EVENTS_PAGE_MAX, type EventName, type EventPayload, type Handlers, type ProjectView, type RuleView, type SettingsView } from '../shared/contract';
+import { commandsRanUnaskedAfter } from '../shared/rewinds';
+import type { ToolCallView } from '../shared/session';
 import { PAGE_ITEMS_MAX } from '../shared/sessionWindow';
 import type { SessionEvent, StoredEvent } from '../shared/events';
 import { createCore, DEFAULT_MAX_STEPS } from './core';
@@ -230,7 +232,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     },
     'session:rewindPreview': async ({ sessionId, toSeq }) => {
       sessions.summary(sessionId);
-      return { ...(await rewinder.preview(sessionId, toSeq)), working: sessions.isRunning(sessionId) };
+      const unasked = commandsRanUnaskedAfter(folds.state(sessionId), toSeq).map((call) => ({ callId: call.callId, command: commandOf(call) }));
+      return { ...(await rewinder.preview(sessionId, toSeq)), working: sessions.isRunning(sessionId), unasked };
     },
     'session:rewind': async ({ sessionId, toSeq, restore }) =>
       sessions.whileStopped(sessionId, 'rewind', () => rewinder.rewind(sessionId, toSeq, restore, pushed(sessionId))),
@@ -255,6 +258,18 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       core.close();
     },
   };
+}
+
+/** A run_command call's command line as the model wrote it (its title when the arguments do not parse). */
+function commandOf(call: ToolCallView): string {
+  try {
+    const args: unknown = JSON.parse(call.arguments);
+    const command = typeof args === 'object' && args !== null ? (args as { command?: unknown }).command : undefined;
+    if (typeof command === 'string') return command;
+  } catch {
+    // The title says what ran.
+  }
+  return call.title ?? call.name;
 }
 
 function projectView(row: ProjectRow): ProjectView {

@@ -375,6 +375,11 @@ export const RewindPreview = z.object({
   filesUnavailable: z.string().optional(),
   /** The agent is working: a rewind is refused until it stops. */
   working: z.boolean(),
+  /**
+   * The commands that ran after this step with nobody asked (auto mode, a rule, a read-only command), in
+   * the order they started: worked out from the whole log in main, since a window holds only its latest calls.
+   */
+  unasked: z.array(z.object({ callId: z.string(), command: z.string() })),
 });
 export type RewindPreview = z.infer<typeof RewindPreview>;
 

@@ -25,8 +25,6 @@ const SNAPSHOT_OLD_REWIND_ITEMS = 10;
 const SNAPSHOT_RECENT_REWINDS = 2;
 /** Checkpoints a snapshot keeps (the renderer only appends to them). */
 export const SNAPSHOT_CHECKPOINTS = 50;
-/** The longest command line a snapshot keeps of a call outside its window. */
-const SLIM_ARGUMENTS_CHARS = 2_000;
 
 /** The most items one `session:page` answer carries. */
 export const PAGE_ITEMS_MAX = 500;
@@ -83,8 +81,8 @@ export function snapshotOf(state: SessionState, windowItems = SNAPSHOT_ITEMS): S
 /**
  * The state holding items from `from` on: the calls those items draw (and every call not finished,
  * or waiting on an approval), the approvals of those calls and every one still waiting, and the
- * rewind points anchored in the window. A call outside the window that ran unasked is kept slim
- * (no output), since the rewind dialog lists such commands whatever is drawn. Everything else
+ * rewind points anchored in the window (the rewind dialog's list of what ran unasked comes from
+ * main with its preview, `session:rewindPreview`, not from these calls). Everything else
  * (plan, usage, compactions, reverts, rewinds...) is small and kept whole, each rewind's own copies
  * of the conversation cut to SNAPSHOT_REWIND_ITEMS.
  */
@@ -111,12 +109,8 @@ export function windowFrom(state: SessionState, from: number): SessionState {
     const approval = state.approvals[approvalId];
     if (approval) drawn.add(approval.callId);
   }
-  const unasked = new Set(state.ranUnasked);
   const toolCalls: Record<string, ToolCallView> = {};
-  for (const [callId, call] of Object.entries(state.toolCalls)) {
-    if (drawn.has(callId)) toolCalls[callId] = call;
-    else if (unasked.has(callId)) toolCalls[callId] = slimCall(call);
-  }
+  for (const [callId, call] of Object.entries(state.toolCalls)) if (drawn.has(callId)) toolCalls[callId] = call;
   const pending = new Set(state.pendingApprovals);
   const approvals: Record<string, ApprovalView> = {};
   for (const [approvalId, approval] of Object.entries(state.approvals)) {
@@ -152,7 +146,7 @@ export function withPage(state: SessionState, page: SessionPage): SessionState {
   const toolCalls = { ...state.toolCalls };
   for (const [callId, call] of Object.entries(page.toolCalls)) {
     const held = toolCalls[callId];
-    // A call held slim (outside the snapshot's window) or finished gets the page's whole view; one still running is the live fold's.
+    // A finished call takes the page's view (main's, as new as the state's or newer); one still running is the live fold's.
     if (!held || isFinished(held.status)) toolCalls[callId] = call;
   }
   const seqs = new Set(state.rewindPoints.map((point) => point.seq));
@@ -188,19 +182,6 @@ export function needsWholeConversation(state: SessionState, event: SessionEvent)
 
 function addCallsOf(calls: Set<string>, items: readonly ConversationItem[]): void {
   for (const item of items) if (item.type === 'tool_call' || item.type === 'tool_result') calls.add(item.callId);
-}
-
-/** What the rewind dialog needs of a call that ran unasked: what it was and when it ran, not its output. */
-function slimCall(call: ToolCallView): ToolCallView {
-  return {
-    callId: call.callId,
-    name: call.name,
-    arguments: call.name === 'run_command' && call.arguments.length <= SLIM_ARGUMENTS_CHARS ? call.arguments : '{}',
-    status: call.status,
-    ...(call.title !== undefined ? { title: call.title } : {}),
-    ...(call.startedSeq !== undefined ? { startedSeq: call.startedSeq } : {}),
-    ...(call.asked ? { asked: call.asked } : {}),
-  };
 }
 
 /** A rewind with its copies of the conversation cut to `keep` items each. */

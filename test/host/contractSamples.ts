@@ -175,6 +175,7 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
     warnings: [{ callId: 'c1', tool: 'run_command', summary: 'git push', why: 'may reach the network (git push)' }],
     conversationItems: 4,
     working: false,
+    unasked: [{ callId: 'c2', command: 'npm ci' }],
   },
   'session:rewind': { seq: 9, files: ['src/a.ts'], warnings: [] },
   'session:undoRewind': { seq: 10, files: ['src/a.ts'], warnings: [] },

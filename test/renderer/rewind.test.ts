@@ -7,7 +7,7 @@ import { harness } from './storeHarness';
 
 // The rewind dialog's store: what it asks the host, when it closes, and what it tells the person.
 
-const preview: RewindPreview = { toSeq: 2, files: [], skipped: [], warnings: [], conversationItems: 3, working: false };
+const preview: RewindPreview = { toSeq: 2, files: [], skipped: [], warnings: [], conversationItems: 3, working: false, unasked: [] };
 
 describe('the rewind slice', () => {
   it('loads the preview, rewinds with the chosen restore, closes, and asks for the diff again', async () => {

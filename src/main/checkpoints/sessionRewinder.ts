@@ -22,7 +22,7 @@ export class SessionRewinder {
   ) {}
 
   /** What a rewind to `toSeq` would do, without doing it. */
-  async preview(sessionId: string, toSeq: number): Promise<Omit<RewindPreview, 'working'>> {
+  async preview(sessionId: string, toSeq: number): Promise<Omit<RewindPreview, 'working' | 'unasked'>> {
     const log = new SessionLog(this.store, sessionId);
     const point = findPoint(log.state, toSeq);
     const warnings = await rewindWarnings(this.store.events.list(sessionId, toSeq), toSeq, log.state.workspace);

@@ -1,10 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FileChange, RewindPreview } from '../../../../shared/contract';
 import type { RewindRestore } from '../../../../shared/events';
-import { commandsRanUnaskedAfter } from '../../../../shared/rewinds';
-import { actedUnasked, type ToolCallView } from '../../../../shared/session';
 import { plural } from '../../lib/format';
-import { argsObject, stringArg } from '../../lib/toolArgs';
 import { useApp } from '../../stores/useApp';
 import { trapFocus } from '../permission/trapFocus';
 import './rewind.css';
@@ -35,8 +32,7 @@ function RewindDialogBody() {
   const confirmRewind = useApp((state) => state.confirmRewind);
   const { preview, busy, error, label } = dialog;
   const log = useApp((state) => state.logs[dialog.sessionId]?.state);
-  const unasked = useMemo(() => (log ? commandsRanUnaskedAfter(log, dialog.toSeq) : []), [log, dialog.toSeq]);
-  const toolCalls = log?.toolCalls;
+  const ranUnasked = useMemo(() => new Set(log?.ranUnasked ?? []), [log?.ranUnasked]);
   const filesUnavailable = preview?.filesUnavailable;
   const [restore, setRestore] = useState<RewindRestore>('both');
   const chosen: RewindRestore = filesUnavailable ? 'conversation' : restore;
@@ -128,7 +124,7 @@ function RewindDialogBody() {
             })}
           </fieldset>
           {busy === 'preview' && <p className="faint">Working out what would change…</p>}
-          {preview && <PreviewDetails preview={preview} restore={chosen} unasked={unasked} toolCalls={toolCalls ?? {}} />}
+          {preview && <PreviewDetails preview={preview} restore={chosen} ranUnasked={ranUnasked} />}
           {error && (
             <p className="dialog-error" role="alert" data-testid="rewind-error">
               {error}
@@ -153,14 +149,13 @@ function RewindDialogBody() {
 function PreviewDetails({
   preview,
   restore,
-  unasked,
-  toolCalls,
+  ranUnasked,
 }: {
   preview: RewindPreview;
   restore: RewindRestore;
   /** Commands after this step that ran with no question asked. */
-  unasked: ToolCallView[];
-  toolCalls: Record<string, ToolCallView>;
+  /** The session's calls that acted with nobody asked (the fold's `ranUnasked`). */
+  ranUnasked: ReadonlySet<string>;
 }) {
   const files = restore !== 'conversation';
   const conversation = restore !== 'files';
@@ -206,15 +201,15 @@ function PreviewDetails({
             : `${plural(preview.conversationItems, 'entry', 'entries')} after this step will no longer be sent to the model (they stay in the log, greyed).`}
         </p>
       )}
-      {unasked.length > 0 && (
+      {preview.unasked.length > 0 && (
         <section className="rewind-section rewind-unasked" aria-label="Commands that ran unasked" data-testid="rewind-unasked">
           <h3>
-            {plural(unasked.length, 'command')} after this step ran unasked: nobody was asked before {unasked.length === 1 ? 'it' : 'they'} ran.
+            {plural(preview.unasked.length, 'command')} after this step ran unasked: nobody was asked before {preview.unasked.length === 1 ? 'it' : 'they'} ran.
           </h3>
           <ul>
-            {unasked.map((call) => (
+            {preview.unasked.map((call) => (
               <li key={call.callId} data-call-id={call.callId}>
-                <code className="mono">{stringArg(argsObject(call.arguments), 'command') ?? call.title ?? call.name}</code>
+                <code className="mono">{call.command}</code>
                 <span className="badge tool-tag tool-tag-unasked">ran unasked</span>
               </li>
             ))}
@@ -228,7 +223,7 @@ function PreviewDetails({
             {preview.warnings.map((warning) => (
               <li key={warning.callId}>
                 <code className="mono">{warning.summary}</code> <span className="faint">— {warning.why}</span>
-                {toolCalls[warning.callId] && actedUnasked(toolCalls[warning.callId]!) && (
+                {ranUnasked.has(warning.callId) && (
                   <span className="badge tool-tag tool-tag-unasked" data-testid="rewind-warning-unasked">
                     ran unasked
                   </span>
