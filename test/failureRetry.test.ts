@@ -77,4 +77,33 @@ describe('model failures through the app services', () => {
       await services.close();
     }
   });
+
+  it('sends a key typed into the app only to the address it was saved with', async () => {
+    for (const name of ['TETHER_BASE_URL', 'TETHER_API_KEY', 'OPENAI_API_KEY', 'GLOO_API_KEY', 'ANTHROPIC_API_KEY']) vi.stubEnv(name, '');
+    const app = await openServices({ turns: [{ text: 'Hi.' }, { text: 'Hi again.' }] });
+    const other = await openServices();
+    // The harness keeps 'test-key' with no origin (settings from before origins were recorded): it goes where settings point.
+    expect(await app.handlers['settings:get']({})).toMatchObject({ hasApiKey: true, keyKept: 'this-process' });
+    // A key typed now belongs to this address.
+    await app.handlers['settings:update']({ apiKey: 'sk-typed-for-first' });
+    const { sessionId } = await app.handlers['session:start']({ workspace: fixtureRepo('failing-test'), task: 'hello' });
+    await app.waitForEvent('session.finished');
+    expect(new Set(app.server.received.map((request) => request.headers.authorization))).toEqual(new Set(['Bearer sk-typed-for-first']));
+
+    // Pointed at another server, the key stays home, and Settings says why.
+    const moved = await app.handlers['settings:update']({ baseUrl: other.server.baseUrl });
+    expect(moved).toMatchObject({ hasApiKey: false, storedKeyFor: new URL(app.server.baseUrl).origin });
+    expect(JSON.stringify(moved)).not.toContain('sk-typed-for-first');
+    other.server.push({ text: 'From the other one.' });
+    await app.handlers['session:send']({ sessionId, text: 'again' });
+    await app.waitForCount('session.finished', 2);
+    expect(other.server.received.length).toBeGreaterThan(0);
+    // (The SDK's stand-in for "no key" is all that goes.)
+    expect(new Set(other.server.received.map((request) => request.headers.authorization ?? 'none'))).toEqual(new Set(['Bearer no-key']));
+    expect(JSON.stringify(other.server.received)).not.toContain('sk-typed-for-first');
+
+    // Back at its own address it is used again; forgetting it forgets where it was for.
+    expect(await app.handlers['settings:update']({ baseUrl: app.server.baseUrl })).toMatchObject({ hasApiKey: true });
+    expect(await app.handlers['settings:update']({ apiKey: null })).not.toHaveProperty('storedKeyFor');
+  });
 });

@@ -13,7 +13,7 @@ import { createMcpHandlers } from './mcp/mcpHandlers';
 import { createSandboxHandlers } from './sandbox/sandboxHandlers';
 import { checkSandboxAvailability } from './sandbox/availability';
 import { memoryKeyStore, type KeyStore } from './sessions/keyStore';
-import { createModelSetupHandlers, keyVariablesSet } from './sessions/modelSetupHandlers';
+import { createModelSetupHandlers, keyVariablesSet, originOf } from './sessions/modelSetupHandlers';
 import { localPortsFromEnv } from './model/localServers';
 import { SessionWorktrees } from './review/sessionWorktrees';
 import { SessionDiffs } from './sessions/sessionDiffs';
@@ -49,10 +49,19 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
   };
 
   const settings = () => readAppSettings(dataDir);
+  // A key typed into the app goes only to the origin it was saved for (settings' keyOrigin; absent in
+  // settings written before it was recorded, when it goes wherever the settings point, as it did then).
+  const storedKey = (baseUrl: string): { key: string; usable: boolean; origin?: string } | undefined => {
+    const key = keyStore.get();
+    if (key === undefined) return undefined;
+    const origin = settings().model?.keyOrigin;
+    return { key, usable: origin === undefined || origin === originOf(baseUrl), ...(origin !== undefined ? { origin } : {}) };
+  };
   const modelConfig = (): ModelConfig => {
-    const stored = settings().model ?? {};
-    const fromEnv = resolveModelConfig({ ...stored });
-    return { ...fromEnv, apiKey: keyStore.get() ?? fromEnv.apiKey };
+    const { keyOrigin: _keyOrigin, ...stored } = settings().model ?? {};
+    const fromEnv = resolveModelConfig(stored);
+    const typed = storedKey(fromEnv.baseUrl);
+    return { ...fromEnv, apiKey: typed?.usable ? typed.key : fromEnv.apiKey };
   };
   // Reverts, accepts and worktree endings happen outside a run: logged here, and pushed like a run's events.
   const record = (sessionId: string, event: SessionEvent) => {
@@ -98,6 +107,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
   const settingsView = (): SettingsView => {
     const current = settings();
     const model = modelConfig();
+    const typed = storedKey(model.baseUrl);
     return {
       baseUrl: current.model?.baseUrl ?? model.baseUrl ?? DEFAULT_BASE_URL,
       api: model.api,
@@ -108,6 +118,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       outsideContent: current.outsideContent ?? 'ask',
       modelConfigured: Boolean(current.model?.baseUrl || process.env.TETHER_BASE_URL?.trim() || model.apiKey),
       keyVariables: keyVariablesSet(),
+      keyKept: keyStore.persistence,
+      ...(typed && !typed.usable && typed.origin ? { storedKeyFor: typed.origin } : {}),
     };
   };
 
@@ -215,13 +227,15 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'settings:update': async (update) => {
       const { apiKey, baseUrl, api, model, ...rest } = update;
       const current = settings();
-      const nextModel = {
+      const { keyOrigin, ...where } = {
         ...current.model,
         ...(baseUrl !== undefined ? { baseUrl } : {}),
         ...(api ? { api } : {}),
         ...(model ? { model } : {}),
       };
-      writeAppSettings(dataDir, { ...current, ...rest, model: nextModel });
+      // A new key belongs to the address it was typed with; forgetting the key forgets that too.
+      const nextKeyOrigin = typeof apiKey === 'string' ? originOf(resolveModelConfig(where).baseUrl) : apiKey === null ? undefined : keyOrigin;
+      writeAppSettings(dataDir, { ...current, ...rest, model: { ...where, ...(nextKeyOrigin !== undefined ? { keyOrigin: nextKeyOrigin } : {}) } });
       if (apiKey !== undefined) keyStore.set(apiKey);
       return settingsView();
     },

@@ -301,10 +301,14 @@ export const SettingsView = z.object({
   modelConfigured: z.boolean(),
   /** Which provider key variables main's environment holds: names only, never their values. */
   keyVariables: z.array(KeyVariable),
+  /** Where a key typed here is kept: the OS keychain (the desktop app), or this process's memory only (`tether serve`). */
+  keyKept: z.enum(['os-keychain', 'this-process']),
+  /** A key is stored, but for another origin than the base URL: it is not sent there. That origin. */
+  storedKeyFor: z.string().optional(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
-export const SettingsUpdate = SettingsView.omit({ hasApiKey: true, modelConfigured: true, keyVariables: true })
+export const SettingsUpdate = SettingsView.omit({ hasApiKey: true, modelConfigured: true, keyVariables: true, keyKept: true, storedKeyFor: true })
   .partial()
   .extend({
     /** Write-only: a new key, or null to forget the stored one. */

@@ -110,6 +110,7 @@ const settings = {
   mode: 'ask',
   outsideContent: 'ask',
   modelConfigured: true,
+  keyKept: 'os-keychain',
 } as const;
 
 export const sampleOutputs: { [R in RequestName]: Output<R> } = {
@@ -159,7 +160,7 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'worktree:finish': { action: 'squash', commit: 'abc123', into: 'main' },
   'worktree:move': { branch: 'tether/abcd1234', path: '/data/worktrees/p1/abcd1234', carried: ['src/a.ts'], leftBehind: [] },
   'settings:get': { ...settings, keyVariables: [] },
-  'settings:update': { ...settings, keyVariables: ['GLOO_API_KEY'], model: 'gpt-5' },
+  'settings:update': { ...settings, keyVariables: ['GLOO_API_KEY'], storedKeyFor: 'https://api.openai.com', model: 'gpt-5' },
   'model:test': { ok: true, url: 'http://127.0.0.1:11434/v1/models', models: [{ id: 'qwen3:8b', tools: 'yes' }], sentKey: false },
   'model:findLocal': [{ id: 'ollama', name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['qwen3:8b'] }],
   'rules:list': [

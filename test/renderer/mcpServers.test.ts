@@ -33,6 +33,7 @@ describe('the MCP servers in the store', () => {
         outsideContent: 'ask',
         modelConfigured: true,
         keyVariables: [],
+        keyKept: 'this-process',
       }),
       'rules:list': () => [],
       'mcp:servers': () => [server(), server({ id: 'user:docs', name: 'docs' })],

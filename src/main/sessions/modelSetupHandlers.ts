@@ -48,10 +48,15 @@ export function keyVariablesSet(env: NodeJS.ProcessEnv = process.env): KeyVariab
   return KeyVariable.options.filter((name) => (env[name] ?? '').trim() !== '');
 }
 
-function sameOrigin(a: string, b: string): boolean {
+/** The scheme, host and port of an address; the address itself when it cannot be parsed, so it matches nothing else. */
+export function originOf(url: string): string {
   try {
-    return new URL(a).origin === new URL(b).origin;
+    return new URL(url).origin;
   } catch {
-    return false;
+    return url;
   }
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  return originOf(a) === originOf(b);
 }

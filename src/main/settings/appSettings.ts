@@ -26,6 +26,11 @@ export const AppSettings = z.looseObject({
       baseUrl: z.url().optional(),
       api: ModelApi.optional(),
       model: z.string().min(1).optional(),
+      /**
+       * The origin (scheme, host, port) the key typed into the app was saved for: it is sent to that
+       * origin only, so pointing the app at another server never carries the key there. Not a secret.
+       */
+      keyOrigin: z.string().optional(),
     })
     .optional(),
   maxSteps: z.number().int().positive().optional(),

@@ -3,6 +3,7 @@ import type { SettingsUpdate, SettingsView } from '../../../../shared/contract';
 import type { ConnectionTestResult } from '../../../../shared/modelSetup';
 import { useApp } from '../../stores/useApp';
 import { ConnectionResult } from './ConnectionResult';
+import { keyKeptText } from './keyKeptText';
 import { connectionKey, useConnectionTest } from './useConnectionTest';
 
 type Mode = SettingsView['mode'];
@@ -144,7 +145,12 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
           )}
         </div>
         <small className="faint" data-testid="settings-api-key-status">
-          {settings.hasApiKey ? 'A key is stored. It is never shown here.' : 'No key is stored.'} Keys are kept outside the database.
+          {settings.storedKeyFor
+            ? `A key is stored for ${settings.storedKeyFor} only: it is not sent to this address.`
+            : settings.hasApiKey
+              ? 'A key is stored. It is never shown here.'
+              : 'No key is stored.'}{' '}
+          {keyKeptText(settings.keyKept)}
         </small>
       </div>
 

@@ -5,6 +5,7 @@ import type { ConnectionTestResult, LocalServerView } from '../../../../shared/m
 import { PROVIDERS, type ProviderPreset } from '../../../../shared/providers';
 import { useApp } from '../../stores/useApp';
 import { ConnectionResult } from '../settings/ConnectionResult';
+import { keyKeptText } from '../settings/keyKeptText';
 import { connectionKey, useConnectionTest } from '../settings/useConnectionTest';
 import './welcome.css';
 
@@ -166,7 +167,10 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
                 value={apiKey}
                 onChange={(event) => setApiKey(event.target.value)}
               />
-              <small className="faint">Kept outside the database and never shown again{keyFromEnv ? `; ${keyFromEnv} is set in Tether’s environment` : ''}.</small>
+              <small className="faint">
+                Never shown again. {keyKeptText(settings.keyKept)}
+                {keyFromEnv ? ` ${keyFromEnv} is set in Tether’s environment.` : ''}
+              </small>
             </div>
           )}
           <div className="connection-row">
