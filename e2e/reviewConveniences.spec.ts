@@ -16,8 +16,8 @@ test.afterEach(async () => {
 
 const screens = path.resolve('test-results/screens');
 
-/** The screen at both window sizes the issue asks for, kept in test-results/screens/. */
-async function screens2(page: Page, name: string): Promise<void> {
+/** The screen at both window sizes the issue asks for (and dark, when asked), kept in test-results/screens/. */
+async function screens2(page: Page, name: string, options: { dark?: boolean } = {}): Promise<void> {
   mkdirSync(screens, { recursive: true });
   for (const size of [
     { width: 1440, height: 900 },
@@ -26,6 +26,11 @@ async function screens2(page: Page, name: string): Promise<void> {
     await page.setViewportSize(size);
     await page.waitForTimeout(150);
     await page.screenshot({ path: path.join(screens, `item8-${name}-${size.width}x${size.height}.png`) });
+  }
+  if (options.dark) {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(screens, `item8-${name}-1024x700-dark.png`) });
+    await page.emulateMedia({ colorScheme: 'light' });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -78,7 +83,7 @@ test('a hunk shows its lines; a revert can be undone, and an undo is refused onc
   await hunks.nth(1).getByTestId('hunk-expand').click();
   await expect(second.locator('.hunk-line')).toHaveCount(3);
   await expect(second.locator('[data-kind="added"]').nth(1)).toContainText('4+  return cents - off;');
-  await screens2(page, '1-hunk-preview');
+  await screens2(page, '1-hunk-preview', { dark: true });
 
   await hunks.nth(1).getByTestId('revert-hunk').click();
   await expect(page.getByTestId('review-notice')).toContainText('Reverted src/price.js lines 3-4 (hunk).');
@@ -131,7 +136,7 @@ test('a code block is highlighted and copied; paths in a message and on a tool c
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
     'export function discounted(cents, percent) {\n  return cents - (cents * percent) / 100; // "<b>not bold</b>"\n}',
   );
-  await screens2(page, '4-code-block');
+  await screens2(page, '4-code-block', { dark: true });
 
   // The diff panel starts on the one changed file; README.md has no changes to show.
   const message = page.getByTestId('message-assistant').last();
