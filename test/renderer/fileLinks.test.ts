@@ -113,4 +113,3 @@ describe('opening a file named in the conversation', () => {
     expect(store.getState().diffPath.s1).toBe('src/a.ts');
   });
 });
-

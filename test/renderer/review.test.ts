@@ -82,4 +82,3 @@ describe('review actions', () => {
     expect(store.getState().lastRevert.s1).toBeUndefined();
   });
 });
-
