@@ -193,6 +193,18 @@ describe('two sessions in one folder', () => {
     expect(readFileSync(path.join(dir, 'shared.txt'), 'utf8')).not.toContain('A in its worktree');
     expect(await paths(opened, a)).toEqual(['added new.txt +1 -0', 'modified shared.txt +2 -2']);
     await expect(opened.handlers['worktree:move']({ sessionId: a })).rejects.toThrow(/already works in its own worktree/);
+
+    // A step from before the move cannot have its files rewound (its snapshot is of the folder A
+    // left): the preview says why before anything is tried, and a rewind refuses, changing nothing.
+    const events = await opened.handlers['session:events']({ sessionId: a, afterSeq: 0 });
+    const firstMessage = events.find((stored) => stored.event.type === 'user.messaged')!.seq;
+    const preview = await opened.handlers['session:rewindPreview']({ sessionId: a, toSeq: firstMessage });
+    expect(preview.filesUnavailable).toMatch(/moved to its own worktree after this step/);
+    const before = readFileSync(path.join(moved.path, 'shared.txt'), 'utf8');
+    await expect(opened.handlers['session:rewind']({ sessionId: a, toSeq: firstMessage, restore: 'both' })).rejects.toThrow(
+      /cannot be rewound to this step: the session moved to its own worktree/,
+    );
+    expect(readFileSync(path.join(moved.path, 'shared.txt'), 'utf8')).toBe(before);
   });
 
   it('refuses to move a session outside a git repository, changing nothing', async () => {

@@ -33,6 +33,8 @@ export interface RewindPoint {
   callId?: string;
   /** The files at this step; absent when no checkpoint recorded them (the files cannot be rewound). */
   commit?: string;
+  /** Why the files of a step that had a checkpoint can no longer be rewound to (the session moved since). */
+  filesUnavailable?: string;
   mark: ConversationMark;
 }
 

@@ -480,7 +480,13 @@ function apply(draft: Draft, event: SessionEvent): void {
     case 'worktree.created': {
       const { type: _type, ...worktree } = event;
       state.worktree = worktree;
-      if (event.moved) state.workspace = event.moved.workspace;
+      if (event.moved) {
+        state.workspace = event.moved.workspace;
+        // The earlier steps' snapshots are of the shared folder, not of the worktree it works in now.
+        const reason = `the session moved to its own worktree after this step, and its earlier snapshots are of the folder it left (${event.moved.from})`;
+        state.rewindPoints = state.rewindPoints.map(({ commit, ...point }) => (commit ? { ...point, filesUnavailable: reason } : point));
+        state.filesCommit = undefined;
+      }
       return;
     }
     case 'worktree.finished':

@@ -117,6 +117,7 @@ function findPoint(state: SessionState, toSeq: number): RewindPoint {
 }
 
 function noCheckpointReason(state: SessionState, point: RewindPoint): string {
+  if (point.filesUnavailable) return point.filesUnavailable;
   const failed = state.checkpoints.find((checkpoint) => checkpoint.error && (checkpoint.callId === point.callId || checkpoint.seq > point.seq));
   return failed?.error ?? 'no checkpoint of the files was taken at this step';
 }

@@ -15,6 +15,7 @@ const paths = {
   close: 'M4 4l8 8M12 4l-8 8',
   panelLeft: 'M2 3h12v10H2zM6 3v10',
   panelRight: 'M2 3h12v10H2zM10 3v10',
+  refresh: 'M13 8a5 5 0 1 1-1.5-3.5M13 2.5v3h-3',
   keyboard: 'M1.5 4.5h13v7h-13zM4 7h1M7 7h1M10 7h1M4.5 9.5h7',
 } as const;
 

@@ -3,7 +3,7 @@ import { useAppStore } from '../stores/useApp';
 import type { AppState } from '../stores/appState';
 import { selectProjectSessions } from '../stores/selectors';
 import { isEditable } from '../features/permission/typingGuard';
-import { selectReviewShown, selectTerminalShown } from '../features/chat/paneDefaults';
+import { selectReviewShown, selectTerminalShown } from '../stores/paneDefaults';
 
 /** Where Ctrl/Cmd+Shift+1…4 go: the first control of each pane that takes focus. */
 const paneTargets: Record<string, string[]> = {

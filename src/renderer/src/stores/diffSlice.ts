@@ -2,7 +2,7 @@ import type { DiffHunk, DiffScope, FileChange, FileDiff, RevertDone, WorktreeFin
 import type { GetState, SetState, StoreDeps } from './appState';
 import { without, type LoadStatus } from './sessionsSlice';
 import { errorMessage } from '../lib/errorMessage';
-import { selectReviewShown } from '../features/chat/paneDefaults';
+import { selectReviewShown } from './paneDefaults';
 
 export interface SessionDiff {
   files: FileChange[];

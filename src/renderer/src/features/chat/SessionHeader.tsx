@@ -6,7 +6,7 @@ import { ModeControl } from './ModeControl';
 import { TaintIndicator } from './TaintIndicator';
 import { ContextMeter } from './ContextMeter';
 import { InstructionsChip } from './InstructionsChip';
-import { selectReviewShown } from './paneDefaults';
+import { selectReviewShown } from '../../stores/paneDefaults';
 import { Icon } from '../../app/Icon';
 import './autonomy.css';
 

@@ -6,7 +6,7 @@ import { SessionHeader } from './SessionHeader';
 import { Conversation } from './Conversation';
 import { SessionTaskBox } from './SessionTaskBox';
 import { ReviewRail } from './ReviewRail';
-import { selectReviewShown, selectTerminalShown } from './paneDefaults';
+import { selectReviewShown, selectTerminalShown } from '../../stores/paneDefaults';
 import { SessionRequest } from '../permission/SessionRequest';
 import { PlanPanel } from '../plan/PlanPanel';
 import { DiffPanel } from '../diff/DiffPanel';

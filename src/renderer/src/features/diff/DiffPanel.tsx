@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { plural } from '../../lib/format';
+import { Icon } from '../../app/Icon';
 import { isActive } from '../../stores/selectors';
 import { useApp } from '../../stores/useApp';
 import { DiffFileList } from './DiffFileList';
@@ -50,8 +51,15 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
             Inline
           </button>
         </div>
-        <button type="button" className="ghost" data-testid="diff-refresh" title="Refresh the list of changes" onClick={() => void refreshDiff(sessionId)}>
-          Refresh
+        <button
+          type="button"
+          className="ghost icon-button"
+          aria-label="Refresh the list of changes"
+          data-testid="diff-refresh"
+          title="Refresh the list of changes"
+          onClick={() => void refreshDiff(sessionId)}
+        >
+          <Icon name="refresh" />
         </button>
       </div>
       <WorktreeBar sessionId={sessionId} busy={busy} />

@@ -5,7 +5,7 @@ import '@xterm/xterm/css/xterm.css';
 import { useApp, useAppStore } from '../../stores/useApp';
 import { blockHeader, type TerminalFeed } from '../../stores/terminalFeed';
 import { Icon } from '../../app/Icon';
-import { selectTerminalShown } from '../chat/paneDefaults';
+import { selectTerminalShown } from '../../stores/paneDefaults';
 
 /** What the terminal has been given so far, block by block, so each update writes only what is new. */
 interface Written {

@@ -1,4 +1,4 @@
-import type { AppState } from '../../stores/appState';
+import type { AppState } from './appState';
 
 /*
  * Whether a session's side panes show: as the person last left them or, until they choose, only while
