@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
 import { createFetchUrl } from '../src/main/tools/fetchUrl';
-import { makeToolContext } from '../src/main/tools/testing';
+import { makeToolContext } from '../test/support/toolContext';
 import { sampleStats } from './support/sampleStats';
 
 /**

@@ -7,7 +7,7 @@ import { createCommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { runtimeStopped } from '../src/main/sandbox/sandboxRuntime';
 import { createPtyTerminal } from '../src/main/terminal/pty';
 import { runCommand } from '../src/main/tools/runCommand';
-import { makeToolContext } from '../src/main/tools/testing';
+import { makeToolContext } from '../test/support/toolContext';
 import { NestedRepositoryWatch } from '../src/main/workspace/nestedRepositories';
 import { generateWorkspace } from './support/generatedWorkspace';
 import { printTimings } from './support/sampleStats';

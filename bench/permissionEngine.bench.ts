@@ -5,7 +5,7 @@ import { it } from 'vitest';
 import type { PermissionRule } from '../src/shared/permissions';
 import { createPermissionEngine } from '../src/main/permissions/engine';
 import { analyzeCommand, initShellParser } from '../src/main/permissions/shell/analyzeCommand';
-import { command } from '../src/main/permissions/testTools';
+import { command } from '../test/support/permissionQueries';
 import { sampleStats } from './support/sampleStats';
 
 // The whole explain of one ten-part command: the real shell analysis (tree-sitter-bash), every rule

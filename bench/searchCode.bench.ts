@@ -6,7 +6,7 @@ import { afterAll, beforeAll, it } from 'vitest';
 import { createSearchCode } from '../src/main/tools/searchCode';
 import { compileGlob } from '../src/main/tools/search/GlobFilter';
 import { ripgrepArguments } from '../src/main/tools/search/ripgrepSearch';
-import { makeToolContext } from '../src/main/tools/testing';
+import { makeToolContext } from '../test/support/toolContext';
 import { sampleStats } from './support/sampleStats';
 
 /**

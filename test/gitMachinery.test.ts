@@ -5,12 +5,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPermissionEngine } from '../src/main/permissions/engine';
 import { initShellParser } from '../src/main/permissions/shell/analyzeCommand';
-import { command } from '../src/main/permissions/testTools';
+import { command } from './support/permissionQueries';
 import { createCommandSandbox, turnedOffSandbox, type CommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { runtimeStopped } from '../src/main/sandbox/sandboxRuntime';
 import { createPtyTerminal } from '../src/main/terminal/pty';
 import { runCommand } from '../src/main/tools/runCommand';
-import { makeToolContext } from '../src/main/tools/testing';
+import { makeToolContext } from './support/toolContext';
 
 // Issue 16, item 3: git's machinery is out of reach. From inside the sandbox (real bubblewrap, real
 // git) nothing git reads to decide what to run can be written, while committing and branching work;

@@ -8,7 +8,7 @@ import { McpHub } from '../src/main/mcp/mcpHub';
 import type { McpServerConfig } from '../src/main/mcp/mcpServerConfig';
 import type { McpServerSpec } from '../src/main/mcp/mcpServerSpec';
 import type { AnyTool, ToolResult } from '../src/main/tools/defineTool';
-import { makeToolContext, type TestToolContext } from '../src/main/tools/testing';
+import { makeToolContext, type TestToolContext } from './support/toolContext';
 import { removeTempDirs, tempDir } from './support/tempDirs';
 import { alive, until } from './support/processes';
 

@@ -8,7 +8,7 @@ import { createPermissionEngine } from '../../src/main/permissions/engine';
 import { quoteWord } from '../../src/main/permissions/ruleMatchCommand';
 import { parseRule, RuleSyntaxError } from '../../src/main/permissions/rules';
 import { analyzeCommand, initShellParser } from '../../src/main/permissions/shell/analyzeCommand';
-import { mcpTool, query, testTools } from '../../src/main/permissions/testTools';
+import { mcpTool, query, testTools } from '../support/permissionQueries';
 import { readCaseFile } from '../support/testData';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandAnalysis } from '../../src/main/permissions/commandAnalysis';
-import { createShellTestbed, type ShellTestbed } from '../../src/main/permissions/shell/testbed';
+import { createShellTestbed, type ShellTestbed } from '../support/shellTestbed';
 import { readCaseFile } from '../support/testData';
 
 /**

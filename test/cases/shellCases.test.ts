@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandAnalysis } from '../../src/main/permissions/commandAnalysis';
 import { parseShell } from '../../src/main/permissions/shell/parser';
-import { createShellTestbed, type ShellTestbed } from '../../src/main/permissions/shell/testbed';
+import { createShellTestbed, type ShellTestbed } from '../support/shellTestbed';
 import { readCaseFile } from '../support/testData';
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from './engine';
 import { initShellParser } from './shell/analyzeCommand';
-import { command, mcpTool, query, testTools } from './testTools';
+import { command, mcpTool, query, testTools } from '../../../test/support/permissionQueries';
 
 // Mode auto: what the sandbox holds runs on its own; what would leave it asks. Through the real shell
 // analysis. Whether the sandbox holds the session's commands is the engine's `commandsFenced`.

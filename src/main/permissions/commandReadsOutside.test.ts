@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode, PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from './engine';
 import { initShellParser } from './shell/analyzeCommand';
-import { command, query, testTools } from './testTools';
+import { command, query, testTools } from '../../../test/support/permissionQueries';
 
 // A read-only command whose path arguments, input redirections or cd target resolve outside the
 // workspace asks, as read_file does; deny rules on reading (the credential stores) hold for it.

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode, PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from './engine';
 import { initShellParser } from './shell/analyzeCommand';
-import { command } from './testTools';
+import { command } from '../../../test/support/permissionQueries';
 
 // A deny rule holds in every mode, also for a line whose program is known only when it runs: such a
 // line is denied whenever a run_command deny rule exists, and asks otherwise, unleashed included.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { highestPartRisk, riskiestEffects, type CommandPart } from '../../shared/commandParts';
 import { describeParts } from './describeParts';
-import { createShellTestbed, type ShellTestbed } from './shell/testbed';
+import { createShellTestbed, type ShellTestbed } from '../../../test/support/shellTestbed';
 
 // Each part of a compound line gets its own risk and its own words, read from the shell analysis
 // (program, targets, host, redirections), so the request can say what the line really does.

@@ -7,7 +7,7 @@ import type { PermissionMode, PermissionRule, RuleAction, RuleSource } from '../
 import { validateAllowAlwaysRule } from './allowAlways';
 import { createPermissionEngine } from './engine';
 import { fakeAnalyze } from './fakeAnalyzer';
-import { command } from './testTools';
+import { command } from '../../../test/support/permissionQueries';
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-props-')));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { createPermissionEngine, type PermissionEngineOptions } from './engine';
 import { fakeAnalyze } from './fakeAnalyzer';
 import { RuleSyntaxError } from './rules';
 import { initShellParser } from './shell/analyzeCommand';
-import { command, mcpTool, query, testTools } from './testTools';
+import { command, mcpTool, query, testTools } from '../../../test/support/permissionQueries';
 
 const made: string[] = [];
 afterAll(() => {

@@ -7,7 +7,7 @@ import type { PermissionMode, PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from './engine';
 import { initShellParser } from './shell/analyzeCommand';
 import { WRAPPERS } from './shell/wrapperSpecs';
-import { command } from './testTools';
+import { command } from '../../../test/support/permissionQueries';
 
 // A rule covers arguments, never programs: rules are matched against the program that really runs.
 // A rule naming a wrapper covers the wrapper, never the program inside it, and a deny rule for the

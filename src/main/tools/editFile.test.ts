@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolError } from './defineTool';
 import { editFile } from './editFile';
-import { makeToolContext } from './testing';
+import { makeToolContext } from '../../../test/support/toolContext';
 
 let base: string;
 let root: string;

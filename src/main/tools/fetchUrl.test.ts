@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError, type ToolResult } from './defineTool';
 import { createFetchUrl, fetchUrl, type FetchUrlOptions, type LookupAll } from './fetchUrl';
-import { makeToolContext, type TestToolContext } from './testing';
+import { makeToolContext, type TestToolContext } from '../../../test/support/toolContext';
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 

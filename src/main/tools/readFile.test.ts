@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from './defineTool';
 import { readFile } from './readFile';
-import { makeToolContext } from './testing';
+import { makeToolContext } from '../../../test/support/toolContext';
 
 let base: string;
 let root: string;

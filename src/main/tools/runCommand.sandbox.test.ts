@@ -9,7 +9,7 @@ import { runtimeStopped, SandboxStartError } from '../sandbox/sandboxRuntime';
 import { createPtyTerminal } from '../terminal/pty';
 import type { FollowUpAnswer, FollowUpQuestion } from './defineTool';
 import { runCommand } from './runCommand';
-import { makeToolContext } from './testing';
+import { makeToolContext } from '../../../test/support/toolContext';
 
 // run_command inside the real sandbox: bubblewrap, socat and the library's proxy, on this machine.
 

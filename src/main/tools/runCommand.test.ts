@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPtyTerminal } from '../terminal/pty';
 import { ToolError } from './defineTool';
 import { runCommand } from './runCommand';
-import { makeToolContext, type TestToolContext } from './testing';
+import { makeToolContext, type TestToolContext } from '../../../test/support/toolContext';
 import { alive } from '../../../test/support/processes';
 
 const terminal = createPtyTerminal();

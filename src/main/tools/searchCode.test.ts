@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from './defineTool';
 import { createSearchCode, searchCode } from './searchCode';
 import type { SearchBackend } from './search/SearchQuery';
-import { makeToolContext } from './testing';
+import { makeToolContext } from '../../../test/support/toolContext';
 
 const BACKENDS: SearchBackend[] = ['ripgrep', 'git', 'node'];
 const tools = Object.fromEntries(BACKENDS.map((backend) => [backend, createSearchCode({ backend })])) as Record<SearchBackend, typeof searchCode>;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from './defineTool';
-import { makeToolContext } from './testing';
+import { makeToolContext } from '../../../test/support/toolContext';
 import { updatePlan } from './updatePlan';
 
 let root: string;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandAnalysis, SimpleCommand } from '../commandAnalysis';
-import { createShellTestbed, type ShellTestbed } from './testbed';
+import { createShellTestbed, type ShellTestbed } from '../../../../test/support/shellTestbed';
 
 let bed: ShellTestbed;
 

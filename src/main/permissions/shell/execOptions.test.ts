@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode, PermissionRule } from '../../../shared/permissions';
 import { commandPrefix } from '../allowAlways';
 import { createPermissionEngine } from '../engine';
-import { command } from '../testTools';
+import { command } from '../../../../test/support/permissionQueries';
 import { analyzeCommand, initShellParser } from './analyzeCommand';
 import { EXEC_OPTIONS, execOptionIn, findExecOption, type ExecOptionEntry } from './execOptions';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { migrationFixture, npmTestFinished as finishedTest, npmTestStarted as startedTest, sqlJson as event } from './testing';
+import { migrationFixture, npmTestFinished as finishedTest, npmTestStarted as startedTest, sqlJson as event } from '../../../../test/support/migrationFixture';
 
 const fixture = migrationFixture('m0004');
 

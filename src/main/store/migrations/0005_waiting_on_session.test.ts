@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../../../shared/session';
-import { migrationFixture, sqlJson as event } from './testing';
+import { migrationFixture, sqlJson as event } from '../../../../test/support/migrationFixture';
 
 const fixture = migrationFixture('m0005');
 const asked = (approvalId: string, callId: string, command: string): object => ({

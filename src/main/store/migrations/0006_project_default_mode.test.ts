@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { migrationFixture } from './testing';
+import { migrationFixture } from '../../../../test/support/migrationFixture';
 
 const fixture = migrationFixture('m0006');
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeToolContext } from './testing';
+import { makeToolContext } from './toolContext';
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-ctx-')));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

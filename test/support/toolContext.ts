@@ -1,7 +1,7 @@
-import type { PlanStep } from '../../shared/plan';
-import type { Terminal } from '../terminal/terminal';
-import { openWorkspace } from '../workspace/paths';
-import type { ToolContext } from './defineTool';
+import type { PlanStep } from '../../src/shared/plan';
+import type { Terminal } from '../../src/main/terminal/terminal';
+import { openWorkspace } from '../../src/main/workspace/paths';
+import type { ToolContext } from '../../src/main/tools/defineTool';
 
 /** A ToolContext for tests, plus what the tool did with it. */
 export interface TestToolContext extends ToolContext {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { Risk } from '../../shared/permissions';
-import type { AnyTool, PermissionSubject } from '../tools/defineTool';
-import type { PermissionQuery } from './policy';
+import type { Risk } from '../../src/shared/permissions';
+import type { AnyTool, PermissionSubject } from '../../src/main/tools/defineTool';
+import type { PermissionQuery } from '../../src/main/permissions/policy';
 
 /**
- * FOR TESTS ONLY: tools shaped like the built-in ones as the permission engine sees them (name, risk,
+ * Tools shaped like the built-in ones as the permission engine sees them (name, risk,
  * subject), so the engine's tests do not wait on every real tool declaring its subject.
  */
 

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CommandAnalysis } from '../commandAnalysis';
-import { analyzeCommand, initShellParser, type AnalyzeCommandOptions } from './analyzeCommand';
+import type { CommandAnalysis } from '../../src/main/permissions/commandAnalysis';
+import { analyzeCommand, initShellParser, type AnalyzeCommandOptions } from '../../src/main/permissions/shell/analyzeCommand';
 
 /**
- * FOR TESTS: a real workspace and a real "system" bin folder outside it, in a temp directory, so
+ * A real workspace and a real "system" bin folder outside it, in a temp directory, so
  * that program resolution (PATH, symlinks, workspace folders) is exercised on real files and never
  * depends on what the machine running the tests has installed.
  */

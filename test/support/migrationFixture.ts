@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { openDatabase, type Database } from '../db';
-import { openStore, type Store } from '../store';
-import { migrations } from '.';
+import { openDatabase, type Database } from '../../src/main/store/db';
+import { openStore, type Store } from '../../src/main/store/store';
+import { migrations } from '../../src/main/store/migrations';
 
 /** A database folder of its own for each test of a migration; what it opened is closed after the test. */
 export interface MigrationFixture {
