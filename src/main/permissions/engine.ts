@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OutsideContentSetting, PermissionMode, PermissionRule, PolicyAction } from '../../shared/permissions';
-import type { PermissionSubject } from '../tools/defineTool';
+import type { PermissionSubject } from './permissionSubject';
 import { openWorkspace } from '../workspace/paths';
 import { offerAllowAlways, type AllowAlwaysSubject } from './allowAlways';
 import type { CommandAnalysis, ReadTarget, SimpleCommand } from './commandAnalysis';

@@ -1,12 +1,12 @@
 import type { PolicyAction, RuleSource } from '../../shared/permissions';
-import type { AnyTool } from '../tools/defineTool';
+import type { PermissionTool } from './permissionSubject';
 import type { CommandPart } from '../../shared/commandParts';
 
 /** What the policy is asked: one validated tool call. */
 export interface PermissionQuery {
   sessionId: string;
   callId: string;
-  tool: AnyTool;
+  tool: PermissionTool;
   args: unknown;
   /**
    * Why the session holds outside content (a web page, an MCP result...), once it does. While set,

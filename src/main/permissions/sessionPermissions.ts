@@ -1,8 +1,8 @@
 import type { OutsideContentSetting, PermissionMode, PermissionRule } from '../../shared/permissions';
 import { settingsFile, type AppSettings } from '../settings/appSettings';
 import type { Store } from '../store/store';
-import type { Grant } from '../tools/execute';
 import { createPermissionEngine, type PermissionEngine } from './engine';
+import type { Grant } from './grant';
 import { initShellParser } from './shell/parser';
 import { loadPermissionRules } from './settings';
 

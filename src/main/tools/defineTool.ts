@@ -6,6 +6,7 @@ import type { Answerer, Risk } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
 import type { SandboxNote } from '../../shared/sandbox';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
+import type { PermissionSubject } from '../permissions/permissionSubject';
 import type { Workspace } from '../workspace/workspace';
 import type { Terminal } from '../terminal/terminal';
 
@@ -101,18 +102,9 @@ export interface ToolResult {
   metadata?: Json;
 }
 
-/** A failure the model caused and can fix; its message goes back to the model as the result. */
-export class ToolError extends Error {
-  override readonly name = 'ToolError';
-}
-
-/** What a call touches, as the permission rules see it. */
-export type PermissionSubject =
-  /** Paths as the model gave them (the engine resolves them against the workspace). */
-  | { kind: 'paths'; access: 'read' | 'write'; paths: string[] }
-  | { kind: 'command'; command: string; cwd?: string }
-  | { kind: 'url'; url: string }
-  | { kind: 'none' };
+// The error the tools throw and the subject the rules read live in lower layers; tools name them from here.
+export { ToolError } from '../workspace/toolError';
+export type { PermissionSubject } from '../permissions/permissionSubject';
 
 export interface Tool<Args = unknown> {
   name: string;

@@ -5,13 +5,14 @@ import type { ToolCallItem } from '../../shared/conversation';
 import type { LiveEvent, QuarantinedRepository, ToolOutcome } from '../../shared/events';
 import type { FileChange } from '../../shared/fileChange';
 import type { Json } from '../../shared/json';
-import type { Decision, Scope } from '../../shared/permissions';
+import type { Decision } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
 import type { SandboxNote } from '../../shared/sandbox';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import { isShuttingDown } from '../agent/shuttingDown';
 import type { SessionLog } from '../agent/sessionLog';
 import type { Broker } from '../permissions/broker';
+import type { Grant } from '../permissions/grant';
 import { validateAllowAlwaysRule } from '../permissions/allowAlways';
 import type { AllowAlwaysOffer, Policy, PolicyVerdict } from '../permissions/policy';
 import type { Terminal } from '../terminal/terminal';
@@ -66,13 +67,6 @@ export interface ToolRunnerDeps {
 export interface AfterToolCall {
   callId: string;
   tool: AnyTool;
-}
-
-/** A rule a person created with "Allow always". */
-export interface Grant {
-  approvalId: string;
-  rule: string;
-  scope: Exclude<Scope, 'once'>;
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 11 * 60_000;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { ToolError } from '../tools/defineTool';
+import { ToolError } from './toolError';
 import type { Workspace } from './workspace';
 
 /** Linux gives up after 40 links in one lookup; so do we, instead of looping forever. */

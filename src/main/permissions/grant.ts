@@ -1,0 +1,8 @@
+import type { Scope } from '../../shared/permissions';
+
+/** A rule a person created with "Allow always", checked against what the request offered. */
+export interface Grant {
+  approvalId: string;
+  rule: string;
+  scope: Exclude<Scope, 'once'>;
+}
