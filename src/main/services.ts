@@ -8,7 +8,7 @@ import type { SessionEvent, StoredEvent } from '../shared/events';
 import { createCore, DEFAULT_MAX_STEPS } from './core';
 import type { AppServices, CreateAppServices, EmitEvent } from './host/appServices';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, resolveModelConfig, type ModelConfig } from './model/config';
-import { HostError } from './sessions/hostError';
+import { RequestError } from '../shared/requestError';
 import { createMcpHandlers } from './mcp/mcpHandlers';
 import { createSandboxHandlers } from './sandbox/sandboxHandlers';
 import { checkSandboxAvailability } from './sandbox/availability';
@@ -133,13 +133,13 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'projects:list': async () => core.store.projects.list().map(projectView),
     'projects:open': async ({ path: folder }) => projectView(core.store.projects.ensure(canonicalFolder(folder))),
     'projects:trust': async ({ projectId, trusted }) => {
-      if (!core.store.projects.get(projectId)) throw new HostError('not_found', `There is no project ${projectId}.`);
+      if (!core.store.projects.get(projectId)) throw new RequestError('not_found', `There is no project ${projectId}.`);
       const project = projectView(core.store.projects.setTrusted(projectId, trusted));
       await mcp.trustChanged(projectId, trusted);
       return project;
     },
     'projects:setDefaultMode': async ({ projectId, mode }) => {
-      if (!core.store.projects.get(projectId)) throw new HostError('not_found', `There is no project ${projectId}.`);
+      if (!core.store.projects.get(projectId)) throw new RequestError('not_found', `There is no project ${projectId}.`);
       return projectView(core.store.projects.setDefaultMode(projectId, mode));
     },
     'sessions:list': async ({ projectId }) => sessions.list(projectId),
@@ -181,9 +181,9 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'session:compact': async ({ sessionId }) => sessions.compact(sessionId),
     'approval:answer': async (answer) => {
       const stored = core.store.approvals.get(answer.approvalId);
-      if (!stored) throw new HostError('not_found', 'There is no such permission request.');
-      if (stored.decision) throw new HostError('conflict', 'This permission request was already answered.');
-      if (stored.expiredAt) throw new HostError('not_found', 'This permission request is no longer waiting: its session stopped.');
+      if (!stored) throw new RequestError('not_found', 'There is no such permission request.');
+      if (stored.decision) throw new RequestError('conflict', 'This permission request was already answered.');
+      if (stored.expiredAt) throw new RequestError('not_found', 'This permission request is no longer waiting: its session stopped.');
       sessions.answer(answer, stored.sessionId);
     },
     'approvals:pending': async () =>
@@ -204,12 +204,12 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       sessions.whileStopped(sessionId, 'undo the revert', async () => diffs.undoRevert(sessionId, undoId)),
     'workspace:files': async ({ sessionId, projectId, query, limit }) => {
       const workspace = sessionId !== undefined ? sessions.summary(sessionId).workspace : core.store.projects.get(projectId!)?.path;
-      if (!workspace) throw new HostError('not_found', `There is no project ${projectId}.`);
+      if (!workspace) throw new RequestError('not_found', `There is no project ${projectId}.`);
       return workspaceFiles.complete(workspace, query, limit);
     },
     'folders:complete': async ({ typed }) => completeFolders(typed),
     'folders:pick': async () => {
-      throw new HostError('invalid_input', 'A folder picker needs the desktop app; under tether serve, type the folder’s path.');
+      throw new RequestError('invalid_input', 'A folder picker needs the desktop app; under tether serve, type the folder’s path.');
     },
     'diff:accept': async ({ sessionId, scope }) => {
       sessions.summary(sessionId);
@@ -241,7 +241,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     },
     'rules:list': async ({ projectId }) => core.store.rules.list(projectId ? { projectId } : {}).map(ruleView),
     'rules:revoke': async ({ ruleId }) => {
-      if (!core.store.rules.get(ruleId)) throw new HostError('not_found', `There is no rule ${ruleId}.`);
+      if (!core.store.rules.get(ruleId)) throw new RequestError('not_found', `There is no rule ${ruleId}.`);
       core.store.rules.revoke(ruleId);
     },
     'session:rewindPreview': async ({ sessionId, toSeq }) => {
@@ -307,8 +307,8 @@ function canonicalFolder(folder: string): string {
   try {
     resolved = realpathSync(path.resolve(folder));
   } catch {
-    throw new HostError('not_found', `The folder ${folder} does not exist.`);
+    throw new RequestError('not_found', `The folder ${folder} does not exist.`);
   }
-  if (!statSync(resolved).isDirectory()) throw new HostError('invalid_input', `${folder} is a file, not a folder.`);
+  if (!statSync(resolved).isDirectory()) throw new RequestError('invalid_input', `${folder} is a file, not a folder.`);
   return resolved;
 }

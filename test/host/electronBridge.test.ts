@@ -5,7 +5,7 @@ import { createBridge } from '../../src/preload/bridge';
 import { requests, type RequestName } from '../../src/shared/contract';
 import { IPC_EVENT_CHANNEL } from '../../src/shared/hostProtocol';
 import { bridgeClient } from '../../src/renderer/src/lib/host/bridgeClient';
-import { RequestError } from '../../src/renderer/src/lib/host/requestError';
+import { RequestError } from '../../src/shared/requestError';
 import { recordingHandlers, sampleInputs, sampleOutputs, storedEvent } from './contractSamples';
 
 // Electron's half of the host, without Electron: main's IPC binding (ipc.ts) and the preload's

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { ServeHost } from '../../src/main/host/serve';
-import { RequestError } from '../../src/renderer/src/lib/host/requestError';
+import { RequestError } from '../../src/shared/requestError';
 import { createSocketClient, type SocketClient, type SocketClientOptions } from '../../src/renderer/src/lib/host/socketClient';
 import type { ConnectionState } from '../../src/renderer/src/lib/host/tetherClient';
 import { removeTempDirs } from '../support/tempDirs';

@@ -3,7 +3,7 @@ import type { RewindRestore } from '../../shared/events';
 import { restoresFiles, undoableRewind, type RewindPoint } from '../../shared/rewinds';
 import type { SessionState } from '../../shared/session';
 import { SessionLog, type EventListener } from '../agent/sessionLog';
-import { HostError } from '../sessions/hostError';
+import { RequestError } from '../../shared/requestError';
 import type { Store } from '../store/store';
 import { changedFiles } from '../workspace/diff';
 import type { Checkpoints } from './checkpoints';
@@ -41,7 +41,7 @@ export class SessionRewinder {
     const log = new SessionLog(this.store, sessionId, onEvent);
     const point = findPoint(log.state, toSeq);
     if (restoresFiles(restore) && !point.commit) {
-      throw new HostError(
+      throw new RequestError(
         'conflict',
         `The files cannot be rewound to this step: ${noCheckpointReason(log.state, point)}. Rewind the conversation only, or pick another step.`,
       );
@@ -66,7 +66,7 @@ export class SessionRewinder {
     const log = new SessionLog(this.store, sessionId, onEvent);
     const target = undoableRewind(log.state);
     if (!target) {
-      throw new HostError('not_found', 'There is no rewind to undo: this session has not been rewound, or its latest rewind was already undone.');
+      throw new RequestError('not_found', 'There is no rewind to undo: this session has not been rewound, or its latest rewind was already undone.');
     }
     const warnings = await rewindWarnings(this.store.events.list(sessionId, target.seq), target.seq, log.state.workspace);
     const files = restoresFiles(target.restore) && target.beforeCommit ? await this.restore(sessionId, target.beforeCommit) : undefined;
@@ -98,7 +98,7 @@ export class SessionRewinder {
     try {
       result = await repo.restoreFiles(commit);
     } catch (error) {
-      throw new HostError('failed', `The files could not be restored to snapshot ${commit.slice(0, 12)}: ${(error as Error).message}. Check the workspace, then try again.`);
+      throw new RequestError('failed', `The files could not be restored to snapshot ${commit.slice(0, 12)}: ${(error as Error).message}. Check the workspace, then try again.`);
     }
     const changes = await changedFiles(repo, result.saved.commit, result.restored.commit);
     return { beforeCommit: result.saved.commit, restoredCommit: result.restored.commit, paths: changes.map((change) => change.path) };
@@ -108,7 +108,7 @@ export class SessionRewinder {
 function findPoint(state: SessionState, toSeq: number): RewindPoint {
   const point = state.rewindPoints.find((candidate) => candidate.seq === toSeq);
   if (!point) {
-    throw new HostError(
+    throw new RequestError(
       'not_found',
       `Event ${toSeq} of this session is not a step that can be rewound to: rewind to one of the person's messages or to a tool call with a checkpoint, and not to one a rewind already took out of the conversation.`,
     );

@@ -1,6 +1,6 @@
 import type { EventName, EventPayload, Handlers, McpServerView } from '../../shared/contract';
 import type { Core } from '../core';
-import { HostError } from '../sessions/hostError';
+import { RequestError } from '../../shared/requestError';
 import { McpConfigError } from './mcpServerConfig';
 import type { McpServerSpec } from './mcpServerSpec';
 import type { McpServerStatus } from './mcpHub';
@@ -32,13 +32,13 @@ export function createMcpHandlers(options: {
     try {
       return [...userMcpServers(dataDir), ...projects.flatMap((project) => projectMcpServers(project.path, project.trusted))];
     } catch (error) {
-      if (error instanceof McpConfigError) throw new HostError('failed', error.message);
+      if (error instanceof McpConfigError) throw new RequestError('failed', error.message);
       throw error;
     }
   };
   const requireProject = (projectId: string) => {
     const project = core.store.projects.get(projectId);
-    if (!project) throw new HostError('not_found', `There is no project ${projectId}.`);
+    if (!project) throw new RequestError('not_found', `There is no project ${projectId}.`);
     return project;
   };
 
@@ -49,17 +49,17 @@ export function createMcpHandlers(options: {
         const specs = projectId ? specsFor(projectId).filter((spec) => spec.source === 'project') : userMcpServers(dataDir);
         const spec = specs.find((candidate) => candidate.name === name);
         if (!spec) {
-          throw new HostError(
+          throw new RequestError(
             'not_found',
             `There is no MCP server "${name}" in ${projectId ? "that project's .tether/settings.json" : 'your settings'}; it may have been removed.`,
           );
         }
         if (spec.untrusted)
-          throw new HostError(
+          throw new RequestError(
             'conflict',
             `The MCP server "${name}" belongs to a folder you have not trusted; trust the folder to start it.`,
           );
-        if (spec.problem) throw new HostError('invalid_input', spec.problem);
+        if (spec.problem) throw new RequestError('invalid_input', spec.problem);
         return view(await core.mcp.restart(spec), spec);
       },
     },

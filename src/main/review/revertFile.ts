@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HunkRange } from '../../shared/events';
-import { HostError } from '../sessions/hostError';
+import { RequestError } from '../../shared/requestError';
 import { looksBinary } from '../tools/files/looksBinary';
 import { treeEntryAt, type TreeEntry } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
@@ -46,7 +46,7 @@ export function revertTo(
   const now = readEntry(absolute);
   const undo = () => ({ workspace, absolute, before: now, after: readEntry(absolute) });
   if (expected !== undefined && !(expected === null ? now.kind === 'missing' : sameAsBase(now, expected))) {
-    throw new HostError(
+    throw new RequestError(
       'conflict',
       `${relative} changed since its diff was worked out (another session, a command or an editor wrote to it), so nothing was reverted: that would overwrite the change. Look at the refreshed diff and try again.`,
     );
@@ -55,7 +55,7 @@ export function revertTo(
   if (target.kind === 'file') {
     if (!before) {
       if (now.kind === 'missing')
-        throw new HostError(
+        throw new RequestError(
           'not_found',
           `${relative} did not exist at the review base and does not exist now: there is nothing to revert. Refresh the list of changes.`,
         );
@@ -63,7 +63,7 @@ export function revertTo(
       return { path: relative, hunks: 'file', note: `${relative} (whole file; it was new, so it was deleted)`, undo: undo() };
     }
     if (sameAsBase(now, before))
-      throw new HostError(
+      throw new RequestError(
         'conflict',
         `${relative} is already as the review base has it: there is nothing to revert. Refresh the list of changes.`,
       );
@@ -77,7 +77,7 @@ export function revertTo(
   }
 
   const wholeFileOnly = (why: string) =>
-    new HostError('invalid_input', `A single hunk of ${relative} cannot be reverted: ${why}. Revert the whole file instead.`);
+    new RequestError('invalid_input', `A single hunk of ${relative} cannot be reverted: ${why}. Revert the whole file instead.`);
   if (now.kind !== 'file') throw wholeFileOnly(now.kind === 'missing' ? 'the file no longer exists' : 'it is not a regular file now');
   if (before && before.mode === '120000') throw wholeFileOnly('it was a symbolic link');
   const oldBytes = before?.bytes ?? Buffer.alloc(0);
@@ -89,7 +89,7 @@ export function revertTo(
   if (!split) throw wholeFileOnly('it changed too much to be split into hunks');
   const hunk = split.hunks[target.index];
   if (!hunk || hunk.fingerprint !== target.fingerprint) {
-    throw new HostError(
+    throw new RequestError(
       'conflict',
       `The changes to ${relative} are no longer what the diff showed (it changed since it was loaded), so no hunk was reverted. Look at the refreshed diff and try again.`,
     );
@@ -118,13 +118,13 @@ export function normalise(filePath: string): string {
     relative.includes('\0') ||
     parts.some((part) => part === '..' || part === '' || part === '.')
   ) {
-    throw new HostError(
+    throw new RequestError(
       'invalid_input',
       `${JSON.stringify(filePath)} is not a path inside the workspace; pass the path the list of changes shows.`,
     );
   }
   if (parts.some((part) => part.toLowerCase() === '.git'))
-    throw new HostError('invalid_input', `${filePath} is inside a .git folder, which the live diff never shows or reverts.`);
+    throw new RequestError('invalid_input', `${filePath} is inside a .git folder, which the live diff never shows or reverts.`);
   return relative;
 }
 
@@ -135,7 +135,7 @@ export function insideWorkspace(workspace: string, relative: string, shown: stri
   while (!fs.existsSync(parent)) parent = path.dirname(parent);
   const real = fs.realpathSync.native(parent);
   if (real !== workspace && !real.startsWith(workspace + path.sep)) {
-    throw new HostError('invalid_input', `${shown} leads outside the workspace ${workspace} through a symbolic link; it was not touched.`);
+    throw new RequestError('invalid_input', `${shown} leads outside the workspace ${workspace} through a symbolic link; it was not touched.`);
   }
   return absolute;
 }
@@ -149,7 +149,7 @@ function sameAsBase(now: WorkspaceEntry, before: TreeEntry): boolean {
 
 function writeEntry(absolute: string, now: WorkspaceEntry, before: TreeEntry): void {
   if (now.kind === 'other')
-    throw new HostError('conflict', `${absolute} is a folder or a special file now; move it away, then revert again.`);
+    throw new RequestError('conflict', `${absolute} is a folder or a special file now; move it away, then revert again.`);
   fs.mkdirSync(path.dirname(absolute), { recursive: true });
   if (before.mode === '120000') {
     if (now.kind !== 'missing') fs.unlinkSync(absolute);

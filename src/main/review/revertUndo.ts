@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { HostError } from '../sessions/hostError';
+import { RequestError } from '../../shared/requestError';
 import { insideWorkspace, type Reverted } from './revertFile';
 import { readEntry, sameEntry, type WorkspaceEntry } from './workspaceEntry';
 
@@ -37,7 +37,7 @@ export class RevertUndos {
   undo(sessionId: string, undoId: string): RevertUndone {
     const remembered = this.latest.get(sessionId);
     if (!remembered || remembered.id !== undoId) {
-      throw new HostError(
+      throw new RequestError(
         'not_found',
         'That revert can no longer be undone: only a session’s latest revert can be, until Tether restarts. The diff shows the files as they are.',
       );
@@ -46,7 +46,7 @@ export class RevertUndos {
     insideWorkspace(undo.workspace, relative, relative);
     if (!sameEntry(readEntry(undo.absolute), undo.after)) {
       this.latest.delete(sessionId);
-      throw new HostError(
+      throw new RequestError(
         'conflict',
         `${relative} changed after it was reverted, so the revert was not undone: undoing it would overwrite that change. The diff shows the file as it is now.`,
       );
@@ -65,7 +65,7 @@ export class RevertUndos {
 /** Makes `absolute` hold `entry` exactly: bytes and permission bits, a link, or nothing. */
 function restore(absolute: string, entry: WorkspaceEntry): void {
   const now = readEntry(absolute);
-  if (entry.kind === 'other') throw new HostError('conflict', `${absolute} was not a regular file before the revert; it was left as it is.`);
+  if (entry.kind === 'other') throw new RequestError('conflict', `${absolute} was not a regular file before the revert; it was left as it is.`);
   // A link is replaced, never written through; a file that the revert created is removed.
   if (now.kind === 'symlink' || (now.kind === 'file' && entry.kind !== 'file')) fs.unlinkSync(absolute);
   if (entry.kind === 'missing') return;

@@ -4,7 +4,7 @@ import type { WorktreeSetting } from '../../shared/contract';
 import type { EventOf } from '../../shared/events';
 import { foldEvents, type SessionState } from '../../shared/session';
 import type { SessionPlace } from '../sessions/sessionManager';
-import { HostError } from '../sessions/hostError';
+import { RequestError } from '../../shared/requestError';
 import type { Store } from '../store/store';
 import { newId } from '../store/newId';
 import { GitError, runUserGit } from '../workspace/git';
@@ -45,7 +45,7 @@ export class SessionWorktrees {
     const project = this.project(projectId);
     const repo = await repositoryOf(project.path);
     if (enabled && 'unavailable' in repo) {
-      throw new HostError(
+      throw new RequestError(
         'invalid_input',
         `Worktree sessions cannot be turned on for ${project.path}: ${repo.unavailable} Sessions there work in the folder itself.`,
       );
@@ -65,7 +65,7 @@ export class SessionWorktrees {
     if (!project || !readWorktreeSettings(this.options.dataDir).projects[project.id]?.enabled) return null;
     const repo = await repositoryOf(folder);
     if ('unavailable' in repo) {
-      throw new HostError(
+      throw new RequestError(
         'failed',
         `This project is set to give each session its own worktree, but ${repo.unavailable} Turn worktree sessions off for it to work in the folder itself.`,
       );
@@ -83,9 +83,9 @@ export class SessionWorktrees {
    */
   async makeFor(sessionId: string, projectId: string, folder: string): Promise<{ event: EventOf<'worktree.created'>; workspace: string }> {
     const open = this.worktreeOf(sessionId);
-    if (open && !open.finished) throw new HostError('conflict', `This session already works in its own worktree (branch ${open.branch}).`);
+    if (open && !open.finished) throw new RequestError('conflict', `This session already works in its own worktree (branch ${open.branch}).`);
     const repo = await repositoryOf(folder);
-    if ('unavailable' in repo) throw new HostError('invalid_input', `This session cannot move to a worktree: ${repo.unavailable}`);
+    if ('unavailable' in repo) throw new RequestError('invalid_input', `This session cannot move to a worktree: ${repo.unavailable}`);
     return this.make(repo, projectId, sessionId, 'this session');
   }
 
@@ -109,7 +109,7 @@ export class SessionWorktrees {
     try {
       await runUserGit(['worktree', 'add', '--quiet', '-b', branch, folderPath, repo.head], { cwd: repo.top });
     } catch (error) {
-      throw new HostError('failed', `Could not make a worktree for ${forWhom} in ${repo.top}: ${(error as Error).message}`);
+      throw new RequestError('failed', `Could not make a worktree for ${forWhom} in ${repo.top}: ${(error as Error).message}`);
     }
     const worktree = fs.realpathSync.native(folderPath);
     const event: EventOf<'worktree.created'> = { type: 'worktree.created', path: worktree, branch, baseCommit: repo.head, repo: repo.top };
@@ -121,7 +121,7 @@ export class SessionWorktrees {
   refuseWhileOpen(sessionId: string): void {
     const worktree = this.worktreeOf(sessionId);
     if (worktree && !worktree.finished) {
-      throw new HostError('conflict', `This session still has its worktree (branch ${worktree.branch}); merge, squash or discard it first, then delete the session.`);
+      throw new RequestError('conflict', `This session still has its worktree (branch ${worktree.branch}); merge, squash or discard it first, then delete the session.`);
     }
   }
 
@@ -137,14 +137,14 @@ export class SessionWorktrees {
     message?: string,
   ): Promise<{ action: WorktreeAction; commit?: string; into?: string }> {
     const session = this.options.store.sessions.get(sessionId);
-    if (!session) throw new HostError('not_found', `There is no session ${sessionId}; it may have been deleted.`);
+    if (!session) throw new RequestError('not_found', `There is no session ${sessionId}; it may have been deleted.`);
     const worktree = this.worktreeOf(sessionId);
     if (!worktree)
-      throw new HostError(
+      throw new RequestError(
         'invalid_input',
         'This session works in the project folder itself, not in a worktree of its own: there is nothing to merge or discard.',
       );
-    if (worktree.finished) throw new HostError('conflict', `This session's worktree was already ${pastTense(worktree.finished.action)}.`);
+    if (worktree.finished) throw new RequestError('conflict', `This session's worktree was already ${pastTense(worktree.finished.action)}.`);
 
     let result: { action: WorktreeAction; commit?: string; into?: string } = { action };
     if (action !== 'discard') {
@@ -164,13 +164,13 @@ export class SessionWorktrees {
     const { repo, branch } = worktree;
     const into = (await git(repo, ['symbolic-ref', '-q', '--short', 'HEAD'], [1])).trim();
     if (!into)
-      throw new HostError(
+      throw new RequestError(
         'conflict',
         `The repository at ${repo} is not on a branch (detached HEAD), so there is nothing to ${action} into. Check out the branch that should receive the work, then try again.`,
       );
     const dirty = await changedTrackedFiles(repo);
     if (dirty.length > 0) {
-      throw new HostError(
+      throw new RequestError(
         'conflict',
         `The main checkout at ${repo} has uncommitted changes to ${listFiles(dirty)}. Commit or stash them, then ${action} again; nothing was changed.`,
       );
@@ -191,7 +191,7 @@ export class SessionWorktrees {
     });
     const [tree, ...conflicted] = merged.stdout.toString('utf8').split('\n').filter(Boolean);
     if (merged.exitCode === 1) {
-      throw new HostError(
+      throw new RequestError(
         'conflict',
         `${action === 'merge' ? 'Merging' : 'Squashing'} ${branch} into ${into} would conflict in ${listFiles([...new Set(conflicted)])}. Nothing was changed in ${repo}: the worktree and its branch (with the session's work committed on it) are kept, so you can resolve it there with git, or discard it.`,
       );
@@ -202,7 +202,7 @@ export class SessionWorktrees {
     try {
       await git(repo, ['merge', '--ff-only', '--quiet', commit]);
     } catch (error) {
-      throw new HostError(
+      throw new RequestError(
         'conflict',
         `Could not move ${into} in ${repo} to the ${action === 'merge' ? 'merge' : 'squashed'} commit, so nothing was changed there (the session's work stays committed on ${branch}). git said: ${(error as Error).message}`,
       );
@@ -212,7 +212,7 @@ export class SessionWorktrees {
 
   private project(projectId: string) {
     const project = this.options.store.projects.get(projectId);
-    if (!project) throw new HostError('not_found', `There is no project ${projectId}.`);
+    if (!project) throw new RequestError('not_found', `There is no project ${projectId}.`);
     return project;
   }
 }

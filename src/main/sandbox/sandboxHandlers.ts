@@ -1,6 +1,6 @@
 import type { Handlers } from '../../shared/contract';
 import type { SandboxView } from '../../shared/sandbox';
-import { HostError } from '../sessions/hostError';
+import { RequestError } from '../../shared/requestError';
 import type { Store } from '../store/store';
 import { checkSandboxAvailability } from './availability';
 import { builtInFence } from './fence';
@@ -14,7 +14,7 @@ export function createSandboxHandlers(options: { dataDir: string; store: Store }
   const { dataDir, store } = options;
   const projectPath = (projectId: string): string => {
     const project = store.projects.get(projectId);
-    if (!project) throw new HostError('not_found', `There is no project ${projectId}; open its folder first.`);
+    if (!project) throw new RequestError('not_found', `There is no project ${projectId}; open its folder first.`);
     return project.path;
   };
   const view = (folder: string): SandboxView => {

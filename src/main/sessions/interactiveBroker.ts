@@ -1,7 +1,7 @@
 import type { ApprovalAnswer } from '../../shared/contract';
 import type { Decision } from '../../shared/permissions';
 import type { ApprovalRequest, Broker } from '../permissions/broker';
-import { HostError } from './hostError';
+import { RequestError } from '../../shared/requestError';
 
 interface Waiting {
   request: ApprovalRequest;
@@ -61,14 +61,14 @@ export class InteractiveBroker implements Broker {
   answer(answer: ApprovalAnswer, options: { stillAsked?: boolean } = {}): void {
     const waiting = this.waiting.get(answer.approvalId);
     if (!waiting && this.taken.has(answer.approvalId)) {
-      throw new HostError('not_found', 'This permission request is no longer waiting: it was already answered.');
+      throw new RequestError('not_found', 'This permission request is no longer waiting: it was already answered.');
     }
     if (!waiting && options.stillAsked && !this.early.has(answer.approvalId)) {
       this.early.set(answer.approvalId, toDecision(answer));
       return;
     }
     if (!waiting) {
-      throw new HostError('not_found', 'This permission request is no longer waiting: it was already answered, or its session stopped.');
+      throw new RequestError('not_found', 'This permission request is no longer waiting: it was already answered, or its session stopped.');
     }
     // Taken before resolving, so a second answer arriving in the same tick is refused, not applied twice.
     this.waiting.delete(answer.approvalId);

@@ -11,7 +11,7 @@ import type { Store } from '../store/store';
 import { looksBinary } from '../tools/files/looksBinary';
 import { languageForPath } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
-import { HostError } from './hostError';
+import { RequestError } from '../../shared/requestError';
 import type { SessionShadowRepos } from './sessionShadowRepos';
 
 export interface SessionDiffsOptions {
@@ -80,7 +80,7 @@ export class SessionDiffs {
     const relative = normalise(filePath);
     const { changes } = await this.own(sessionId, scope, relative);
     const change = changes[0];
-    if (!change) throw new HostError('not_found', `${nothingOwned(relative, scope)}; list the changes again to see what the session changed.`);
+    if (!change) throw new RequestError('not_found', `${nothingOwned(relative, scope)}; list the changes again to see what the session changed.`);
     return fileDiffOf(change);
   }
 
@@ -104,7 +104,7 @@ export class SessionDiffs {
     const scope = request.scope ?? 'session';
     const { repo, now, changes } = await this.own(sessionId, scope, relative);
     const change = changes[0];
-    if (!change || !now) throw new HostError('not_found', `${nothingOwned(relative, scope)}: there is nothing to revert. Refresh the list of changes.`);
+    if (!change || !now) throw new RequestError('not_found', `${nothingOwned(relative, scope)}: there is nothing to revert. Refresh the list of changes.`);
     const target: RevertTarget = request.hunk ? { kind: 'hunk', ...request.hunk } : { kind: 'file' };
     const reverted = revertTo(repo.workspace, relative, treeEntry(change.origin), target, treeEntry(change.current));
     const after = await this.snapshotQuietly(repo, `session ${sessionId} reverted ${relative}`);
@@ -136,14 +136,14 @@ export class SessionDiffs {
 
   /** The shadow repository that holds this session's snapshots (shared by the sessions of one workspace). */
   repoFor(sessionId: string): Promise<ShadowRepo> {
-    if (!this.store.sessions.get(sessionId)) throw new HostError('not_found', `There is no session ${sessionId}.`);
+    if (!this.store.sessions.get(sessionId)) throw new RequestError('not_found', `There is no session ${sessionId}.`);
     return this.shadowRepos.forSession(sessionId);
   }
 
   private async ready(sessionId: string): Promise<void> {
     await this.basesUnderWay.get(sessionId);
     const failure = this.failures.get(sessionId);
-    if (failure) throw new HostError('failed', `The live diff is not available for this session: ${failure}`);
+    if (failure) throw new RequestError('failed', `The live diff is not available for this session: ${failure}`);
   }
 
   /** The session's own standing changes in `scope` (to the one file `only`, when named), and the snapshot of now they were worked out against. */

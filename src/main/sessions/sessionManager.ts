@@ -5,8 +5,8 @@ import type { Core } from '../core';
 import type { ModelConfig } from '../model/config';
 import type { PermissionEngine } from '../permissions/engine';
 import type { SessionRow } from '../store/sessions';
-import { ShuttingDown } from '../agent/shuttingDown';
-import { HostError } from './hostError';
+import { ShuttingDown } from '../terminal/shuttingDown';
+import { RequestError } from '../../shared/requestError';
 import { InteractiveBroker } from './interactiveBroker';
 
 type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -88,8 +88,8 @@ export class SessionManager {
    */
   retry(sessionId: string): void {
     const row = this.requireSession(sessionId);
-    if (this.running.has(sessionId)) throw new HostError('conflict', 'This session is already working; there is nothing to retry.');
-    if (row.status === 'done') throw new HostError('conflict', 'This session finished with an answer; send a message to go on.');
+    if (this.running.has(sessionId)) throw new RequestError('conflict', 'This session is already working; there is nothing to retry.');
+    if (row.status === 'done') throw new RequestError('conflict', 'This session finished with an answer; send a message to go on.');
     this.launch(sessionId, { resume: true });
   }
 
@@ -144,9 +144,9 @@ export class SessionManager {
   async whileStopped<T>(sessionId: string, what: string, work: () => Promise<T>): Promise<T> {
     this.requireSession(sessionId);
     if (this.running.has(sessionId)) {
-      throw new HostError('conflict', `Cannot ${what} while the agent is working on this session: stop it (or wait until it finishes), then try again.`);
+      throw new RequestError('conflict', `Cannot ${what} while the agent is working on this session: stop it (or wait until it finishes), then try again.`);
     }
-    if (this.holds.has(sessionId)) throw new HostError('conflict', `Cannot ${what} now: a rewind of this session is still under way. Try again when it is done.`);
+    if (this.holds.has(sessionId)) throw new RequestError('conflict', `Cannot ${what} now: a rewind of this session is still under way. Try again when it is done.`);
     const done = work();
     this.holds.set(sessionId, done.then(() => undefined, () => undefined));
     try {
@@ -175,7 +175,7 @@ export class SessionManager {
   }
 
   delete(sessionId: string): void {
-    if (this.running.has(sessionId)) throw new HostError('conflict', 'This session is still working; stop it before deleting it.');
+    if (this.running.has(sessionId)) throw new RequestError('conflict', 'This session is still working; stop it before deleting it.');
     this.requireSession(sessionId);
     this.options.core.store.sessions.delete(sessionId);
     this.modes.delete(sessionId);
@@ -278,7 +278,7 @@ export class SessionManager {
 
   private requireSession(sessionId: string): SessionRow {
     const row = this.options.core.store.sessions.get(sessionId);
-    if (!row) throw new HostError('not_found', `There is no session ${sessionId}; it may have been deleted.`);
+    if (!row) throw new RequestError('not_found', `There is no session ${sessionId}; it may have been deleted.`);
     return row;
   }
 

@@ -7,7 +7,7 @@ import { insideWorkspace, revertTo } from '../review/revertFile';
 import type { SessionWorktrees } from '../review/sessionWorktrees';
 import { readEntry, type WorkspaceEntry } from '../review/workspaceEntry';
 import type { Store } from '../store/store';
-import { HostError } from './hostError';
+import { RequestError } from '../../shared/requestError';
 import type { SessionDiffs } from './sessionDiffs';
 import type { SessionShadowRepos } from './sessionShadowRepos';
 
@@ -32,13 +32,13 @@ export interface SessionMoveDeps {
  */
 export async function moveToWorktree(deps: SessionMoveDeps, sessionId: string): Promise<WorktreeMoved> {
   const session = deps.store.sessions.get(sessionId);
-  if (!session) throw new HostError('not_found', `There is no session ${sessionId}; it may have been deleted.`);
-  if (!session.projectId) throw new HostError('invalid_input', 'This session belongs to no project, so it has no repository to make a worktree in.');
+  if (!session) throw new RequestError('not_found', `There is no session ${sessionId}; it may have been deleted.`);
+  if (!session.projectId) throw new RequestError('invalid_input', 'This session belongs to no project, so it has no repository to make a worktree in.');
   const from = session.workspace;
   const { changes } = await deps.diffs.standing(sessionId);
   const changedSince = changes.filter((change) => !matches(readEntry(insideWorkspace(from, change.path, change.path)), change.current));
   if (changedSince.length > 0) {
-    throw new HostError('conflict', `${list(changedSince.map((change) => change.path))} changed since this session's changes were worked out; nothing was moved. Try again.`);
+    throw new RequestError('conflict', `${list(changedSince.map((change) => change.path))} changed since this session's changes were worked out; nothing was moved. Try again.`);
   }
 
   const made = await deps.worktrees.makeFor(sessionId, session.projectId, from);
@@ -48,7 +48,7 @@ export async function moveToWorktree(deps: SessionMoveDeps, sessionId: string): 
     const before = (await repo.snapshot(`session ${sessionId} moved here: before its changes`)).commit;
     const refused = changes.filter((change) => !carry(made.workspace, change));
     if (refused.length > 0) {
-      throw new HostError(
+      throw new RequestError(
         'conflict',
         `This session's changes to ${list(refused.map((change) => change.path))} cannot be carried into a worktree made from the last commit (${made.event.baseCommit.slice(0, 8)}): the committed file differs where the session changed it. Nothing was moved; commit or undo the other changes to those files first, or keep working here.`,
       );

@@ -1,5 +1,5 @@
 import type { Input, Output, RequestName, TetherApi } from '../../../../shared/contract';
-import { RequestError } from './requestError';
+import { RequestError } from '../../../../shared/requestError';
 import type { ConnectionState, TetherClient } from './tetherClient';
 
 const open: ConnectionState = { status: 'open' };

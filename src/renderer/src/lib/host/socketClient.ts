@@ -7,7 +7,7 @@ import {
   WS_PROTOCOL,
   WS_TOKEN_PROTOCOL_PREFIX,
 } from '../../../../shared/hostProtocol';
-import { RequestError } from './requestError';
+import { RequestError } from '../../../../shared/requestError';
 import type { ConnectionState, TetherClient } from './tetherClient';
 
 /**

@@ -1,6 +1,10 @@
-import { RequestFailure } from '../../../../shared/contract';
+import { RequestFailure } from './contract';
 
-/** A request the host refused or could not finish; `message` is written for the person. */
+/**
+ * A request the host refused or could not finish; `message` is written for the person. The one
+ * request error of main and renderer: a handler throws it with a code (see RequestFailure), the
+ * dispatcher sends the code and message, and the renderer's clients reject with it again.
+ */
 export class RequestError extends Error {
   override readonly name = 'RequestError';
 
