@@ -1,12 +1,19 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandPrefix, offerAllowAlways, validateAllowAlwaysRule } from './allowAlways';
 import type { SimpleCommand } from './commandAnalysis';
-import { fakeAnalyze } from './fakeAnalyzer';
 import { matchTokens, parseCommandPattern } from './ruleMatchCommand';
 import { analyzeCommand, initShellParser } from './shell/analyzeCommand';
+import { createShellTestbed, type ShellTestbed } from '../../../test/support/shellTestbed';
 
-const offerFor = (text: string) => offerAllowAlways({ kind: 'command', command: text, analysis: fakeAnalyze(text) });
+// The real shell analysis, with programs found in a stand-in system folder (never this machine's PATH).
+let testbed: ShellTestbed;
+beforeAll(async () => {
+  testbed = await createShellTestbed();
+});
+afterAll(() => testbed.dispose());
+
+const offerFor = (text: string) => offerAllowAlways({ kind: 'command', command: text, analysis: testbed.analyze(text) });
 const simple = (argv: string[], wrappers: string[] = []): SimpleCommand => ({ argv, wrappers, assignments: [], readOnly: false, mayReachNetwork: false, writesTo: [] });
 
 describe('the rule offered for a command', () => {
@@ -69,7 +76,7 @@ describe('the rule offered for a command', () => {
       else expect(offer.refused).toMatch(/cannot be pinned down|wildcard/);
     });
 
-    it('offers the same prefixes as the stand-in for plain commands', () => {
+    it('offers the same prefixes for plain commands with this machine’s PATH', () => {
       expect(realOffer('npm test -- --watch')).toEqual({ rule: 'run_command(npm test *)' });
       expect(realOffer('git commit -m "fix: a thing"')).toEqual({ rule: 'run_command(git commit *)' });
     });

@@ -2,18 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode, PermissionRule, RuleAction, RuleSource } from '../../shared/permissions';
 import { validateAllowAlwaysRule } from './allowAlways';
 import { createPermissionEngine } from './engine';
-import { fakeAnalyze } from './fakeAnalyzer';
 import { command } from '../../../test/support/permissionQueries';
+import { createShellTestbed, type ShellTestbed } from '../../../test/support/shellTestbed';
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-props-')));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+// The real shell analysis, with programs found in a stand-in system folder (never this machine's PATH).
+let testbed: ShellTestbed;
+beforeAll(async () => {
+  testbed = await createShellTestbed();
+});
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+  testbed.dispose();
+});
 
 function engine(rules: PermissionRule[], mode: PermissionMode = 'ask', projectTrusted = false) {
-  return createPermissionEngine({ workspaceRoot: root, mode, outsideContent: 'ask', rules, projectTrusted, analyze: fakeAnalyze });
+  return createPermissionEngine({ workspaceRoot: root, mode, outsideContent: 'ask', rules, projectTrusted, pathEnv: testbed.pathEnv });
 }
 
 const word = fc.constantFrom('git', 'npm', 'test', 'log', 'push', 'rm', '-rf', 'build', 'x', '--force', 'make', 'ls');

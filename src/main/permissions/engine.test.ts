@@ -4,14 +4,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutsideContentSetting, PermissionMode, PermissionRule, RuleAction, RuleSource } from '../../shared/permissions';
 import { createPermissionEngine, type PermissionEngineOptions } from './engine';
-import { fakeAnalyze } from './fakeAnalyzer';
 import { RuleSyntaxError } from './rules';
 import { initShellParser } from './shell/analyzeCommand';
 import { command, mcpTool, query, testTools } from '../../../test/support/permissionQueries';
+import { createShellTestbed, type ShellTestbed } from '../../../test/support/shellTestbed';
 
 const made: string[] = [];
+// The real shell analysis, with programs found in a stand-in system folder (never this machine's PATH).
+let testbed: ShellTestbed;
+beforeAll(async () => {
+  testbed = await createShellTestbed();
+});
 afterAll(() => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  testbed.dispose();
 });
 
 function workspace(): string {
@@ -33,7 +39,7 @@ function engine(rules: PermissionRule[] = [], options: Partial<PermissionEngineO
     mode: 'ask' as PermissionMode,
     outsideContent: 'ask' as OutsideContentSetting,
     projectTrusted: false,
-    analyze: fakeAnalyze,
+    pathEnv: testbed.pathEnv,
     ...options,
     rules,
   });
@@ -290,9 +296,12 @@ describe('the taint gate', () => {
   });
 
   it('leaves local actions alone', () => {
-    const e = engine([rule('run_command(npm test *)', 'allow')]);
-    expect(e.evaluate(command('npm test', { taint })).action).toBe('allow');
+    const e = engine([rule('run_command(npm test *)', 'allow'), rule('run_command(tsc *)', 'allow')]);
+    expect(e.evaluate(command('tsc --noEmit', { taint })).action).toBe('allow');
     expect(e.evaluate(query(testTools.read_file, { path: 'src/a.ts' }, { taint })).action).toBe('allow');
+    // A test runner is not a local action: `npm test` runs the project's scripts, which may reach the
+    // network (classifyInvocation.ts). The stand-in parser these tests once used called it local.
+    expect(e.evaluate(command('npm test', { taint })).action).toBe('ask');
   });
 
   it('gates a command it cannot pin down, and MCP tools unless read-only', () => {
