@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { projectSettingsPath } from '../permissions/settings';
+import { projectSettingsPath } from '../settings/settingsFile';
 import { readAppSettings, settingsFile, type AppSettings } from '../settings/appSettings';
 import { isStdio, McpConfigError, parseMcpConfigText, parseMcpServers, type McpServerEntry } from './mcpServerConfig';
 import type { McpServerSource, McpServerSpec } from './mcpServerSpec';

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadPermissionRules, parsePermissionRules, projectSettingsPath, readPermissionRules, SettingsError } from './settings';
+import { projectSettingsPath, SettingsError } from '../settings/settingsFile';
+import { loadPermissionRules, parsePermissionRules, readPermissionRules } from './settings';
 
 const made: string[] = [];
 afterAll(() => {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { z } from 'zod';
 import type { PermissionRule, RuleAction, RuleSource } from '../../shared/permissions';
 import { parseRule, RuleSyntaxError } from './rules';
+import { projectSettingsPath, SettingsError, SettingsFile } from '../settings/settingsFile';
 
 /**
  * Permission settings files: the user's global settings, the project's `.tether/settings.json`, and
@@ -13,37 +12,7 @@ import { parseRule, RuleSyntaxError } from './rules';
  * a rule that cannot be read is an error naming the file and the problem: it never loads halfway.
  */
 
-const RuleList = z.array(z.string(), { error: 'must be a list of rule strings' });
-
-export const PermissionSettings = z.strictObject({
-  allow: RuleList.optional(),
-  ask: RuleList.optional(),
-  deny: RuleList.optional(),
-});
-export type PermissionSettings = z.infer<typeof PermissionSettings>;
-
-export const SettingsFile = z.looseObject({
-  permissions: PermissionSettings.optional(),
-});
-export type SettingsFile = z.infer<typeof SettingsFile>;
-
-/** A settings file that cannot be used; `file` is the path, the message says what to fix. */
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
-  constructor(
-    readonly file: string,
-    problem: string,
-  ) {
-    super(`The settings file ${file} ${problem}`);
-  }
-}
-
 const ACTIONS: readonly RuleAction[] = ['deny', 'ask', 'allow'];
-
-/** Where a project keeps its settings. */
-export function projectSettingsPath(workspaceRoot: string): string {
-  return path.join(workspaceRoot, '.tether', 'settings.json');
-}
 
 /**
  * Reads the rules in one settings file. A missing file is no rules, unless `required` (a file the

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { readJsonFile, writeJsonFile } from './jsonFile';
 import { ModelApi } from '../../shared/conversation';
 import { OutsideContentSetting, PermissionMode } from '../../shared/permissions';
-import { PermissionSettings, SettingsError } from '../permissions/settings';
+import { PermissionSettings, SettingsError } from './settingsFile';
 
 /**
  * The person's own settings, in <dataDir>/settings.json: where the model is, how many steps a run may
