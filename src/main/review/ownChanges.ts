@@ -1,4 +1,4 @@
-import { looksBinary } from '../tools/files/looksBinary';
+import { looksBinary } from '../workspace/looksBinary';
 import { ownTextChanges, type TextStep } from './lineOwnership';
 import type { OwnStep } from './ownSteps';
 import type { SnapshotEntry, SnapshotHistory } from './snapshotHistory';

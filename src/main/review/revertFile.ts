@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HunkRange } from '../../shared/events';
 import { RequestError } from '../../shared/requestError';
-import { looksBinary } from '../tools/files/looksBinary';
+import { looksBinary } from '../workspace/looksBinary';
 import { treeEntryAt, type TreeEntry } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
 import { fileHunks } from './fileHunks';

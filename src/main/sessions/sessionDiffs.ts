@@ -8,7 +8,7 @@ import { normalise, revertTo, type RevertTarget } from '../review/revertFile';
 import { RevertUndos } from '../review/revertUndo';
 import { SnapshotHistory } from '../review/snapshotHistory';
 import type { Store } from '../store/store';
-import { looksBinary } from '../tools/files/looksBinary';
+import { looksBinary } from '../workspace/looksBinary';
 import { languageForPath } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
 import { RequestError } from '../../shared/requestError';

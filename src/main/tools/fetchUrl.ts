@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, ToolError, type Tool, type ToolResult } from './defineTool';
 import description from './fetchUrl.txt?raw';
-import { looksBinary } from './files/looksBinary';
+import { looksBinary } from '../workspace/looksBinary';
 import { contentKind, mediaType, type ContentKind } from './fetch/contentKind';
 import { charsetParameter, decodeText } from './fetch/decodeText';
 import { fetchPage, type FetchedPage, type FollowRedirect } from './fetch/fetchPage';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { defineTool, ToolError, type ToolResult } from './defineTool';
 import description from './readFile.txt?raw';
-import { BINARY_SNIFF_BYTES, looksBinary } from './files/looksBinary';
+import { BINARY_SNIFF_BYTES, looksBinary } from '../workspace/looksBinary';
 import { missingPathError } from './files/missingPathError';
 import { resolvePath } from './files/resolvePath';
 

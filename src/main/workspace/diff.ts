@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FileChange, FileDiff } from '../../shared/contract';
-import { looksBinary } from '../tools/files/looksBinary';
+import { looksBinary } from './looksBinary';
 import type { ShadowRepo } from './shadowRepo';
 
 /**

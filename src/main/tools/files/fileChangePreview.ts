@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { FileChange } from '../../../shared/fileChange';
 import { ToolError } from '../defineTool';
 import { dominantLineEnding } from './lineEndings';
-import { looksBinary } from './looksBinary';
+import { looksBinary } from '../../workspace/looksBinary';
 
 /**
  * What the request shows for a write or an edit: the file as it is now around the change (see
