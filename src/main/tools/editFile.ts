@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool, ToolError } from './defineTool';
 import description from './editFile.txt?raw';
 import { dominantLineEnding, withLineEnding } from './files/lineEndings';
-import { looksBinary } from './files/looksBinary';
+import { looksBinary } from '../workspace/looksBinary';
 import { missingPathError } from './files/missingPathError';
 import { resolvePath } from './files/resolvePath';
 import { unifiedDiff } from './files/unifiedDiff';

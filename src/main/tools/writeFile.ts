@@ -5,7 +5,7 @@ import { plural } from '../../shared/costs';
 import { defineTool, ToolError } from './defineTool';
 import description from './writeFile.txt?raw';
 import { dominantLineEnding, withLineEnding } from './files/lineEndings';
-import { looksBinary } from './files/looksBinary';
+import { looksBinary } from '../workspace/looksBinary';
 import { resolvePath } from './files/resolvePath';
 import { unifiedDiff } from './files/unifiedDiff';
 import { assertUnchanged, readCurrent, writeChange } from './files/fileChangePreview';
