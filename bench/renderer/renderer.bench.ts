@@ -41,13 +41,15 @@ import {
  * The renderer's speed targets (issue 4), measured in Debian's headless Chromium against the built
  * `tether serve` with the scripted model:
  *
- * - opening a session of 5,000 events: first paint under 1 s. From the click on the session in the
- *   sidebar to the first frame drawn with the session's last message in view (the page reloaded
- *   before each run, so nothing of the session is held);
+ * - opening a session of 5,000 events, and one of 50,000 (issue 18): first paint under 1 s. From the
+ *   click on the session in the sidebar to the first frame drawn with the session's last message in
+ *   view (the page reloaded before each run, so nothing of the session is held); the page's JS heap
+ *   with the session open is printed, since a session opens from a snapshot of bounded size;
  * - streaming 200 tokens/s into the conversation: frame time p95 under 50 ms. The gaps between
  *   consecutive animation frames while the streamed message is on screen;
  * - opening the diff of a 10,000-line file: under 500 ms from the click on the file to the diff editor
- *   showing it (both sides drawn); also when the changes are marked (Monaco diffs in a worker).
+ *   showing it (both sides drawn); also when the changes are marked (Monaco diffs in a worker); on a
+ *   freshly loaded page (Monaco loads first), the changes marked under 800 ms.
  *
  * Figures, not assertions: each says whether its target is met. The machine's load is printed, since
  * two cores shared with other work move these numbers. Times are split where the page talks to the
@@ -71,6 +73,8 @@ const VIEWPORT = { width: 1440, height: 900 };
 
 const SESSION_EVENTS = 5_000;
 const OPEN_RUNS = 7;
+const LONG_SESSION_EVENTS = 50_000;
+const LONG_OPEN_RUNS = 5;
 const OPEN_TARGET_MS = 1_000;
 
 const TOKENS_PER_SECOND = 200;
@@ -82,6 +86,8 @@ const FRAME_P95_TARGET_MS = 50;
 const DIFF_RUNS = 9;
 const DIFF_COLD_RUNS = 5;
 const DIFF_TARGET_MS = 500;
+/** On a freshly loaded page (Monaco and its diff worker load first), counted to the changes marked. */
+const DIFF_FRESH_TARGET_MS = 800;
 
 const skip = missingBuild();
 let browser: Browser | undefined;
@@ -102,66 +108,11 @@ afterAll(async () => {
 
 describe.skipIf(skip !== null)('renderer', () => {
   it('opens a session of 5,000 events', async () => {
-    let session: LongSession | undefined;
-    const app = await serveTether({
-      prepare: ({ dataDir, workspace, baseUrl }) => {
-        session = writeLongSession({ dataDir, workspace, baseUrl, minEvents: SESSION_EVENTS });
-      },
-    });
-    const page = await newPage();
-    await page.context().addInitScript(watchSocket);
-    try {
-      const { sessionId, events, conversationItems } = session!;
-      const item = `[data-testid="session-item"][data-session-id="${sessionId}"]`;
-      const timings: OpenTiming[] = [];
-      const host: number[] = [];
-      const inPage: number[] = [];
-      let answerChars = 0;
-      for (let run = 0; run < OPEN_RUNS; run++) {
-        await reload(page, app.url);
-        await page.locator(item).waitFor();
-        await page.evaluate(armOpenProbe, { clickSelector: item, mark: LAST_ANSWER_MARK });
-        await page.locator(`${item} .session-select`).click();
-        await page.waitForFunction(probeDone, 'open' as const, { timeout: 60_000 });
-        const timing = await page.evaluate(openResult);
-        timings.push(timing);
-        const answer = await lastAnswer(page, 'session:events');
-        if (answer) {
-          host.push(answer.answeredAt - answer.requestedAt);
-          inPage.push(timing.paintedAt - answer.answeredAt);
-          answerChars = answer.chars;
-        }
-      }
-      if (profileFolder) {
-        await reload(page, app.url);
-        await page.locator(item).waitFor();
-        await page.evaluate(armOpenProbe, { clickSelector: item, mark: LAST_ANSWER_MARK });
-        const profiling = await startProfiling(page);
-        await page.locator(`${item} .session-select`).click();
-        await page.waitForFunction(probeDone, 'open' as const, { timeout: 60_000 });
-        await profiling.stop('open-session');
-      }
-      const dom = await page.evaluate(conversationSize);
-      const painted = timings.map((t) => t.paintedAt - t.clickAt);
-      const frame = timings.map((t) => t.frameAt - t.clickAt);
-      const longest = timings.map((t) => Math.max(0, ...t.longTasks));
-      const blocked = timings.map((t) => t.longTasks.reduce((sum, d) => sum + d, 0));
-      report(
-        `Open a session of ${events.toLocaleString('en-US')} events (${conversationItems.toLocaleString('en-US')} conversation items, ${dom.cards.toLocaleString('en-US')} tool cards, ${dom.nodes.toLocaleString('en-US')} DOM nodes in the conversation), ${OPEN_RUNS} runs, page reloaded before each`,
-        [
-          `click -> first frame drawn with the last message in view: ${summary(painted)}`,
-          `click -> last message laid out (before that frame paints): ${summary(frame)}`,
-          `of which: asking the host for the log until its answer (${(answerChars / 1e6).toFixed(1)} MB) arrived: ${summary(host)}`,
-          `          the answer's arrival -> painted (parse, fold, draw):          ${summary(inPage)}`,
-          `main thread in tasks over 50 ms: ${summary(blocked)}; longest task ${summary(longest)}`,
-          `runs (ms): ${painted.map((n) => n.toFixed(0)).join(', ')}`,
-          `target: first paint < ${OPEN_TARGET_MS} ms (median): ${verdict(median(painted) < OPEN_TARGET_MS)}; p95 ${verdict(percentile(painted, 95) < OPEN_TARGET_MS)}`,
-        ],
-      );
-    } finally {
-      await page.close();
-      await app.close();
-    }
+    await openLongSession(SESSION_EVENTS, OPEN_RUNS);
+  });
+
+  it('opens a session of 50,000 events', async () => {
+    await openLongSession(LONG_SESSION_EVENTS, LONG_OPEN_RUNS);
   });
 
   it('streams 200 tokens/s into the conversation', async () => {
@@ -217,16 +168,15 @@ describe.skipIf(skip !== null)('renderer', () => {
     await page.context().addInitScript(watchSocket);
     try {
       // The agent changes both files (the scripted model's turn edits them as a tool would), then reads one.
+      // The agent changes both files with a command the person allows: the diff shows only a session's own steps.
+      staged(app.workspace, { [PRICE_FILE]: PRICE_FIXED, [BIG_FILE]: after });
       app.model.push(
-        () => {
-          writeFileSync(path.join(app.workspace, PRICE_FILE), PRICE_FIXED);
-          writeFileSync(path.join(app.workspace, BIG_FILE), after);
-          return { toolCalls: [{ name: 'read_file', arguments: { path: PRICE_FILE } }] };
-        },
+        { toolCalls: [{ name: 'run_command', arguments: { command: copyStaged([PRICE_FILE, BIG_FILE]) } }] },
         { text: 'Fixed the discount and reserved stock before shipping.' },
       );
       await page.goto(app.url);
       await startTask(page, 'Fix the discount and reserve stock before shipping');
+      await allowOnce(page);
       await sessionDone(page);
       const bigItem = `[data-testid="diff-file"][data-path="${BIG_FILE}"]`;
       const smallItem = `[data-testid="diff-file"][data-path="${PRICE_FILE}"]`;
@@ -262,14 +212,13 @@ describe.skipIf(skip !== null)('renderer', () => {
       }
 
       // A second session whose one changed file is the big one: opening it loads Monaco for the first time in the page.
+      staged(app.workspace, { [BIG_FILE]: bigFileAgain(after) });
       app.model.push(
-        () => {
-          writeFileSync(path.join(app.workspace, BIG_FILE), bigFileAgain(after));
-          return { toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] };
-        },
+        { toolCalls: [{ name: 'run_command', arguments: { command: copyStaged([BIG_FILE]) } }] },
         { text: 'Returns count as stock now.' },
       );
       await startTask(page, 'Count returns as stock');
+      await allowOnce(page);
       await sessionDone(page);
       const second = await page.locator('[data-testid="session-view"]').getAttribute('data-session-id');
       const secondItem = `[data-testid="session-item"][data-session-id="${second}"]`;
@@ -312,6 +261,7 @@ describe.skipIf(skip !== null)('renderer', () => {
           `  -> changes marked:     ${summary(coldChanges)}`,
           `target: < ${DIFF_TARGET_MS} ms from the click on the file to the editor showing it (median): ${verdict(median(content) < DIFF_TARGET_MS)}; p95 ${verdict(percentile(content, 95) < DIFF_TARGET_MS)}`,
           `        the same counted to the changes marked (median): ${verdict(median(changes) < DIFF_TARGET_MS)}; on a freshly loaded page (median): ${verdict(median(coldContent) < DIFF_TARGET_MS)}`,
+          `target: on a freshly loaded page, changes marked < ${DIFF_FRESH_TARGET_MS} ms (median): ${verdict(median(coldChanges) < DIFF_FRESH_TARGET_MS)}; p95 ${verdict(percentile(coldChanges, 95) < DIFF_FRESH_TARGET_MS)}`,
         ],
       );
     } finally {
@@ -320,6 +270,89 @@ describe.skipIf(skip !== null)('renderer', () => {
     }
   });
 });
+
+/**
+ * Opens the long session of `minEvents` events `runs` times, the page reloaded before each: from
+ * the click in the sidebar to the first frame with its last message in view, split at the answer to
+ * session:open (the snapshot); then the page's JS heap with the session open, after a collection.
+ */
+async function openLongSession(minEvents: number, runs: number): Promise<void> {
+  let session: LongSession | undefined;
+  const app = await serveTether({
+    prepare: ({ dataDir, workspace, baseUrl }) => {
+      session = writeLongSession({ dataDir, workspace, baseUrl, minEvents });
+    },
+  });
+  const page = await newPage();
+  await page.context().addInitScript(watchSocket);
+  try {
+    const { sessionId, events, conversationItems } = session!;
+    const item = `[data-testid="session-item"][data-session-id="${sessionId}"]`;
+    const timings: OpenTiming[] = [];
+    const host: number[] = [];
+    const inPage: number[] = [];
+    let answerChars = 0;
+    for (let run = 0; run < runs; run++) {
+      await reload(page, app.url);
+      await page.locator(item).waitFor();
+      await page.evaluate(armOpenProbe, { clickSelector: item, mark: LAST_ANSWER_MARK });
+      await page.locator(`${item} .session-select`).click();
+      await page.waitForFunction(probeDone, 'open' as const, { timeout: 60_000 });
+      const timing = await page.evaluate(openResult);
+      timings.push(timing);
+      const answer = await lastAnswer(page, 'session:open');
+      if (answer) {
+        host.push(answer.answeredAt - answer.requestedAt);
+        inPage.push(timing.paintedAt - answer.answeredAt);
+        answerChars = answer.chars;
+      }
+    }
+    const heap = await jsHeap(page);
+    const largestFrame = Math.max(0, ...(await page.evaluate(socketRequests)).map((request) => request.answerChars ?? 0));
+    if (profileFolder) {
+      await reload(page, app.url);
+      await page.locator(item).waitFor();
+      await page.evaluate(armOpenProbe, { clickSelector: item, mark: LAST_ANSWER_MARK });
+      const profiling = await startProfiling(page);
+      await page.locator(`${item} .session-select`).click();
+      await page.waitForFunction(probeDone, 'open' as const, { timeout: 60_000 });
+      await profiling.stop(`open-session-${minEvents}`);
+    }
+    const dom = await page.evaluate(conversationSize);
+    const painted = timings.map((t) => t.paintedAt - t.clickAt);
+    const frame = timings.map((t) => t.frameAt - t.clickAt);
+    const longest = timings.map((t) => Math.max(0, ...t.longTasks));
+    const blocked = timings.map((t) => t.longTasks.reduce((sum, d) => sum + d, 0));
+    report(
+      `Open a session of ${events.toLocaleString('en-US')} events (${conversationItems.toLocaleString('en-US')} conversation items, ${dom.cards.toLocaleString('en-US')} tool cards, ${dom.nodes.toLocaleString('en-US')} DOM nodes in the conversation), ${runs} runs, page reloaded before each`,
+      [
+        `click -> first frame drawn with the last message in view: ${summary(painted)}`,
+        `click -> last message laid out (before that frame paints): ${summary(frame)}`,
+        `of which: asking the host for the snapshot until its answer (${(answerChars / 1e6).toFixed(2)} MB) arrived: ${summary(host)}`,
+        `          the answer's arrival -> painted (parse, fold, draw):          ${summary(inPage)}`,
+        `main thread in tasks over 50 ms: ${summary(blocked)}; longest task ${summary(longest)}`,
+        `page's JS heap with the session open (after a collection): ${(heap / 1e6).toFixed(1)} MB; largest answer ${(largestFrame / 1e6).toFixed(2)} MB`,
+        `runs (ms): ${painted.map((n) => n.toFixed(0)).join(', ')}`,
+        `target: first paint < ${OPEN_TARGET_MS} ms (median): ${verdict(median(painted) < OPEN_TARGET_MS)}; p95 ${verdict(percentile(painted, 95) < OPEN_TARGET_MS)}`,
+      ],
+    );
+  } finally {
+    await page.close();
+    await app.close();
+  }
+}
+
+/** The page's used JS heap in bytes, after a garbage collection (DevTools protocol). */
+async function jsHeap(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    return usedSize;
+  } finally {
+    await cdp.detach();
+  }
+}
 
 if (skip) {
   describe('renderer', () => {
@@ -375,14 +408,41 @@ function frameGaps(logs: FrameLog[]): number[] {
   return logs.flatMap((log) => log.frames.slice(1).map((time, i) => time - log.frames[i]!));
 }
 
-/** As a person starts a task: the project's "new session" button, the task box, Enter. */
+/**
+ * As a person starts a task: the project's "new session" button, the task box, Enter. A project
+ * opened for the first time asks how it should work first: "Ask before every command", as
+ * e2e/support/ui.ts answers it.
+ */
 async function startTask(page: Page, task: string): Promise<void> {
   await page.getByTestId('project-item').first().locator('.project-header').hover();
   await page.getByTestId('project-new-session').first().click();
   const box = page.getByTestId('task-box');
+  const question = page.getByTestId('project-mode-question');
+  await box.or(question).first().waitFor();
+  if (await question.isVisible()) await question.getByTestId('project-mode-ask').click();
   await box.fill(task);
   await box.press('Enter');
   await page.getByTestId('session-view').waitFor();
+}
+
+/** Where the benchmark puts a file's next version for the agent's command to copy in: written by hand, so never one of a session's changes. */
+const STAGED = '.bench-staged';
+
+function staged(workspace: string, files: Record<string, string>): void {
+  for (const [file, content] of Object.entries(files)) {
+    const target = path.join(workspace, STAGED, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+}
+
+function copyStaged(files: string[]): string {
+  return files.map((file) => `cp ${STAGED}/${file} ${file}`).join(' && ');
+}
+
+/** Allows the request the session shows, once. */
+async function allowOnce(page: Page): Promise<void> {
+  await page.getByTestId('permission-allow-once').click({ timeout: 30_000 });
 }
 
 async function sessionDone(page: Page): Promise<void> {
