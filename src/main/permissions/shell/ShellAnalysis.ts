@@ -8,10 +8,10 @@ import { findsWorkspaceRepository } from './gitRepositoryAt';
 import { parseShell } from './parser';
 import { ansiCStringEnd, describeError, dropsEscape, hasBlankOnlyToParser, hidesSubstitution, joinContinuedLines } from './parserQuirks';
 import { createProgramResolver, type ProgramLocation, type ProgramResolver } from './programResolver';
-import type { Frame, Invocation, Stdin } from './invocation';
+import { invocationIn, type Frame, type Invocation, type Stdin } from './invocation';
 import { argumentReads, redirectRead, type Cwd } from './readTargets';
 import { asDynamic, literalWord, readWord, touchingGroups, type Word } from './readWord';
-import { unwrapCommand, type UnwrapHost } from './unwrapCommand';
+import { unwrapCommand, type Next, type UnwrapFinding } from './unwrapCommand';
 
 /**
  * The walk behind analyzeCommand: every simple command that can run, found in every place bash
@@ -105,20 +105,6 @@ export class ShellAnalysis {
   private cwdAfterCd: Cwd | null = null;
   private readonly resolver: ProgramResolver;
   private readonly cdpathSet = Boolean(process.env.CDPATH);
-  /** What unwrapCommand reports back through. */
-  private readonly host: UnwrapHost = {
-    reason: (text) => this.reason(text),
-    note: (text) => this.notes.push(text),
-    script: (source, frame) => this.script(source, frame),
-    invoke: (words, invocation) => this.invoke(words, invocation),
-    record: (argv, invocation, classification, location) => this.pushCommand(argv, invocation, classification, location),
-    context: (invocation) => this.invocationContext(invocation),
-    resolve: (name, viaExec) => this.resolver.resolve(name, viaExec),
-    variableNameWord: (word, builtin, frame) => this.checkVariableNameWord(word, builtin, frame),
-    arithmeticText: (text, frame) => this.arithmeticText(text, frame),
-    markArray: (name) => this.arrays.add(name),
-    baseInvocation: (frame, fromParser) => this.baseInvocation(frame, fromParser),
-  };
 
   constructor(options: ShellAnalysisOptions) {
     this.resolver = createProgramResolver(options.workspaceRoot, options.pathEnv);
@@ -553,7 +539,7 @@ export class ShellAnalysis {
     const location = this.resolver.resolve(keyword, false);
     this.pushCommand(
       argv,
-      { ...this.baseInvocation(frame, true), wrappers: [...frame.wrappers] },
+      { ...invocationIn(frame, true), wrappers: [...frame.wrappers] },
       literal ? { readOnly: true, local: true } : { readOnly: false, local: true },
       location,
     );
@@ -580,7 +566,7 @@ export class ShellAnalysis {
       argv.push(word.text);
       if (!word.text.startsWith('-')) this.checkVariableNameWord(word, 'unset', frame);
     }
-    this.pushCommand(argv, this.baseInvocation(frame, true), { readOnly: true, local: true }, { kind: 'builtin' });
+    this.pushCommand(argv, invocationIn(frame, true), { readOnly: true, local: true }, { kind: 'builtin' });
   }
 
   /**
@@ -906,7 +892,7 @@ export class ShellAnalysis {
         });
     } else {
       this.invoke(words, {
-        ...this.baseInvocation(frame, true),
+        ...invocationIn(frame, true),
         assignments,
         writes: [...frame.writes, ...writes],
         stdin: redirected.stdin ?? frame.stdin,
@@ -916,24 +902,6 @@ export class ShellAnalysis {
     }
     for (const part of wordNodes) this.expressions(part, frame);
     this.commands.push(...nested);
-  }
-
-  private baseInvocation(frame: Frame, fromParser: boolean): Invocation {
-    return {
-      wrappers: [...frame.wrappers],
-      assignments: [],
-      viaExec: false,
-      blockReadOnly: frame.blockReadOnly,
-      appendsArguments: false,
-      placeholder: null,
-      changesDirectory: frame.cwdUnknown,
-      fromParser,
-      writes: frame.writes,
-      stdin: frame.stdin,
-      ...(frame.stdin === 'literal-document' && frame.document !== undefined ? { document: frame.document } : {}),
-      ...(frame.stdin === 'file' && frame.stdinFile !== undefined ? { stdinFile: frame.stdinFile } : {}),
-      frame,
-    };
   }
 
   /** zsh expands some words bash leaves alone (=cmd, glob qualifiers that run code): never guess at those. */
@@ -986,7 +954,23 @@ export class ShellAnalysis {
       const args = words.slice(1);
       const mark = this.commands.length;
       const wrappersBefore = invocation.wrappers.length;
-      const next = base === null ? null : unwrapCommand(this.host, base, args, invocation, words);
+      let next: Next = 'final';
+      if (base !== null) {
+        const unwrapped = unwrapCommand(base, args, invocation);
+        for (const finding of unwrapped.found) this.act(finding, invocation.frame);
+        next = unwrapped.next;
+        if (typeof next === 'object' && 'alone' in next) {
+          // A wrapper given nothing to run is recorded as itself.
+          const alone = next.alone;
+          this.pushCommand(
+            words.map((word) => word.text),
+            alone,
+            classifyInvocation(base, args, this.invocationContext(alone)),
+            this.resolver.resolve(name, alone.viaExec),
+          );
+          return;
+        }
+      }
       if (next === 'done') return;
       if (next === 'opaque') {
         this.pushCommand(
@@ -997,7 +981,7 @@ export class ShellAnalysis {
         );
         return;
       }
-      if (next === null) {
+      if (next === 'final') {
         // What the program itself starts (find -exec, a trap's action) is listed after it.
         const nested = this.commands.splice(mark);
         this.finish(words, invocation, location, base);
@@ -1006,6 +990,33 @@ export class ShellAnalysis {
       }
       words = next;
       invocation.fromParser = false;
+    }
+  }
+
+  /** Acts on what unwrapCommand found in a program reached in `frame`, in the order it was found. */
+  private act(finding: UnwrapFinding, frame: Frame): void {
+    switch (finding.kind) {
+      case 'reason':
+        this.reason(finding.text);
+        return;
+      case 'note':
+        this.notes.push(finding.text);
+        return;
+      case 'script':
+        this.script(finding.source, finding.frame);
+        return;
+      case 'command':
+        this.invoke(finding.words, finding.invocation);
+        return;
+      case 'variable-name':
+        this.checkVariableNameWord(finding.word, finding.builtin, frame);
+        return;
+      case 'arithmetic':
+        this.arithmeticText(finding.text, frame);
+        return;
+      case 'array':
+        this.arrays.add(finding.name);
+        return;
     }
   }
 

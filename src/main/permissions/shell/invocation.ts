@@ -47,3 +47,22 @@ export interface Invocation {
   stdinFile?: string;
   frame: Frame;
 }
+
+/** The invocation of a command written in `frame`, before any wrapper is stripped; `fromParser` when its words are the parser's. */
+export function invocationIn(frame: Frame, fromParser: boolean): Invocation {
+  return {
+    wrappers: [...frame.wrappers],
+    assignments: [],
+    viaExec: false,
+    blockReadOnly: frame.blockReadOnly,
+    appendsArguments: false,
+    placeholder: null,
+    changesDirectory: frame.cwdUnknown,
+    fromParser,
+    writes: frame.writes,
+    stdin: frame.stdin,
+    ...(frame.stdin === 'literal-document' && frame.document !== undefined ? { document: frame.document } : {}),
+    ...(frame.stdin === 'file' && frame.stdinFile !== undefined ? { stdinFile: frame.stdinFile } : {}),
+    frame,
+  };
+}

@@ -1,8 +1,6 @@
-import type { ProgramLocation } from './programResolver';
-import { classifyInvocation, type InvocationClass, type InvocationContext } from './classifyInvocation';
 import { isDangerousVariable } from './dangerousVariable';
 import { globMatches } from './globMatches';
-import type { Dialect, Frame, Invocation } from './invocation';
+import { invocationIn, type Dialect, type Frame, type Invocation } from './invocation';
 import { asDynamic, literalWord, type Word } from './readWord';
 import { scanOptions } from './scanOptions';
 import { wrapperSpecs } from './wrapperSpecs';
@@ -10,27 +8,69 @@ import { wrapperSpecs } from './wrapperSpecs';
 /**
  * What a program that runs other programs runs: wrappers (timeout, env, sudo, xargs, ...), shells
  * given a script (bash -c), builtins that run or assign (eval, trap, read, printf -v, ...), find's
- * -exec commands, and interpreters that read their program from stdin. The analysis calls it for
- * every program it reaches, and it reports back through the host.
+ * -exec commands, and interpreters that read their program from stdin.
+ *
+ * It reads one program's words and answers with data; it keeps no state and calls nothing back.
+ * The walk (ShellAnalysis) keeps all the state of the line (where it runs, its variables, the
+ * commands and reasons found so far) and acts on the answer: it follows the inner command, and
+ * walks the scripts and commands handed to it, in the order they were found.
  */
-export interface UnwrapHost {
-  /** Records why the line cannot be pinned down. */
-  reason(text: string): void;
-  /** Records something the person should know. */
-  note(text: string): void;
-  /** Analyses a script a wrapper runs (bash -c, eval, trap, watch, su -c). */
-  script(source: string, frame: Frame): void;
-  /** Analyses a command a program starts (find -exec). */
-  invoke(words: readonly Word[], invocation: Invocation): void;
-  /** Records a command as it is. */
-  record(argv: string[], invocation: Invocation, classification: InvocationClass, location: ProgramLocation): void;
-  context(invocation: Invocation): InvocationContext;
-  resolve(name: string, viaExec: boolean): ProgramLocation;
-  /** Checks a word a builtin takes as a variable name. */
-  variableNameWord(word: Word, builtin: string, frame: Frame): void;
-  arithmeticText(text: string, frame: Frame): void;
-  markArray(name: string): void;
-  baseInvocation(frame: Frame, fromParser: boolean): Invocation;
+export interface Unwrapped {
+  next: Next;
+  /** What the analysis must act on, in the order it was found. */
+  found: UnwrapFinding[];
+}
+
+/**
+ * - the words of the command the wrapper runs: go on with them;
+ * - 'final': the program is not a wrapper, it is what runs;
+ * - 'alone': a wrapper given nothing to run (`nohup`, `env` printing the environment): record the
+ *   words as they are, as that program, with this invocation;
+ * - 'done': handled here (a script handed to the analysis, a query such as `command -v`);
+ * - 'opaque': what it runs cannot be told (a reason says why): record the words as they are.
+ */
+export type Next = Word[] | 'final' | { alone: Invocation } | 'done' | 'opaque';
+
+export type UnwrapFinding =
+  /** Why the line cannot be pinned down. */
+  | { kind: 'reason'; text: string }
+  /** Something the person should know. */
+  | { kind: 'note'; text: string }
+  /** A script the program runs (bash -c, eval, trap, watch, su -c), to walk as a line of its own. */
+  | { kind: 'script'; source: string; frame: Frame }
+  /** A command the program starts (find -exec), to analyse as an invocation of its own. */
+  | { kind: 'command'; words: Word[]; invocation: Invocation }
+  /** A word a builtin takes as a variable name (read NAME, printf -v NAME, ...), to check and assign. */
+  | { kind: 'variable-name'; word: Word; builtin: string }
+  /** An arithmetic expression given as text (let's arguments), to evaluate as bash would. */
+  | { kind: 'arithmetic'; text: string }
+  /** A variable the program makes an array (read -a, mapfile). */
+  | { kind: 'array'; name: string };
+
+/** Collects the findings of one unwrap, in order. */
+class Findings {
+  readonly list: UnwrapFinding[] = [];
+  reason(text: string): void {
+    this.list.push({ kind: 'reason', text });
+  }
+  note(text: string): void {
+    this.list.push({ kind: 'note', text });
+  }
+  script(source: string, frame: Frame): void {
+    this.list.push({ kind: 'script', source, frame });
+  }
+  command(words: Word[], invocation: Invocation): void {
+    this.list.push({ kind: 'command', words, invocation });
+  }
+  variableName(word: Word, builtin: string): void {
+    this.list.push({ kind: 'variable-name', word, builtin });
+  }
+  arithmetic(text: string): void {
+    this.list.push({ kind: 'arithmetic', text });
+  }
+  array(name: string): void {
+    this.list.push({ kind: 'array', name });
+  }
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -81,30 +121,21 @@ function interpreterKind(name: string): string | null {
 }
 
 /**
- * One wrapper: returns the words of the command it runs, null when `name` is not a wrapper (the
- * command is final), 'done' when it was handled here (a script, a query, a wrapper alone), or
- * 'opaque' when what it runs cannot be told (a reason says why; the words are recorded as they are).
+ * One program, `name` (its recognised name) with `args`, reached with `invocation`, which the
+ * wrappers it strips build up (their names, assignments, exec, a directory change...).
  */
-export function unwrapCommand(
-  host: UnwrapHost,
-  name: string,
-  args: Word[],
-  invocation: Invocation,
-  words: readonly Word[],
-): Word[] | null | 'done' | 'opaque' {
+export function unwrapCommand(name: string, args: Word[], invocation: Invocation): Unwrapped {
+  const found = new Findings();
+  const next = unwrapOne(found, name, args, invocation);
+  return { next, found: found.list };
+}
+
+function unwrapOne(found: Findings, name: string, args: Word[], invocation: Invocation): Next {
   const frame = invocation.frame;
-  const wrap = (wrapper: string, rest: Word[], exec = true): Word[] | 'done' => {
+  const wrap = (wrapper: string, rest: Word[], exec = true): Word[] | { alone: Invocation } => {
     invocation.wrappers.push(wrapper);
     if (exec) invocation.viaExec = true;
-    if (rest.length === 0) {
-      host.record(
-        words.map((word) => word.text),
-        { ...invocation, wrappers: invocation.wrappers.slice(0, -1) },
-        classifyInvocation(name, args, host.context(invocation)),
-        host.resolve(words[0]!.text, invocation.viaExec),
-      );
-      return 'done';
-    }
+    if (rest.length === 0) return { alone: { ...invocation, wrappers: invocation.wrappers.slice(0, -1) } };
     return rest;
   };
   const options = (spec: keyof typeof wrapperSpecs): ParsedWrapper | null => {
@@ -113,12 +144,12 @@ export function unwrapCommand(
       wrapperSpecs[spec]!,
     );
     if (!scan.ok) {
-      host.reason(`${name}: ${scan.reason}, so where its command starts is unclear`);
+      found.reason(`${name}: ${scan.reason}, so where its command starts is unclear`);
       return null;
     }
     const dynamicInZone = args.slice(0, scan.firstOperand).find((word) => word.kind !== 'literal');
     if (dynamicInZone) {
-      host.reason(`${name} has the argument ${dynamicInZone.source}, only known when it runs, so where its command starts is unclear`);
+      found.reason(`${name} has the argument ${dynamicInZone.source}, only known when it runs, so where its command starts is unclear`);
       return null;
     }
     return { scan, rest: args.slice(scan.firstOperand) };
@@ -126,46 +157,46 @@ export function unwrapCommand(
 
   switch (name) {
     case 'eval': {
-      host.reason('eval runs a string as a command');
+      found.reason('eval runs a string as a command');
       invocation.wrappers.push('eval');
       if (!args.every((word) => word.kind === 'literal')) return 'opaque';
-      host.script(args.map((word) => word.text).join(' '), innerFrame(invocation, frame.dialect));
+      found.script(args.map((word) => word.text).join(' '), innerFrame(invocation, frame.dialect));
       return 'done';
     }
     case 'source':
     case '.':
-      host.reason(`${name} runs the commands of a file in this shell`);
-      return null;
+      found.reason(`${name} runs the commands of a file in this shell`);
+      return 'final';
     case 'alias':
-      if (args.some((word) => word.text.includes('='))) host.reason('alias makes a name stand for other commands');
-      return null;
+      if (args.some((word) => word.text.includes('='))) found.reason('alias makes a name stand for other commands');
+      return 'final';
     case 'enable':
-      host.reason('enable turns shell builtins on and off or loads new ones');
-      return null;
+      found.reason('enable turns shell builtins on and off or loads new ones');
+      return 'final';
     case 'fc':
     case 'bind':
     case 'complete':
     case 'compgen':
     case 'coproc':
       if (name === 'fc' || name === 'coproc' || args.some((word) => /^-[^-]*[CFx]/.test(word.text)))
-        host.reason(`${name} can run commands that are not on this line`);
-      return null;
+        found.reason(`${name} can run commands that are not on this line`);
+      return 'final';
     case 'builtin':
-      if (args.length === 0) return null;
-      host.reason('builtin with a command runs a shell builtin that bypasses this analysis of functions and wrappers');
+      if (args.length === 0) return 'final';
+      found.reason('builtin with a command runs a shell builtin that bypasses this analysis of functions and wrappers');
       invocation.wrappers.push('builtin');
       return args;
     case 'exec': {
       const parsed = options('exec');
       if (!parsed) return 'opaque';
-      if (parsed.rest.length === 0) return null;
-      host.reason('exec replaces the shell with the command');
+      if (parsed.rest.length === 0) return 'final';
+      found.reason('exec replaces the shell with the command');
       return wrap('exec', parsed.rest);
     }
     case 'command': {
       const parsed = options('command');
       if (!parsed) return 'opaque';
-      if (parsed.scan.options.some((option) => option.name === 'v' || option.name === 'V')) return null;
+      if (parsed.scan.options.some((option) => option.name === 'v' || option.name === 'V')) return 'final';
       invocation.wrappers.push('command');
       if (parsed.rest.length === 0) return 'done';
       return parsed.rest;
@@ -190,7 +221,7 @@ export function unwrapCommand(
       if (!parsed) return 'opaque';
       const [duration, ...rest] = parsed.rest;
       if (duration && duration.kind !== 'literal') {
-        host.reason(`timeout's duration ${duration.source} is only known when it runs`);
+        found.reason(`timeout's duration ${duration.source} is only known when it runs`);
         return 'done';
       }
       return wrap('timeout', rest);
@@ -205,21 +236,21 @@ export function unwrapCommand(
     case 'ionice': {
       const parsed = options('ionice');
       if (!parsed) return 'opaque';
-      if (parsed.scan.options.some((option) => ['p', 'P', 'u', 'pid', 'pgid', 'uid'].includes(option.name))) return null;
+      if (parsed.scan.options.some((option) => ['p', 'P', 'u', 'pid', 'pgid', 'uid'].includes(option.name))) return 'final';
       return wrap('ionice', parsed.rest);
     }
     case 'env':
-      return unwrapEnv(host, args, invocation, words, options);
+      return unwrapEnv(found, args, invocation, options);
     case 'sudo':
     case 'doas': {
       const parsed = options(name);
       if (!parsed) return 'opaque';
       const flags = parsed.scan.options.map((option) => option.name);
       if (flags.some((flag) => ['e', 'edit', 'l', 'list', 'v', 'validate', 'k', 'K', 'V', 'L'].includes(flag)) && parsed.rest.length === 0)
-        return null;
+        return 'final';
       if (flags.includes('e') || flags.includes('edit')) {
         invocation.blockReadOnly ??= `${name} -e edits files as another user`;
-        return null;
+        return 'final';
       }
       if (flags.some((flag) => ['D', 'chdir', 'R', 'chroot'].includes(flag))) invocation.changesDirectory = true;
       invocation.blockReadOnly ??= `${name} runs the command as another user`;
@@ -227,7 +258,7 @@ export function unwrapCommand(
       while (rest[0]?.kind === 'literal' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].text)) {
         const variable = rest[0].text.slice(0, rest[0].text.indexOf('='));
         invocation.assignments.push(variable);
-        if (isDangerousVariable(variable)) host.reason(`${name} sets ${variable} for the command, which changes what it runs`);
+        if (isDangerousVariable(variable)) found.reason(`${name} sets ${variable} for the command, which changes what it runs`);
         rest = rest.slice(1);
       }
       return wrap(name, rest);
@@ -246,19 +277,19 @@ export function unwrapCommand(
       const script = parsed.scan.options.find((option) => ['c', 'command', 'session-command'].includes(option.name));
       if (script) {
         invocation.wrappers.push(name);
-        host.script(script.value ?? '', innerFrame(invocation, 'sh'));
+        found.script(script.value ?? '', innerFrame(invocation, 'sh'));
         return 'done';
       }
       // `runuser -u user -- cmd` runs cmd; `su user` and `runuser user` start a shell for that user.
       if (name === 'runuser' && parsed.scan.options.some((option) => option.name === 'u' || option.name === 'user')) return wrap(name, parsed.rest);
       if (parsed.rest.length > 1) {
-        host.reason(`${name} gives its arguments to a login shell, so what runs is unclear`);
+        found.reason(`${name} gives its arguments to a login shell, so what runs is unclear`);
         return 'opaque';
       }
-      return null;
+      return 'final';
     }
     case 'xargs':
-      return unwrapXargs(host, args, invocation, options);
+      return unwrapXargs(found, args, invocation, options);
     case 'watch': {
       const parsed = options('watch');
       if (!parsed) return 'opaque';
@@ -266,66 +297,65 @@ export function unwrapCommand(
       // Without --exec, watch joins its arguments and hands them to sh -c.
       invocation.wrappers.push('watch');
       if (parsed.rest.some((word) => word.kind !== 'literal')) {
-        host.reason('watch runs a shell script built from words only known when it runs');
+        found.reason('watch runs a shell script built from words only known when it runs');
         return 'opaque';
       }
-      if (parsed.rest.length) host.script(parsed.rest.map((word) => word.text).join(' '), innerFrame(invocation, 'sh'));
+      if (parsed.rest.length) found.script(parsed.rest.map((word) => word.text).join(' '), innerFrame(invocation, 'sh'));
       return 'done';
     }
     case 'find':
-      findExecs(host, args, invocation);
-      return null;
+      findExecs(found, args, invocation);
+      return 'final';
     case 'trap':
-      trap(host, args, invocation);
-      return null;
+      trap(found, args, invocation);
+      return 'final';
     case 'let':
       for (const word of args) {
-        if (word.kind !== 'literal') host.reason(`let evaluates ${word.source}, only known when it runs, as arithmetic`);
-        else host.arithmeticText(word.text, frame);
+        if (word.kind !== 'literal') found.reason(`let evaluates ${word.source}, only known when it runs, as arithmetic`);
+        else found.arithmetic(word.text);
       }
-      return null;
+      return 'final';
     case 'set':
       if (args.some((word, index) => /^-[^-]*k/.test(word.text) || (word.text === '-o' && args[index + 1]?.text === 'keyword'))) {
-        host.reason('set -k turns every NAME=value argument into environment for the command');
+        found.reason('set -k turns every NAME=value argument into environment for the command');
       }
-      return null;
+      return 'final';
     case 'read':
       builtinTargets(
-        host,
+        found,
         name,
         args,
         'adinNptu',
         (option, value) => {
           if (option !== 'a') return [];
-          host.markArray(value.text);
+          found.array(value.text);
           return [value];
         },
-        frame,
       );
-      return null;
+      return 'final';
     case 'mapfile':
     case 'readarray':
-      if (args.some((word) => /^-[^-]*C/.test(word.text))) host.reason(`${name} -C runs a callback command for the lines it reads`);
-      builtinTargets(host, name, args, 'dnOsuCc', () => [], frame);
-      for (const word of args) if (word.kind === 'literal' && IDENTIFIER.test(word.text)) host.markArray(word.text);
-      return null;
+      if (args.some((word) => /^-[^-]*C/.test(word.text))) found.reason(`${name} -C runs a callback command for the lines it reads`);
+      builtinTargets(found, name, args, 'dnOsuCc', () => []);
+      for (const word of args) if (word.kind === 'literal' && IDENTIFIER.test(word.text)) found.array(word.text);
+      return 'final';
     case 'printf':
       if (args[0]?.kind === 'literal' && args[0].text.startsWith('-v')) {
         const target = args[0].text === '-v' ? args[1] : literalWord(args[0].text.slice(2));
-        if (target) host.variableNameWord(target, 'printf -v', frame);
+        if (target) found.variableName(target, 'printf -v');
       }
-      return null;
+      return 'final';
     case 'getopts':
-      if (args[1]) host.variableNameWord(args[1], 'getopts', frame);
-      return null;
+      if (args[1]) found.variableName(args[1], 'getopts');
+      return 'final';
     case 'wait': {
       const index = args.findIndex((word) => word.text === '-p');
-      if (index >= 0 && args[index + 1]) host.variableNameWord(args[index + 1]!, 'wait -p', frame);
-      return null;
+      if (index >= 0 && args[index + 1]) found.variableName(args[index + 1]!, 'wait -p');
+      return 'final';
     }
     case 'hash':
-      if (args.some((word) => /^-[^-]*p/.test(word.text))) host.reason('hash -p makes a name run a program from another path');
-      return null;
+      if (args.some((word) => /^-[^-]*p/.test(word.text))) found.reason('hash -p makes a name run a program from another path');
+      return 'final';
     case 'declare':
     case 'typeset':
     case 'local':
@@ -334,40 +364,39 @@ export function unwrapCommand(
       // Reached through `builtin declare` or `command export`: same checks as the declaration syntax.
       for (const word of args) {
         if (word.kind === 'literal' && /^[-+]/.test(word.text)) {
-          if (/[in]/.test(word.text.slice(1))) host.reason(`${name} ${word.text} makes assignments evaluate their values`);
-        } else host.variableNameWord(word, name, frame);
+          if (/[in]/.test(word.text.slice(1))) found.reason(`${name} ${word.text} makes assignments evaluate their values`);
+        } else found.variableName(word, name);
       }
-      return null;
+      return 'final';
     case 'test':
     case '[': {
       const index = args.findIndex((word) => word.text === '-v');
-      if (index >= 0 && args[index + 1]) host.variableNameWord(args[index + 1]!, 'test -v', frame);
-      return null;
+      if (index >= 0 && args[index + 1]) found.variableName(args[index + 1]!, 'test -v');
+      return 'final';
     }
     default: {
-      if (SHELLS.has(name)) return unwrapShell(host, name, args, invocation);
+      if (SHELLS.has(name)) return unwrapShell(found, name, args, invocation);
       const interpreter = interpreterKind(name);
-      if (interpreter) interpreterProgram(host, name, interpreter, args, invocation);
+      if (interpreter) interpreterProgram(found, name, interpreter, args, invocation);
       if (FOREIGN_SHELLS.has(name) && args.some((word) => /^-[^-]*c$|^--command$|^-Command$/i.test(word.text))) {
-        host.reason(`${name} runs a script in a language this analysis does not read`);
+        found.reason(`${name} runs a script in a language this analysis does not read`);
       }
-      return null;
+      return 'final';
     }
   }
 }
 
 function unwrapEnv(
-  host: UnwrapHost,
+  found: Findings,
   args: Word[],
   invocation: Invocation,
-  words: readonly Word[],
   options: (spec: keyof typeof wrapperSpecs) => ParsedWrapper | null,
-): Word[] | null | 'done' | 'opaque' {
+): Next {
   const parsed = options('env');
   if (!parsed) return 'opaque';
   for (const option of parsed.scan.options) {
     if (option.name === 'S' || option.name === 'split-string') {
-      host.reason('env -S splits a string into a command by rules of its own');
+      found.reason('env -S splits a string into a command by rules of its own');
       return 'opaque';
     }
     if (option.name === 'C' || option.name === 'chdir') invocation.changesDirectory = true;
@@ -378,27 +407,21 @@ function unwrapEnv(
   while (rest[0] && rest[0].text.includes('=') && !rest[0].text.startsWith('=')) {
     const word = rest[0];
     if (word.kind !== 'literal' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.source)) {
-      host.reason(`env has the argument ${word.source}, only known when it runs, which could set any variable or be the command`);
+      found.reason(`env has the argument ${word.source}, only known when it runs, which could set any variable or be the command`);
       return 'opaque';
     }
     if (word.splits) {
-      host.reason(`env's assignment ${word.source} may split into several words when it runs`);
+      found.reason(`env's assignment ${word.source} may split into several words when it runs`);
       return 'opaque';
     }
     const variable = (word.kind === 'literal' ? word.text : word.source).split('=', 1)[0]!;
     invocation.assignments.push(variable);
-    if (isDangerousVariable(variable)) host.reason(`env sets ${variable} for the command, which changes what it runs`);
+    if (isDangerousVariable(variable)) found.reason(`env sets ${variable} for the command, which changes what it runs`);
     rest = rest.slice(1);
   }
   if (rest.length === 0) {
     // Without a command, env prints the environment.
-    host.record(
-      words.map((word) => word.text),
-      invocation,
-      classifyInvocation('env', args, host.context(invocation)),
-      host.resolve(words[0]!.text, invocation.viaExec),
-    );
-    return 'done';
+    return { alone: invocation };
   }
   invocation.wrappers.push('env');
   invocation.viaExec = true;
@@ -406,7 +429,7 @@ function unwrapEnv(
 }
 
 function unwrapXargs(
-  host: UnwrapHost,
+  found: Findings,
   args: Word[],
   invocation: Invocation,
   options: (spec: keyof typeof wrapperSpecs) => ParsedWrapper | null,
@@ -418,7 +441,7 @@ function unwrapXargs(
     if (option.name === 'I') placeholder = option.value ?? '{}';
     if (option.name === 'i' || option.name === 'replace') placeholder = option.value ?? '{}';
     if (option.name === 'process-slot-var' && option.value && isDangerousVariable(option.value)) {
-      host.reason(`xargs sets ${option.value} for the command, which changes what it runs`);
+      found.reason(`xargs sets ${option.value} for the command, which changes what it runs`);
     }
   }
   invocation.wrappers.push('xargs');
@@ -431,7 +454,7 @@ function unwrapXargs(
 }
 
 /** bash -c SCRIPT, sh -c, zsh -c ...: the script is analysed as a line of its own. */
-function unwrapShell(host: UnwrapHost, name: string, args: Word[], invocation: Invocation): null | 'done' | 'opaque' {
+function unwrapShell(found: Findings, name: string, args: Word[], invocation: Invocation): 'final' | 'done' | 'opaque' {
   let index = 0;
   let command = false;
   let readsStdin = false;
@@ -439,7 +462,7 @@ function unwrapShell(host: UnwrapHost, name: string, args: Word[], invocation: I
     const word = args[index]!;
     if (word.kind !== 'literal') {
       if (command) break;
-      host.reason(`${name} has the argument ${word.source}, only known when it runs`);
+      found.reason(`${name} has the argument ${word.source}, only known when it runs`);
       return 'opaque';
     }
     const text = word.text;
@@ -455,10 +478,10 @@ function unwrapShell(host: UnwrapHost, name: string, args: Word[], invocation: I
     if (!/^[-+]/.test(text)) break;
     if (/^[-+][^-]*[oO]$/.test(text)) {
       const option = args[index + 1]?.text;
-      if (text.endsWith('o') && option === 'keyword') host.reason(`${name} -o keyword turns NAME=value arguments into environment`);
+      if (text.endsWith('o') && option === 'keyword') found.reason(`${name} -o keyword turns NAME=value arguments into environment`);
       index++;
     }
-    if (text.slice(1).includes('k')) host.reason(`${name} -k turns NAME=value arguments into environment`);
+    if (text.slice(1).includes('k')) found.reason(`${name} -k turns NAME=value arguments into environment`);
     if (text.slice(1).includes('c')) command = true;
     if (text.slice(1).includes('s')) readsStdin = true;
   }
@@ -468,49 +491,49 @@ function unwrapShell(host: UnwrapHost, name: string, args: Word[], invocation: I
     invocation.wrappers.push(name);
     if (!script) return 'done';
     if (script.kind !== 'literal') {
-      host.reason(`${name} -c runs a script only known when it runs (${script.source})`);
+      found.reason(`${name} -c runs a script only known when it runs (${script.source})`);
       return 'opaque';
     }
-    host.script(script.text, innerFrame(invocation, dialect));
+    found.script(script.text, innerFrame(invocation, dialect));
     return 'done';
   }
   const file = readsStdin ? undefined : args[index];
   if (file && !isStdinPath(file)) {
-    if (file.source.startsWith('<(')) host.reason(`${name} runs a script produced by ${file.source.slice(0, 40)}`);
-    return null;
+    if (file.source.startsWith('<(')) found.reason(`${name} runs a script produced by ${file.source.slice(0, 40)}`);
+    return 'final';
   }
   // A script written out in a here-document or here-string is read like one given with -c.
   if (invocation.stdin === 'literal-document' && invocation.document !== undefined) {
     invocation.wrappers.push(name);
-    host.script(invocation.document, innerFrame(invocation, dialect));
+    found.script(invocation.document, innerFrame(invocation, dialect));
     return 'done';
   }
-  interpreterStdin(host, name, invocation);
-  return null;
+  interpreterStdin(found, name, invocation);
+  return 'final';
 }
 
 /** An interpreter that reads its program from standard input: fine from a literal here-document, never from a pipe. */
-function interpreterStdin(host: UnwrapHost, name: string, invocation: Invocation): void {
+function interpreterStdin(found: Findings, name: string, invocation: Invocation): void {
   switch (invocation.stdin) {
     case 'pipe':
-      host.reason(`${name} runs a program it reads from a pipe`);
+      found.reason(`${name} runs a program it reads from a pipe`);
       return;
     case 'expanding-document':
-      host.reason(`${name} runs a program from a here-document with expansions, only known when it runs`);
+      found.reason(`${name} runs a program from a here-document with expansions, only known when it runs`);
       return;
     case 'literal-document':
-      host.note(`${name} runs the program written in the here-document`);
+      found.note(`${name} runs the program written in the here-document`);
       return;
     default:
   }
 }
 
-function findExecs(host: UnwrapHost, args: readonly Word[], invocation: Invocation): void {
+function findExecs(found: Findings, args: readonly Word[], invocation: Invocation): void {
   const execs = ['-exec', '-execdir', '-ok', '-okdir'];
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word.kind === 'dynamic' || (word.kind === 'pattern' && execs.some((exec) => globMatches(word.text, exec)))) {
-      host.reason(`find's argument ${word.source} could add an -exec command when it runs`);
+      found.reason(`find's argument ${word.source} could add an -exec command when it runs`);
       continue;
     }
     if (!execs.includes(word.text)) continue;
@@ -522,8 +545,8 @@ function findExecs(host: UnwrapHost, args: readonly Word[], invocation: Invocati
       end++;
     const command = args.slice(i + 1, end).map((arg) => (arg.text.includes('{}') ? asDynamic(arg) : arg));
     if (command.length) {
-      host.invoke(command, {
-        ...host.baseInvocation(invocation.frame, false),
+      found.command(command, {
+        ...invocationIn(invocation.frame, false),
         wrappers: [...invocation.wrappers, 'find'],
         viaExec: true,
         blockReadOnly: invocation.blockReadOnly,
@@ -535,27 +558,26 @@ function findExecs(host: UnwrapHost, args: readonly Word[], invocation: Invocati
   }
 }
 
-function trap(host: UnwrapHost, args: readonly Word[], invocation: Invocation): void {
+function trap(found: Findings, args: readonly Word[], invocation: Invocation): void {
   const operands = args.filter((word) => !(word.kind === 'literal' && /^-[lp]$/.test(word.text)));
   if (operands.length < 2 && !(operands.length === 1 && operands[0]!.text === '-')) return;
   const action = operands[0]!;
   if (action.kind !== 'literal') {
-    host.reason(`trap runs ${action.source}, only known when it runs, later`);
+    found.reason(`trap runs ${action.source}, only known when it runs, later`);
     return;
   }
   if (action.text === '' || action.text === '-' || /^\d+$/.test(action.text)) return;
   // The action runs later, as a script of its own.
-  host.script(action.text, innerFrame({ ...invocation, wrappers: [...invocation.wrappers, 'trap'] }, invocation.frame.dialect));
+  found.script(action.text, innerFrame({ ...invocation, wrappers: [...invocation.wrappers, 'trap'] }, invocation.frame.dialect));
 }
 
 /** Checks the variable names a builtin assigns: its operands, and the value of `nameOption` options. */
 function builtinTargets(
-  host: UnwrapHost,
+  found: Findings,
   name: string,
   args: readonly Word[],
   valueLetters: string,
   extraTargets: (option: string, value: Word) => Word[],
-  frame: Frame,
 ): void {
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
@@ -565,12 +587,12 @@ function builtinTargets(
         if (!valueLetters.includes(letter)) continue;
         const attached = word.text.slice(k + 1);
         const value = attached ? literalWord(attached) : args[++i];
-        if (value) for (const target of extraTargets(letter, value)) host.variableNameWord(target, name, frame);
+        if (value) for (const target of extraTargets(letter, value)) found.variableName(target, name);
         break;
       }
       continue;
     }
-    host.variableNameWord(word, name, frame);
+    found.variableName(word, name);
   }
 }
 
@@ -587,7 +609,7 @@ function innerFrame(invocation: Invocation, dialect: Dialect): Frame {
 }
 
 /** node, python, perl ...: inline code must be literal, and a program read from stdin must not come from a pipe. */
-function interpreterProgram(host: UnwrapHost, name: string, kind: string, args: readonly Word[], invocation: Invocation): void {
+function interpreterProgram(found: Findings, name: string, kind: string, args: readonly Word[], invocation: Invocation): void {
   const spec = STDIN_INTERPRETERS[kind]!;
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
@@ -598,7 +620,7 @@ function interpreterProgram(host: UnwrapHost, name: string, kind: string, args: 
     ) {
       const code = text.length > 2 && !spec.inline.includes(text) ? word : args[i + 1];
       if (code && code.kind !== 'literal' && !(kind === 'python' && text.startsWith('-m')))
-        host.reason(`${name} ${text} runs code only known when it runs (${code.source})`);
+        found.reason(`${name} ${text} runs code only known when it runs (${code.source})`);
       return;
     }
     if (spec.withValue.includes(text)) {
@@ -608,19 +630,19 @@ function interpreterProgram(host: UnwrapHost, name: string, kind: string, args: 
     if (word.kind === 'literal' && text.startsWith('-') && text !== '-') continue;
     if (isStdinPath(word)) break;
     if (word.source.startsWith('<(') || word.source.startsWith('>(')) {
-      host.reason(`${name} runs a program produced by ${word.source.slice(0, 40)}`);
+      found.reason(`${name} runs a program produced by ${word.source.slice(0, 40)}`);
       return;
     }
     if (word.kind !== 'literal') {
-      host.reason(`${name} runs a script whose name is only known when it runs (${word.source})`);
+      found.reason(`${name} runs a script whose name is only known when it runs (${word.source})`);
       return;
     }
     // A script file: what it does is its own business, and the person sees its name.
     return;
   }
   // xargs gives the interpreter the words it reads: a script named only when it runs.
-  if (invocation.appendsArguments) host.reason(`${name} runs a script whose name xargs reads from its input`);
-  else interpreterStdin(host, name, invocation);
+  if (invocation.appendsArguments) found.reason(`${name} runs a script whose name xargs reads from its input`);
+  else interpreterStdin(found, name, invocation);
 }
 
 function isStdinPath(word: Word): boolean {
