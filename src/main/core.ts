@@ -17,7 +17,7 @@ import type { Broker } from './permissions/broker';
 import type { PermissionEngine } from './permissions/engine';
 import type { Policy } from './permissions/policy';
 import { matchDomain } from './permissions/ruleMatchDomain';
-import { parseRule } from './permissions/rules';
+import { parseRule } from './permissions/ruleSyntax';
 import { createSessionPermissions, permissionDefaults } from './permissions/sessionPermissions';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';

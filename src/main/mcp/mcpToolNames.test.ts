@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRule } from '../permissions/rules';
+import { parseRule } from '../permissions/ruleSyntax';
 import { McpToolNames, serverSegment } from './mcpToolNames';
 
 describe('MCP tool names', () => {

@@ -5,7 +5,7 @@ import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchC
 import { escapeGlob } from './ruleMatchPath';
 import { execOptionIn } from './shell/execOptions';
 import { RUNNER_SUBCOMMANDS, WRAPPERS } from './shell/wrapperSpecs';
-import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './rules';
+import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './ruleSyntax';
 
 /**
  * "Allow always": the rule the dialog offers for an ask, and the check on a rule the person edited.

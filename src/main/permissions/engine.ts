@@ -10,7 +10,7 @@ import { DEFAULT_RULES } from './defaultRules';
 import { expandGlob, physicalPath } from './readPlaces';
 import { modeDefault, modeForbids, type ActionClass } from './modes';
 import type { AllowAlwaysOffer, PermissionQuery, Policy, PolicyVerdict } from './policy';
-import { parseRule, RuleSyntaxError, type ParsedRule } from './rules';
+import { parseRule, RuleSyntaxError, type ParsedRule } from './ruleSyntax';
 import { matchTokens, showArgv, type CommandPattern } from './ruleMatchCommand';
 import { matchDomain } from './ruleMatchDomain';
 import { compilePathPattern, type PathMatcher } from './ruleMatchPath';

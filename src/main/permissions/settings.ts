@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { PermissionRule, RuleAction, RuleSource } from '../../shared/permissions';
-import { parseRule, RuleSyntaxError } from './rules';
+import { parseRule, RuleSyntaxError } from './ruleSyntax';
 import { projectSettingsPath, SettingsError, SettingsFile } from '../settings/settingsFile';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { matchTokens, parseCommandPattern, quoteWord } from './ruleMatchCommand';
 import { matchDomain, parseDomainPattern } from './ruleMatchDomain';
 import { compilePathPattern, escapeGlob, parsePathPattern } from './ruleMatchPath';
-import { parseRule, RuleSyntaxError } from './rules';
+import { parseRule, RuleSyntaxError } from './ruleSyntax';
 
 function commandMatches(spec: string, argv: string[]): boolean {
   return matchTokens(parseCommandPattern(spec).tokens, argv);
