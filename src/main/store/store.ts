@@ -6,7 +6,7 @@ import { EventLog } from './eventLog';
 import { Ledger } from './ledger';
 import { Projections } from './projections';
 import { Projects } from './projects';
-import { Rules } from './rules';
+import { Rules } from './storedRules';
 import { SessionHeads } from './sessionHeads';
 import { SessionTotals } from './sessionTotals';
 import { Sessions, type AppendMemory } from './sessions';
