@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
-import { SessionLog } from '../src/main/agent/sessionLog';
+import { SessionLog } from '../src/main/store/sessionLog';
 import { mayChangeFiles } from '../src/main/checkpoints/mayChangeFiles';
 import { createCore, type Core } from '../src/main/core';
 import { writeFile } from '../src/main/tools/writeFile';

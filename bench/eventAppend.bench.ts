@@ -12,7 +12,7 @@ import { nearestRank } from './support/sampleStats';
  * Sustained append rate of the session log, the way the agent loop writes it: each event with its
  * projections, atomically, on a real file in WAL mode with synchronous=NORMAL; an event something
  * acts on next (a request, a tool starting, a question) commits at once with the results recorded
- * before it (agent/sessionLog.ts `record`), so a step of the loop costs two commits, not four or
+ * before it (store/sessionLog.ts `record`), so a step of the loop costs two commits, not four or
  * five. Target: >= 20,000 events/s. The events between two commits share one here because
  * nothing between them waits for I/O; in the loop a result is committed at the latest when the turn
  * of the event loop ends. The real loop with an instant model and a no-op tool commits twice a step

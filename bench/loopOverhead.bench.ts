@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { zeroUsage } from '../src/shared/conversation';
 import { buildInstructions } from '../src/main/agent/context';
 import { runLoop } from '../src/main/agent/loop';
-import { SessionLog } from '../src/main/agent/sessionLog';
+import { SessionLog } from '../src/main/store/sessionLog';
 import type { ModelEvent, ModelProvider } from '../src/main/model/provider';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { createPermissionEngine } from '../src/main/permissions/engine';
@@ -23,7 +23,7 @@ import { nearestRank } from './support/sampleStats';
 // Loop overhead per step: everything but the model and the tool. The model answers at once from
 // memory and the tool does nothing, so what is measured is the loop itself: building the request,
 // the real permission engine, the ledger and log appends to SQLite (WAL; results commit with the next
-// event acted on, agent/sessionLog.ts), the fold.
+// event acted on, store/sessionLog.ts), the fold.
 // Target (issue 2): median under 5 ms.
 
 const STEPS = 2000;

@@ -7,7 +7,7 @@ import { systemPromptFor } from './agent/systemPrompt';
 import { warmUpTokenizer } from './agent/tokenCount';
 import { readAppSettings } from './settings/appSettings';
 import { modelFailureOf, runLoop, type LoopOutcome } from './agent/loop';
-import { SessionLog } from './agent/sessionLog';
+import { SessionLog } from './store/sessionLog';
 import type { ModelConfig } from './model/config';
 import { createProvider } from './model/createProvider';
 import { checkToolSupport } from './model/models';

@@ -8,7 +8,7 @@ import { buildModelItems, defaultContextOptions, type ContextOptions } from './c
 import type { ContextBudget } from './contextBudget';
 import { estimateNextRequest, forModel } from './contextBudget';
 import compactionPrompt from './prompts/compaction.txt?raw';
-import type { SessionLog } from './sessionLog';
+import type { SessionLog } from '../store/sessionLog';
 import { itemTokens, requestTokens, textTokens } from './tokenCount';
 import { trimMiddle } from './trim';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InstructionFile } from '../../shared/events';
-import type { SessionLog } from './sessionLog';
+import type { SessionLog } from '../store/sessionLog';
 
 /**
  * The project's own instructions for agents: AGENTS.md and CLAUDE.md files.

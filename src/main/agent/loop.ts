@@ -9,7 +9,7 @@ import { compactConversation } from './compaction';
 import { buildModelItems, defaultContextOptions, type ContextOptions } from './context';
 import { estimateNextRequest, type ContextBudget } from './contextBudget';
 import { folderWorkedIn, foldersUpToRoot, loadInstructionFiles } from './instructionFiles';
-import type { SessionLog } from './sessionLog';
+import type { SessionLog } from '../store/sessionLog';
 import { ShuttingDown } from './shuttingDown';
 
 /**

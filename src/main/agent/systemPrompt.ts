@@ -1,6 +1,6 @@
 import { buildInstructions } from './context';
 import { loadInstructionFiles } from './instructionFiles';
-import type { SessionLog } from './sessionLog';
+import type { SessionLog } from '../store/sessionLog';
 
 /**
  * The session's system prompt. The workspace root's instruction files are read at the first run that

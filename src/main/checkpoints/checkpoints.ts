@@ -1,4 +1,4 @@
-import type { SessionLog } from '../agent/sessionLog';
+import type { SessionLog } from '../store/sessionLog';
 import type { SessionShadowRepos } from '../sessions/sessionShadowRepos';
 import type { Store } from '../store/store';
 import type { ShadowRepo } from '../workspace/shadowRepo';

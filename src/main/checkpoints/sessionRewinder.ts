@@ -2,7 +2,7 @@ import type { RewindPreview, RewindResult } from '../../shared/contract';
 import type { RewindRestore } from '../../shared/events';
 import { restoresFiles, undoableRewind, type RewindPoint } from '../../shared/rewinds';
 import type { SessionState } from '../../shared/session';
-import { SessionLog, type EventListener } from '../agent/sessionLog';
+import { SessionLog, type EventListener } from '../store/sessionLog';
 import { RequestError } from '../../shared/requestError';
 import type { Store } from '../store/store';
 import { changedFiles } from '../workspace/diff';

@@ -45,7 +45,7 @@ export interface SessionPlace {
 /**
  * The sessions a UI host runs: starts them, queues what the person types while the agent works,
  * stops them, and routes the person's answers to the one broker that waits for them. Every event a
- * run appends is pushed to the UI once it is committed (agent/sessionLog.ts).
+ * run appends is pushed to the UI once it is committed (store/sessionLog.ts).
  */
 export class SessionManager {
   private readonly running = new Map<string, Running>();

@@ -10,7 +10,7 @@ import type { PlanStep } from '../../shared/plan';
 import type { SandboxNote } from '../../shared/sandbox';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import { isShuttingDown } from '../agent/shuttingDown';
-import type { SessionLog } from '../agent/sessionLog';
+import type { SessionLog } from '../store/sessionLog';
 import type { Broker } from '../permissions/broker';
 import type { Grant } from '../permissions/grant';
 import { validateAllowAlwaysRule } from '../permissions/allowAlways';

@@ -1,8 +1,8 @@
 import type { SessionEvent, StoredEvent } from '../../shared/events';
 import { foldEvents, reduce, type SessionState } from '../../shared/session';
-import type { CommitGroup } from '../store/db';
-import { StoreError } from '../store/storeError';
-import type { Store } from '../store/store';
+import type { CommitGroup } from './db';
+import { StoreError } from './storeError';
+import type { Store } from './store';
 
 export type EventListener = (stored: StoredEvent) => void;
 

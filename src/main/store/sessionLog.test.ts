@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventOf, SessionEvent, SessionEventType, StoredEvent } from '../../shared/events';
-import { migrations } from '../store/migrations';
-import { StoreError } from '../store/storeError';
-import { openStore, type Store } from '../store/store';
+import { migrations } from './migrations';
+import { StoreError } from './storeError';
+import { openStore, type Store } from './store';
 import { SessionLog } from './sessionLog';
 
 // The real store on a real file; "elsewhere" is a second connection, as another process sees the file.
