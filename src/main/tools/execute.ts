@@ -9,7 +9,7 @@ import type { Decision } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
 import type { SandboxNote } from '../../shared/sandbox';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
-import { isShuttingDown } from '../agent/shuttingDown';
+import { isShuttingDown } from '../terminal/shuttingDown';
 import type { SessionLog } from '../store/sessionLog';
 import type { Broker } from '../permissions/broker';
 import type { Grant } from '../permissions/grant';
