@@ -6,7 +6,7 @@ import { EventLog } from './eventLog';
 import { Ledger } from './ledger';
 import { Projections } from './projections';
 import { Projects } from './projects';
-import { Rules } from './storedRules';
+import { StoredRules } from './storedRules';
 import { SessionHeads } from './sessionHeads';
 import { SessionTotals } from './sessionTotals';
 import { Sessions, type AppendMemory } from './sessions';
@@ -21,7 +21,7 @@ export interface Store {
   readonly events: EventLog;
   readonly ledger: Ledger;
   readonly approvals: Approvals;
-  readonly rules: Rules;
+  readonly rules: StoredRules;
   close(): void;
 }
 
@@ -66,7 +66,7 @@ export function openStore(location: StoreLocation, options: StoreOptions = {}): 
     events: new EventLog(db, projections, now),
     ledger: new Ledger(db),
     approvals: new Approvals(db),
-    rules: new Rules(db, now),
+    rules: new StoredRules(db, now),
     close: () => db.close(),
   };
 }

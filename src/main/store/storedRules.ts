@@ -46,7 +46,7 @@ const COLUMNS = `id, pattern, action, scope, source, project_id AS projectId, se
   created_from_approval AS createdFromApproval, created_at AS createdAt, revoked_at AS revokedAt`;
 
 /** Stored permission rules: listed, added and revoked; the permissions engine reads them. */
-export class Rules {
+export class StoredRules {
   private readonly selectOne: Statement<[string], RuleRow>;
   private readonly selectList: Statement<[Record<string, string | number | null>], RuleRow>;
   private readonly addTx: (rule: NewRule) => RuleRow;
