@@ -5,8 +5,8 @@ import compactedContext from './prompts/compactedContext.txt?raw';
 import instructionsFound from './prompts/instructionsFound.txt?raw';
 import projectInstructions from './prompts/projectInstructions.txt?raw';
 import systemPrompt from './prompts/system.txt?raw';
-import { revertNotes } from '../review/revertNotes';
-import { rewindNotes } from '../checkpoints/rewindNotes';
+import { revertNotes } from './revertNotes';
+import { rewindNotes } from './rewindNotes';
 import { trimMiddle } from './trim';
 import { fillTemplate } from './fillTemplate';
 

@@ -1,8 +1,8 @@
 import type { UserItem } from '../../shared/conversation';
 import type { RevertView, SessionState } from '../../shared/session';
-import template from './revertNote.txt?raw';
-import undoneTemplate from './revertUndoneNote.txt?raw';
-import { fillTemplate } from '../agent/fillTemplate';
+import template from './prompts/revertNote.txt?raw';
+import undoneTemplate from './prompts/revertUndoneNote.txt?raw';
+import { fillTemplate } from './fillTemplate';
 
 /**
  * What the model is told about the person's reverts: one user-role note per place in the

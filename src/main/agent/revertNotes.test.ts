@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../shared/events';
 import { initialSessionState, reduce } from '../../shared/session';
-import { buildModelItems } from '../agent/context';
+import { buildModelItems } from './context';
 
 const started: SessionEvent = { type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'http://x', maxSteps: 5 };
 const usage = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 };

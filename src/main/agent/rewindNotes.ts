@@ -1,10 +1,10 @@
 import type { UserItem } from '../../shared/conversation';
 import type { RewindPoint, RewindView } from '../../shared/rewinds';
 import type { SessionState } from '../../shared/session';
-import conversationRewound from './conversationRewound.txt?raw';
-import filesRewound from './filesRewound.txt?raw';
-import rewindUndone from './rewindUndone.txt?raw';
-import { fillTemplate } from '../agent/fillTemplate';
+import conversationRewound from './prompts/conversationRewound.txt?raw';
+import filesRewound from './prompts/filesRewound.txt?raw';
+import rewindUndone from './prompts/rewindUndone.txt?raw';
+import { fillTemplate } from './fillTemplate';
 
 const MAX_LISTED = 20;
 
