@@ -1,5 +1,5 @@
 import type { SessionLog } from '../store/sessionLog';
-import type { SessionShadowRepos } from '../sessions/sessionShadowRepos';
+import type { SessionShadowRepos } from './sessionShadowRepos';
 import type { Store } from '../store/store';
 import type { ShadowRepo } from '../workspace/shadowRepo';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/store';
 import { SessionDiffs } from './sessionDiffs';
-import { SessionShadowRepos } from './sessionShadowRepos';
+import { SessionShadowRepos } from '../checkpoints/sessionShadowRepos';
 
 let dirs: string[] = [];
 let store: Store | undefined;

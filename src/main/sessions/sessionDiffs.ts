@@ -12,7 +12,7 @@ import { looksBinary } from '../workspace/looksBinary';
 import { languageForPath } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
 import { RequestError } from '../../shared/requestError';
-import type { SessionShadowRepos } from './sessionShadowRepos';
+import type { SessionShadowRepos } from '../checkpoints/sessionShadowRepos';
 
 export interface SessionDiffsOptions {
   /** Appends an event to the session's log and tells the UI (a revert, an accept). */

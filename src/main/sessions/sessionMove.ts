@@ -9,7 +9,7 @@ import { readEntry, type WorkspaceEntry } from '../review/workspaceEntry';
 import type { Store } from '../store/store';
 import { RequestError } from '../../shared/requestError';
 import type { SessionDiffs } from './sessionDiffs';
-import type { SessionShadowRepos } from './sessionShadowRepos';
+import type { SessionShadowRepos } from '../checkpoints/sessionShadowRepos';
 
 export interface SessionMoveDeps {
   store: Store;
