@@ -31,7 +31,7 @@ import { projectFence, readSandboxSettings } from './sandbox/fenceSettings';
 import { removeFenceLeftovers } from './sandbox/fence';
 import { Checkpoints } from './checkpoints/checkpoints';
 import { mayChangeFiles } from './checkpoints/mayChangeFiles';
-import { SessionShadowRepos } from './checkpoints/sessionShadowRepos';
+import { SessionShadowRepos } from './sessions/sessionShadowRepos';
 import type { McpTimings } from './mcp/mcpConnection';
 import { McpHub } from './mcp/mcpHub';
 import type { McpServerSpec } from './mcp/mcpServerSpec';
@@ -222,7 +222,7 @@ export function createCore(options: CoreOptions): Core {
           budget: contextBudgetFor(state.model, settings),
           ...(run.takeCompactRequest ? { takeCompactRequest: run.takeCompactRequest } : {}),
           policy: run.policy ?? permissions.engine,
-          onGrant: (grant) => permissions.remember(grant),
+          grants: permissions,
           canRead: (file) => permissions.engine.canRead(file),
           ...(run.takeQueuedMessages ? { takeQueuedMessages: run.takeQueuedMessages } : {}),
           broker: run.broker,

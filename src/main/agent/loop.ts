@@ -3,7 +3,8 @@ import type { LiveEvent, SessionEndStatus } from '../../shared/events';
 import { isFinished, unfinishedCalls } from '../../shared/session';
 import { ModelError, type ModelErrorKind, type ModelProvider } from '../model/provider';
 import { DEFAULT_RETRY, streamWithRetries, type RetryOptions } from '../model/retry';
-import { answerPendingQuestions, executeToolCall, type ToolRunnerDeps } from '../tools/execute';
+import { settleQuestions } from '../permissions/approvalGate';
+import { executeToolCall, type ToolRunnerDeps } from '../tools/execute';
 import { costOf } from '../model/modelCatalog';
 import { compactConversation } from './compaction';
 import { buildModelItems, defaultContextOptions, type ContextOptions } from './context';
@@ -241,7 +242,7 @@ async function settleUnfinishedCalls(deps: LoopDeps): Promise<LoopOutcome | unde
     if (deps.signal.aborted) break;
     if (call.status === 'running') {
       // A question it asked while it ran (run it again outside the sandbox?) is moot now.
-      answerPendingQuestions(log, call.callId, {
+      settleQuestions(log, call.callId, {
         action: 'deny',
         scope: 'once',
         by: 'policy',

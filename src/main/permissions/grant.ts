@@ -6,3 +6,8 @@ export interface Grant {
   rule: string;
   scope: Exclude<Scope, 'once'>;
 }
+
+/** Keeps the grants a session's people give: stores each and puts it in force (sessionPermissions.ts). */
+export interface GrantKeeper {
+  remember(grant: Grant): void;
+}

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { QuarantinedRepository } from '../../shared/events';
 import type { FileChange } from '../../shared/fileChange';
 import type { Json } from '../../shared/json';
-import type { Answerer, Risk } from '../../shared/permissions';
+import type { Risk } from '../../shared/permissions';
 import type { PlanStep } from '../../shared/plan';
 import type { SandboxNote } from '../../shared/sandbox';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import type { PermissionSubject } from '../permissions/permissionSubject';
+import type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from '../permissions/questions';
 import type { Workspace } from '../workspace/workspace';
 import type { Terminal } from '../terminal/terminal';
 
@@ -53,45 +54,6 @@ export interface ToolContext {
   approvedFile?: { hash: string };
 }
 
-/** A second question a tool asks within its call. */
-export interface FollowUpQuestion {
-  /** One line: what will happen if the person allows it. */
-  summary: string;
-  /** The question, in words a person can read. */
-  reason: string;
-  args: Json;
-  sandbox: SandboxNote;
-}
-
-/** A running command connects to a host its fence does not allow. */
-export interface NetworkQuestion {
-  host: string;
-  port: number;
-  /** The command line, as the person allowed it. */
-  command: string;
-  args: Json;
-  /** What "Allow always" would add to the project's fence; absent when nothing can be kept (no project). */
-  always?: string;
-  /** Aborted when the command ended before anyone answered: the question is withdrawn. */
-  signal: AbortSignal;
-}
-
-export interface NetworkAnswer {
-  allowed: boolean;
-  /** The person chose "Allow always": the question's `always` entry joins the project's fence. */
-  always?: boolean;
-  /** What the person (or the headless stand-in) said with a denial. */
-  message?: string;
-  /** Who answered: the person, the headless stand-in, or the policy (the command ended first). */
-  by?: Answerer;
-}
-
-export interface FollowUpAnswer {
-  allowed: boolean;
-  /** What the person (or the headless stand-in) told the model with a denial. */
-  message?: string;
-}
-
 export interface ToolResult {
   /** One line for the tool card: what happened. */
   title: string;
@@ -105,6 +67,7 @@ export interface ToolResult {
 // The error the tools throw and the subject the rules read live in lower layers; tools name them from here.
 export { ToolError } from '../workspace/toolError';
 export type { PermissionSubject } from '../permissions/permissionSubject';
+export type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from '../permissions/questions';
 
 export interface Tool<Args = unknown> {
   name: string;

@@ -6,7 +6,7 @@ import { dominantLineEnding, withLineEnding } from './files/lineEndings';
 import { looksBinary } from '../workspace/looksBinary';
 import { missingPathError } from './files/missingPathError';
 import { resolvePath } from './files/resolvePath';
-import { unifiedDiff } from './files/unifiedDiff';
+import { unifiedDiff } from '../workspace/unifiedDiff';
 import { escapeRegExp, findOccurrences } from './files/findOccurrences';
 import { assertUnchanged, editChange, readCurrent } from './files/fileChangePreview';
 

@@ -7,7 +7,7 @@ import description from './writeFile.txt?raw';
 import { dominantLineEnding, withLineEnding } from './files/lineEndings';
 import { looksBinary } from '../workspace/looksBinary';
 import { resolvePath } from './files/resolvePath';
-import { unifiedDiff } from './files/unifiedDiff';
+import { unifiedDiff } from '../workspace/unifiedDiff';
 import { assertUnchanged, readCurrent, writeChange } from './files/fileChangePreview';
 
 const MAX_DIFF_LINES = 400;

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { unifiedDiff } from './files/unifiedDiff';
+import { unifiedDiff } from '../workspace/unifiedDiff';
 
 /** The most characters of one quoted text (a command, a new_string, a diff) the note carries. */
 const MAX_QUOTED_CHARS = 8000;

@@ -1,0 +1,391 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
+import type { SessionEvent, ToolOutcome } from '../../shared/events';
+import type { FileChange } from '../../shared/fileChange';
+import type { Json } from '../../shared/json';
+import type { Decision } from '../../shared/permissions';
+import type { SandboxNote } from '../../shared/sandbox';
+import type { SessionState } from '../../shared/session';
+import type { CommandSandbox } from '../sandbox/commandSandbox';
+import { isPackageRegistry } from '../sandbox/packageRegistries';
+import { isShuttingDown } from '../terminal/shuttingDown';
+import type { Workspace } from '../workspace/workspace';
+import { validateAllowAlwaysRule } from './allowAlways';
+import type { ApprovalRequest, Broker } from './broker';
+import { describeEdit } from './describeEdit';
+import type { GrantKeeper } from './grant';
+import type { PermissionTool } from './permissionSubject';
+import type { AllowAlwaysOffer, Policy, PolicyVerdict } from './policy';
+import type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from './questions';
+
+/**
+ * The approval conversation of one tool call, in one place: ask the policy; when it asks, write the
+ * request to the log, ask the broker (the dialog, or the headless stand-in) and wait; check the answer
+ * (an "Allow always" only within the offer, edited arguments validated and judged again); record it;
+ * and hand an "Allow always" to the grant keeper, which stores it and puts it in force. The questions
+ * a call asks while it runs (run again outside the sandbox? reach this host?) go through it too. The
+ * time spent waiting for a person is counted here (`waitedMs`), so the runner shows it apart.
+ *
+ * Where an "Allow always" rule is stored: this gate checks it (`withinOffer`) and gives it to
+ * `GrantKeeper.remember` (sessionPermissions.ts), which writes it to the store's `rules` and adds it
+ * to the session's engine.
+ */
+
+/** The session's log as the gate writes and reads it (agent's SessionLog is one). */
+export interface ApprovalLog {
+  readonly sessionId: string;
+  readonly state: Pick<SessionState, 'taints' | 'toolCalls' | 'approvals' | 'pendingApprovals'>;
+  /** Commits before it returns: the caller may act on the event. */
+  append(event: SessionEvent): unknown;
+  /** Commits with the next append. */
+  record(event: SessionEvent): unknown;
+}
+
+/** A tool as the gate sees it: what the engine reads, plus its schema, its summary and its preview. */
+export interface GatedTool extends PermissionTool {
+  parameters: z.ZodType<unknown>;
+  summarize(args: never): string;
+  preview?(args: never, workspace: Workspace): Promise<FileChange | undefined>;
+  mcpReadOnly?: boolean;
+}
+
+export interface ApprovalGateDeps {
+  log: ApprovalLog;
+  policy: Policy;
+  broker: Broker;
+  /** Stores an "Allow always" (already checked against the offer) and puts it in force; absent in tests that keep none. */
+  grants?: GrantKeeper;
+  workspace: Workspace;
+  /** The session's sandbox: a request for a command says when none is available. */
+  sandbox: CommandSandbox;
+  /** Aborted when the person stops the session. */
+  signal: AbortSignal;
+}
+
+/** What the verdict says about what the call brings in, for the taint after it ran. */
+export type OutsideContent = Pick<PolicyVerdict, 'egress' | 'readsOutside'>;
+
+/**
+ * The gate's verdict on one call: run it (with the arguments the person allowed, and what to tell the
+ * model about their edit), or do not, with the outcome and result the ledger records.
+ */
+export type Permission =
+  | ({ action: 'allow'; args: unknown; editNote?: string; sandboxNote?: SandboxNote; approvedFile?: { hash: string } } & OutsideContent)
+  | { action: 'refuse'; outcome: Extract<ToolOutcome, 'denied' | 'error'>; title: string; message: string };
+
+/** What became of the person's edit: nothing changed after all, not valid for the tool, or a changed call. */
+type Edit = { kind: 'unchanged' } | { kind: 'invalid'; problem: string } | { kind: 'changed'; args: unknown };
+
+/** The gate for one call; built by the runner for each call it runs. */
+export class ApprovalGate {
+  private waited = 0;
+
+  constructor(
+    private readonly deps: ApprovalGateDeps,
+    private readonly callId: string,
+    private readonly tool: GatedTool,
+  ) {}
+
+  /** How long this call's questions waited for an answer, in whole milliseconds. */
+  get waitedMs(): number {
+    return Math.round(this.waited);
+  }
+
+  /** Whether the call may run, and with which arguments: the policy's verdict, and the person's when it asks. */
+  async check(args: unknown): Promise<Permission> {
+    const { deps, tool, callId } = this;
+    const { log } = deps;
+    const taint = sessionTaint(log);
+    const evaluate = (callArgs: unknown) =>
+      deps.policy.evaluate({
+        sessionId: log.sessionId,
+        callId,
+        tool,
+        args: callArgs,
+        ...(taint ? { taint } : {}),
+        ...(tool.mcpReadOnly ? { mcpReadOnly: true } : {}),
+      });
+    const verdict = evaluate(args);
+    if (verdict.action !== 'ask') {
+      // A question asked before a restart that the rules now settle (a rule added, the folder trusted
+      // meanwhile) is answered by them, so it leaves the inbox and the session is no longer waiting.
+      settleQuestions(log, callId, { action: verdict.action, scope: 'once', by: 'policy' });
+      return verdict.action === 'allow' ? { action: 'allow', args, ...outsideContent(verdict) } : this.refused(args, deniedBy(verdict));
+    }
+
+    // A request asked before a restart is still the person's to answer: wait for it, do not ask twice.
+    const existing = log.state.toolCalls[callId]?.approvalId;
+    const approvalId = existing && !log.state.approvals[existing]?.decision ? existing : randomUUID();
+    const summary = safeSummary(tool, args);
+    const shownNote = unsandboxedNote(tool, deps.sandbox);
+    // The diff the person is shown is against the file as it is now; the call checks it is still so.
+    const change = approvalId !== existing ? await previewChange(tool, args, deps.workspace) : log.state.approvals[approvalId]?.change;
+    const approvedFile = change ? { approvedFile: { hash: change.hash } } : {};
+    if (approvalId !== existing) {
+      log.append({
+        type: 'approval.asked',
+        approvalId,
+        callId,
+        tool: tool.name,
+        risk: tool.risk,
+        summary,
+        args: args as Json,
+        reason: verdict.reason,
+        ...(verdict.commands !== undefined ? { commands: verdict.commands } : {}),
+        ...(verdict.allowAlways ? { allowAlways: verdict.allowAlways } : {}),
+        ...(verdict.taint ? { taint: verdict.taint } : {}),
+        ...(shownNote ? { sandbox: shownNote } : {}),
+        ...(verdict.parts !== undefined ? { parts: verdict.parts } : {}),
+        ...(change ? { change } : {}),
+      });
+    }
+    let decision;
+    try {
+      decision = await this.decide(
+        { approvalId, sessionId: log.sessionId, callId, tool: tool.name, risk: tool.risk, summary, args: args as Json, reason: verdict.reason },
+        deps.signal,
+      );
+    } catch (error) {
+      if (!deps.signal.aborted) throw error;
+      // Closing the app leaves the question open for next time: nothing is written.
+      if (isShuttingDown(deps.signal)) throw deps.signal.reason;
+      return this.refused(args, 'Not run: the session was stopped while this call waited for approval.');
+    }
+    const edit = decision.action === 'allow' && decision.editedArgs !== undefined ? checkEdit(tool, args, decision.editedArgs) : undefined;
+    decision = edit && edit.kind !== 'unchanged' ? editedOnce(decision) : withinOffer(withoutEdit(decision), verdict.allowAlways);
+    // Only a person's allow, given on a dialog that said there is no sandbox, covers running unsandboxed;
+    // a headless stand-in's does not, so the command asks again about that (and is refused).
+    const sandboxNote = decision.by === 'person' ? shownNote : undefined;
+    // The call starts (tool.started) or is refused (tool.finished) next; a rule is a write that commits.
+    log.record({ type: 'approval.answered', approvalId, callId, decision });
+    if (decision.action === 'deny') {
+      const who = decision.by === 'person' ? 'The person denied this call.' : 'Denied.';
+      return this.refused(args, decision.message ? `${who} ${decision.message}` : `${who} Try another way, or ask what they want.`);
+    }
+    if (edit?.kind === 'invalid') {
+      return {
+        action: 'refuse',
+        outcome: 'error',
+        title: `Not run: the person's edit of ${tool.name} was invalid`,
+        message:
+          `The person edited the arguments of this ${tool.name} call before allowing it, but the edited arguments are invalid, so nothing was run:\n` +
+          `${edit.problem}\nCall ${tool.name} again if it is still needed, or ask the person what they want.`,
+      };
+    }
+    if (edit?.kind === 'changed') {
+      // The person approved this exact call, so an ask counts as answered; a deny rule still wins over them.
+      const again = evaluate(edit.args);
+      if (again.action === 'deny') {
+        return this.refused(edit.args, `${describeEdit(tool.name, asObject(args), asObject(edit.args), false)}\nThe changed call was not run. ${deniedBy(again)}`);
+      }
+      // The dialog the person edited in said there is no sandbox: their allow covers that too.
+      return {
+        action: 'allow',
+        args: edit.args,
+        editNote: describeEdit(tool.name, asObject(args), asObject(edit.args), true),
+        ...(sandboxNote ? { sandboxNote } : {}),
+        ...approvedFile,
+        ...outsideContent(again),
+      };
+    }
+    if (decision.scope !== 'once' && decision.rule) deps.grants?.remember({ approvalId, rule: decision.rule, scope: decision.scope });
+    return { action: 'allow', args, ...(sandboxNote ? { sandboxNote } : {}), ...approvedFile, ...outsideContent(verdict) };
+  }
+
+  /**
+   * A second question the tool asks within its call (run a command again outside the sandbox?). It is
+   * its own approval in the log, and it is answered once: no rule is ever created from it, so nothing
+   * that runs outside the fence is remembered as "always", tainted session or not.
+   */
+  async askFollowUp(question: FollowUpQuestion, signal: AbortSignal): Promise<FollowUpAnswer> {
+    const { log } = this.deps;
+    const approvalId = randomUUID();
+    const request = { approvalId, callId: this.callId, tool: this.tool.name, risk: this.tool.risk, summary: question.summary, args: question.args, reason: question.reason };
+    log.append({
+      type: 'approval.asked',
+      ...request,
+      allowAlways: { refused: 'Running outside the sandbox is allowed once at a time, never always.' },
+      sandbox: question.sandbox,
+    });
+    let decision: Decision;
+    try {
+      // Every follow-up question is about running outside the sandbox.
+      decision = await this.decide({ ...request, sessionId: log.sessionId, leavesFence: true }, signal);
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      if (isShuttingDown(signal)) throw signal.reason;
+      return { allowed: false, message: 'The call was stopped while the question waited for an answer.' };
+    }
+    const once: Decision = { action: decision.action, scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
+    // Appended, not recorded: an allow here runs the command outside the sandbox as soon as this returns.
+    log.append({ type: 'approval.answered', approvalId, callId: this.callId, decision: once });
+    return { allowed: once.action === 'allow', ...(once.message ? { message: once.message } : {}) };
+  }
+
+  /**
+   * A running command connects to a host its fence does not allow (the sandbox's proxy holds the
+   * connection until this returns). Its own approval in the log, with a `network` sandbox note: Allow
+   * once lets this command reach the host, Allow always also adds it to the project's fence (never
+   * offered while the session is tainted), Deny refuses the connection. The headless broker denies at
+   * once unless unleashed. A question the command no longer waits for (it ended) is answered by policy.
+   */
+  async askNetwork(question: NetworkQuestion, signal: AbortSignal): Promise<NetworkAnswer> {
+    const { deps, tool, callId } = this;
+    const { log } = deps;
+    const { host, port } = question;
+    const taint = sessionTaint(log);
+    // Deny rules on the domain, and outside content set to block, refuse it before anybody is asked.
+    const ruled = deps.policy.evaluateHost?.(host, taint);
+    if (ruled?.action === 'deny') return { allowed: false, message: ruled.reason, by: 'policy' };
+    const offer: AllowAlwaysOffer = taint
+      ? { refused: 'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.' }
+      : question.always
+        ? { rule: question.always }
+        : { refused: 'this session has no project whose fence could keep the host.' };
+    const summary = safeSummary(tool, question.args);
+    const wants = `\`${question.command.trim().split('\n')[0]}\` wants to reach ${isPackageRegistry(host) ? 'its package registry ' : ''}${host}:${port}`;
+    const approvalId = randomUUID();
+    const request = {
+      approvalId,
+      callId,
+      tool: tool.name,
+      risk: 'egress' as const,
+      summary,
+      args: question.args,
+      reason: `${wants}, which this project's sandbox fence does not allow. The command waits for the answer.`,
+    };
+    log.append({
+      type: 'approval.asked',
+      ...request,
+      allowAlways: offer,
+      ...(taint ? { taint } : {}),
+      sandbox: { kind: 'network', reason: wants, host, port, followUp: true },
+    });
+    const waiting = AbortSignal.any([signal, question.signal]);
+    let decision: Decision;
+    try {
+      decision = await this.decide({ ...request, sessionId: log.sessionId, network: { host, port } }, waiting);
+    } catch (error) {
+      if (!waiting.aborted) throw error;
+      if (deps.signal.aborted) {
+        // Stopped (Ctrl-C): the command is killed and the session's end settles the question.
+        if (isShuttingDown(deps.signal)) throw deps.signal.reason;
+        return { allowed: false, message: 'The session was stopped while the question waited for an answer.' };
+      }
+      const message = 'The command ended before anyone answered.';
+      log.append({ type: 'approval.answered', approvalId, callId, decision: { action: 'deny', scope: 'once', by: 'policy', message } });
+      return { allowed: false, message, by: 'policy' };
+    }
+    const entry = 'rule' in offer ? offer.rule : undefined;
+    // Only what was offered: anything else a person sent with "always" counts once.
+    const always = decision.action === 'allow' && decision.scope !== 'once' && entry !== undefined && (decision.rule === undefined || decision.rule.trim() === entry);
+    const answer: Decision = always
+      ? { action: 'allow', scope: 'project', by: decision.by, rule: entry }
+      : { action: decision.action, scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
+    // Appended: the connection goes ahead (and the fence may widen) as soon as this returns.
+    log.append({ type: 'approval.answered', approvalId, callId, decision: answer });
+    return { allowed: answer.action === 'allow', by: answer.by, ...(always ? { always: true } : {}), ...(answer.message ? { message: answer.message } : {}) };
+  }
+
+  /** Every question waits here: the time is the person's, not the call's, and is shown apart. */
+  private async decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision> {
+    const asked = performance.now();
+    try {
+      return await this.deps.broker.decide(request, signal);
+    } finally {
+      this.waited += performance.now() - asked;
+    }
+  }
+
+  private refused(args: unknown, message: string): Permission {
+    return { action: 'refuse', outcome: 'denied', title: `Denied: ${safeSummary(this.tool, args)}`, message };
+  }
+}
+
+/** Answers, as `decision`, every question about the call still waiting: none of them will be asked again. */
+export function settleQuestions(log: ApprovalLog, callId: string, decision: Decision): void {
+  for (const approvalId of [...log.state.pendingApprovals]) {
+    if (log.state.approvals[approvalId]?.callId === callId) log.record({ type: 'approval.answered', approvalId, callId, decision });
+  }
+}
+
+/** One line for a person; a summary that throws on odd arguments falls back to the tool's name. */
+export function safeSummary(tool: Pick<GatedTool, 'name' | 'summarize'>, args: unknown): string {
+  try {
+    return tool.summarize(args as never);
+  } catch {
+    return tool.name;
+  }
+}
+
+function sessionTaint(log: ApprovalLog): string | undefined {
+  return log.state.taints.length > 0 ? log.state.taints.join('; ') : undefined;
+}
+
+function outsideContent(verdict: PolicyVerdict): OutsideContent {
+  return { ...(verdict.egress ? { egress: true } : {}), ...(verdict.readsOutside !== undefined ? { readsOutside: verdict.readsOutside } : {}) };
+}
+
+function checkEdit(tool: GatedTool, args: unknown, edited: Json): Edit {
+  const result = tool.parameters.safeParse(edited);
+  if (!result.success) return { kind: 'invalid', problem: z.prettifyError(result.error) };
+  return isDeepStrictEqual(result.data, args) ? { kind: 'unchanged' } : { kind: 'changed', args: result.data };
+}
+
+/** The file a call would change, as the request shows it; a preview that fails leaves the request without a diff, never fails the call. */
+async function previewChange(tool: GatedTool, args: unknown, workspace: Workspace): Promise<FileChange | undefined> {
+  if (!tool.preview) return undefined;
+  try {
+    return await tool.preview(args as never, workspace);
+  } catch {
+    return undefined;
+  }
+}
+
+/** For a command, when no sandbox is available: the dialog says so (and the person's allow covers it). */
+function unsandboxedNote(tool: GatedTool, sandbox: CommandSandbox | undefined): SandboxNote | undefined {
+  if (tool.risk !== 'exec' || !sandbox || sandbox.off || sandbox.availability.available || sandbox.unavailable === 'refuse') return undefined;
+  return { kind: 'unavailable', reason: sandbox.availability.reason };
+}
+
+function deniedBy(verdict: PolicyVerdict): string {
+  return `Denied by ${verdict.rule ? `the rule ${verdict.rule}` : 'policy'}: ${verdict.reason}`;
+}
+
+/**
+ * An edited call is allowed once, whatever scope was chosen: the rule on offer was worked out for the
+ * model's call, and a rule the person never saw for their own must not be created behind them.
+ */
+function editedOnce(decision: Decision): Decision {
+  return {
+    action: 'allow',
+    scope: 'once',
+    by: decision.by,
+    ...(decision.message ? { message: decision.message } : {}),
+    ...(decision.editedArgs !== undefined ? { editedArgs: decision.editedArgs } : {}),
+  };
+}
+
+/** A denial runs nothing and an edit that changes nothing is no edit: neither is recorded as one. */
+function withoutEdit(decision: Decision): Decision {
+  if (decision.editedArgs === undefined) return decision;
+  const { editedArgs: _dropped, ...rest } = decision;
+  return rest;
+}
+
+function asObject(args: unknown): object {
+  return typeof args === 'object' && args !== null ? args : {};
+}
+
+/**
+ * A person can only grant what they were offered: an "Allow always" where none was offered, or with a
+ * rule broader than the offer, becomes "allow once". The dialog checks this too; main decides.
+ */
+function withinOffer(decision: Decision, offer: AllowAlwaysOffer | undefined): Decision {
+  if (decision.action !== 'allow' || decision.scope === 'once') return decision;
+  const once: Decision = { action: 'allow', scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
+  if (!offer || !('rule' in offer)) return once;
+  const check = validateAllowAlwaysRule(decision.rule ?? offer.rule, offer.rule);
+  return check.ok ? { ...decision, rule: check.rule } : once;
+}
