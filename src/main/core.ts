@@ -119,11 +119,12 @@ export interface Core {
   close(): void;
 }
 
-export const DEFAULT_MAX_STEPS = 50;
+export { DEFAULT_MAX_STEPS } from './agent/maxSteps';
 
 export function createCore(options: CoreOptions): Core {
   const store = openStore(options.dataDir);
-  setImmediate(warmUpTokenizer);
+  // Loads while the store opens and the first checkpoint is taken; a run awaits it before its first request.
+  const tokenizerReady = warmUpTokenizer().catch(() => undefined);
   const mcp = new McpHub(options.mcpTimings);
   const shadowRepos = new SessionShadowRepos(store, options.dataDir);
   const checkpoints = new Checkpoints(store, shadowRepos);
@@ -209,6 +210,7 @@ export function createCore(options: CoreOptions): Core {
       const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES);
       // Before the first model request: the log then always reads message, checkpoint, request.
       await startCheckpoint;
+      await tokenizerReady;
       const terminal = createPtyTerminal(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {});
       try {
         return await runLoop({

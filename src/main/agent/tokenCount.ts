@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
 import type { ConversationItem } from '../../shared/conversation';
 import type { ToolSpec } from '../model/provider';
 
@@ -18,6 +18,28 @@ const asText = { disallowedSpecial: new Set<string>() };
  * text is counted in slices; a cut costs at most a token, well under 1% on real text.
  */
 const SLICE = 1024;
+
+type Tokenizer = typeof import('gpt-tokenizer');
+
+let tokenizer: Tokenizer | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads the tokenizer in the background (its tables take a hundred milliseconds or more to load and
+ * tens of megabytes): a run starts this first and awaits it before its first request, so the load
+ * overlaps the run's setup. Counting before it is loaded loads it there and then, synchronously.
+ */
+export function loadTokenizer(): Promise<void> {
+  loading ??= import('gpt-tokenizer').then((loaded) => {
+    tokenizer ??= loaded;
+  });
+  return loading;
+}
+
+function countTokens(text: string, options: typeof asText): number {
+  tokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as Tokenizer;
+  return tokenizer.countTokens(text, options);
+}
 
 export function textTokens(text: string): number {
   let total = 0;
@@ -54,6 +76,7 @@ export function requestTokens(request: { instructions: string; tools: readonly T
  * The tokenizer builds its tables on first use (tens of milliseconds, more on a busy machine): a host
  * calls this when it starts, so a session's first request does not wait for it.
  */
-export function warmUpTokenizer(): void {
+export async function warmUpTokenizer(): Promise<void> {
+  await loadTokenizer();
   textTokens('warm up');
 }

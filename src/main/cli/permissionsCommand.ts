@@ -14,17 +14,7 @@ import { builtinTools } from '../tools/builtinTools';
 import type { AnyTool } from '../tools/defineTool';
 import { fetchUrl } from '../tools/fetchUrl';
 import { CliError, dataDirFrom } from './cliError';
-
-export const permissionsUsage = `Usage: tether permissions explain --tool <name> --args '<json>' [--rules <file>] [--mode <mode>] [--tainted] [--cwd <dir>] [--json]
-       tether permissions explain --stdin [--cwd <dir>]
-       tether permissions list [--data-dir <dir>] [--json]
-       tether permissions revoke <id> [--data-dir <dir>]
-
-explain  says what the permission engine decides for one tool call, and why, without running it.
-         --stdin reads one JSON request per line ({"tool", "args", "rules", "mode", "tainted"}) and prints
-         one result per line, in order. A rules file is {"allow": [...], "ask": [...], "deny": [...]}.
-list     lists the rules remembered from "Allow always".
-revoke   revokes one of them.`;
+import { permissionsUsage } from './usage';
 
 /** What `explain` prints for one request. */
 export interface Explanation {

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SessionEndStatus, StoredEvent } from '../../shared/events';
 import { PermissionMode } from '../../shared/permissions';
-import { createCore, DEFAULT_MAX_STEPS } from '../core';
+import { DEFAULT_MAX_STEPS } from '../agent/maxSteps';
+import { createCore } from '../core';
 import { resolveModelConfig } from '../model/config';
 import { HeadlessBroker } from '../permissions/broker';
 import { CliError, dataDirFrom } from './cliError';
@@ -11,36 +12,7 @@ import { readMcpConfigFile } from '../mcp/loadMcpServers';
 import { McpConfigError } from '../mcp/mcpServerConfig';
 import { checkSandboxAvailability } from '../sandbox/availability';
 import type { McpServerSpec } from '../mcp/mcpServerSpec';
-
-export const runUsage = `Usage: tether run "<task>" [options]
-       tether run --session <id> ["<message>"] [options]
-
-Runs the agent headless until the model answers, maxSteps stops it, or it fails.
-Every action that needs approval is denied, unless --unleashed is given for this run.
-
-Options:
-  --cwd <dir>          the workspace folder (default: the current folder)
-  --model <name>       the model (env TETHER_MODEL)
-  --base-url <url>     the server's base URL (env TETHER_BASE_URL; default OpenAI's, or
-                       https://api.anthropic.com with --api anthropic)
-  --api <api>          responses | chat | anthropic (env TETHER_API; default responses);
-                       the key is TETHER_API_KEY, else OPENAI_API_KEY (ANTHROPIC_API_KEY for anthropic)
-  --max-tokens <n>     the most tokens one response may have (env TETHER_MAX_TOKENS; Anthropic only)
-  --max-steps <n>      model requests before it stops (default ${DEFAULT_MAX_STEPS})
-  --session <id>       continue a session (its model and workspace stay as they were)
-  --mode <mode>        ask (default) | auto-edit | auto | read-only
-                       auto: edits and commands the sandbox holds run on their own; what
-                       would leave the sandbox asks (and headless, is denied)
-  --unleashed          allow every action that would ask, for this run only (deny rules and the
-                       sandbox still hold: a command that hits the fence is refused, never re-run outside)
-  --no-sandbox         run commands with no OS sandbox, with your full access, for this run only
-                       (warned about on stderr and kept on the session)
-  --rules <file>       extra permission rules for this run: {"allow": [...], "ask": [...], "deny": [...]}
-  --mcp-config <file>  MCP servers for this run, as Claude Desktop and Cursor write them: {"mcpServers": {...}}
-  --json               print one JSON event per line on stdout
-  --data-dir <dir>     where sessions are kept (env TETHER_HOME)
-
-Exit status: 0 answered, 2 stopped by maxSteps, 3 model or provider error, 130 interrupted, 1 usage error.`;
+import { runUsage } from './usage';
 
 const exitCodes: Record<SessionEndStatus, number> = { done: 0, max_steps: 2, failed: 3, aborted: 130 };
 

@@ -5,13 +5,7 @@ import { openStore } from '../store/store';
 import { CliError, dataDirFrom } from './cliError';
 import { formatCost, formatProjectCost, formatUsage, projectTotals } from './costTable';
 import { formatEvent } from './formatEvent';
-
-export const sessionsUsage = `Usage: tether sessions [--data-dir <dir>] [--json]
-       tether sessions show <id> [--data-dir <dir>] [--json]
-
-Lists the sessions, newest first, with their tokens and cost and the sums per project, or prints
-one session's log. A model with no known price shows its cost as unknown (prices: settings.json
-"models").`;
+import { sessionsUsage } from './usage';
 
 export async function sessionsCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -1,8 +1,5 @@
 import { CliError } from './cliError';
-import { serveCommand, serveUsage } from '../host/serveCommand';
-import { permissionsCommand, permissionsUsage } from './permissionsCommand';
-import { runCommand, runUsage } from './runCommand';
-import { sessionsCommand, sessionsUsage } from './sessionsCommand';
+import { permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
 
 const usage = `tether: a coding agent on a tether
 
@@ -22,15 +19,16 @@ ${serveUsage}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Each command is loaded when it runs: --help loads none of them, `sessions` no model, sandbox or MCP.
   switch (command) {
     case 'run':
-      return runCommand(rest);
+      return (await import('./runCommand')).runCommand(rest);
     case 'sessions':
-      return sessionsCommand(rest);
+      return (await import('./sessionsCommand')).sessionsCommand(rest);
     case 'permissions':
-      return permissionsCommand(rest);
+      return (await import('./permissionsCommand')).permissionsCommand(rest);
     case 'serve':
-      return serveCommand(rest);
+      return (await import('../host/serveCommand')).serveCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -2,22 +2,10 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError, dataDirFrom } from '../cli/cliError';
+import { serveUsage } from '../cli/usage';
 import { createAppServices } from '../services';
 import type { CreateAppServices } from './appServices';
 import { startServeHost, type ServeHost } from './serve';
-
-export const serveUsage = `Usage: tether serve [options]
-
-Serves Tether's UI to a browser on this machine, at http://127.0.0.1:<port>/ with a fresh access
-token in the address each run. Only 127.0.0.1 listens; from another machine, tunnel the same port
-(ssh -L <port>:127.0.0.1:<port> <host>) and open the printed address there.
-
-Options:
-  --port <n>           the port (default: any free one)
-  --cwd <dir>          a folder to offer as a project (default: the current folder)
-  --data-dir <dir>     where sessions are kept (env TETHER_HOME)
-
-Prints the address on stdout; Ctrl+C (or SIGTERM) stops it.`;
 
 type Signal = 'SIGINT' | 'SIGTERM';
 

@@ -1,16 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Progress,
-  type Tool as McpToolInfo,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { isMcpError, loadedMcpSdk, loadMcpSdk } from './mcpSdkLoader';
 import { isStdio } from './mcpServerConfig';
 import type { McpServerSpec } from './mcpServerSpec';
 import { StderrTail } from './stderrTail';
@@ -89,7 +81,9 @@ export class McpConnection {
 
   /** The stdio server's process id while it runs. */
   get pid(): number | undefined {
-    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+    // A transport exists only once the SDK is loaded.
+    const transport = this.transport;
+    return transport && transport instanceof loadedMcpSdk().StdioClientTransport ? ((transport as StdioClientTransport).pid ?? undefined) : undefined;
   }
 
   /** Starts an idle server; resolves once it is ready or has failed (never rejects). */
@@ -119,7 +113,7 @@ export class McpConnection {
     const client = this.client;
     if (this.state !== 'ready' || !client) throw new McpCallError(this.unavailable());
     try {
-      const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+      const result = await client.callTool({ name, arguments: args }, loadedMcpSdk().CallToolResultSchema, {
         signal: options.signal,
         timeout: this.timings.callTimeoutMs,
         resetTimeoutOnProgress: true,
@@ -141,13 +135,13 @@ export class McpConnection {
 
   private callFailure(tool: string, error: unknown): string {
     const who = this.describe();
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (isMcpError(error, 'ConnectionClosed')) {
       return `The MCP server ${who} stopped while ${tool} ran, so its outcome is unknown (Tether restarts the server). Check its effects before you call it again.${this.printed()}`;
     }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (isMcpError(error, 'RequestTimeout')) {
       return `The MCP server ${who} did not answer ${tool} within ${Math.round(this.timings.callTimeoutMs / 1000)} s; the call was cancelled.`;
     }
-    if (error instanceof McpError) return `The MCP server ${who} refused ${tool}: ${error.message}`;
+    if (isMcpError(error)) return `The MCP server ${who} refused ${tool}: ${error.message}`;
     return `Calling ${tool} on the MCP server ${who} failed: ${(error as Error).message ?? String(error)}`;
   }
 
@@ -173,6 +167,8 @@ export class McpConnection {
     const generation = ++this.generation;
     const recovering = this.restarts > 0;
     this.setState('starting');
+    const { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = await loadMcpSdk();
+    if (generation !== this.generation) return;
     let transport: Transport;
     if (isStdio(config)) {
       // One tail across restarts, so a crash loop's earlier output stays readable; a line marks each start.
@@ -319,8 +315,8 @@ function startFailure(error: unknown): string {
   const message = (error as Error).message ?? String(error);
   if (code === 'ENOENT') return `the program was not found (${message})`;
   if (code === 'EACCES') return `the program cannot be run (${message})`;
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return 'it exited before it answered initialize';
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return 'it did not answer initialize in time';
+  if (isMcpError(error, 'ConnectionClosed')) return 'it exited before it answered initialize';
+  if (isMcpError(error, 'RequestTimeout')) return 'it did not answer initialize in time';
   // fetch's own message is only "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in its cause.
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (message === 'fetch failed' && cause) return `nothing answered at its url (${cause.code ?? cause.message ?? 'no reason given'})`;

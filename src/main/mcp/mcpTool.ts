@@ -1,9 +1,10 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Progress, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ToolError, type AnyTool } from '../tools/defineTool';
 import { McpCallError, type McpConnection } from './mcpConnection';
 import { mcpResultText } from './mcpResultText';
+import { loadedMcpSdk } from './mcpSdkLoader';
 
 /**
  * An MCP server's tool as a tool of the registry, so it goes through the one runner (validation,
@@ -19,7 +20,8 @@ import { mcpResultText } from './mcpResultText';
  *   still works in a tainted session). Its results taint all the same.
  */
 
-const validator = new AjvJsonSchemaValidator();
+// Made with the first tool: a tool exists only once its server started, and so the SDK is loaded.
+let validator: AjvJsonSchemaValidator | undefined;
 const MAX_DESCRIPTION = 4000;
 
 export function createMcpTool(connection: McpConnection, info: McpToolInfo, name: string): AnyTool {
@@ -80,6 +82,7 @@ function modelSchema(schema: McpToolInfo['inputSchema']): Record<string, unknown
 /** A check of the arguments against the server's schema, or none when the schema cannot be compiled (the server then judges). */
 function compile(schema: McpToolInfo['inputSchema']): ((args: unknown) => string | undefined) | undefined {
   try {
+    validator ??= new (loadedMcpSdk().AjvJsonSchemaValidator)();
     const validate = validator.getValidator(schema as Record<string, unknown>);
     return (args) => {
       const result = validate(args);

@@ -1,5 +1,3 @@
-import { createAnthropicClient } from './anthropicClient';
-import { anthropicErrorToModelError } from './anthropicErrors';
 import type { ModelConfig } from './config';
 import { modelsUrl, toModelError } from './errors';
 import { errorContext } from './openaiClient';
@@ -128,6 +126,8 @@ export function readModelEntry(entry: WireObject | undefined): ListedModel | und
  */
 async function fetchAnthropicListing(config: ModelConfig, options: ListModelsOptions): Promise<ListedModel[]> {
   const ctx = errorContext(config);
+  // Loaded here, not at start: only an Anthropic listing needs the SDK.
+  const [{ createAnthropicClient }, { anthropicErrorToModelError }] = await Promise.all([import('./anthropicClient'), import('./anthropicErrors')]);
   const client = createAnthropicClient(config, options.fetch ? { fetch: options.fetch } : {});
   const signals = [AbortSignal.timeout(options.timeoutMs ?? 10_000), ...(options.signal ? [options.signal] : [])];
   const listed: ListedModel[] = [];

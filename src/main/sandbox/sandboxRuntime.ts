@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SandboxManager, type SandboxAskCallback, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import type { SandboxAskCallback, SandboxManager as SandboxManagerType, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import picomatch from 'picomatch';
 import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist/sandbox/domain-pattern.js';
 import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
@@ -138,7 +138,7 @@ export function letGoOfRuntime(): void {
   running.clear();
   stopping = started
     .then(async () => {
-      await SandboxManager.reset();
+      await startedManager().reset();
       killLeftoverBridges();
     })
     .catch(() => undefined)
@@ -181,12 +181,29 @@ export function runtimeStopped(): Promise<void> {
   return stopping ?? Promise.resolve();
 }
 
+let manager: typeof SandboxManagerType | undefined;
+
+/**
+ * The library's manager, loaded with the first command a sandbox holds: with its proxies it takes
+ * tens of milliseconds to load, which a run that runs no command (or `tether sessions`) never pays.
+ */
+async function loadManager(): Promise<typeof SandboxManagerType> {
+  manager ??= (await import('@anthropic-ai/sandbox-runtime')).SandboxManager;
+  return manager;
+}
+
+/** The manager, once started (every caller runs after ensureStarted). */
+function startedManager(): typeof SandboxManagerType {
+  if (!manager) throw new SandboxStartError('The command sandbox is used before it started; nothing was run.');
+  return manager;
+}
+
 async function ensureStarted(): Promise<void> {
   if (stopping) await stopping;
   // A session stopped while its first command was being wrapped: starting now would leave the proxy
   // running for nobody (and keep `tether run` from exiting).
   if (holders === 0) throw new SandboxStartError('The session stopped before its sandbox started; nothing was run.');
-  starting ??= SandboxManager.initialize(runtimeConfig([]), askAboutConnection).catch((error: unknown) => {
+  starting ??= loadManager().then((loaded) => loaded.initialize(runtimeConfig([]), askAboutConnection)).catch((error: unknown) => {
     starting = undefined;
     throw new SandboxStartError(
       `The command sandbox could not start: ${(error as Error).message}. Nothing was run. Check that bubblewrap, socat and ripgrep are installed and that user namespaces are enabled, then try again.`,
@@ -198,7 +215,7 @@ async function ensureStarted(): Promise<void> {
 function refreshNetwork(): void {
   const lists = [...running.values()].map((command) => command.domains());
   const allowed = lists.length === 0 ? [] : lists.reduce<string[]>((common, list) => common.filter((entry) => list.includes(entry)), [...lists[0]!]);
-  SandboxManager.updateConfig(runtimeConfig(allowed));
+  startedManager().updateConfig(runtimeConfig(allowed));
 }
 
 /** A host as the proxy compares it: lower case, an address in its canonical spelling (`2130706433` is 127.0.0.1). */
@@ -292,7 +309,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
   try {
     snapshot = takeSnapshot(compiled, git.commondirs);
     const denyRead = [...fence.denyRead, ...findSecretFiles(fence.workspace, fence.denyReadNamed)];
-    wrapped = await SandboxManager.wrapWithSandbox(
+    wrapped = await startedManager().wrapWithSandbox(
       `${waitForListeners(PROXY_PORTS)}; eval "$${COMMAND_VARIABLE}"`,
       'bash',
       {
@@ -332,7 +349,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
     release() {
       if (released) return;
       released = true;
-      SandboxManager.cleanupAfterCommand();
+      startedManager().cleanupAfterCommand();
     },
   };
 }
@@ -456,7 +473,7 @@ const DENY_LINE = /^deny network-outbound (.+):(\d+) \((.*)\)$/;
 
 function networkDenials(profileId: string, since: number, until = Infinity): NetworkDenial[] {
   const denials: NetworkDenial[] = [];
-  for (const violation of SandboxManager.getSandboxViolationStore().getViolationsForCommand(profileId)) {
+  for (const violation of startedManager().getSandboxViolationStore().getViolationsForCommand(profileId)) {
     const at = violation.timestamp.getTime();
     if (at < since || at >= until) continue;
     const match = DENY_LINE.exec(violation.line);

@@ -469,28 +469,36 @@ Atomics.notify(shared, ${STATE});
  * the sustained rate (see bench/eventAppend.bench.ts). A PASSIVE checkpoint never blocks the
  * writer, and the sync happens off the thread that runs the agent loop and answers the UI. The
  * worker runs only after commits, in small rounds a few milliseconds apart while they keep coming.
+ * It starts with the first commit: a process that only reads (`tether sessions`) never pays for a thread.
  */
 class Checkpointer {
   private readonly shared = new Int32Array(new SharedArrayBuffer(8));
-  private readonly worker: Worker;
+  private worker: Worker | undefined;
 
-  constructor(file: string, onFailure: () => void) {
+  constructor(
+    private readonly file: string,
+    private readonly onFailure: () => void,
+  ) {}
+
+  private start(): void {
     const binding = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(CHECKPOINT_WORKER, {
+    const worker = new Worker(CHECKPOINT_WORKER, {
       eval: true,
-      workerData: { file, binding, nativeBinding: nativeBindingOption(sqliteBinding()), pauseMs: CHECKPOINT_PAUSE_MS, idleMs: IDLE_WAKE_MS, shared: this.shared.buffer },
+      workerData: { file: this.file, binding, nativeBinding: nativeBindingOption(sqliteBinding()), pauseMs: CHECKPOINT_PAUSE_MS, idleMs: IDLE_WAKE_MS, shared: this.shared.buffer },
     });
+    this.worker = worker;
     // It must never keep a process alive.
-    this.worker.unref();
-    this.worker.on('message', onFailure);
-    this.worker.on('error', () => {
+    worker.unref();
+    worker.on('message', this.onFailure);
+    worker.on('error', () => {
       Atomics.store(this.shared, STATE, STOPPED);
-      onFailure();
+      this.onFailure();
     });
   }
 
   /** Called after every commit; wakes the worker only when it is asleep (one load otherwise). */
   committed(): void {
+    if (this.worker === undefined && Atomics.load(this.shared, STATE) === STARTING) this.start();
     if (Atomics.load(this.shared, WORK) === 0) {
       Atomics.store(this.shared, WORK, 1);
       Atomics.notify(this.shared, WORK);
@@ -507,6 +515,6 @@ class Checkpointer {
       Atomics.notify(this.shared, WORK);
       Atomics.wait(this.shared, STATE, STOPPING, 2000);
     }
-    void this.worker.terminate();
+    void this.worker?.terminate();
   }
 }

@@ -1,4 +1,15 @@
-import TurndownService from 'turndown';
+import { createRequire } from 'node:module';
+import type TurndownService from 'turndown';
+
+/**
+ * turndown (and domino, its DOM) loads with the first page converted: tens of milliseconds that a
+ * run which never fetches a page should not pay at start. Loaded with require so the conversion stays synchronous.
+ */
+let Turndown: typeof TurndownService | undefined;
+function turndown(): typeof TurndownService {
+  Turndown ??= createRequire(import.meta.url)('turndown') as typeof TurndownService;
+  return Turndown;
+}
 
 /**
  * The slice of a DOM node the rules read. The node build of turndown parses with domino; its
@@ -55,7 +66,7 @@ export function htmlToMarkdown(page: string, pageUrl: URL, maxHtmlChars = DEFAUL
     html = html.slice(0, end > 0 ? end : maxHtmlChars);
   }
   let title = '';
-  const service = new TurndownService({
+  const service = new (turndown())({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
     bulletListMarker: '-',

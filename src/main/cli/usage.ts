@@ -1,0 +1,67 @@
+import { DEFAULT_MAX_STEPS } from '../agent/maxSteps';
+
+/**
+ * What each command says to --help, kept apart from the commands themselves so that printing it
+ * loads none of what they need (tether.ts imports a command only when it runs).
+ */
+
+export const runUsage = `Usage: tether run "<task>" [options]
+       tether run --session <id> ["<message>"] [options]
+
+Runs the agent headless until the model answers, maxSteps stops it, or it fails.
+Every action that needs approval is denied, unless --unleashed is given for this run.
+
+Options:
+  --cwd <dir>          the workspace folder (default: the current folder)
+  --model <name>       the model (env TETHER_MODEL)
+  --base-url <url>     the server's base URL (env TETHER_BASE_URL; default OpenAI's, or
+                       https://api.anthropic.com with --api anthropic)
+  --api <api>          responses | chat | anthropic (env TETHER_API; default responses);
+                       the key is TETHER_API_KEY, else OPENAI_API_KEY (ANTHROPIC_API_KEY for anthropic)
+  --max-tokens <n>     the most tokens one response may have (env TETHER_MAX_TOKENS; Anthropic only)
+  --max-steps <n>      model requests before it stops (default ${DEFAULT_MAX_STEPS})
+  --session <id>       continue a session (its model and workspace stay as they were)
+  --mode <mode>        ask (default) | auto-edit | auto | read-only
+                       auto: edits and commands the sandbox holds run on their own; what
+                       would leave the sandbox asks (and headless, is denied)
+  --unleashed          allow every action that would ask, for this run only (deny rules and the
+                       sandbox still hold: a command that hits the fence is refused, never re-run outside)
+  --no-sandbox         run commands with no OS sandbox, with your full access, for this run only
+                       (warned about on stderr and kept on the session)
+  --rules <file>       extra permission rules for this run: {"allow": [...], "ask": [...], "deny": [...]}
+  --mcp-config <file>  MCP servers for this run, as Claude Desktop and Cursor write them: {"mcpServers": {...}}
+  --json               print one JSON event per line on stdout
+  --data-dir <dir>     where sessions are kept (env TETHER_HOME)
+
+Exit status: 0 answered, 2 stopped by maxSteps, 3 model or provider error, 130 interrupted, 1 usage error.`;
+
+export const sessionsUsage = `Usage: tether sessions [--data-dir <dir>] [--json]
+       tether sessions show <id> [--data-dir <dir>] [--json]
+
+Lists the sessions, newest first, with their tokens and cost and the sums per project, or prints
+one session's log. A model with no known price shows its cost as unknown (prices: settings.json
+"models").`;
+
+export const permissionsUsage = `Usage: tether permissions explain --tool <name> --args '<json>' [--rules <file>] [--mode <mode>] [--tainted] [--cwd <dir>] [--json]
+       tether permissions explain --stdin [--cwd <dir>]
+       tether permissions list [--data-dir <dir>] [--json]
+       tether permissions revoke <id> [--data-dir <dir>]
+
+explain  says what the permission engine decides for one tool call, and why, without running it.
+         --stdin reads one JSON request per line ({"tool", "args", "rules", "mode", "tainted"}) and prints
+         one result per line, in order. A rules file is {"allow": [...], "ask": [...], "deny": [...]}.
+list     lists the rules remembered from "Allow always".
+revoke   revokes one of them.`;
+
+export const serveUsage = `Usage: tether serve [options]
+
+Serves Tether's UI to a browser on this machine, at http://127.0.0.1:<port>/ with a fresh access
+token in the address each run. Only 127.0.0.1 listens; from another machine, tunnel the same port
+(ssh -L <port>:127.0.0.1:<port> <host>) and open the printed address there.
+
+Options:
+  --port <n>           the port (default: any free one)
+  --cwd <dir>          a folder to offer as a project (default: the current folder)
+  --data-dir <dir>     where sessions are kept (env TETHER_HOME)
+
+Prints the address on stdout; Ctrl+C (or SIGTERM) stops it.`;
