@@ -6,7 +6,7 @@ import type { EventOf, StoredEvent } from '../src/shared/events';
 import { initialSessionState, reduce } from '../src/shared/session';
 import { createCore, type Core } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
-import { InteractiveBroker } from '../src/main/sessions/interactiveBroker';
+import { InteractiveBroker } from '../src/main/app/sessions/interactiveBroker';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';

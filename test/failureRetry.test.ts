@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServices } from '../src/main/services';
-import { memoryKeyStore } from '../src/main/sessions/keyStore';
+import { memoryKeyStore } from '../src/main/app/sessions/keyStore';
 import { foldEvents } from '../src/shared/session';
 import { closeServices, openServices } from './support/appServices';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, McpServerView } from '../src/shared/contract';
 import type { AppServices } from '../src/main/host/appServices';
 import { createServices } from '../src/main/services';
-import { memoryKeyStore } from '../src/main/sessions/keyStore';
+import { memoryKeyStore } from '../src/main/app/sessions/keyStore';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { alive, until } from './support/processes';
 

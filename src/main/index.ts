@@ -7,7 +7,7 @@ import type { AppServices } from './host/appServices';
 import { cliArgumentsOf, nodeModeEnv } from './cli/cliFromApp';
 import { bindIpc, broadcastTo } from './ipc';
 import { createServices } from './services';
-import type { KeyStore } from './sessions/keyStore';
+import type { KeyStore } from './app/sessions/keyStore';
 import { defaultDataDir } from './store/dataDir';
 import { updatesEnabled, type Updater } from './updates/autoUpdates';
 import { createMainWindow, guardWebContents, pickFolder, type MainWindow } from './window';

@@ -1,6 +1,6 @@
 import type { EventName, EventPayload, Input, Output, RequestName, TetherApi, Unsubscribe } from '../../src/shared/contract';
 import type { SessionEvent, StoredEvent } from '../../src/shared/events';
-import { SessionFolds } from '../../src/main/sessions/sessionFolds';
+import { SessionFolds } from '../../src/main/app/sessions/sessionFolds';
 
 type FakeHandlers = { [R in RequestName]?: (input: Input<R>) => Output<R> | Promise<Output<R>> };
 

@@ -3,7 +3,7 @@ import type { Updater } from '../../src/main/updates/autoUpdates';
 import type { SessionEventType, StoredEvent } from '../../src/shared/events';
 import type { AppServices } from '../../src/main/host/appServices';
 import { createServices } from '../../src/main/services';
-import { memoryKeyStore } from '../../src/main/sessions/keyStore';
+import { memoryKeyStore } from '../../src/main/app/sessions/keyStore';
 import { writeAppSettings } from '../../src/main/settings/appSettings';
 import { startScriptedModel, type ScriptedModel, type Turn } from '../fixtures/scriptedModel';
 import { tempDir } from './tempDirs';

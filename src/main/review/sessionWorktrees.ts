@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { WorktreeSetting } from '../../shared/contract';
 import type { EventOf } from '../../shared/events';
 import { foldEvents, type SessionState } from '../../shared/session';
-import type { SessionPlace } from '../sessions/sessionManager';
+import type { SessionPlace } from '../app/sessions/sessionManager';
 import { RequestError } from '../../shared/requestError';
 import type { Store } from '../store/store';
 import { newId } from '../store/newId';

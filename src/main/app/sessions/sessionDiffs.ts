@@ -1,18 +1,18 @@
 import { diffLines } from 'diff';
-import type { DiffScope, FileChange, FileDiff, RevertDone } from '../../shared/contract';
-import type { EventOf } from '../../shared/events';
-import { fileHunks } from '../review/fileHunks';
-import { ownChanges, type OwnEntry, type OwnFileChange } from '../review/ownChanges';
-import { OWN_STEP_EVENTS, ownSteps } from '../review/ownSteps';
-import { normalise, revertTo, type RevertTarget } from '../review/revertFile';
-import { RevertUndos } from '../review/revertUndo';
-import { SnapshotHistory } from '../review/snapshotHistory';
-import type { Store } from '../store/store';
-import { looksBinary } from '../workspace/looksBinary';
-import { languageForPath } from '../workspace/diff';
-import type { ShadowRepo } from '../workspace/shadowRepo';
-import { RequestError } from '../../shared/requestError';
-import type { SessionShadowRepos } from '../checkpoints/sessionShadowRepos';
+import type { DiffScope, FileChange, FileDiff, RevertDone } from '../../../shared/contract';
+import type { EventOf } from '../../../shared/events';
+import { fileHunks } from '../../review/fileHunks';
+import { ownChanges, type OwnEntry, type OwnFileChange } from '../../review/ownChanges';
+import { OWN_STEP_EVENTS, ownSteps } from '../../review/ownSteps';
+import { normalise, revertTo, type RevertTarget } from '../../review/revertFile';
+import { RevertUndos } from '../../review/revertUndo';
+import { SnapshotHistory } from '../../review/snapshotHistory';
+import type { Store } from '../../store/store';
+import { looksBinary } from '../../workspace/looksBinary';
+import { languageForPath } from '../../workspace/diff';
+import type { ShadowRepo } from '../../workspace/shadowRepo';
+import { RequestError } from '../../../shared/requestError';
+import type { SessionShadowRepos } from '../../checkpoints/sessionShadowRepos';
 
 export interface SessionDiffsOptions {
   /** Appends an event to the session's log and tells the UI (a revert, an accept). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent, StoredEvent } from '../../shared/events';
-import { foldEvents, itemCount } from '../../shared/session';
-import { SNAPSHOT_ITEMS } from '../../shared/sessionWindow';
+import type { SessionEvent, StoredEvent } from '../../../shared/events';
+import { foldEvents, itemCount } from '../../../shared/session';
+import { SNAPSHOT_ITEMS } from '../../../shared/sessionWindow';
 import { SessionFolds } from './sessionFolds';
 
 const usage = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 };

@@ -1,12 +1,12 @@
-import type { ApprovalAnswer, CompactStarted, EventName, EventPayload, SessionSummary } from '../../shared/contract';
-import type { SessionEvent } from '../../shared/events';
-import type { PermissionMode } from '../../shared/permissions';
-import type { Core } from '../core';
-import type { ModelConfig } from '../model/config';
-import type { PermissionEngine } from '../permissions/engine';
-import type { SessionRow } from '../store/sessions';
-import { ShuttingDown } from '../terminal/shuttingDown';
-import { RequestError } from '../../shared/requestError';
+import type { ApprovalAnswer, CompactStarted, EventName, EventPayload, SessionSummary } from '../../../shared/contract';
+import type { SessionEvent } from '../../../shared/events';
+import type { PermissionMode } from '../../../shared/permissions';
+import type { Core } from '../../core';
+import type { ModelConfig } from '../../model/config';
+import type { PermissionEngine } from '../../permissions/engine';
+import type { SessionRow } from '../../store/sessions';
+import { ShuttingDown } from '../../terminal/shuttingDown';
+import { RequestError } from '../../../shared/requestError';
 import { InteractiveBroker } from './interactiveBroker';
 
 type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void;

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../store/store';
+import { openStore, type Store } from '../../store/store';
 import { SessionDiffs } from './sessionDiffs';
-import { SessionShadowRepos } from '../checkpoints/sessionShadowRepos';
+import { SessionShadowRepos } from '../../checkpoints/sessionShadowRepos';
 
 let dirs: string[] = [];
 let store: Store | undefined;

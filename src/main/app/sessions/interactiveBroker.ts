@@ -1,7 +1,7 @@
-import type { ApprovalAnswer } from '../../shared/contract';
-import type { Decision } from '../../shared/permissions';
-import type { ApprovalRequest, Broker } from '../permissions/broker';
-import { RequestError } from '../../shared/requestError';
+import type { ApprovalAnswer } from '../../../shared/contract';
+import type { Decision } from '../../../shared/permissions';
+import type { ApprovalRequest, Broker } from '../../permissions/broker';
+import { RequestError } from '../../../shared/requestError';
 
 interface Waiting {
   request: ApprovalRequest;

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FolderMatches } from '../../shared/contract';
+import type { FolderMatches } from '../../../shared/contract';
 
 const DEFAULT_LIMIT = 50;
 /** Entries read from one folder at most: a folder of a million files answers from its first ones. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalAnswer } from '../../shared/contract';
-import type { ApprovalRequest } from '../permissions/broker';
+import { ApprovalAnswer } from '../../../shared/contract';
+import type { ApprovalRequest } from '../../permissions/broker';
 import { InteractiveBroker } from './interactiveBroker';
 
 const request: ApprovalRequest = {

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeTempDirs, tempDir } from '../../../test/support/tempDirs';
+import { removeTempDirs, tempDir } from '../../../../test/support/tempDirs';
 import { rankFiles, WorkspaceFiles } from './workspaceFiles';
 
 afterEach(() => removeTempDirs());

@@ -1,9 +1,9 @@
-import type { Handlers } from '../../shared/contract';
-import { KeyVariable } from '../../shared/modelSetup';
-import { keyEnvForUrl } from '../../shared/providers';
-import type { ModelConfig } from '../model/config';
-import { testConnection } from '../model/connectionTest';
-import { findLocalServers, localServerAt, type LocalPorts } from '../model/localServers';
+import type { Handlers } from '../../../shared/contract';
+import { KeyVariable } from '../../../shared/modelSetup';
+import { keyEnvForUrl } from '../../../shared/providers';
+import type { ModelConfig } from '../../model/config';
+import { testConnection } from '../../model/connectionTest';
+import { findLocalServers, localServerAt, type LocalPorts } from '../../model/localServers';
 
 export interface ModelSetupDeps {
   /** Where the saved settings point now, with the key main holds for it. */

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import { applyPatch, structuredPatch } from 'diff';
-import type { WorktreeMoved } from '../../shared/contract';
-import type { EventOf } from '../../shared/events';
-import type { OwnEntry, OwnFileChange } from '../review/ownChanges';
-import { insideWorkspace, revertTo } from '../review/revertFile';
-import type { SessionWorktrees } from '../review/sessionWorktrees';
-import { readEntry, type WorkspaceEntry } from '../review/workspaceEntry';
-import type { Store } from '../store/store';
-import { RequestError } from '../../shared/requestError';
+import type { WorktreeMoved } from '../../../shared/contract';
+import type { EventOf } from '../../../shared/events';
+import type { OwnEntry, OwnFileChange } from '../../review/ownChanges';
+import { insideWorkspace, revertTo } from '../../review/revertFile';
+import type { SessionWorktrees } from '../../review/sessionWorktrees';
+import { readEntry, type WorkspaceEntry } from '../../review/workspaceEntry';
+import type { Store } from '../../store/store';
+import { RequestError } from '../../../shared/requestError';
 import type { SessionDiffs } from './sessionDiffs';
-import type { SessionShadowRepos } from '../checkpoints/sessionShadowRepos';
+import type { SessionShadowRepos } from '../../checkpoints/sessionShadowRepos';
 
 export interface SessionMoveDeps {
   store: Store;

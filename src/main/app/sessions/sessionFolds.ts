@@ -1,6 +1,6 @@
-import type { StoredEvent } from '../../shared/events';
-import { foldEvents, initialSessionState, isFinished, type SessionState } from '../../shared/session';
-import { pageOf, snapshotOf, type SessionPage, type SessionSnapshot } from '../../shared/sessionWindow';
+import type { StoredEvent } from '../../../shared/events';
+import { foldEvents, initialSessionState, isFinished, type SessionState } from '../../../shared/session';
+import { pageOf, snapshotOf, type SessionPage, type SessionSnapshot } from '../../../shared/sessionWindow';
 
 /** What a fold cache reads: the session's events after a seq, in order. */
 export interface FoldSource {

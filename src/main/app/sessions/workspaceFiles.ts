@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { FileMatches } from '../../shared/contract';
-import { findExecutable } from '../tools/search/findExecutable';
-import { IgnoreRules } from '../tools/search/IgnoreRules';
+import type { FileMatches } from '../../../shared/contract';
+import { findExecutable } from '../../tools/search/findExecutable';
+import { IgnoreRules } from '../../tools/search/IgnoreRules';
 
 /** A folder with more files than this is listed up to here (the matches say the list was cut). */
 export const MAX_LISTED_FILES = 200_000;
