@@ -450,4 +450,3 @@ export const LiveEvent = z.discriminatedUnion('type', [
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 
-export type { ToolCallItem };

@@ -105,14 +105,6 @@ export function keyEnvForUrl(baseUrl: string): ProviderPreset['keyEnv'] {
   return url?.protocol === 'https:' ? KEY_ENV_BY_HOST[url.hostname.toLowerCase()] : undefined;
 }
 
-/** The preset `baseUrl` and `api` name (a trailing slash, or /v1 after an Anthropic root, aside); undefined for any other server. */
-export function presetFor(baseUrl: string, api: ModelApi): ProviderPreset | undefined {
-  const normal = baseUrl.trim().replace(/\/+$/, '');
-  return PROVIDERS.find(
-    (preset) => preset.baseUrl !== '' && preset.api === api && (preset.baseUrl === normal || (api === 'anthropic' && `${preset.baseUrl}/v1` === normal)),
-  );
-}
-
 function parsed(url: string): URL | undefined {
   try {
     return new URL(url);

@@ -8,9 +8,6 @@ import path from 'node:path';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
-/** Cases taken from other agents' test suites and docs (test/cases/data/README.md). */
-export const casesDataDir = path.join(repoRoot, 'test/cases/data');
-
 /** Real model streams recorded by other projects (test/fixtures/recorded/README.md). */
 export const recordedStreamsDir = path.join(repoRoot, 'test/fixtures/recorded');
 

@@ -1,4 +1,4 @@
-import type { PermissionRule, RuleAction } from '../../shared/permissions';
+import type { RuleAction } from '../../shared/permissions';
 import { HOME_CREDENTIAL_STORES } from '../workspace/secretPlaces';
 
 /** A built-in rule, with the reason a person is shown when it decides. */
@@ -44,7 +44,3 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     holdsWhenUnleashed: true,
   },
 ];
-
-export function defaultPermissionRules(): PermissionRule[] {
-  return DEFAULT_RULES.map(({ pattern, action }) => ({ pattern, action, source: 'default' }));
-}

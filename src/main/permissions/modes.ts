@@ -32,10 +32,6 @@ const WHAT: Record<ActionClass, string> = {
   egress: 'can send data out',
 };
 
-export function describeClass(cls: ActionClass): string {
-  return WHAT[cls];
-}
-
 /** Where an action happens, for auto mode: a command, and whether the sandbox holds this session's commands. */
 export interface Where {
   command?: boolean;
@@ -74,9 +70,4 @@ export function modeDefault(mode: PermissionMode, cls: ActionClass, where: Where
     case 'egress':
       return { action: 'ask', reason: 'can send data out, and no rule allows it' };
   }
-}
-
-/** Unleashed mode turns every ask into an allow, except the asks that hold in every mode. */
-export function unleashes(mode: PermissionMode): boolean {
-  return mode === 'unleashed';
 }

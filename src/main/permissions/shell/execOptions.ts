@@ -176,11 +176,6 @@ export const EXEC_OPTIONS: readonly ExecOptionEntry[] = [
 const BY_PROGRAM = new Map<string, ExecOptionEntry[]>();
 for (const entry of EXEC_OPTIONS) BY_PROGRAM.set(entry.program, [...(BY_PROGRAM.get(entry.program) ?? []), entry]);
 
-/** Whether any entry is kept for a program (its lines are the ones worth a closer look). */
-export function hasExecOptions(program: string): boolean {
-  return BY_PROGRAM.has(program);
-}
-
 export interface ExecOptionFound {
   /** The argument as written. */
   argument: string;

@@ -1,24 +1,11 @@
 import type { PendingApproval, SessionSummary } from '../../../shared/contract';
-import type { ApprovalView, SessionState, SessionStatus } from '../../../shared/session';
+import type { ApprovalView, SessionStatus } from '../../../shared/session';
 import type { AppState } from './appState';
-import type { SessionLog } from './sessionLog';
 
 /**
  * Reads shared by several components. Those that build a new object or array are meant for
  * `useShallow`; the rest return what the store holds.
  */
-
-export function selectSelectedLog(state: AppState): SessionLog | undefined {
-  return state.selectedSessionId ? state.logs[state.selectedSessionId] : undefined;
-}
-
-export function selectSelectedState(state: AppState): SessionState | undefined {
-  return selectSelectedLog(state)?.state;
-}
-
-export function selectSelectedSummary(state: AppState): SessionSummary | undefined {
-  return state.selectedSessionId ? state.sessions[state.selectedSessionId] : undefined;
-}
 
 /** A project's sessions, most recently active first. Use with useShallow. */
 export function selectProjectSessions(state: AppState, projectId: string | null): SessionSummary[] {
@@ -96,13 +83,6 @@ export function selectNextApproval(state: AppState, approvalId: string | null): 
   const index = waiting.findIndex((entry) => entry.approvalId === approvalId);
   const next = waiting[(index + 1) % waiting.length]!;
   return next.approvalId === approvalId ? null : next;
-}
-
-/** Pending approvals per session id, from the inbox. */
-export function selectWaitingBySession(state: AppState): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const entry of state.inbox) counts[entry.sessionId] = (counts[entry.sessionId] ?? 0) + 1;
-  return counts;
 }
 
 /** How a status reads in the sidebar and header. */
