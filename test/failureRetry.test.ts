@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createServices } from '../src/main/services';
+import { createServices } from '../src/main/app/services';
 import { memoryKeyStore } from '../src/main/app/sessions/keyStore';
 import { foldEvents } from '../src/shared/session';
 import { closeServices, openServices } from './support/appServices';

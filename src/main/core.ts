@@ -31,7 +31,7 @@ import { projectFence, readSandboxSettings } from './sandbox/fenceSettings';
 import { removeFenceLeftovers } from './sandbox/fence';
 import { Checkpoints } from './checkpoints/checkpoints';
 import { mayChangeFiles } from './checkpoints/mayChangeFiles';
-import { SessionShadowRepos } from './sessions/sessionShadowRepos';
+import { SessionShadowRepos } from './checkpoints/sessionShadowRepos';
 import type { McpTimings } from './mcp/mcpConnection';
 import { McpHub } from './mcp/mcpHub';
 import type { McpServerSpec } from './mcp/mcpServerSpec';

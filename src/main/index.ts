@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, dialog, ipcMain, safeStorage } from 'electron';
-import type { AppServices } from './host/appServices';
+import type { AppServices } from './app/appServices';
 import { cliArgumentsOf, nodeModeEnv } from './cli/cliFromApp';
 import { bindIpc, broadcastTo } from './ipc';
-import { createServices } from './services';
+import { createServices } from './app/services';
 import type { KeyStore } from './app/sessions/keyStore';
 import { defaultDataDir } from './store/dataDir';
 import { updatesEnabled, type Updater } from './updates/autoUpdates';

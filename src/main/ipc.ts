@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents, WebFrameMain } from 'electron';
 import { requests, type Handlers, type RequestName, type Unsubscribe } from '../shared/contract';
 import { IPC_EVENT_CHANNEL, ipcRequestChannel } from '../shared/hostProtocol';
-import type { EmitEvent } from './host/appServices';
+import type { EmitEvent } from './app/appServices';
 import { checkedEvent } from './host/checkedEvent';
 import { createDispatcher } from './host/dispatch';
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppServices, AppServicesOptions } from '../../src/main/host/appServices';
+import type { AppServices, AppServicesOptions } from '../../src/main/app/appServices';
 import { serveCommand, type ServeCommandDeps } from '../../src/main/host/serveCommand';
 import { removeTempDirs, tempDir } from '../support/tempDirs';
 import { recordingHandlers, sampleOutputs } from './contractSamples';

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { WebSocket } from 'ws';
-import type { EmitEvent } from '../../src/main/host/appServices';
+import type { EmitEvent } from '../../src/main/app/appServices';
 import { startServeHost, type ServeHost, type ServeHostOptions } from '../../src/main/host/serve';
 import { WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX } from '../../src/shared/hostProtocol';
 import { tempDir } from '../support/tempDirs';

@@ -1,8 +1,8 @@
 import type { EventName, EventPayload } from '../../src/shared/contract';
 import type { Updater } from '../../src/main/updates/autoUpdates';
 import type { SessionEventType, StoredEvent } from '../../src/shared/events';
-import type { AppServices } from '../../src/main/host/appServices';
-import { createServices } from '../../src/main/services';
+import type { AppServices } from '../../src/main/app/appServices';
+import { createServices } from '../../src/main/app/services';
 import { memoryKeyStore } from '../../src/main/app/sessions/keyStore';
 import { writeAppSettings } from '../../src/main/settings/appSettings';
 import { startScriptedModel, type ScriptedModel, type Turn } from '../fixtures/scriptedModel';

@@ -12,7 +12,7 @@ import {
   WS_TOKEN_PROTOCOL_PREFIX,
   type Reply,
 } from '../../shared/hostProtocol';
-import type { EmitEvent } from './appServices';
+import type { EmitEvent } from '../app/appServices';
 import { checkedEvent } from './checkedEvent';
 import { contentSecurityPolicy } from './contentSecurityPolicy';
 import { createDispatcher } from './dispatch';

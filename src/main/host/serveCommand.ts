@@ -3,8 +3,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError, dataDirFrom } from '../cli/cliError';
 import { serveUsage } from '../cli/usage';
-import { createAppServices } from '../services';
-import type { CreateAppServices } from './appServices';
+import { createAppServices } from '../app/services';
+import type { CreateAppServices } from '../app/appServices';
 import { startServeHost, type ServeHost } from './serve';
 
 type Signal = 'SIGINT' | 'SIGTERM';
