@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { CliError } from './cliError';
 import { permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
 
@@ -28,7 +29,8 @@ async function main(argv: string[]): Promise<number> {
     case 'permissions':
       return (await import('./permissionsCommand')).permissionsCommand(rest);
     case 'serve':
-      return (await import('../host/serveCommand')).serveCommand(rest);
+      // The renderer is built beside this entry (out/main/cli.js -> out/renderer); the command's own module is a chunk deeper.
+      return (await import('../host/serveCommand')).serveCommand(rest, { rendererDir: path.join(import.meta.dirname, '..', 'renderer') });
     case undefined:
     case 'help':
     case '--help':
