@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../src/shared/events';
-import { SessionRewinder } from '../src/main/checkpoints/sessionRewinder';
+import { SessionRewinder } from '../src/main/app/sessions/sessionRewinder';
 import { createCore } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';

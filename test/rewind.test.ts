@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventOf, StoredEvent } from '../src/shared/events';
 import { foldEvents } from '../src/shared/session';
-import { SessionRewinder } from '../src/main/checkpoints/sessionRewinder';
+import { SessionRewinder } from '../src/main/app/sessions/sessionRewinder';
 import { createCore, type Core } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';

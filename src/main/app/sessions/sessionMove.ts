@@ -4,7 +4,7 @@ import type { WorktreeMoved } from '../../../shared/contract';
 import type { EventOf } from '../../../shared/events';
 import type { OwnEntry, OwnFileChange } from '../../review/ownChanges';
 import { insideWorkspace, revertTo } from '../../review/revertFile';
-import type { SessionWorktrees } from '../../review/sessionWorktrees';
+import type { SessionWorktrees } from './sessionWorktrees';
 import { readEntry, type WorkspaceEntry } from '../../review/workspaceEntry';
 import type { Store } from '../../store/store';
 import { RequestError } from '../../../shared/requestError';

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorktreeSetting } from '../../shared/contract';
-import type { EventOf } from '../../shared/events';
-import { foldEvents, type SessionState } from '../../shared/session';
-import type { SessionPlace } from '../app/sessions/sessionManager';
-import { RequestError } from '../../shared/requestError';
-import type { Store } from '../store/store';
-import { newId } from '../store/newId';
-import { GitError, runUserGit } from '../workspace/git';
-import { readWorktreeSettings, writeWorktreeSettings } from './worktreeSettings';
+import type { WorktreeSetting } from '../../../shared/contract';
+import type { EventOf } from '../../../shared/events';
+import { foldEvents, type SessionState } from '../../../shared/session';
+import type { SessionPlace } from './sessionManager';
+import { RequestError } from '../../../shared/requestError';
+import type { Store } from '../../store/store';
+import { newId } from '../../store/newId';
+import { GitError, runUserGit } from '../../workspace/git';
+import { readWorktreeSettings, writeWorktreeSettings } from '../../review/worktreeSettings';
 
 export interface SessionWorktreesOptions {
   store: Store;

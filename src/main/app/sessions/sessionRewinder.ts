@@ -1,13 +1,13 @@
-import type { RewindPreview, RewindResult } from '../../shared/contract';
-import type { RewindRestore } from '../../shared/events';
-import { restoresFiles, undoableRewind, type RewindPoint } from '../../shared/rewinds';
-import type { SessionState } from '../../shared/session';
-import { SessionLog, type EventListener } from '../store/sessionLog';
-import { RequestError } from '../../shared/requestError';
-import type { Store } from '../store/store';
-import { changedFiles } from '../workspace/diff';
-import type { Checkpoints } from './checkpoints';
-import { rewindWarnings } from './rewindWarnings';
+import type { RewindPreview, RewindResult } from '../../../shared/contract';
+import type { RewindRestore } from '../../../shared/events';
+import { restoresFiles, undoableRewind, type RewindPoint } from '../../../shared/rewinds';
+import type { SessionState } from '../../../shared/session';
+import { SessionLog, type EventListener } from '../../store/sessionLog';
+import { RequestError } from '../../../shared/requestError';
+import type { Store } from '../../store/store';
+import { changedFiles } from '../../workspace/diff';
+import type { Checkpoints } from '../../checkpoints/checkpoints';
+import { rewindWarnings } from '../../checkpoints/rewindWarnings';
 
 /**
  * Rewinds a stopped session to one of its steps: the files (exactly, from the step's checkpoint;
