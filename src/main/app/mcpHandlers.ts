@@ -1,10 +1,10 @@
 import type { EventName, EventPayload, Handlers, McpServerView } from '../../shared/contract';
 import type { Core } from '../core';
 import { RequestError } from '../../shared/requestError';
-import { McpConfigError } from './mcpServerConfig';
-import type { McpServerSpec } from './mcpServerSpec';
-import type { McpServerStatus } from './mcpHub';
-import { projectMcpServers, userMcpServers } from './loadMcpServers';
+import { McpConfigError } from '../mcp/mcpServerConfig';
+import type { McpServerSpec } from '../mcp/mcpServerSpec';
+import type { McpServerStatus } from '../mcp/mcpHub';
+import { projectMcpServers, userMcpServers } from '../mcp/loadMcpServers';
 
 type McpRequests = 'mcp:servers' | 'mcp:restart';
 

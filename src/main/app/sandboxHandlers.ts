@@ -2,10 +2,10 @@ import type { Handlers } from '../../shared/contract';
 import type { SandboxView } from '../../shared/sandbox';
 import { RequestError } from '../../shared/requestError';
 import type { Store } from '../store/store';
-import { checkSandboxAvailability } from './availability';
-import { builtInFence } from './fence';
-import { projectFence, readSandboxSettings, writeSandboxSettings } from './fenceSettings';
-import { detectPackageRegistries } from './packageRegistries';
+import { checkSandboxAvailability } from '../sandbox/availability';
+import { builtInFence } from '../sandbox/fence';
+import { projectFence, readSandboxSettings, writeSandboxSettings } from '../sandbox/fenceSettings';
+import { detectPackageRegistries } from '../sandbox/packageRegistries';
 
 type SandboxHandlers = Pick<Handlers, 'sandbox:get' | 'sandbox:update' | 'sandbox:addRegistries'>;
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/store';
-import { readSandboxSettings } from './fenceSettings';
+import { readSandboxSettings } from '../sandbox/fenceSettings';
 import { createSandboxHandlers } from './sandboxHandlers';
 
 let root = '';
