@@ -11,8 +11,8 @@ type Signal = 'SIGINT' | 'SIGTERM';
 
 export interface ServeCommandDeps {
   createAppServices?: CreateAppServices;
-  /** The built renderer; by default out/renderer beside the built CLI. */
-  rendererDir?: string;
+  /** The built renderer (out/renderer): the entry that starts this knows where the build put it. */
+  rendererDir: string;
   stdout?: { write(text: string): unknown };
   stderr?: { write(text: string): unknown };
   /** Where SIGINT and SIGTERM arrive (the process). */
@@ -21,7 +21,7 @@ export interface ServeCommandDeps {
   exit?: (code: number) => void;
 }
 
-export async function serveCommand(argv: string[], deps: ServeCommandDeps = {}): Promise<number> {
+export async function serveCommand(argv: string[], deps: ServeCommandDeps): Promise<number> {
   const stdout = deps.stdout ?? process.stdout;
   const stderr = deps.stderr ?? process.stderr;
   const signals = deps.signals ?? process;
@@ -40,8 +40,7 @@ export async function serveCommand(argv: string[], deps: ServeCommandDeps = {}):
   }
   const port = parsePort(values.port);
   const cwd = existingFolder(values.cwd ?? process.cwd());
-  // The CLI is one bundle in out/main; the renderer is built beside it in out/renderer.
-  const rendererDir = deps.rendererDir ?? path.join(import.meta.dirname, '..', 'renderer');
+  const { rendererDir } = deps;
   if (!existsSync(path.join(rendererDir, 'index.html'))) {
     throw new CliError(`The browser UI is not built: ${path.join(rendererDir, 'index.html')} is missing. Run \`npm run build\`, then try again.`);
   }
