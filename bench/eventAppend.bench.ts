@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../src/shared/events';
-import { openDatabase } from '../src/main/store/db';
+import { openDatabase } from '../src/main/store/sqlite/openDatabase';
 import { openStore, type StoreOptions } from '../src/main/store/store';
 import { RECORDED_BY_THE_LOOP } from './support/recordedByTheLoop';
 import { nearestRank } from './support/sampleStats';
@@ -27,7 +27,7 @@ import { nearestRank } from './support/sampleStats';
  *   to 5 and the file by a third;
  * - with synchronous=NORMAL no commit fsyncs, but each checkpoint syncs twice, and SQLite runs it
  *   inside whichever commit fills the WAL; on this VM's disk a sync takes ~6 ms (dd oflag=dsync),
- *   so those stalls cost half the wall time. Checkpoints now run on a worker thread (db.ts);
+ *   so those stalls cost half the wall time. Checkpoints now run on a worker thread (store/sqlite/checkpointer.ts);
  *   the second figure printed is the old way, for comparison;
  * - the rest is CPU, half of it in the kernel; the "per CPU second" figure is the rate with no
  *   waiting at all, and it moves with how busy the machine is (printed as the load average);

@@ -11,7 +11,7 @@ import type { ModelEvent, ModelProvider } from '../src/main/model/provider';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { createPermissionEngine } from '../src/main/permissions/engine';
 import { initShellParser } from '../src/main/permissions/shell/analyzeCommand';
-import type { CommitGroup } from '../src/main/store/db';
+import type { CommitGroup } from '../src/main/store/sqlite/database';
 import { openStore, type Store } from '../src/main/store/store';
 import type { Terminal } from '../src/main/terminal/terminal';
 import { defineTool } from '../src/main/tools/defineTool';

@@ -8,7 +8,7 @@ import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { createCommandSandbox, type CommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { effectiveFence } from '../src/main/sandbox/fence';
-import { openDatabase } from '../src/main/store/db';
+import { openDatabase } from '../src/main/store/sqlite/openDatabase';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { eventsOf } from './support/events';

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { openDatabase, type Database } from '../../src/main/store/db';
+import type { Database } from '../../src/main/store/sqlite/database';
+import { openDatabase } from '../../src/main/store/sqlite/openDatabase';
 import { openStore, type Store } from '../../src/main/store/store';
 import { migrations } from '../../src/main/store/migrations';
 

@@ -1,6 +1,6 @@
 import type { Json } from '../../shared/json';
 import type { Decision, Risk } from '../../shared/permissions';
-import type { Database, Statement } from './db';
+import type { Database, Statement } from './sqlite/database';
 import { eventKey } from './eventKeys';
 import { parseEvent, type EventRecord } from './parseEvent';
 import { StoreError } from './storeError';

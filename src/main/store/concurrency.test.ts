@@ -32,7 +32,7 @@ beforeAll(async () => {
       emptyOutDir: true,
       minify: false,
       rollupOptions: {
-        input: { store: path.join(here, 'store.ts'), db: path.join(here, 'db.ts') },
+        input: { store: path.join(here, 'store.ts'), openDatabase: path.join(here, 'sqlite', 'openDatabase.ts') },
         output: { format: 'es', entryFileNames: '[name].js' },
       },
     },
@@ -148,7 +148,7 @@ describe('several writers on one database', () => {
     const id = store.sessions.create({ workspace: '/w', model: 'm', api: 'chat', baseUrl: 'http://127.0.0.1:9', maxSteps: 5 }).id;
     const holdMs = 400;
     const holder = node(`
-      import { openDatabase } from ${JSON.stringify(path.join(bundle, 'db.js'))};
+      import { openDatabase } from ${JSON.stringify(path.join(bundle, 'openDatabase.js'))};
       const db = openDatabase(${JSON.stringify(file)});
       db.exec('BEGIN IMMEDIATE');
       console.log('locked');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventOf, SessionEvent } from '../../shared/events';
 import { foldEvents } from '../../shared/session';
-import { openDatabase } from './db';
+import { openDatabase } from './sqlite/openDatabase';
 import { SessionTotals } from './sessionTotals';
 import { StoreError } from './storeError';
 import { openStore, type Store } from './store';

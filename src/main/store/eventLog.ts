@@ -1,5 +1,5 @@
 import type { SessionEvent, SessionEventType, StoredEvent } from '../../shared/events';
-import type { CommitGroup, Database, Statement } from './db';
+import type { CommitGroup, Database, Statement } from './sqlite/database';
 import { eventKey, eventsOf } from './eventKeys';
 import { parseEvent, type EventRecord } from './parseEvent';
 import type { Projections } from './projections';

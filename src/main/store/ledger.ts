@@ -1,6 +1,6 @@
 import type { ToolOutcome } from '../../shared/events';
 import type { Json } from '../../shared/json';
-import type { Database, Statement } from './db';
+import type { Database, Statement } from './sqlite/database';
 import { eventsOf } from './eventKeys';
 import { parseEvent, type EventRecord } from './parseEvent';
 

@@ -1,6 +1,6 @@
 import type { EventOf, SessionEvent } from '../../shared/events';
 import type { SessionStatus } from '../../shared/session';
-import type { Database, Statement } from './db';
+import type { Database, Statement } from './sqlite/database';
 import { eventKey } from './eventKeys';
 import type { SessionHead, SessionHeads } from './sessionHeads';
 import { addTotals, noTotals, totalsOf, type SessionTotals } from './sessionTotals';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { PermissionMode } from '../../shared/permissions';
-import type { Database, Statement } from './db';
+import type { Database, Statement } from './sqlite/database';
 import { newId } from './newId';
 import { StoreError } from './storeError';
 

@@ -1,5 +1,5 @@
 import type { SessionStatus } from '../../shared/session';
-import type { Database, Statement } from './db';
+import type { Database, Statement } from './sqlite/database';
 import { lastEventOf } from './eventKeys';
 import { noTotals, type Totals } from './sessionTotals';
 import { parseWaiting, type WaitingApproval } from './waitingApprovals';
@@ -38,7 +38,7 @@ const SESSIONS_KEPT = 32;
  * writes this connection makes outside the log (a session deleted, a status set by hand) forget
  * their session themselves. A copy is handed out, and kept again only once its append is written,
  * so an append that throws leaves nothing wrong behind; a group of appends that rolls back as a
- * whole (db.ts) makes the store forget every head.
+ * whole (sqlite/database.ts) makes the store forget every head.
  */
 export class SessionHeads {
   private readonly known = new Map<string, SessionHead>();

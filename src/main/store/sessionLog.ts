@@ -1,6 +1,6 @@
 import type { SessionEvent, StoredEvent } from '../../shared/events';
 import { foldEvents, reduce, type SessionState } from '../../shared/session';
-import type { CommitGroup } from './db';
+import type { CommitGroup } from './sqlite/database';
 import { StoreError } from './storeError';
 import type { Store } from './store';
 

@@ -1,6 +1,6 @@
 import { addUsage, zeroUsage, type Usage } from '../../shared/conversation';
 import type { EventOf, SessionEvent, SessionEventType } from '../../shared/events';
-import type { Database, Statement } from './db';
+import type { Database, Statement } from './sqlite/database';
 import { eventsOf } from './eventKeys';
 
 /** What a session's model requests cost so far. */

@@ -1,7 +1,7 @@
 import type { Usage } from '../../shared/conversation';
 import type { EventOf } from '../../shared/events';
 import type { SessionStatus } from '../../shared/session';
-import type { Database, Statement } from './db';
+import type { Database, Statement } from './sqlite/database';
 import { eventsOf, lastEventOf } from './eventKeys';
 import { newId } from './newId';
 import { noSuchSession, StoreError } from './storeError';

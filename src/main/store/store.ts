@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Approvals } from './approvals';
-import { openDatabase, type DatabaseOptions } from './db';
+import { openDatabase, type DatabaseOptions } from './sqlite/openDatabase';
 import { EventLog } from './eventLog';
 import { Ledger } from './ledger';
 import { Projections } from './projections';

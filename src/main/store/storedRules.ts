@@ -1,5 +1,5 @@
 import type { PolicyAction, Scope } from '../../shared/permissions';
-import type { Database, Statement } from './db';
+import type { Database, Statement } from './sqlite/database';
 import { newId } from './newId';
 import { StoreError } from './storeError';
 

@@ -1,5 +1,5 @@
 import type { EventOf, SessionEvent } from '../../shared/events';
-import type { Database, Statement } from './db';
+import type { Database, Statement } from './sqlite/database';
 import { eventsOf } from './eventKeys';
 import type { SessionHead } from './sessionHeads';
 import { StoreError } from './storeError';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { backupFile } from '../db';
+import { backupFile } from '../sqlite/migrate';
 import { EventLog } from '../eventLog';
 import { Projections } from '../projections';
 import { SessionHeads } from '../sessionHeads';

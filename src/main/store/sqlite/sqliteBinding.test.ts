@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { StoreError } from '../storeError';
+import { openDatabase } from './openDatabase';
 import { chooseSqliteBinding, electronBuildDir, explainBindingFailure, nativeBindingOption, packageRoot, type Runtime } from './sqliteBinding';
-import { openDatabase } from './db';
-import { StoreError } from './storeError';
 
 const node: Runtime = { modules: '115', platform: 'linux', arch: 'x64' };
 const electron: Runtime = { electron: '45.5.0', modules: '140', platform: 'linux', arch: 'x64' };

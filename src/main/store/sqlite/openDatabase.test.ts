@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backupFile, openDatabase, type Database } from './db';
-import { migrations as knownMigrations, type Migration } from './migrations';
-import { StoreError } from './storeError';
+import { migrations as knownMigrations, type Migration } from '../migrations';
+import { StoreError } from '../storeError';
+import type { Database } from './database';
+import { backupFile } from './migrate';
+import { openDatabase } from './openDatabase';
 
 let dir: string;
 let file: string;

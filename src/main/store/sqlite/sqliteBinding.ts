@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { StoreError } from './storeError';
+import { StoreError } from '../storeError';
 
 /**
  * Which compiled better-sqlite3 this process loads. better-sqlite3 is built against one runtime's
