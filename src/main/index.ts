@@ -9,7 +9,7 @@ import { bindIpc, broadcastTo } from './ipc';
 import { createServices } from './app/services';
 import type { KeyStore } from './app/sessions/keyStore';
 import { defaultDataDir } from './store/dataDir';
-import { updatesEnabled, type Updater } from './updates/autoUpdates';
+import { updatesEnabled, type Updater } from './app/updates/autoUpdates';
 import { createMainWindow, guardWebContents, pickFolder, type MainWindow } from './window';
 
 // Electron host, kept thin: it builds the same services `tether serve` hosts, binds them to IPC and

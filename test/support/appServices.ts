@@ -1,5 +1,5 @@
 import type { EventName, EventPayload } from '../../src/shared/contract';
-import type { Updater } from '../../src/main/updates/autoUpdates';
+import type { Updater } from '../../src/main/app/updates/autoUpdates';
 import type { SessionEventType, StoredEvent } from '../../src/shared/events';
 import type { AppServices } from '../../src/main/app/appServices';
 import { createServices } from '../../src/main/app/services';

@@ -1,4 +1,4 @@
-import type { Updater } from '../../src/main/updates/autoUpdates';
+import type { Updater } from '../../src/main/app/updates/autoUpdates';
 
 /** Stands in for electron-updater's autoUpdater: records what Tether asks of it, and fires its events. */
 export class FakeUpdater implements Updater {

@@ -1,5 +1,5 @@
 import type { AppInfo, EventName, EventPayload, Handlers, Unsubscribe } from '../../shared/contract';
-import type { Updater } from '../updates/autoUpdates';
+import type { Updater } from './updates/autoUpdates';
 
 /** Pushes one contract event to whoever shows the UI (the window, every browser tab). */
 export type EmitEvent = <E extends EventName>(name: E, payload: EventPayload<E>) => void;

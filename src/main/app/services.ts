@@ -27,7 +27,7 @@ import { readAppSettings, writeAppSettings } from '../settings/appSettings';
 import { readPaneLayout, writePaneLayout } from '../settings/paneLayout';
 import type { ProjectRow } from '../store/projects';
 import type { RuleRow } from '../store/storedRules';
-import { startAutoUpdates } from '../updates/autoUpdates';
+import { startAutoUpdates } from './updates/autoUpdates';
 
 const VERSION = '0.1.0';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { UpdateView } from '../../shared/contract';
-import type { SessionStatus } from '../../shared/session';
-import { FakeUpdater } from '../../../test/support/fakeUpdater';
+import type { UpdateView } from '../../../shared/contract';
+import type { SessionStatus } from '../../../shared/session';
+import { FakeUpdater } from '../../../../test/support/fakeUpdater';
 import { restartBlocker, startAutoUpdates, updatesEnabled, type AutoUpdates } from './autoUpdates';
 
 describe('updates of the desktop app', () => {

@@ -1,6 +1,6 @@
-import type { RestartToUpdate, UpdateView } from '../../shared/contract';
-import { plural } from '../../shared/costs';
-import type { SessionStatus } from '../../shared/session';
+import type { RestartToUpdate, UpdateView } from '../../../shared/contract';
+import { plural } from '../../../shared/costs';
+import type { SessionStatus } from '../../../shared/session';
 
 /**
  * Updates for the packaged app. An update is downloaded in the background and installed when the
