@@ -15,7 +15,7 @@ import { ModelError } from './model/provider';
 import type { RetryOptions } from './model/retry';
 import type { Broker } from './permissions/broker';
 import type { PermissionEngine } from './permissions/engine';
-import type { Policy } from './permissions/policy';
+import type { Policy } from './permissions/policyVerdict';
 import { matchDomain } from './permissions/ruleMatchDomain';
 import { parseRule } from './permissions/ruleSyntax';
 import { createSessionPermissions, permissionDefaults } from './permissions/sessionPermissions';

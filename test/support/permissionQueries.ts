@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Risk } from '../../src/shared/permissions';
 import type { AnyTool, PermissionSubject } from '../../src/main/tools/defineTool';
-import type { PermissionQuery } from '../../src/main/permissions/policy';
+import type { PermissionQuery } from '../../src/main/permissions/policyVerdict';
 
 /**
  * Tools shaped like the built-in ones as the permission engine sees them (name, risk,

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Json } from '../../shared/json';
 import { PermissionMode, type PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from '../permissions/engine';
-import type { PolicyVerdict } from '../permissions/policy';
+import type { PolicyVerdict } from '../permissions/policyVerdict';
 import { parsePermissionRules, loadPermissionRules } from '../permissions/settings';
 import { initShellParser } from '../permissions/shell/parser';
 import { settingsFile } from '../settings/appSettings';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
-import type { AllowAlwaysOffer } from './policy';
+import type { AllowAlwaysOffer } from './policyVerdict';
 import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchCommand';
 import { escapeGlob } from './ruleMatchPath';
 import { execOptionIn } from './shell/execOptions';

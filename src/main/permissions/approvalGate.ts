@@ -16,7 +16,7 @@ import type { ApprovalRequest, Broker } from './broker';
 import { describeEdit } from './describeEdit';
 import type { GrantKeeper } from './grant';
 import type { PermissionTool } from './permissionSubject';
-import type { AllowAlwaysOffer, Policy, PolicyVerdict } from './policy';
+import type { AllowAlwaysOffer, Policy, PolicyVerdict } from './policyVerdict';
 import type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from './questions';
 
 /**

@@ -9,7 +9,7 @@ import type { CommandAnalysis, ReadTarget, SimpleCommand } from './commandAnalys
 import { DEFAULT_RULES } from './defaultRules';
 import { expandGlob, physicalPath } from './readPlaces';
 import { modeDefault, modeForbids, type ActionClass } from './modes';
-import type { AllowAlwaysOffer, PermissionQuery, Policy, PolicyVerdict } from './policy';
+import type { AllowAlwaysOffer, PermissionQuery, Policy, PolicyVerdict } from './policyVerdict';
 import { parseRule, RuleSyntaxError, type ParsedRule } from './ruleSyntax';
 import { matchTokens, showArgv, type CommandPattern } from './ruleMatchCommand';
 import { matchDomain } from './ruleMatchDomain';

@@ -9,7 +9,7 @@ import type { SessionLog } from '../store/sessionLog';
 import { ApprovalGate, safeSummary, type OutsideContent } from '../permissions/approvalGate';
 import type { Broker } from '../permissions/broker';
 import type { GrantKeeper } from '../permissions/grant';
-import type { Policy } from '../permissions/policy';
+import type { Policy } from '../permissions/policyVerdict';
 import type { Terminal } from '../terminal/terminal';
 import type { Workspace } from '../workspace/workspace';
 import { ToolError, type AnyTool, type FollowUpQuestion, type NetworkQuestion } from './defineTool';
