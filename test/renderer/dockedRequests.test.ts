@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionEvent } from '../../src/shared/events';
 import { selectNextApproval, selectSessionApproval } from '../../src/renderer/src/stores/selectors';
 import { selectReviewShown, selectTerminalShown } from '../../src/renderer/src/stores/paneDefaults';
-import { clampReview, clampSidebar, clampTerminal, paneBounds } from '../../src/renderer/src/app/paneSizes';
+import { clampReview, clampSidebar, clampTerminal, paneBounds } from '../../src/renderer/src/ui/paneSizes';
 import { FakeApi, settle, storedEvents, usage } from './fakeApi';
 import { harness } from './storeHarness';
 

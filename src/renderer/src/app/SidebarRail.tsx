@@ -1,6 +1,6 @@
 import { useApp } from '../stores/useApp';
 import { selectCurrentApproval } from '../stores/selectors';
-import { Icon } from './Icon';
+import { Icon } from '../ui/Icon';
 
 /** The folded sidebar's stand-in: the way back, and the inbox's count, so nothing waits unseen. */
 export function SidebarRail() {

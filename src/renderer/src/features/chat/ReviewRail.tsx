@@ -1,6 +1,6 @@
 import { plural } from '../../lib/format';
 import { useApp } from '../../stores/useApp';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 
 /** The folded review column's stand-in: what it holds, and the way to open it. */
 export function ReviewRail({ sessionId }: { sessionId: string }) {

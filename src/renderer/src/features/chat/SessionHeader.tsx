@@ -7,7 +7,7 @@ import { TaintIndicator } from './TaintIndicator';
 import { ContextMeter } from './ContextMeter';
 import { InstructionsChip } from './InstructionsChip';
 import { selectReviewShown } from '../../stores/paneDefaults';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 import './autonomy.css';
 
 /** Status, model, permission mode, tokens and taint of the selected session, in one line. */

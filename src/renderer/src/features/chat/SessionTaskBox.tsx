@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { getApi } from '../../lib/api';
 import { useApp } from '../../stores/useApp';
 import { isActive } from '../../stores/selectors';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 import { TaskBox } from './TaskBox';
 
 /** The task box of a running or finished session: messages are queued for the agent's next turn. */

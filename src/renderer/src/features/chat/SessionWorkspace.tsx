@@ -1,7 +1,7 @@
 import { useRef, type CSSProperties } from 'react';
 import { useApp } from '../../stores/useApp';
-import { Splitter } from '../../app/Splitter';
-import { clampReview, clampTerminal, paneBounds } from '../../app/paneSizes';
+import { Splitter } from '../../ui/Splitter';
+import { clampReview, clampTerminal, paneBounds } from '../../ui/paneSizes';
 import { SessionHeader } from './SessionHeader';
 import { Conversation } from './Conversation';
 import { SessionTaskBox } from './SessionTaskBox';

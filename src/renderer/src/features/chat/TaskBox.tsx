@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 import { useMentionCompletion, type MentionSource } from './useMentionCompletion';
 import './mentions.css';
 

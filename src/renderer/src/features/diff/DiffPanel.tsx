@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { plural } from '../../lib/format';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 import { isActive } from '../../stores/selectors';
 import { useApp } from '../../stores/useApp';
 import { DiffFileList } from './DiffFileList';

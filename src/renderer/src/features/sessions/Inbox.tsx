@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApp } from '../../stores/useApp';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 import { InboxItem } from './InboxItem';
 
 /** Every approval waiting across sessions and projects, oldest first, so nothing waits unseen. */

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useApp } from '../../stores/useApp';
 import { getApi } from '../../lib/api';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 import { useFolderCompletion } from './useFolderCompletion';
 import './openFolder.css';
 

@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ProjectView } from '../../../../shared/contract';
 import { useApp } from '../../stores/useApp';
 import { selectProjectSessions } from '../../stores/selectors';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 import { SessionList } from './SessionList';
 import { ProjectCost } from './ProjectCost';
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import type { SessionSummary } from '../../../../shared/contract';
 import { useApp } from '../../stores/useApp';
 import { statusLabel } from '../../stores/selectors';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 
 type Mode = 'idle' | 'renaming' | 'confirmingDelete';
 

@@ -2,7 +2,7 @@ import type { Ref } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../../stores/useApp';
 import { selectProjectSessions } from '../../stores/selectors';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 import { Inbox } from './Inbox';
 import { OpenFolderForm } from './OpenFolderForm';
 import { ProjectGroup } from './ProjectGroup';

@@ -4,7 +4,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
 import { useApp, useAppStore } from '../../stores/useApp';
 import { blockHeader, type TerminalFeed } from '../../stores/terminalFeed';
-import { Icon } from '../../app/Icon';
+import { Icon } from '../../ui/Icon';
 import { selectTerminalShown } from '../../stores/paneDefaults';
 
 /** What the terminal has been given so far, block by block, so each update writes only what is new. */
