@@ -2,6 +2,12 @@ import type { PolicyAction, RuleSource } from '../../shared/permissions';
 import type { PermissionTool } from './permissionSubject';
 import type { CommandPart } from '../../shared/commandParts';
 
+/**
+ * The permission policy as its callers see it (the runner, the approval gate, `permissions explain`):
+ * what it is asked, what it answers, and the interface that answers. The policy itself, the rules and
+ * their precedence, is engine.ts.
+ */
+
 /** What the policy is asked: one validated tool call. */
 export interface PermissionQuery {
   sessionId: string;
