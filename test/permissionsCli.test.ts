@@ -5,7 +5,10 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/main/store/store';
 import { assertCliBuilt, runCli } from './support/cli';
 import { removeTempDirs, tempDir } from './support/tempDirs';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { createSessionPermissions } from '../src/main/permissions/sessionPermissions';
+import type { AnyTool } from '../src/main/tools/defineTool';
+import { runCommand } from '../src/main/tools/runCommand';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/tether.js');
 
@@ -76,6 +79,75 @@ describe('tether permissions explain', () => {
     const lines = [...requests.map((request) => JSON.stringify(request)), 'not json'];
     const results = (await explainStdin(lines, cwd, tempDir())).map((line) => JSON.parse(line) as { decision: string });
     expect(results.map((result) => result.decision)).toEqual(['allow', 'allow', 'deny', 'deny', 'allow', 'ask', 'allow', 'deny', 'deny']);
+  });
+});
+
+/** What a session in `cwd` would decide for this call, through the engine sessions are built with. */
+async function sessionDecision(home: string, cwd: string, command: string): Promise<string> {
+  const store = openStore(home);
+  try {
+    const project = store.projects.ensure(cwd);
+    const session = store.sessions.create({ workspace: cwd, projectId: project.id, model: 'm', api: 'responses', baseUrl: 'http://127.0.0.1:1/v1', maxSteps: 5 });
+    const permissions = await createSessionPermissions({ store, dataDir: home, workspace: cwd, sessionId: session.id, mode: 'ask', outsideContent: 'ask' });
+    return permissions.engine.evaluate({ sessionId: session.id, callId: 'c', tool: runCommand as AnyTool, args: { command } }).action;
+  } finally {
+    store.close();
+  }
+}
+
+describe('tether permissions explain sees what a session would', () => {
+  const explainCommand = async (home: string, cwd: string, command: string) => {
+    const run = await runCli(['permissions', 'explain', '--tool', 'run_command', '--args', JSON.stringify({ command }), '--cwd', cwd, '--json'], { TETHER_HOME: home });
+    expect(run.code, run.stderr).toBe(0);
+    return JSON.parse(run.stdout) as { decision: string; rule: string | null };
+  };
+
+  it("counts the grants Allow always stored for the folder's project and everywhere, not another session's or a revoked one", async () => {
+    const home = tempDir();
+    const cwd = realpathSync(tempDir());
+    expect((await explainCommand(home, cwd, 'make build')).decision).toBe('ask');
+    const store = openStore(home);
+    const project = store.projects.ensure(cwd);
+    const elsewhere = store.projects.ensure(realpathSync(tempDir()));
+    const other = store.sessions.create({ workspace: cwd, projectId: project.id, model: 'm', api: 'responses', baseUrl: 'http://127.0.0.1:1/v1', maxSteps: 5 });
+    store.rules.add({ pattern: 'run_command(make build)', action: 'allow', scope: 'project', source: 'approval', projectId: project.id });
+    store.rules.add({ pattern: 'run_command(make lint)', action: 'allow', scope: 'everywhere', source: 'approval' });
+    store.rules.add({ pattern: 'run_command(make docs)', action: 'allow', scope: 'session', source: 'approval', sessionId: other.id, projectId: project.id });
+    store.rules.add({ pattern: 'run_command(make dist)', action: 'allow', scope: 'project', source: 'approval', projectId: elsewhere.id });
+    const revoked = store.rules.add({ pattern: 'run_command(make clean)', action: 'allow', scope: 'everywhere', source: 'approval' });
+    store.rules.revoke(revoked.id);
+    store.close();
+
+    expect(await explainCommand(home, cwd, 'make build')).toMatchObject({ decision: 'allow', rule: 'run_command(make build)' });
+    expect(await explainCommand(home, cwd, 'make lint')).toMatchObject({ decision: 'allow', rule: 'run_command(make lint)' });
+    // Another session's own grant, another project's and a revoked one reach no new session here.
+    for (const command of ['make docs', 'make dist', 'make clean']) expect((await explainCommand(home, cwd, command)).decision, command).toBe('ask');
+    // And a session started in the folder decides each the same way.
+    for (const command of ['make build', 'make lint', 'make docs', 'make dist', 'make clean']) {
+      expect(await sessionDecision(home, cwd, command), command).toBe((await explainCommand(home, cwd, command)).decision);
+    }
+  });
+
+  it("lets the project's own allow rules count once the project is trusted, as a session does", async () => {
+    const home = tempDir();
+    const cwd = realpathSync(tempDir());
+    mkdirSync(path.join(cwd, '.tether'));
+    writeFileSync(path.join(cwd, '.tether', 'settings.json'), JSON.stringify({ permissions: { allow: ['run_command(make build)'] } }));
+    // No database yet, and then a project nobody trusts: the folder's allow rule does not count.
+    expect((await explainCommand(home, cwd, 'make build')).decision).toBe('ask');
+    const store = openStore(home);
+    const project = store.projects.ensure(cwd);
+    store.close();
+    expect((await explainCommand(home, cwd, 'make build')).decision).toBe('ask');
+    expect(await sessionDecision(home, cwd, 'make build')).toBe('ask');
+
+    const trusting = openStore(home);
+    trusting.projects.setTrusted(project.id, true);
+    trusting.close();
+    expect(await explainCommand(home, cwd, 'make build')).toMatchObject({ decision: 'allow', rule: 'run_command(make build)' });
+    expect(await sessionDecision(home, cwd, 'make build')).toBe('allow');
+    // Trust never lets the folder's rules allow more than they say.
+    expect((await explainCommand(home, cwd, 'make deploy')).decision).toBe('ask');
   });
 });
 

@@ -1,4 +1,5 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -6,10 +7,10 @@ import type { Json } from '../../shared/json';
 import { PermissionMode, type PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from '../permissions/engine';
 import type { PolicyVerdict } from '../permissions/policyVerdict';
-import { parsePermissionRules, loadPermissionRules } from '../permissions/settings';
+import { sessionRuleSet, type SessionRuleSet } from '../permissions/sessionRules';
+import { parsePermissionRules } from '../permissions/settings';
 import { initShellParser } from '../permissions/shell/parser';
-import { settingsFile } from '../settings/appSettings';
-import { openStore } from '../store/store';
+import { DATABASE_FILE_NAME, openStore } from '../store/store';
 import { builtinTools } from '../tools/builtinTools';
 import type { AnyTool } from '../tools/defineTool';
 import { fetchUrl } from '../tools/fetchUrl';
@@ -71,15 +72,16 @@ async function explainCommand(argv: string[]): Promise<number> {
   });
   await initShellParser();
   const workspaceRoot = canonicalFolder(values.cwd ?? process.cwd());
-  const userSettings = settingsFile(dataDirFrom(values['data-dir']));
-  const baseRules = (cliRules?: string) => loadPermissionRules({ workspaceRoot, userSettings, ...(cliRules ? { cliRules } : {}) });
+  const dataDir = dataDirFrom(values['data-dir']);
+  // The rules a session in this folder would start with, its grants and the project's trust included.
+  const ruleSet = (cliRulesFile?: string) => folderRuleSet(dataDir, workspaceRoot, cliRulesFile);
 
   if (values.stdin) {
-    const fileRules = baseRules(values.rules);
+    const base = ruleSet(values.rules);
     const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const line of lines) {
       if (line.trim() === '') continue;
-      process.stdout.write(`${JSON.stringify(explainLine(line, workspaceRoot, fileRules))}\n`);
+      process.stdout.write(`${JSON.stringify(explainLine(line, workspaceRoot, base))}\n`);
     }
     return 0;
   }
@@ -94,7 +96,8 @@ async function explainCommand(argv: string[]): Promise<number> {
     }
   }
   const mode = parseMode(values.mode);
-  const result = explain({ tool: values.tool, args, mode, tainted: values.tainted, workspaceRoot, rules: baseRules(values.rules) });
+  const { rules, projectTrusted } = ruleSet(values.rules);
+  const result = explain({ tool: values.tool, args, mode, tainted: values.tainted, workspaceRoot, rules, projectTrusted });
   if (values.json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
@@ -106,7 +109,7 @@ async function explainCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-function explainLine(line: string, workspaceRoot: string, fileRules: PermissionRule[]): Explanation {
+function explainLine(line: string, workspaceRoot: string, base: SessionRuleSet): Explanation {
   try {
     const request = StdinRequest.parse(JSON.parse(line));
     const inline = request.rules ? parsePermissionRules(JSON.stringify({ permissions: request.rules }), '<stdin>', 'cli') : [];
@@ -116,7 +119,8 @@ function explainLine(line: string, workspaceRoot: string, fileRules: PermissionR
       mode: request.mode ?? 'ask',
       tainted: request.tainted ?? false,
       workspaceRoot,
-      rules: [...fileRules, ...inline],
+      rules: [...base.rules, ...inline],
+      projectTrusted: base.projectTrusted,
     });
   } catch (error) {
     // One bad line must not stop the others: it gets its own answer, in order.
@@ -131,7 +135,9 @@ interface ExplainInput {
   mode: PermissionMode;
   tainted: boolean;
   workspaceRoot: string;
+  /** What a session in this folder would start with (sessionRuleSet), plus any rules given with the request. */
   rules: PermissionRule[];
+  projectTrusted: boolean;
 }
 
 const knownTools = new Map<string, AnyTool>([...builtinTools, fetchUrl as AnyTool].map((tool) => [tool.name, tool]));
@@ -155,7 +161,7 @@ export function explain(input: ExplainInput): Explanation {
     mode: input.mode,
     outsideContent: 'ask',
     rules: input.rules,
-    projectTrusted: false,
+    projectTrusted: input.projectTrusted,
   });
   const verdict: PolicyVerdict = engine.evaluate({
     sessionId: 'explain',
@@ -165,6 +171,21 @@ export function explain(input: ExplainInput): Explanation {
     ...(input.tainted ? { taint: 'the session has read outside content (--tainted)' } : {}),
   });
   return { decision: verdict.action, reason: verdict.reason, rule: verdict.rule ?? null, commands: verdict.commands ?? null };
+}
+
+/**
+ * The rule set a new session in `workspace` would get (the same function builds it for sessions): the
+ * person's and the project's settings, the `--rules` file, the grants remembered for the project and
+ * everywhere, and whether the project is trusted. No database yet means no grants and no trust.
+ */
+function folderRuleSet(dataDir: string, workspace: string, cliRulesFile?: string): SessionRuleSet {
+  if (!existsSync(path.join(dataDir, DATABASE_FILE_NAME))) return sessionRuleSet({ dataDir, workspace, ...(cliRulesFile ? { cliRulesFile } : {}) });
+  const store = openStore(dataDir);
+  try {
+    return sessionRuleSet({ dataDir, workspace, store, ...(cliRulesFile ? { cliRulesFile } : {}) });
+  } finally {
+    store.close();
+  }
 }
 
 /** An MCP tool as the engine sees it before any server is running: egress, matched by name. */

@@ -1,10 +1,10 @@
-import type { OutsideContentSetting, PermissionMode, PermissionRule } from '../../shared/permissions';
-import { settingsFile, type AppSettings } from '../settings/appSettings';
+import type { OutsideContentSetting, PermissionMode } from '../../shared/permissions';
+import type { AppSettings } from '../settings/appSettings';
 import type { Store } from '../store/store';
 import { createPermissionEngine, type PermissionEngine } from './engine';
 import type { Grant } from './grant';
 import { initShellParser } from './shell/parser';
-import { loadPermissionRules } from './settings';
+import { sessionRuleSet } from './sessionRules';
 
 export interface SessionPermissionOptions {
   store: Store;
@@ -28,35 +28,32 @@ export interface SessionPermissions {
 }
 
 /**
- * The permission engine for one session, with every rule that applies to it: the built-in defaults,
- * the person's settings, the project's `.tether/settings.json` (its allow rules only once the folder is
- * trusted), a `--rules` file, and the grants remembered in the store for this session, project or everywhere.
+ * The permission engine for one session, with every rule that applies to it (sessionRules.ts: the
+ * person's settings, the project's `.tether/settings.json`, whose allow rules count once the folder is
+ * trusted, a `--rules` file, the grants remembered for this session, project or everywhere; the
+ * engine adds the built-in defaults), and the keeper of the grants its people give.
  */
 export async function createSessionPermissions(options: SessionPermissionOptions): Promise<SessionPermissions> {
   await initShellParser();
   const { store, sessionId } = options;
-  // A worktree session works outside its project's folder: its project is the one it was started in.
-  const projectId = store.sessions.get(sessionId)?.projectId;
-  const project = (projectId ? store.projects.get(projectId) : undefined) ?? store.projects.byPath(options.workspace);
-  const fileRules = loadPermissionRules({
-    workspaceRoot: options.workspace,
-    userSettings: settingsFile(options.dataDir),
-    ...(options.cliRulesFile ? { cliRules: options.cliRulesFile } : {}),
+  const { rules, projectTrusted, project } = sessionRuleSet({
+    store,
+    dataDir: options.dataDir,
+    workspace: options.workspace,
+    sessionId,
+    ...(options.cliRulesFile ? { cliRulesFile: options.cliRulesFile } : {}),
   });
-  const remembered = store.rules.list({ sessionId, ...(project ? { projectId: project.id } : {}) }).map(
-    (row): PermissionRule => ({ id: row.id, pattern: row.pattern, action: row.action, source: row.scope === 'session' ? 'session' : 'user' }),
-  );
   const engine = createPermissionEngine({
     workspaceRoot: options.workspace,
     mode: options.mode,
     outsideContent: options.outsideContent,
-    rules: [...fileRules, ...remembered],
-    projectTrusted: project?.trusted ?? false,
+    rules,
+    projectTrusted,
     ...(options.commandsFenced ? { commandsFenced: options.commandsFenced } : {}),
   });
   return {
     engine,
-    projectTrusted: project?.trusted ?? false,
+    projectTrusted,
     remember({ approvalId, rule, scope }) {
       const row = store.rules.add({
         pattern: rule,
