@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
   // Each command is loaded when it runs: --help loads none of them, `sessions` no model, sandbox or MCP.
   switch (command) {
     case 'run':
-      return (await import('./runCommand')).runCommand(rest);
+      return (await import('./headlessRun')).headlessRun(rest);
     case 'sessions':
       return (await import('./sessionsCommand')).sessionsCommand(rest);
     case 'permissions':

@@ -16,7 +16,8 @@ import { runUsage } from './usage';
 
 const exitCodes: Record<SessionEndStatus, number> = { done: 0, max_steps: 2, failed: 3, aborted: 130 };
 
-export async function runCommand(argv: string[]): Promise<number> {
+/** `tether run`: one task, headless, with its progress on stderr and its answer on stdout. */
+export async function headlessRun(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
