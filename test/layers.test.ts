@@ -1,0 +1,138 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-cruiser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from './support/tempDirs';
+
+/**
+ * The boundary check of `npm run lint` (lint:layers) can fail: the repository's own
+ * .dependency-cruiser.cjs, run on small made-up trees, names the rule each import up the layers
+ * breaks, and lets the imports down through. If the rules or their options stop catching these
+ * (a layer's path typed wrong, type-only imports no longer counted), this fails.
+ */
+
+const root = path.resolve(import.meta.dirname, '..');
+const config = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as IConfiguration;
+
+afterAll(removeTempDirs);
+
+interface Violation {
+  rule: string;
+  from: string;
+  to: string;
+}
+
+/** Writes `files` (path -> source) into a fresh folder and cruises its src/ with the repository's rules. */
+async function violationsIn(files: Record<string, string>): Promise<Violation[]> {
+  const dir = tempDir('tether-layers-');
+  for (const [file, source] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), source);
+  }
+  // The repository's options, but not its tsconfig: the made-up tree has none (and needs none).
+  const { tsConfig: _tsConfig, ...options } = config.options ?? {};
+  const result = await cruise(['src'], { ...options, baseDir: dir, validate: true, ruleSet: { forbidden: config.forbidden ?? [] } });
+  const output = result.output as ICruiseResult;
+  return output.summary.violations
+    .map((violation) => ({ rule: violation.rule.name, from: violation.from, to: violation.to }))
+    .sort((a, b) => a.rule.localeCompare(b.rule) || a.from.localeCompare(b.from));
+}
+
+const empty = 'export const value = 1;\n';
+
+describe('the layers check (.dependency-cruiser.cjs)', () => {
+  it('names the rule when a lower layer imports a higher one, by value', async () => {
+    expect(
+      await violationsIn({
+        'src/main/workspace/paths.ts': "import { ToolError } from '../tools/defineTool';\nexport const guard = ToolError;\n",
+        'src/main/tools/defineTool.ts': 'export class ToolError extends Error {}\n',
+        'src/main/core.ts': "import { services } from './app/services';\nexport const core = services;\n",
+        'src/main/app/services.ts': empty.replace('value', 'services'),
+      }),
+    ).toEqual([
+      { rule: 'main-layers: base imports tools-mcp', from: 'src/main/workspace/paths.ts', to: 'src/main/tools/defineTool.ts' },
+      { rule: 'main-layers: core imports app', from: 'src/main/core.ts', to: 'src/main/app/services.ts' },
+    ]);
+  });
+
+  it('counts a type-only import up the layers as one', async () => {
+    const violations = await violationsIn({
+      'src/main/tools/execute.ts': "import type { SessionLog } from '../agent/sessionLog';\nexport type Log = SessionLog;\n",
+      'src/main/agent/sessionLog.ts': 'export interface SessionLog { id: string }\n',
+      'src/main/checkpoints/checkpoints.ts': "import type { Manager } from '../app/sessions/sessionManager';\nexport type M = Manager;\n",
+      'src/main/app/sessions/sessionManager.ts': 'export interface Manager { id: string }\n',
+    });
+    expect(violations).toEqual([
+      {
+        rule: 'main-layers: checkpoints-review imports app',
+        from: 'src/main/checkpoints/checkpoints.ts',
+        to: 'src/main/app/sessions/sessionManager.ts',
+      },
+      { rule: 'main-layers: tools-mcp imports agent', from: 'src/main/tools/execute.ts', to: 'src/main/agent/sessionLog.ts' },
+    ]);
+  });
+
+  it('lets imports down the layers through', async () => {
+    expect(
+      await violationsIn({
+        'src/main/index.ts': "import { host } from './host/serve';\nexport const app = host;\n",
+        'src/main/host/serve.ts': "import { services } from '../app/services';\nexport const host = services;\n",
+        'src/main/app/services.ts': "import { core } from '../core';\nexport const services = core;\n",
+        'src/main/core.ts': "import { loop } from './agent/loop';\nexport const core = loop;\n",
+        'src/main/agent/loop.ts': "import { run } from '../tools/execute';\nexport const loop = run;\n",
+        'src/main/tools/execute.ts':
+          "import type { Log } from '../store/sessionLog';\nimport { shared } from '../../shared/contract';\nexport const run = shared as Log | string;\n",
+        'src/main/store/sessionLog.ts': 'export type Log = string;\n',
+        'src/shared/contract.ts': "export const shared = 'contract';\n",
+        'src/renderer/src/features/chat/Chat.ts':
+          "import { icon } from '../../ui/Icon';\nimport { store } from '../../stores/store';\nexport const chat = [icon, store];\n",
+        'src/renderer/src/ui/Icon.ts': empty.replace('value', 'icon'),
+        'src/renderer/src/stores/store.ts': "import { shared } from '../../../shared/contract';\nexport const store = shared;\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it('keeps the renderer to src/shared and its own rooms: stores below features, features below the shell', async () => {
+    expect(
+      await violationsIn({
+        'src/renderer/src/stores/store.ts': "import { Panel } from '../features/diff/Panel';\nexport const store = Panel;\n",
+        'src/renderer/src/features/diff/Panel.ts': "import { App } from '../../app/App';\nexport const Panel = App;\n",
+        'src/renderer/src/app/App.ts': "import { core } from '../../../main/core';\nexport const App = core;\n",
+        'src/main/core.ts': empty.replace('value', 'core'),
+      }),
+    ).toEqual([
+      { rule: 'renderer imports main or preload', from: 'src/renderer/src/app/App.ts', to: 'src/main/core.ts' },
+      { rule: 'renderer: features import app', from: 'src/renderer/src/features/diff/Panel.ts', to: 'src/renderer/src/app/App.ts' },
+      {
+        rule: 'renderer: stores import features, ui or app',
+        from: 'src/renderer/src/stores/store.ts',
+        to: 'src/renderer/src/features/diff/Panel.ts',
+      },
+    ]);
+  });
+
+  it('keeps src/shared free of Node and of the rest of src, and every main file in a layer', async () => {
+    expect(
+      await violationsIn({
+        'src/shared/events.ts':
+          "import { readFileSync } from 'node:fs';\nimport { draw } from '../renderer/src/lib/draw';\nimport { core } from '../main/core';\nexport const events = [readFileSync, draw, core];\n",
+        'src/renderer/src/lib/draw.ts': empty.replace('value', 'draw'),
+        'src/main/core.ts': "import { helper } from './helpers/helper';\nexport const core = helper;\n",
+        'src/main/helpers/helper.ts': empty.replace('value', 'helper'),
+      }),
+    ).toEqual([
+      { rule: 'main file outside every layer', from: 'src/main/core.ts', to: 'src/main/helpers/helper.ts' },
+      { rule: 'main-layers: shared imports core', from: 'src/shared/events.ts', to: 'src/main/core.ts' },
+      { rule: 'shared imports Node or a library', from: 'src/shared/events.ts', to: 'fs' },
+      { rule: 'shared imports renderer or preload', from: 'src/shared/events.ts', to: 'src/renderer/src/lib/draw.ts' },
+    ]);
+  });
+
+  it('is what npm run lint runs', () => {
+    const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.lint).toContain('npm run lint:layers');
+    expect(scripts['lint:layers']).toContain('--config .dependency-cruiser.cjs');
+    expect(scripts.test).toContain('npm run lint');
+  });
+});
