@@ -23,7 +23,10 @@ const RUNS = 15;
 const usage = { inputTokens: 0, outputTokens: 30, cachedInputTokens: 0, reasoningTokens: 0 };
 
 function longSession(): SessionState {
-  const file = Array.from({ length: 160 }, (_, line) => `export const value${line} = computeSomething(${line}, 'a string literal ${line}');`).join('\n');
+  const file = Array.from(
+    { length: 160 },
+    (_, line) => `export const value${line} = computeSomething(${line}, 'a string literal ${line}');`,
+  ).join('\n');
   const events: SessionEvent[] = [
     { type: 'session.started', workspace: '/w', model: 'gpt-4.1', api: 'responses', baseUrl: 'http://x', maxSteps: 1000 },
     { type: 'user.messaged', text: 'Read every module and summarise the codebase.' },
@@ -31,8 +34,20 @@ function longSession(): SessionState {
   for (let turn = 0; turn < TURNS; turn++) {
     const callId = `call_${turn}`;
     events.push(
-      { type: 'model.responded', usage: { ...usage, inputTokens: 3_000 + turn * 2_000 }, items: [{ type: 'tool_call', callId, name: 'read_file', arguments: `{"path":"src/m${turn}.ts"}` }] },
-      { type: 'tool.finished', callId, name: 'read_file', outcome: 'ok', title: 'read', output: file.replaceAll('value', `v${turn}_`), durationMs: 1 },
+      {
+        type: 'model.responded',
+        usage: { ...usage, inputTokens: 3_000 + turn * 2_000 },
+        items: [{ type: 'tool_call', callId, name: 'read_file', arguments: `{"path":"src/m${turn}.ts"}` }],
+      },
+      {
+        type: 'tool.finished',
+        callId,
+        name: 'read_file',
+        outcome: 'ok',
+        title: 'read',
+        output: file.replaceAll('value', `v${turn}_`),
+        durationMs: 1,
+      },
     );
   }
   return events.reduce(reduce, initialSessionState);
@@ -60,7 +75,13 @@ it('budgets a 300-turn session', () => {
   const cutting = time(() => (cut = compactionCut(state, 250_000)));
   const ms = (n: number) => `${n.toFixed(2)} ms`;
   console.log(`items: ${state.items.length}; whole request counted: ${total.toLocaleString('en-US')} tokens; cut at item ${cut}`);
-  console.log(`estimate with the provider's base: median ${ms(withBasis.median)}, p95 ${ms(withBasis.p95)} (target < 5 ms: ${withBasis.median < 5 ? 'met' : 'NOT met'})`);
-  console.log(`estimate without a base (whole request): median ${ms(full.median)}, p95 ${ms(full.p95)} (target < 1 s: ${full.median < 1000 ? 'met' : 'NOT met'})`);
-  console.log(`compaction cut (250k kept): median ${ms(cutting.median)}, p95 ${ms(cutting.p95)} (target < 1 s: ${cutting.median < 1000 ? 'met' : 'NOT met'})`);
+  console.log(
+    `estimate with the provider's base: median ${ms(withBasis.median)}, p95 ${ms(withBasis.p95)} (target < 5 ms: ${withBasis.median < 5 ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `estimate without a base (whole request): median ${ms(full.median)}, p95 ${ms(full.p95)} (target < 1 s: ${full.median < 1000 ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `compaction cut (250k kept): median ${ms(cutting.median)}, p95 ${ms(cutting.p95)} (target < 1 s: ${cutting.median < 1000 ? 'met' : 'NOT met'})`,
+  );
 });

@@ -175,7 +175,13 @@ function run(options: StoreOptions, commits: Commits = 'as the loop does'): Run 
   const store = openStore(dir, options);
   try {
     const newSession = (): string =>
-      store.sessions.create({ workspace: '/work/app', model: 'gpt-bench', api: 'responses', baseUrl: 'http://127.0.0.1:9', maxSteps: 10_000 }).id;
+      store.sessions.create({
+        workspace: '/work/app',
+        model: 'gpt-bench',
+        api: 'responses',
+        baseUrl: 'http://127.0.0.1:9',
+        maxSteps: 10_000,
+      }).id;
 
     let sessionId = newSession();
     let events = turns();
@@ -283,14 +289,19 @@ function describeRun(label: string, result: Run): string {
     `  CPU:         ${Math.round(result.threadCpuRate)} events per CPU second of the appending thread, ${Math.round(result.cpuRate)} of the whole process`,
     `  pages:       ${result.framesPerEvent.toFixed(2)} WAL frames written per event`,
     `  latency:     median ${us(nearestRank(latencies, 0.5))}, p95 ${us(nearestRank(latencies, 0.95))}, p99 ${us(nearestRank(latencies, 0.99))}, max ${us(latencies[latencies.length - 1] ?? 0)}`,
-    `  by type:     ${Object.entries(result.meanByType).map(([type, ms]) => `${type} ${us(ms)}`).join(', ')} (mean)`,
+    `  by type:     ${Object.entries(result.meanByType)
+      .map(([type, ms]) => `${type} ${us(ms)}`)
+      .join(', ')} (mean)`,
     `  on disk:     ${result.megabytes.toFixed(1)} MB (database + WAL)`,
   ].join('\n');
 }
 
 describe('event append', () => {
   it(`sustains >= ${TARGET_PER_SECOND} events/s, committed as the loop commits them`, () => {
-    const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+    const load = os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ');
     const inOrder = Array.from({ length: ROUNDS }, () => run({}));
     const rounds = [...inOrder].sort((a, b) => a.rate - b.rate);
     const loop = rounds[Math.floor(ROUNDS / 2)] as Run;

@@ -27,7 +27,9 @@ let workspace: string;
 
 /** A documentation-like page: headings, paragraphs with links, code blocks, a table, lists. */
 function docPage(sections: number): string {
-  const parts = ['<!doctype html><html><head><title>Reference</title><style>body{}</style><script>var x=1</script></head><body><nav><a href="/">Home</a></nav>'];
+  const parts = [
+    '<!doctype html><html><head><title>Reference</title><style>body{}</style><script>var x=1</script></head><body><nav><a href="/">Home</a></nav>',
+  ];
   for (let i = 0; i < sections; i++) {
     parts.push(
       `<h2 id="s${i}">Section ${i}</h2>`,

@@ -20,26 +20,49 @@ const rules: PermissionRule[] = [
   ...['npm test *', 'npm run lint *', 'git status', 'git log *', 'git diff *', 'cargo test *', 'make *', 'pytest *', 'ls *', 'cat *'].map(
     (p) => ({ pattern: `run_command(${p})`, action: 'allow' as const, source: 'user' as const }),
   ),
-  ...['git push *', 'npm publish *', 'docker *'].map((p) => ({ pattern: `run_command(${p})`, action: 'ask' as const, source: 'project' as const })),
-  ...['rm -rf /*', 'sudo *', 'curl * | sh', 'dd *', 'mkfs *'].map((p) => ({ pattern: `run_command(${p})`, action: 'deny' as const, source: 'user' as const })),
-  ...Array.from({ length: 30 }, (_, i) => ({ pattern: `run_command(tool${i} sub${i} *)`, action: 'allow' as const, source: 'session' as const })),
+  ...['git push *', 'npm publish *', 'docker *'].map((p) => ({
+    pattern: `run_command(${p})`,
+    action: 'ask' as const,
+    source: 'project' as const,
+  })),
+  ...['rm -rf /*', 'sudo *', 'curl * | sh', 'dd *', 'mkfs *'].map((p) => ({
+    pattern: `run_command(${p})`,
+    action: 'deny' as const,
+    source: 'user' as const,
+  })),
+  ...Array.from({ length: 30 }, (_, i) => ({
+    pattern: `run_command(tool${i} sub${i} *)`,
+    action: 'allow' as const,
+    source: 'session' as const,
+  })),
   { pattern: 'edit_file(src/**)', action: 'allow', source: 'user' },
   { pattern: 'read_file(secrets/**)', action: 'deny', source: 'user' },
   { pattern: 'fetch_url(domain:docs.example.com)', action: 'allow', source: 'user' },
 ];
 
 const commands = {
-  'allow (10 parts)': 'git status && git log --oneline -5 && npm test -- --watch=false && npm run lint -- --fix && ls -la src && cat package.json | head -5 && git diff --stat && cargo test && make build && pytest -q',
-  'ask (10 parts)': 'git status && git log -1 && npm test && npm run lint && ls && cat a.txt && git diff && cargo test && make && ./scripts/release.sh --dry-run',
-  'deny (10 parts)': 'git status && git log -1 && npm test && npm run lint && ls && cat a.txt && git diff && cargo test && make && sudo rm -rf /tmp/x',
-  'substitutions (10 parts)': 'echo "$(git rev-parse HEAD)" > rev.txt && ls $(pwd) && git log -1 && npm test && cat a | grep x | wc -l && git diff && make && pytest && ls',
+  'allow (10 parts)':
+    'git status && git log --oneline -5 && npm test -- --watch=false && npm run lint -- --fix && ls -la src && cat package.json | head -5 && git diff --stat && cargo test && make build && pytest -q',
+  'ask (10 parts)':
+    'git status && git log -1 && npm test && npm run lint && ls && cat a.txt && git diff && cargo test && make && ./scripts/release.sh --dry-run',
+  'deny (10 parts)':
+    'git status && git log -1 && npm test && npm run lint && ls && cat a.txt && git diff && cargo test && make && sudo rm -rf /tmp/x',
+  'substitutions (10 parts)':
+    'echo "$(git rev-parse HEAD)" > rev.txt && ls $(pwd) && git log -1 && npm test && cat a | grep x | wc -l && git diff && make && pytest && ls',
 };
 
 it('permission engine: explain a ten-part command', async () => {
   await initShellParser();
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-bench-perm-')));
   try {
-    const engine = createPermissionEngine({ workspaceRoot: root, mode: 'ask', outsideContent: 'ask', rules, projectTrusted: true, analyze: analyzeCommand });
+    const engine = createPermissionEngine({
+      workspaceRoot: root,
+      mode: 'ask',
+      outsideContent: 'ask',
+      rules,
+      projectTrusted: true,
+      analyze: analyzeCommand,
+    });
     console.log(`permission engine: ${engine.rules().length} rules, ${RUNS} runs per command`);
     let met = true;
     for (const [name, text] of Object.entries(commands)) {
@@ -63,7 +86,14 @@ it('permission engine: explain a ten-part command', async () => {
       const a = sampleStats(parseOnly);
       // And the engine alone, on an analysis made once.
       const analysis = analyzeCommand(text, { cwd: root, workspaceRoot: root });
-      const cached = createPermissionEngine({ workspaceRoot: root, mode: 'ask', outsideContent: 'ask', rules, projectTrusted: true, analyze: () => analysis });
+      const cached = createPermissionEngine({
+        workspaceRoot: root,
+        mode: 'ask',
+        outsideContent: 'ask',
+        rules,
+        projectTrusted: true,
+        analyze: () => analysis,
+      });
       const engineOnly: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         const started = performance.now();

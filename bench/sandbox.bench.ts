@@ -37,11 +37,16 @@ it(`sandbox overhead per command, ${ROUNDS} rounds`, async () => {
   const terminal = createPtyTerminal();
   const sandbox = createCommandSandbox({ workspace, dataDir });
   const signal = new AbortController().signal;
-  const inPty = (command: string, env?: Record<string, string>) => terminal.run({ command, cwd: workspace, timeoutMs: 30_000, signal, ...(env ? { env } : {}) });
+  const inPty = (command: string, env?: Record<string, string>) =>
+    terminal.run({ command, cwd: workspace, timeoutMs: 30_000, signal, ...(env ? { env } : {}) });
   const home = os.homedir();
   const direct = [
-    'bwrap --new-session --die-with-parent --ro-bind / / --bind', workspace, workspace,
-    '--ro-bind', path.join(workspace, '.git', 'hooks'), path.join(workspace, '.git', 'hooks'),
+    'bwrap --new-session --die-with-parent --ro-bind / / --bind',
+    workspace,
+    workspace,
+    '--ro-bind',
+    path.join(workspace, '.git', 'hooks'),
+    path.join(workspace, '.git', 'hooks'),
     ...(fs.existsSync(path.join(home, '.ssh')) ? ['--tmpfs', path.join(home, '.ssh')] : []),
     '--dev /dev --unshare-net --unshare-pid --unshare-user --proc /proc -- /bin/bash -c true',
   ].join(' ');
@@ -93,12 +98,28 @@ it(`sandbox overhead per command, ${ROUNDS} rounds`, async () => {
     for (const { label, median, p95 } of results) {
       console.log(`${label.padEnd(56)} median ${median.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   (n=${ROUNDS})`);
     }
-    const [bare, pty, sandboxed, profile, fresh, bwrap] = results as [typeof results[0], typeof results[0], typeof results[0], typeof results[0], typeof results[0], typeof results[0]];
+    const [bare, pty, sandboxed, profile, fresh, bwrap] = results as [
+      (typeof results)[0],
+      (typeof results)[0],
+      (typeof results)[0],
+      (typeof results)[0],
+      (typeof results)[0],
+      (typeof results)[0],
+    ];
     const overhead = sandboxed.median - pty.median;
-    console.log(`\nload average at the end: ${os.loadavg().map((load) => load.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-    console.log(`sandbox overhead per command in the PTY, reused sandbox (median): ${overhead.toFixed(1)} ms; p95 ${(sandboxed.p95 - pty.p95).toFixed(1)} ms`);
+    console.log(
+      `\nload average at the end: ${os
+        .loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')} on ${os.cpus().length} cores`,
+    );
+    console.log(
+      `sandbox overhead per command in the PTY, reused sandbox (median): ${overhead.toFixed(1)} ms; p95 ${(sandboxed.p95 - pty.p95).toFixed(1)} ms`,
+    );
     console.log(`  without reuse (library wrap per command): ${(fresh.median - pty.median).toFixed(1)} ms`);
-    console.log(`  the profile alone over a bare spawn: ${(profile.median - bare.median).toFixed(1)} ms; bubblewrap directly over a bare spawn: ${(bwrap.median - bare.median).toFixed(1)} ms`);
+    console.log(
+      `  the profile alone over a bare spawn: ${(profile.median - bare.median).toFixed(1)} ms; bubblewrap directly over a bare spawn: ${(bwrap.median - bare.median).toFixed(1)} ms`,
+    );
     console.log(`target: median overhead under 50 ms with a reused sandbox → ${overhead < 50 ? 'met' : 'NOT met'}`);
   } finally {
     sandbox.dispose();

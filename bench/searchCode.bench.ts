@@ -72,50 +72,48 @@ const CASES: { name: string; args: { pattern: string; literal?: boolean; glob?: 
   { name: 'many matches (one per file, 200 shown)', args: { pattern: 'helper\\d+_7\\(' } },
 ];
 
-it(
-  'search_code (ripgrep backend) vs ripgrep directly',
-  async () => {
-    const tool = createSearchCode({ backend: 'ripgrep' });
-    console.log(`tree: ${fileCount} files in ${root}; ${RUNS} runs per case, interleaved, after one warm-up run each`);
-    let allMet = true;
-    for (const { name, args } of CASES) {
-      const rgArgs = ripgrepArguments({
-        folder: '.',
-        pattern: args.pattern,
-        literal: args.literal ?? false,
-        caseSensitive: args.caseSensitive ?? true,
-        glob: args.glob ? compileGlob(args.glob) : null,
-        useIgnoreFiles: true,
-        inGitRepository: true,
-      });
-      const toolTimes: number[] = [];
-      const rgTimes: number[] = [];
-      let matches = 0;
-      for (let run = -1; run < RUNS; run++) {
-        let started = performance.now();
-        const result = await tool.execute(args, makeToolContext(root));
-        const toolMs = performance.now() - started;
-        started = performance.now();
-        await runRipgrep(rgArgs);
-        const rgMs = performance.now() - started;
-        if (run >= 0) {
-          toolTimes.push(toolMs);
-          rgTimes.push(rgMs);
-        }
-        matches = Number((result.metadata as { totalMatches: number }).totalMatches);
+it('search_code (ripgrep backend) vs ripgrep directly', async () => {
+  const tool = createSearchCode({ backend: 'ripgrep' });
+  console.log(`tree: ${fileCount} files in ${root}; ${RUNS} runs per case, interleaved, after one warm-up run each`);
+  let allMet = true;
+  for (const { name, args } of CASES) {
+    const rgArgs = ripgrepArguments({
+      folder: '.',
+      pattern: args.pattern,
+      literal: args.literal ?? false,
+      caseSensitive: args.caseSensitive ?? true,
+      glob: args.glob ? compileGlob(args.glob) : null,
+      useIgnoreFiles: true,
+      inGitRepository: true,
+    });
+    const toolTimes: number[] = [];
+    const rgTimes: number[] = [];
+    let matches = 0;
+    for (let run = -1; run < RUNS; run++) {
+      let started = performance.now();
+      const result = await tool.execute(args, makeToolContext(root));
+      const toolMs = performance.now() - started;
+      started = performance.now();
+      await runRipgrep(rgArgs);
+      const rgMs = performance.now() - started;
+      if (run >= 0) {
+        toolTimes.push(toolMs);
+        rgTimes.push(rgMs);
       }
-      const t = sampleStats(toolTimes);
-      const r = sampleStats(rgTimes);
-      const ratio = t.median / r.median;
-      const met = ratio <= TARGET_RATIO;
-      allMet &&= met;
-      console.log(
-        `${name}: ${matches} matching lines | search_code median ${t.median.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms | ` +
-          `rg median ${r.median.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms | ratio ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${met ? 'met' : 'NOT met'})`,
-      );
+      matches = Number((result.metadata as { totalMatches: number }).totalMatches);
     }
-    console.log(`rg command: rg ${ripgrepArguments({ folder: '.', pattern: CASES[0]?.args.pattern ?? '', literal: false, caseSensitive: true, glob: null, useIgnoreFiles: true, inGitRepository: true }).join(' ')}`);
-    console.log(`target (within ${TARGET_RATIO}x of ripgrep) ${allMet ? 'met in every case' : 'NOT met in every case'}`);
-  },
-  600_000,
-);
+    const t = sampleStats(toolTimes);
+    const r = sampleStats(rgTimes);
+    const ratio = t.median / r.median;
+    const met = ratio <= TARGET_RATIO;
+    allMet &&= met;
+    console.log(
+      `${name}: ${matches} matching lines | search_code median ${t.median.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms | ` +
+        `rg median ${r.median.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms | ratio ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${met ? 'met' : 'NOT met'})`,
+    );
+  }
+  console.log(
+    `rg command: rg ${ripgrepArguments({ folder: '.', pattern: CASES[0]?.args.pattern ?? '', literal: false, caseSensitive: true, glob: null, useIgnoreFiles: true, inGitRepository: true }).join(' ')}`,
+  );
+  console.log(`target (within ${TARGET_RATIO}x of ripgrep) ${allMet ? 'met in every case' : 'NOT met in every case'}`);
+}, 600_000);

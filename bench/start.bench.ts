@@ -99,7 +99,8 @@ function timeToUrl(args: string[]): Promise<number> {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (elapsed === undefined) reject(new Error(`tether serve exited ${code} without an address.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+      if (elapsed === undefined)
+        reject(new Error(`tether serve exited ${code} without an address.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
       else resolve(elapsed);
     });
   });
@@ -137,7 +138,23 @@ async function headlessRun(turns: Turn[], dataDir: string, extraArgs: string[] =
   server.push(...turns);
   const repo = fixtureRepo('failing-test');
   const result = await measure(
-    [bin, 'run', 'bench task', '--unleashed', '--cwd', repo, '--base-url', server.baseUrl, '--model', 'scripted-model', '--api', 'responses', '--max-steps', String(turns.length + 1), ...extraArgs],
+    [
+      bin,
+      'run',
+      'bench task',
+      '--unleashed',
+      '--cwd',
+      repo,
+      '--base-url',
+      server.baseUrl,
+      '--model',
+      'scripted-model',
+      '--api',
+      'responses',
+      '--max-steps',
+      String(turns.length + 1),
+      ...extraArgs,
+    ],
     { TETHER_HOME: dataDir },
   );
   if (server.pending !== 0) throw new Error(`the run left ${server.pending} scripted turns unused.\nstderr:\n${result.stderr}`);
@@ -208,7 +225,12 @@ it('start time and memory of the built CLI', async () => {
   const floor = await repeat(RUNS, async () => expectExit(await measure(['-e', '0']), 'node -e 0'));
   const floorMs = median(floor.map((r) => r.ms));
   const floorRss = median(floor.map((r) => r.rssMb ?? NaN));
-  report.push(`machine: ${process.platform}, node ${process.version}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  report.push(
+    `machine: ${process.platform}, node ${process.version}, load average ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   report.push(line('node -e 0 (the floor)', floorMs, floorMs, undefined, `   RSS ${mb(floorRss)}`));
 
   const help = await repeat(RUNS, async () => expectExit(await measure([bin, '--help']), 'tether --help'));
@@ -216,15 +238,27 @@ it('start time and memory of the built CLI', async () => {
 
   const sessionsHome = tempDir('tether-bench-home-');
   await headlessRun(shellSteps(0), sessionsHome);
-  const sessions = await repeat(RUNS, async () => expectExit(await measure([bin, 'sessions'], { TETHER_HOME: sessionsHome }), 'tether sessions'));
+  const sessions = await repeat(RUNS, async () =>
+    expectExit(await measure([bin, 'sessions'], { TETHER_HOME: sessionsHome }), 'tether sessions'),
+  );
   if (!/Per project/.test(sessions[0]!.stdout)) throw new Error(`tether sessions listed nothing:\n${sessions[0]!.stdout}`);
-  report.push(line('tether sessions (one session)', median(sessions.map((r) => r.ms)), floorMs, 100, `   RSS ${mb(median(sessions.map((r) => r.rssMb ?? NaN)))}`));
+  report.push(
+    line(
+      'tether sessions (one session)',
+      median(sessions.map((r) => r.ms)),
+      floorMs,
+      100,
+      `   RSS ${mb(median(sessions.map((r) => r.rssMb ?? NaN)))}`,
+    ),
+  );
 
   const runHome = tempDir('tether-bench-home-');
   await headlessRun(shellSteps(0), runHome);
   const oneTurn = await repeat(RUNS, () => headlessRun(shellSteps(0), runHome));
   const oneTurnMs = median(oneTurn.map((r) => r.ms));
-  report.push(line('tether run, one turn, start to exit', oneTurnMs, floorMs, 250, `   RSS ${mb(median(oneTurn.map((r) => r.rssMb ?? NaN)))}`));
+  report.push(
+    line('tether run, one turn, start to exit', oneTurnMs, floorMs, 250, `   RSS ${mb(median(oneTurn.map((r) => r.rssMb ?? NaN)))}`),
+  );
 
   const twenty = await repeat(RUNS, () => headlessRun(shellSteps(20), runHome));
   const twentyMs = median(twenty.map((r) => r.ms));
@@ -233,11 +267,17 @@ it('start time and memory of the built CLI', async () => {
   const perStepVerdict = perStep < 35 ? '< 35 ms MET' : '< 35 ms NOT MET';
   report.push(`${'  per-step overhead (20-step − one turn) / 20'.padEnd(44)} ${perStep.toFixed(1).padStart(6)} ms  ${perStepVerdict}`);
   const twentyRss = median(twenty.map((r) => r.rssMb ?? NaN));
-  report.push(`${'  peak RSS, 20-step run'.padEnd(44)} ${mb(twentyRss)}  (floor ${mb(floorRss)})  ${twentyRss < 120 ? '< 120 MB MET' : '< 120 MB NOT MET'}`);
+  report.push(
+    `${'  peak RSS, 20-step run'.padEnd(44)} ${mb(twentyRss)}  (floor ${mb(floorRss)})  ${twentyRss < 120 ? '< 120 MB MET' : '< 120 MB NOT MET'}`,
+  );
 
   const long = await headlessRun(shellSteps(LONG_STEPS), runHome);
-  report.push(`${`tether run, ${LONG_STEPS} shell steps, to exit`.padEnd(44)} ${long.ms.toFixed(0).padStart(6)} ms  (${((long.ms - oneTurnMs) / LONG_STEPS).toFixed(1)} ms a step, one run)`);
-  report.push(`${`  peak RSS, ${LONG_STEPS}-step run`.padEnd(44)} ${mb(long.rssMb)}  (floor ${mb(floorRss)})  ${(long.rssMb ?? Infinity) < 200 ? '< 200 MB MET' : '< 200 MB NOT MET'}`);
+  report.push(
+    `${`tether run, ${LONG_STEPS} shell steps, to exit`.padEnd(44)} ${long.ms.toFixed(0).padStart(6)} ms  (${((long.ms - oneTurnMs) / LONG_STEPS).toFixed(1)} ms a step, one run)`,
+  );
+  report.push(
+    `${`  peak RSS, ${LONG_STEPS}-step run`.padEnd(44)} ${mb(long.rssMb)}  (floor ${mb(floorRss)})  ${(long.rssMb ?? Infinity) < 200 ? '< 200 MB MET' : '< 200 MB NOT MET'}`,
+  );
 
   if (existsSync(path.join(root, 'out/renderer/index.html'))) {
     const serveHome = tempDir('tether-bench-home-');
@@ -256,7 +296,20 @@ it('start time and memory of the built CLI', async () => {
   report.push(
     ...(await profileOf(
       'tether run, one turn',
-      [bin, 'run', 'bench task', '--unleashed', '--cwd', profileRepo, '--base-url', server.baseUrl, '--model', 'scripted-model', '--api', 'responses'],
+      [
+        bin,
+        'run',
+        'bench task',
+        '--unleashed',
+        '--cwd',
+        profileRepo,
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        '--api',
+        'responses',
+      ],
       { TETHER_HOME: runHome },
     )),
   );

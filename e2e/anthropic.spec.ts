@@ -14,7 +14,11 @@ test.afterEach(async () => {
 test('choosing Anthropic Messages in settings, then a session over it', async ({ page }, testInfo) => {
   app = await startServedApp({
     turns: [
-      { reasoning: 'The person wants the price code explained; read it first.', text: 'Reading the code.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }] },
+      {
+        reasoning: 'The person wants the price code explained; read it first.',
+        text: 'Reading the code.',
+        toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }],
+      },
       { text: 'It takes a **percentage** off a price in cents.' },
     ],
   });

@@ -15,9 +15,13 @@ test.afterEach(async () => {
 });
 
 function eventTypes(sessionId: string): string[] {
-  const out = execFileSync(process.execPath, [path.resolve('bin/tether.js'), 'sessions', 'show', sessionId, '--data-dir', app!.dataDir, '--json'], {
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    process.execPath,
+    [path.resolve('bin/tether.js'), 'sessions', 'show', sessionId, '--data-dir', app!.dataDir, '--json'],
+    {
+      encoding: 'utf8',
+    },
+  );
   return out
     .split('\n')
     .filter((line) => line.trim())
@@ -47,7 +51,9 @@ async function startSecondTask(page: Page, task: string) {
   await taskBox.press('Enter');
 }
 
-test('a request waits in its own session, covers nothing, and the inbox opens any of them; N goes on, Esc leaves it waiting', async ({ page }, testInfo) => {
+test('a request waits in its own session, covers nothing, and the inbox opens any of them; N goes on, Esc leaves it waiting', async ({
+  page,
+}, testInfo) => {
   app = await startServedApp({
     turns: [
       { toolCalls: [{ name: 'run_command', arguments: { command: 'touch FIRST' } }] },
@@ -63,7 +69,8 @@ test('a request waits in its own session, covers nothing, and the inbox opens an
   // Docked inside its session's view, between the conversation and the task box; the sidebar, the
   // inbox, the conversation and the task box all stay in reach.
   await expect(page.getByTestId('session-view').getByTestId('permission-dialog')).toHaveCount(1);
-  for (const part of ['inbox', 'conversation', 'task-box', 'session-header']) expect(await uncovered(page.getByTestId(part)), part).toBe(true);
+  for (const part of ['inbox', 'conversation', 'task-box', 'session-header'])
+    expect(await uncovered(page.getByTestId(part)), part).toBe(true);
   expect((await box(first)).y + (await box(first)).height).toBeLessThanOrEqual((await box(page.getByTestId('task-box'))).y);
 
   await startSecondTask(page, 'Second task');
@@ -120,7 +127,9 @@ test('a request waits in its own session, covers nothing, and the inbox opens an
   await expect(page.getByTestId('inbox-item')).toHaveCount(0);
 });
 
-test('at 1024×700 every pane is usable; panes resize, fold and keep their sizes; nothing traps focus; ? lists the shortcuts', async ({ page }, testInfo) => {
+test('at 1024×700 every pane is usable; panes resize, fold and keep their sizes; nothing traps focus; ? lists the shortcuts', async ({
+  page,
+}, testInfo) => {
   await page.setViewportSize({ width: 1024, height: 700 });
   app = await startServedApp({
     turns: [
@@ -147,7 +156,8 @@ test('at 1024×700 every pane is usable; panes resize, fold and keep their sizes
   expect(diff.height).toBeGreaterThanOrEqual(250);
   expect(diff.y + diff.height).toBeLessThanOrEqual(terminal.y + 1);
   expect(terminal.y + terminal.height).toBeLessThanOrEqual(700);
-  for (const part of ['conversation', 'task-box', 'terminal-panel', 'diff-panel']) expect(await uncovered(page.getByTestId(part)), part).toBe(true);
+  for (const part of ['conversation', 'task-box', 'terminal-panel', 'diff-panel'])
+    expect(await uncovered(page.getByTestId(part)), part).toBe(true);
   await keepScreenshot(page, testInfo, 'session-1024x700');
 
   // Drag the review column's edge 120 px left: it grows by that much, and stays so after a reload.
@@ -211,9 +221,7 @@ test('at 1024×700 every pane is usable; panes resize, fold and keep their sizes
   // The diff editor does not keep Tab either.
   await page.locator('.diff-viewer .monaco-diff-editor textarea').last().focus();
   await page.keyboard.press('Tab');
-  await expect
-    .poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-diff-editor, .monaco-editor'))))
-    .toBe(false);
+  await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-diff-editor, .monaco-editor')))).toBe(false);
 
   // ? lists the shortcuts; Esc closes the list; in a text field ? is just a character.
   await page.getByTestId('task-box').click();

@@ -43,11 +43,17 @@ async function typeTask(page: Page, task: string): Promise<void> {
   await expect(page.getByTestId('session-view')).toBeVisible();
 }
 
-test('a new project asks once; auto then runs a sandboxed command unasked, and the card, the header and the rewind preview say so', async ({ page }, testInfo) => {
+test('a new project asks once; auto then runs a sandboxed command unasked, and the card, the header and the rewind preview say so', async ({
+  page,
+}, testInfo) => {
   app = await startServedApp({
     turns: [
       { toolCalls: [{ id: 'call_notes', name: 'write_file', arguments: { path: 'notes.txt', content: 'notes\n' } }] },
-      { toolCalls: [{ id: 'call_touch', name: 'run_command', arguments: { command: 'touch made-by-auto.txt', description: 'Leave a mark' } }] },
+      {
+        toolCalls: [
+          { id: 'call_touch', name: 'run_command', arguments: { command: 'touch made-by-auto.txt', description: 'Leave a mark' } },
+        ],
+      },
       { text: 'Wrote the notes and left a mark.' },
     ],
   });
@@ -130,13 +136,18 @@ test('a new project asks once; auto then runs a sandboxed command unasked, and t
   await expect(page.getByTestId('draft-mode-select')).toHaveValue('ask');
 });
 
-test('where no sandbox is available, the question and the session say auto works as ask, and a command asks', async ({ page }, testInfo) => {
+test('where no sandbox is available, the question and the session say auto works as ask, and a command asks', async ({
+  page,
+}, testInfo) => {
   // The server's PATH has every program of /usr/bin but bubblewrap: no sandbox can be made.
   bin = mkdtempSync(path.join(tmpdir(), 'tether-e2e-bin-'));
   for (const name of readdirSync('/usr/bin')) if (name !== 'bwrap') symlinkSync(path.join('/usr/bin', name), path.join(bin, name));
   app = await startServedApp({
     env: { PATH: bin },
-    turns: [{ toolCalls: [{ id: 'call_touch', name: 'run_command', arguments: { command: 'touch made-by-auto.txt' } }] }, { text: 'It was refused.' }],
+    turns: [
+      { toolCalls: [{ id: 'call_touch', name: 'run_command', arguments: { command: 'touch made-by-auto.txt' } }] },
+      { text: 'It was refused.' },
+    ],
   });
   await page.goto(app.url);
   await newSession(page);

@@ -34,7 +34,10 @@ async function screenshots(page: Page, name: string, more?: Locator): Promise<vo
     if (more) {
       await more.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(screens, `${name}-${width}x${height}-more.png`) });
-      await page.getByTestId('permission-dialog').locator('.dialog-body').evaluate((body) => body.scrollTo(0, 0));
+      await page
+        .getByTestId('permission-dialog')
+        .locator('.dialog-body')
+        .evaluate((body) => body.scrollTo(0, 0));
     }
   }
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -52,7 +55,10 @@ async function rows(diff: Locator): Promise<string[]> {
 
 /** Whether an added row is drawn in colour (its background is not transparent). */
 async function coloured(diff: Locator, kind: 'added' | 'removed'): Promise<boolean> {
-  const background = await diff.locator(`.diff-row[data-kind="${kind}"]`).first().evaluate((row) => getComputedStyle(row).backgroundColor);
+  const background = await diff
+    .locator(`.diff-row[data-kind="${kind}"]`)
+    .first()
+    .evaluate((row) => getComputedStyle(row).backgroundColor);
   return background !== 'rgba(0, 0, 0, 0)' && background !== 'transparent';
 }
 
@@ -70,7 +76,11 @@ test('an overwrite’s request is a diff against the file as it is now, and the 
   app = await startServedApp({
     turns: [
       { toolCalls: [{ name: 'write_file', arguments: { path: 'README.md', content: readme } }] },
-      { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } }] },
+      {
+        toolCalls: [
+          { name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } },
+        ],
+      },
       { toolCalls: [{ name: 'write_file', arguments: { path: 'docs/NOTES.md', content: 'one\ntwo\n' } }] },
       { text: 'Done.' },
     ],
@@ -83,7 +93,7 @@ test('an overwrite’s request is a diff against the file as it is now, and the 
   const diff = dialog.getByTestId('permission-edit-diff');
   // The file's two lines are there now: the request shows what goes and what comes, numbered as in the file.
   expect(await rows(diff)).toEqual([
-    '1 . removed A tiny project with one failing test, for Tether\'s integration tests: `discounted` treats the',
+    "1 . removed A tiny project with one failing test, for Tether's integration tests: `discounted` treats the",
     '. 1 added # Price',
     '. 2 added  ',
     '. 3 added A tiny project with one failing test, for Tether’s integration tests: `discounted` treats the',
@@ -139,10 +149,15 @@ test('an overwrite’s request is a diff against the file as it is now, and the 
   expect(await coloured(editCard.getByTestId('tool-card-diff'), 'removed')).toBe(true);
 });
 
-test('a compound upload is badged by its riskiest part, names each risky part, shows the command once and the whole rule', async ({ page }) => {
+test('a compound upload is badged by its riskiest part, names each risky part, shows the command once and the whole rule', async ({
+  page,
+}) => {
   const command = 'npm test 2>&1 | tee out.txt && curl -X POST https://example.com/upload -d @out.txt && rm -f out.txt';
   app = await startServedApp({
-    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command, description: 'Upload the test report' } }] }, { text: 'Not uploading.' }],
+    turns: [
+      { toolCalls: [{ name: 'run_command', arguments: { command, description: 'Upload the test report' } }] },
+      { text: 'Not uploading.' },
+    ],
   });
   await page.goto(app.url);
   await startTask(page, 'Send the test report');
@@ -167,7 +182,10 @@ test('a compound upload is badged by its riskiest part, names each risky part, s
     const texts: string[] = [];
     const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const own = [...node.childNodes].filter((child) => child.nodeType === Node.TEXT_NODE).map((child) => child.textContent).join('');
+      const own = [...node.childNodes]
+        .filter((child) => child.nodeType === Node.TEXT_NODE)
+        .map((child) => child.textContent)
+        .join('');
       // The Allow always box holds the rule (`run_command(…)`), which is not the command shown again.
       if (own.includes(line) && (node as HTMLElement).tagName !== 'TEXTAREA') texts.push((node as HTMLElement).tagName);
     }
@@ -181,7 +199,10 @@ test('a compound upload is badged by its riskiest part, names each risky part, s
   const measure = () =>
     rule.evaluate((box) => ({
       whole: box.scrollHeight <= box.clientHeight && box.scrollWidth <= box.clientWidth,
-      lines: Math.round((box.clientHeight - parseFloat(getComputedStyle(box).paddingTop) - parseFloat(getComputedStyle(box).paddingBottom)) / parseFloat(getComputedStyle(box).lineHeight)),
+      lines: Math.round(
+        (box.clientHeight - parseFloat(getComputedStyle(box).paddingTop) - parseFloat(getComputedStyle(box).paddingBottom)) /
+          parseFloat(getComputedStyle(box).lineHeight),
+      ),
     }));
   expect((await measure()).whole).toBe(true);
   await screenshots(page, 'compound-upload-request', dialog.getByTestId('permission-allow-always-options'));

@@ -13,14 +13,30 @@ test.afterEach(async () => {
   app = undefined;
 });
 
-const plan = { name: 'update_plan', arguments: { steps: [{ step: 'Read the price code', status: 'in_progress' }, { step: 'Explain it', status: 'pending' }] } };
+const plan = {
+  name: 'update_plan',
+  arguments: {
+    steps: [
+      { step: 'Read the price code', status: 'in_progress' },
+      { step: 'Explain it', status: 'pending' },
+    ],
+  },
+};
 
-test('the header shows the context meter, the cost and the instruction files; Compact now summarises with progress', async ({ page }, testInfo) => {
+test('the header shows the context meter, the cost and the instruction files; Compact now summarises with progress', async ({
+  page,
+}, testInfo) => {
   app = await startServedApp({
     turns: [
       { toolCalls: [plan], usage: { inputTokens: 4_400, outputTokens: 60 } },
-      { toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }], usage: { inputTokens: 4_700, outputTokens: 40, cachedInputTokens: 4_000 } },
-      { text: 'The price module subtracts a percentage discount.', usage: { inputTokens: 5_100, outputTokens: 120, cachedInputTokens: 4_500 } },
+      {
+        toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }],
+        usage: { inputTokens: 4_700, outputTokens: 40, cachedInputTokens: 4_000 },
+      },
+      {
+        text: 'The price module subtracts a percentage discount.',
+        usage: { inputTokens: 5_100, outputTokens: 120, cachedInputTokens: 4_500 },
+      },
     ],
     settings: { models: { 'scripted-model': { contextWindow: 16_000, inputPrice: 2, cachedInputPrice: 0.5, outputPrice: 8 } } },
   });
@@ -47,7 +63,11 @@ test('the header shows the context meter, the cost and the instruction files; Co
   await chip.locator('summary').click();
 
   // The summary takes a moment: the header says a compaction is under way.
-  app.model.push({ text: 'SUMMARY: the plan was made and src/price.js was read.', usage: { inputTokens: 1_500, outputTokens: 100 }, delayMs: 2_500 });
+  app.model.push({
+    text: 'SUMMARY: the plan was made and src/price.js was read.',
+    usage: { inputTokens: 1_500, outputTokens: 100 },
+    delayMs: 2_500,
+  });
   await header.getByTestId('compact-now').click();
   await expect(header.getByTestId('context-compacting')).toBeVisible();
   await expect(header.getByTestId('compact-now')).toBeDisabled();

@@ -17,7 +17,10 @@ const electronBinary = (() => {
   return existsSync(binary) ? binary : undefined;
 })();
 
-test.skip(!electronBinary, "Electron's binary is not installed on this machine (ELECTRON_SKIP_BINARY_DOWNLOAD); the browser host covers the UI.");
+test.skip(
+  !electronBinary,
+  "Electron's binary is not installed on this machine (ELECTRON_SKIP_BINARY_DOWNLOAD); the browser host covers the UI.",
+);
 
 let dataDir = '';
 test.beforeAll(() => {

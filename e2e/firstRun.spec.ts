@@ -47,7 +47,11 @@ test('first run: the welcome offers the providers, finds Ollama, tests it and se
   const ollama = await fakeOllama();
   app = await startServedApp({
     noModel: true,
-    env: { ...noKeys, GLOO_API_KEY: 'gloo-e2e-secret', TETHER_TEST_LOCAL_MODEL_PORTS: `ollama=${ollama.port},lmstudio=${await refusedPort()}` },
+    env: {
+      ...noKeys,
+      GLOO_API_KEY: 'gloo-e2e-secret',
+      TETHER_TEST_LOCAL_MODEL_PORTS: `ollama=${ollama.port},lmstudio=${await refusedPort()}`,
+    },
   });
   await page.goto(app.url);
 
@@ -69,7 +73,10 @@ test('first run: the welcome offers the providers, finds Ollama, tests it and se
   // Gloo's key is in the environment: said by name, never by value.
   await expect(page.getByTestId('provider-gloo')).toContainText('GLOO_API_KEY set');
   await expect(page.locator('body')).not.toContainText('gloo-e2e-secret');
-  for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 700 },
+  ]) {
     for (const scheme of ['light', 'dark'] as const) await screen(page, 'welcome', size, scheme);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -163,10 +170,15 @@ test('Settings tests the connection, and warns before saving an address that doe
   await expect(baseUrl).toHaveValue(dead);
 });
 
-test('a server that is down shows its retries, then what failed with Retry and Open settings; Retry works once it is fixed', async ({ page }, testInfo) => {
+test('a server that is down shows its retries, then what failed with Retry and Open settings; Retry works once it is fixed', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(90_000);
   const dead = `http://127.0.0.1:${await refusedPort()}/v1`;
-  app = await startServedApp({ turns: [{ text: 'Back on line.' }], settings: { model: { baseUrl: dead, api: 'chat', model: 'scripted-model' } } });
+  app = await startServedApp({
+    turns: [{ text: 'Back on line.' }],
+    settings: { model: { baseUrl: dead, api: 'chat', model: 'scripted-model' } },
+  });
   await page.goto(app.url);
   await startTask(page, 'Say hello');
 
@@ -201,7 +213,12 @@ test('a server that is down shows its retries, then what failed with Retry and O
 test('a provider error says what failed; Retry runs it again; earlier failures stay after sending again', async ({ page }) => {
   app = await startServedApp({
     turns: [
-      { error: { status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } } },
+      {
+        error: {
+          status: 401,
+          body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } },
+        },
+      },
       { text: 'Retried fine.' },
       { error: { status: 404, body: { error: { message: 'The model `scripted-model` does not exist', code: 'model_not_found' } } } },
       { text: 'Third time lucky.' },
@@ -231,8 +248,11 @@ test('a provider error says what failed; Retry runs it again; earlier failures s
   // Both failures are still in the conversation, each where it happened, and neither offers Retry now.
   await expect(notices).toHaveCount(2);
   await expect(page.getByTestId('ending-retry')).toHaveCount(0);
-  const order = await page.getByTestId('conversation').locator('[data-testid="ending-notice"], [data-testid="message-user"]').evaluateAll((nodes) =>
-    nodes.map((node) => (node.getAttribute('data-testid') === 'ending-notice' ? `failed:${node.getAttribute('data-failure')}` : 'user')),
-  );
+  const order = await page
+    .getByTestId('conversation')
+    .locator('[data-testid="ending-notice"], [data-testid="message-user"]')
+    .evaluateAll((nodes) =>
+      nodes.map((node) => (node.getAttribute('data-testid') === 'ending-notice' ? `failed:${node.getAttribute('data-failure')}` : 'user')),
+    );
   expect(order).toEqual(['user', 'failed:auth', 'user', 'failed:not_found', 'user']);
 });

@@ -22,7 +22,12 @@ function stepOf(callId: string | null): number {
 test('a 50,000-event session opens under tether serve, and scrolling back pages older entries in', async ({ page }) => {
   test.setTimeout(120_000);
   app = await startServedApp();
-  const session = await writeLongSessionWithVite({ dataDir: app.dataDir, workspace: app.workspace, baseUrl: app.model.baseUrl, minEvents: SESSION_EVENTS });
+  const session = await writeLongSessionWithVite({
+    dataDir: app.dataDir,
+    workspace: app.workspace,
+    baseUrl: app.model.baseUrl,
+    minEvents: SESSION_EVENTS,
+  });
   const LAST_ANSWER_MARK = session.lastAnswerMark;
   expect(session.events).toBeGreaterThanOrEqual(SESSION_EVENTS);
   // The server reads the session the store now holds, as after any restart.
@@ -54,7 +59,12 @@ test('a 50,000-event session opens under tether serve, and scrolling back pages 
   await expect(page.getByTestId('connection-banner')).toHaveCount(0);
   expect(closed).toBe(0);
 
-  const earliestStep = async () => Math.min(...(await conversation.getByTestId('tool-card').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-call-id')))).map(stepOf));
+  const earliestStep = async () =>
+    Math.min(
+      ...(await conversation.getByTestId('tool-card').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-call-id')))).map(
+        stepOf,
+      ),
+    );
   const openedFrom = await earliestStep();
   expect(openedFrom).toBeGreaterThan(10_000);
 

@@ -29,7 +29,9 @@ test.afterEach(async () => {
   page = undefined;
 });
 
-test('a command reaching a new host waits for the person; Allow always adds the host to Settings → Sandbox', async ({ page: browser }, testInfo) => {
+test('a command reaching a new host waits for the person; Allow always adds the host to Settings → Sandbox', async ({
+  page: browser,
+}, testInfo) => {
   page = await startPageServer('<p>notes from the host 5d1c</p>');
   const port = new URL(page.url).port;
   app = await startServedApp({
@@ -50,7 +52,9 @@ test('a command reaching a new host waits for the person; Allow always adds the 
   const notice = question.getByTestId('permission-sandbox');
   await expect(notice).toHaveAttribute('data-kind', 'network');
   await expect(notice).toContainText('A command wants to reach the network');
-  await expect(question.getByTestId('permission-sandbox-reason')).toContainText(`\`python3 fetch.py ${page.url}\` wants to reach 127.0.0.1:${port}`);
+  await expect(question.getByTestId('permission-sandbox-reason')).toContainText(
+    `\`python3 fetch.py ${page.url}\` wants to reach 127.0.0.1:${port}`,
+  );
   await expect(question.getByTestId('permission-network-host')).toHaveText('127.0.0.1');
   await expect(question.getByTestId('permission-network-port')).toHaveText(port);
   await expect(question.getByTestId('permission-network-always')).toContainText(`127.0.0.1:${port}`);

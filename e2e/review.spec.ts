@@ -14,8 +14,12 @@ test.afterEach(async () => {
   app = undefined;
 });
 
-const priceBefore = '// Applies a percentage discount to a price in cents.\nexport function discounted(cents, percent) {\n  return cents - cents * percent;\n}\n';
-const edit = (file: string, from: string, to: string) => ({ name: 'edit_file', arguments: { path: file, old_string: from, new_string: to } });
+const priceBefore =
+  '// Applies a percentage discount to a price in cents.\nexport function discounted(cents, percent) {\n  return cents - cents * percent;\n}\n';
+const edit = (file: string, from: string, to: string) => ({
+  name: 'edit_file',
+  arguments: { path: file, old_string: from, new_string: to },
+});
 const twoHunks = [
   edit('src/price.js', 'discount to a price', 'discount (0-100) to a price'),
   edit('src/price.js', 'cents * percent;', 'cents * percent / 100;'),
@@ -59,7 +63,9 @@ test('reverts one hunk and a whole file from the diff, and scopes the review to 
   await hunks.nth(1).getByTestId('revert-hunk').click();
   await expect(hunks).toHaveCount(1);
   const workspace = app.workspace;
-  expect(readFileSync(path.join(workspace, 'src/price.js'), 'utf8')).toBe(priceBefore.replace('discount to a price', 'discount (0-100) to a price'));
+  expect(readFileSync(path.join(workspace, 'src/price.js'), 'utf8')).toBe(
+    priceBefore.replace('discount to a price', 'discount (0-100) to a price'),
+  );
   expect(readFileSync(path.join(workspace, 'README.md'), 'utf8')).toContain('A very small project');
 
   // Undo the README whole.

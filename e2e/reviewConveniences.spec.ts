@@ -35,7 +35,10 @@ async function screens2(page: Page, name: string, options: { dark?: boolean } = 
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
-const edit = (file: string, from: string, to: string) => ({ name: 'edit_file', arguments: { path: file, old_string: from, new_string: to } });
+const edit = (file: string, from: string, to: string) => ({
+  name: 'edit_file',
+  arguments: { path: file, old_string: from, new_string: to },
+});
 const answer = [
   'I fixed the percentage in `src/price.js` and left `README.md` as it was. The new code:',
   '',
@@ -117,7 +120,15 @@ test('a hunk shows its lines; a revert can be undone, and an undo is refused onc
 
 test('a code block is highlighted and copied; paths in a message and on a tool card open the file’s diff', async ({ page, context }) => {
   app = await startServedApp({
-    turns: [{ toolCalls: [edit('src/price.js', 'cents * percent;', 'cents * percent / 100;'), { name: 'read_file', arguments: { path: 'README.md' } }] }, { text: answer }],
+    turns: [
+      {
+        toolCalls: [
+          edit('src/price.js', 'cents * percent;', 'cents * percent / 100;'),
+          { name: 'read_file', arguments: { path: 'README.md' } },
+        ],
+      },
+      { text: answer },
+    ],
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto(app.url);

@@ -18,7 +18,15 @@ test('rewind a session to a step from the conversation, then undo the rewind', a
     turns: [
       { toolCalls: [{ id: 'call_notes', name: 'write_file', arguments: { path: 'notes.txt', content: 'first notes\n' } }] },
       { toolCalls: [{ id: 'call_shuffle', name: 'run_command', arguments: { command: 'rm README.md && printf made > made.txt' } }] },
-      { toolCalls: [{ id: 'call_fix', name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } }] },
+      {
+        toolCalls: [
+          {
+            id: 'call_fix',
+            name: 'edit_file',
+            arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' },
+          },
+        ],
+      },
       { toolCalls: [{ id: 'call_push', name: 'run_command', arguments: { command: 'git push origin main || true' } }] },
       { text: 'Done: notes written, files shuffled, discount fixed.' },
     ],
@@ -83,7 +91,10 @@ test('rewind a session to a step from the conversation, then undo the rewind', a
 
 test('a rewind while the agent works is refused until it stops', async ({ page }, testInfo) => {
   app = await startServedApp({
-    turns: [{ toolCalls: [{ id: 'call_sleep', name: 'run_command', arguments: { command: 'sleep 30 && touch slept.txt' } }] }, { text: 'stopped anyway' }],
+    turns: [
+      { toolCalls: [{ id: 'call_sleep', name: 'run_command', arguments: { command: 'sleep 30 && touch slept.txt' } }] },
+      { text: 'stopped anyway' },
+    ],
   });
   await page.goto(app.url);
   await startTask(page, 'Wait a while');

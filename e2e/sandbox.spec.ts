@@ -19,7 +19,10 @@ test('a command that hits the fence asks to run again outside the sandbox, once'
   const elsewhere = mkdtempSync(path.join(tmpdir(), 'tether-e2e-outside-'));
   const outside = path.join(elsewhere, 'escaped.txt');
   app = await startServedApp({
-    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: `touch ${outside}`, description: 'leave a mark' } }] }, { text: 'Touched it.' }],
+    turns: [
+      { toolCalls: [{ name: 'run_command', arguments: { command: `touch ${outside}`, description: 'leave a mark' } }] },
+      { text: 'Touched it.' },
+    ],
   });
   await page.goto(app.url);
   await startTask(page, 'Touch a file outside the project');

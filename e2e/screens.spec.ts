@@ -65,7 +65,9 @@ test('every main screen, at 1440×900 and 1024×700, light and dark', async ({ p
           },
         ],
       },
-      { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.md', content: '# Notes\n\nThe failing test was the date parser.\n' } }] },
+      {
+        toolCalls: [{ name: 'write_file', arguments: { path: 'notes.md', content: '# Notes\n\nThe failing test was the date parser.\n' } }],
+      },
       { text: 'Done: `notes.md` has the notes.\n\n```ts\nexport const answer = 42;\n```' },
     ],
   });

@@ -15,14 +15,23 @@ test.afterEach(async () => {
 
 const fixPlan = (status: 'in_progress' | 'done') => ({
   name: 'update_plan',
-  arguments: { steps: [{ step: 'Fix the discount', status }, { step: 'Run the tests', status: status === 'done' ? 'done' : 'pending' }] },
+  arguments: {
+    steps: [
+      { step: 'Fix the discount', status },
+      { step: 'Run the tests', status: status === 'done' ? 'done' : 'pending' },
+    ],
+  },
 });
 
 test('a task that edits a file and runs the tests, approved once each', async ({ page }, testInfo) => {
   app = await startServedApp({
     turns: [
       { toolCalls: [fixPlan('in_progress')] },
-      { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } }] },
+      {
+        toolCalls: [
+          { name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } },
+        ],
+      },
       { toolCalls: [{ name: 'run_command', arguments: { command: 'npm test', description: 'Check the fix' } }] },
       { toolCalls: [fixPlan('done')] },
       { text: 'Fixed **the discount**: the tests pass.' },
@@ -111,10 +120,7 @@ test('Allow always at project scope: no dialog later, also after a restart; revo
 
 test('a pending approval survives a server restart and can still be answered', async ({ page }) => {
   app = await startServedApp({
-    turns: [
-      { toolCalls: [{ name: 'write_file', arguments: { path: 'NOTES.md', content: '# Notes\n' } }] },
-      { text: 'Wrote the notes.' },
-    ],
+    turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'NOTES.md', content: '# Notes\n' } }] }, { text: 'Wrote the notes.' }],
   });
   await page.goto(app.url);
   await startTask(page, 'Write notes');

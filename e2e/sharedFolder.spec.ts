@@ -16,8 +16,12 @@ test.afterEach(async () => {
   app = undefined;
 });
 
-const priceBefore = '// Applies a percentage discount to a price in cents.\nexport function discounted(cents, percent) {\n  return cents - cents * percent;\n}\n';
-const edit = (file: string, from: string, to: string) => ({ name: 'edit_file', arguments: { path: file, old_string: from, new_string: to } });
+const priceBefore =
+  '// Applies a percentage discount to a price in cents.\nexport function discounted(cents, percent) {\n  return cents - cents * percent;\n}\n';
+const edit = (file: string, from: string, to: string) => ({
+  name: 'edit_file',
+  arguments: { path: file, old_string: from, new_string: to },
+});
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -41,12 +45,19 @@ function sessionItem(page: Page, title: string) {
   return page.getByTestId('session-item').filter({ hasText: title }).locator('.session-select');
 }
 
-test('two sessions in one folder: each lists only its own changes, and the shared folder is named with a worktree offer', async ({ page }, testInfo) => {
+test('two sessions in one folder: each lists only its own changes, and the shared folder is named with a worktree offer', async ({
+  page,
+}, testInfo) => {
   app = await startServedApp({
     turns: [
       // The first session's model takes its time: it stays working in the folder meanwhile.
       { text: 'Still reading.', delayMs: 40_000 },
-      { toolCalls: [edit('src/price.js', 'cents * percent;', 'cents * percent / 100;'), edit('README.md', 'A tiny project', 'A very small project')] },
+      {
+        toolCalls: [
+          edit('src/price.js', 'cents * percent;', 'cents * percent / 100;'),
+          edit('README.md', 'A tiny project', 'A very small project'),
+        ],
+      },
       { text: 'Fixed the discount.' },
     ],
   });
@@ -92,10 +103,14 @@ test('two sessions in one folder: each lists only its own changes, and the share
   await sessionItem(page, 'Fix the discount').click();
   await expect(page.getByTestId('diff-file')).toHaveCount(2);
   await page.getByTestId('move-to-worktree').click();
-  await expect(page.getByTestId('move-to-worktree-confirm')).toContainText('This session’s changes (2 files) go with it and leave this folder');
+  await expect(page.getByTestId('move-to-worktree-confirm')).toContainText(
+    'This session’s changes (2 files) go with it and leave this folder',
+  );
   await shot(page, testInfo, '3-move-confirm');
   await page.getByTestId('move-to-worktree-button').click();
-  await expect(page.getByTestId('review-notice')).toContainText(/now works in its own worktree on tether\/\S+, with its changes to 2 files/);
+  await expect(page.getByTestId('review-notice')).toContainText(
+    /now works in its own worktree on tether\/\S+, with its changes to 2 files/,
+  );
   await expect(page.getByTestId('shared-folder')).toHaveCount(0);
   await expect(page.getByTestId('worktree-bar')).toHaveAttribute('data-state', 'open');
   await expect(page.getByTestId('diff-file')).toHaveCount(2);

@@ -44,11 +44,45 @@ describe.each(['responses', 'chat'] as const)('the agent loop over the %s API', 
     const { outcome, events, types, server } = await runTask(
       repo,
       [
-        { toolCalls: [{ name: 'update_plan', arguments: { steps: [{ step: 'Find the bug', status: 'in_progress' }, { step: 'Fix it', status: 'pending' }] } }] },
-        { reasoning: 'Read the code first.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }, { name: 'run_command', arguments: { command: 'npm test' } }] },
-        { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent', new_string: 'cents * percent / 100' } }] },
+        {
+          toolCalls: [
+            {
+              name: 'update_plan',
+              arguments: {
+                steps: [
+                  { step: 'Find the bug', status: 'in_progress' },
+                  { step: 'Fix it', status: 'pending' },
+                ],
+              },
+            },
+          ],
+        },
+        {
+          reasoning: 'Read the code first.',
+          toolCalls: [
+            { name: 'read_file', arguments: { path: 'src/price.js' } },
+            { name: 'run_command', arguments: { command: 'npm test' } },
+          ],
+        },
+        {
+          toolCalls: [
+            { name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent', new_string: 'cents * percent / 100' } },
+          ],
+        },
         { toolCalls: [{ name: 'run_command', arguments: { command: 'npm test' } }] },
-        { toolCalls: [{ name: 'update_plan', arguments: { steps: [{ step: 'Find the bug', status: 'done' }, { step: 'Fix it', status: 'done' }] } }] },
+        {
+          toolCalls: [
+            {
+              name: 'update_plan',
+              arguments: {
+                steps: [
+                  { step: 'Find the bug', status: 'done' },
+                  { step: 'Fix it', status: 'done' },
+                ],
+              },
+            },
+          ],
+        },
         { text: 'Fixed: the discount divided by 100 was missing. The tests pass.' },
       ],
       { api },
@@ -129,7 +163,12 @@ describe('the log before anyone acts on it', () => {
       const { outcome, events } = await runTask(
         repo,
         [
-          { toolCalls: [{ name: 'update_plan', arguments: { steps: [{ step: 'Look', status: 'in_progress' }] } }, { name: 'read_file', arguments: { path: 'src/price.js' } }] },
+          {
+            toolCalls: [
+              { name: 'update_plan', arguments: { steps: [{ step: 'Look', status: 'in_progress' }] } },
+              { name: 'read_file', arguments: { path: 'src/price.js' } },
+            ],
+          },
           { toolCalls: [{ name: 'run_command', arguments: { command: 'echo checked' } }] },
           { text: 'Done.' },
         ],
@@ -176,14 +215,19 @@ describe('the log before anyone acts on it', () => {
     // The tool says it runs the command again in the same breath as it starts it.
     let storedWhenRunAgain: string[] = [];
     try {
-      const { events } = await runTask(repo, [{ toolCalls: [{ name: 'run_command', arguments: { command: 'echo hi' } }] }, { text: 'Done.' }], {
-        sandbox,
-        // Only a person can allow running outside the sandbox (headless --unleashed refuses it).
-        broker: { decide: async () => ({ action: 'allow', scope: 'once', by: 'person' }) },
-        onLive(event) {
-          if (event.type === 'tool.output' && event.chunk.includes('running the command again outside the sandbox')) storedWhenRunAgain = committed.all();
+      const { events } = await runTask(
+        repo,
+        [{ toolCalls: [{ name: 'run_command', arguments: { command: 'echo hi' } }] }, { text: 'Done.' }],
+        {
+          sandbox,
+          // Only a person can allow running outside the sandbox (headless --unleashed refuses it).
+          broker: { decide: async () => ({ action: 'allow', scope: 'once', by: 'person' }) },
+          onLive(event) {
+            if (event.type === 'tool.output' && event.chunk.includes('running the command again outside the sandbox'))
+              storedWhenRunAgain = committed.all();
+          },
         },
-      });
+      );
       expect(eventsOf(events, 'tool.finished')[0]?.outcome).toBe('ok');
       // The follow-up's answer is the log's last one (the person's allow).
       const answered = events.findLastIndex((stored) => stored.event.type === 'approval.answered');
@@ -247,7 +291,15 @@ describe('stopping', () => {
     };
     const { outcome, events, types } = await runTask(
       repo,
-      [{ toolCalls: [{ name: 'run_command', arguments: { command: `sleep 30 && touch ${marker}` } }, { name: 'list_files', arguments: {} }] }, { text: 'never' }],
+      [
+        {
+          toolCalls: [
+            { name: 'run_command', arguments: { command: `sleep 30 && touch ${marker}` } },
+            { name: 'list_files', arguments: {} },
+          ],
+        },
+        { text: 'never' },
+      ],
       { signal: controller.signal, onEvent },
     );
     expect(abortedAt).toBeGreaterThan(0);
@@ -267,7 +319,12 @@ describe('headless permissions', () => {
     const { outcome, events, server } = await runTask(
       repo,
       [
-        { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'percent;', new_string: 'percent / 100;' } }, { name: 'run_command', arguments: { command: 'touch ran' } }] },
+        {
+          toolCalls: [
+            { name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'percent;', new_string: 'percent / 100;' } },
+            { name: 'run_command', arguments: { command: 'touch ran' } },
+          ],
+        },
         { text: 'I was not allowed to.' },
       ],
       { unleashed: false },
@@ -325,7 +382,11 @@ describe('the model server failing', () => {
     server = await startScriptedModel({ turns: [{ text: 'unused' }], models: [{ id: 'no-tools', supports_tools: false }] });
     const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'no-tools', api: 'chat' };
     const sessionId = core.createSession({ workspace: repo, task: 't', model, maxSteps: 5 });
-    const outcome = await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: true }), signal: new AbortController().signal });
+    const outcome = await core.run(sessionId, {
+      model,
+      broker: new HeadlessBroker({ unleashed: true }),
+      signal: new AbortController().signal,
+    });
     expect(outcome.status).toBe('failed');
     expect(outcome.reason).toMatch(/no-tools.*cannot use tools/);
     expect(server.requests).toHaveLength(0);
@@ -349,7 +410,12 @@ describe('resuming', () => {
     core.store.events.append(sessionId, { type: 'tool.started', callId: 'call_1', name: 'run_command', args: { command } });
     appendFileSync(path.join(repo, 'counter.txt'), 'ran\n');
 
-    const outcome = await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: true }), signal: new AbortController().signal, resume: true });
+    const outcome = await core.run(sessionId, {
+      model,
+      broker: new HeadlessBroker({ unleashed: true }),
+      signal: new AbortController().signal,
+      resume: true,
+    });
     expect(outcome.status).toBe('done');
     expect(readFileSync(path.join(repo, 'counter.txt'), 'utf8')).toBe('ran\n');
     expect(allToolOutputs(server.requests[0]!)[0]).toMatch(/^Outcome unknown/);
@@ -383,7 +449,12 @@ describe('resuming', () => {
     // Meanwhile the person allowed the command everywhere: the rules settle call_2's question.
     core.store.rules.add({ pattern: 'run_command(echo *)', action: 'allow', scope: 'everywhere', source: 'settings' });
 
-    const outcome = await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: false }), signal: new AbortController().signal, resume: true });
+    const outcome = await core.run(sessionId, {
+      model,
+      broker: new HeadlessBroker({ unleashed: false }),
+      signal: new AbortController().signal,
+      resume: true,
+    });
     expect(outcome.status).toBe('done');
     expect(core.store.approvals.pending()).toEqual([]);
     expect(core.store.approvals.get('outside')?.decision).toMatchObject({ action: 'deny', by: 'policy' });

@@ -38,7 +38,11 @@ describe('the agent loop over Anthropic Messages', () => {
   it('thinks, calls a tool, gets its result, answers; the thinking block goes back unchanged', async () => {
     const repo = fixtureRepo('failing-test');
     const { outcome, events, server } = await runTask(repo, [
-      { reasoning: 'I should read the code before explaining it.', text: 'Reading the code.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }] },
+      {
+        reasoning: 'I should read the code before explaining it.',
+        text: 'Reading the code.',
+        toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }],
+      },
       { text: 'It applies a percentage discount to a price in cents.' },
     ]);
     expect(outcome).toEqual({ status: 'done', reason: 'The model answered.' });
@@ -46,7 +50,10 @@ describe('the agent loop over Anthropic Messages', () => {
     expect(eventsOf(events, 'tool.finished').map((event) => `${event.name}:${event.outcome}`)).toEqual(['read_file:ok']);
 
     const responded = eventsOf(events, 'model.responded');
-    expect(responded.map((event) => event.items.map((item) => item.type))).toEqual([['reasoning', 'assistant', 'tool_call'], ['assistant']]);
+    expect(responded.map((event) => event.items.map((item) => item.type))).toEqual([
+      ['reasoning', 'assistant', 'tool_call'],
+      ['assistant'],
+    ]);
     const thinking = responded[0]!.items[0] as Extract<ConversationItem, { type: 'reasoning' }>;
     expect(thinking).toMatchObject({ api: 'anthropic', summary: 'I should read the code before explaining it.' });
 
@@ -107,7 +114,9 @@ describe('prompt caching across the turns of one session', () => {
       expect(JSON.stringify(body).match(/"cache_control"/g)).toHaveLength(3);
     }
     // The conversation of each request starts with the whole conversation of the one before it.
-    const conversations = bodies.map(({ body }) => JSON.stringify(body!.messages, (key, value: unknown) => (key === 'cache_control' ? undefined : value)));
+    const conversations = bodies.map(({ body }) =>
+      JSON.stringify(body!.messages, (key, value: unknown) => (key === 'cache_control' ? undefined : value)),
+    );
     expect(conversations[1]!.startsWith(conversations[0]!.slice(0, -1))).toBe(true);
     expect(conversations[2]!.startsWith(conversations[1]!.slice(0, -1))).toBe(true);
     // Cache reads reach the log as cached input tokens, inside the input total.
@@ -125,7 +134,9 @@ describe('prompt caching across the turns of one session', () => {
       expect(server.requests.map((body) => body.prompt_cache_key)).toEqual([sessionId, sessionId, sessionId]);
       expect(eventsOf(events, 'model.responded').map((event) => event.usage.cachedInputTokens)).toEqual([0, 2048, 3072]);
       // The stable prefix is the same bytes in every request here too.
-      const stable = server.received.filter((r) => r.method === 'POST').map((r) => JSON.stringify(api === 'responses' ? [r.body!.instructions, r.body!.tools] : [r.body!.messages![0], r.body!.tools]));
+      const stable = server.received
+        .filter((r) => r.method === 'POST')
+        .map((r) => JSON.stringify(api === 'responses' ? [r.body!.instructions, r.body!.tools] : [r.body!.messages![0], r.body!.tools]));
       expect(new Set(stable).size).toBe(1);
       // Each request's conversation extends the one before it: two tool-only responses stay two.
       const conversations = server.requests.map((body) => JSON.stringify(body.input ?? body.messages));

@@ -48,7 +48,8 @@ function recordedThinking(exchange: RecordedExchange): Array<{ type: string; thi
   for (const event of recordedEvents(exchange)) {
     const index = event.index as number;
     const block = event.content_block as Record<string, unknown> | undefined;
-    if (event.type === 'content_block_start' && block?.type === 'thinking') blocks.set(index, { type: 'thinking', thinking: '', signature: '' });
+    if (event.type === 'content_block_start' && block?.type === 'thinking')
+      blocks.set(index, { type: 'thinking', thinking: '', signature: '' });
     const delta = event.delta as Record<string, string> | undefined;
     const open = blocks.get(index);
     if (event.type === 'content_block_delta' && open && delta) {
@@ -105,7 +106,10 @@ const expectations: Record<string, Expected> = {
   },
   'anthropic/mastra__sonnet46-stream-400-prefill-error-with-chunks.recording.json#1': {
     // A stream:true request refused with plain JSON, not SSE: final.
-    error: ['bad_request', /^400 from .*: the request for model 'scripted-model' was refused: server said: This model does not support assistant message prefill\. The conversation must end with a user message\.$/],
+    error: [
+      'bad_request',
+      /^400 from .*: the request for model 'scripted-model' was refused: server said: This model does not support assistant message prefill\. The conversation must end with a user message\.$/,
+    ],
   },
   'anthropic/mastra__sonnet46-stream-400-prefill-error-with-chunks.recording.json#2': {
     items: ['assistant'],
@@ -311,13 +315,21 @@ describe('the scripted server speaks what the Anthropic recordings show', () => 
   const turns: Turn[] = [
     { text: 'Hello there, friend.' },
     { reasoning: 'Think it through.', text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
-    { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'list_files', arguments: {} }], usage: { inputTokens: 900, cachedInputTokens: 600, cacheWriteInputTokens: 200 } },
+    {
+      toolCalls: [
+        { name: 'read_file', arguments: { path: 'a.txt' } },
+        { name: 'list_files', arguments: {} },
+      ],
+      usage: { inputTokens: 900, cachedInputTokens: 600, cacheWriteInputTokens: 200 },
+    },
   ];
 
   it('event lines, event order, and the fields of events, messages, blocks, deltas and usage', async () => {
     // The cassettes keep `event:` lines, and each names its data's type.
     for (const exchange of realStreams.filter((e) => e.file.endsWith('.vcr.yaml'))) {
-      for (const block of bodyText(exchange).split('\n\n').filter((b) => b.trim() !== '')) {
+      for (const block of bodyText(exchange)
+        .split('\n\n')
+        .filter((b) => b.trim() !== '')) {
         const [eventLine, dataLine] = block.trim().split('\n');
         expect(eventLine).toBe(`event: ${String((JSON.parse(dataLine!.slice(5)) as { type: string }).type)}`);
       }
@@ -349,7 +361,11 @@ describe('the scripted server speaks what the Anthropic recordings show', () => 
     // ERRORS.md: `event: error` + `{"type":"error","error":{"details":null,"type":"overloaded_error","message":"Overloaded"}}`, then the connection closes.
     const text = await generated({ text: 'Half an', streamError: { code: 'overloaded_error', message: 'Overloaded' } });
     expect(text).not.toContain('message_stop');
-    expect(text.endsWith(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { details: null, type: 'overloaded_error', message: 'Overloaded' } })}\n\n`)).toBe(true);
+    expect(
+      text.endsWith(
+        `event: error\ndata: ${JSON.stringify({ type: 'error', error: { details: null, type: 'overloaded_error', message: 'Overloaded' } })}\n\n`,
+      ),
+    ).toBe(true);
   });
 
   it('takes the key as x-api-key or a bearer token, and records each body as it arrived', async () => {
@@ -364,7 +380,7 @@ describe('the scripted server speaks what the Anthropic recordings show', () => 
     expect(server.received.map((r) => r.text)).toEqual([body, body, body]);
   });
 
-  it('HTTP errors carry Anthropic\'s envelope and headers', async () => {
+  it("HTTP errors carry Anthropic's envelope and headers", async () => {
     const server = await serve([{ error: { status: 529 } }, { error: { status: 429, retryAfter: 3 } }]);
     const post = () => fetch(`${server.baseUrl}/messages`, { method: 'POST', body: JSON.stringify({ model: 'claude-x' }) });
     const overloaded = await post();
@@ -382,7 +398,9 @@ describe('the scripted server speaks what the Anthropic recordings show', () => 
 
 describe('the scripted server streams Anthropic through the same provider', () => {
   it('streams text word by word and ends with one done', async () => {
-    const server = await serve([{ text: 'Hello there, friend.', usage: { inputTokens: 1200, outputTokens: 4, cachedInputTokens: 1000, cacheWriteInputTokens: 150 } }]);
+    const server = await serve([
+      { text: 'Hello there, friend.', usage: { inputTokens: 1200, outputTokens: 4, cachedInputTokens: 1000, cacheWriteInputTokens: 150 } },
+    ]);
     const result = await collect(server.baseUrl, 'anthropic');
     expect(result.events.filter((event) => event.type === 'text_delta').length).toBeGreaterThan(1);
     expect(result.text).toBe('Hello there, friend.');
@@ -395,7 +413,13 @@ describe('the scripted server streams Anthropic through the same provider', () =
 
   it('returns parallel tool calls in order, after the text, with toolu_ ids and {} for no arguments', async () => {
     const server = await serve([
-      { text: 'Reading both.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'list_files', arguments: {} }] },
+      {
+        text: 'Reading both.',
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'a.txt' } },
+          { name: 'list_files', arguments: {} },
+        ],
+      },
     ]);
     const result = await collect(server.baseUrl, 'anthropic');
     expect(result.items.map((item) => item.type)).toEqual(['assistant', 'tool_call', 'tool_call']);
@@ -411,14 +435,22 @@ describe('the scripted server streams Anthropic through the same provider', () =
     const server = await serve([{ reasoning: 'Look before leaping.', text: 'Looked.' }]);
     const result = await collect(server.baseUrl, 'anthropic');
     expect(result.reasoning).toBe('Look before leaping.');
-    expect(result.items[0]).toMatchObject({ type: 'reasoning', api: 'anthropic', summary: 'Look before leaping.', replay: { type: 'thinking', thinking: 'Look before leaping.' } });
+    expect(result.items[0]).toMatchObject({
+      type: 'reasoning',
+      api: 'anthropic',
+      summary: 'Look before leaping.',
+      replay: { type: 'thinking', thinking: 'Look before leaping.' },
+    });
     const replay = result.items[0]?.type === 'reasoning' ? (result.items[0].replay as { signature: string }) : undefined;
     expect(replay?.signature).toMatch(/^EoQD[A-Za-z0-9+/]+=*$/);
     expect(result.usage?.reasoningTokens).toBeGreaterThan(0);
   });
 
   it('reports the stop reason the server gave (max_tokens, pause_turn...)', async () => {
-    const server = await serve([{ text: 'Cut sho', stopReason: 'max_tokens' }, { text: 'Paused.', stopReason: 'pause_turn' }]);
+    const server = await serve([
+      { text: 'Cut sho', stopReason: 'max_tokens' },
+      { text: 'Paused.', stopReason: 'pause_turn' },
+    ]);
     expect((await collect(server.baseUrl, 'anthropic')).done?.stopReason).toBe('max_tokens');
     expect((await collect(server.baseUrl, 'anthropic')).done?.stopReason).toBe('pause_turn');
   });
@@ -439,11 +471,16 @@ describe('the scripted server streams Anthropic through the same provider', () =
   });
 });
 
-describe('Anthropic errors become ModelErrors of the same kinds as OpenAI\'s', () => {
+describe("Anthropic errors become ModelErrors of the same kinds as OpenAI's", () => {
   const cases: Array<[status: number, kind: ModelErrorKind, retryable: boolean, message: RegExp]> = [
     [400, 'bad_request', false, /was refused: server said: This model does not support assistant message prefill/],
     [403, 'auth', false, /may not use model 'scripted-model'/],
-    [404, 'not_found', false, /model 'scripted-model' not found \(server said: model: scripted-model\)\. List the models it offers with: curl http:\/\/127\.0\.0\.1:\d+\/v1\/models/],
+    [
+      404,
+      'not_found',
+      false,
+      /model 'scripted-model' not found \(server said: model: scripted-model\)\. List the models it offers with: curl http:\/\/127\.0\.0\.1:\d+\/v1\/models/,
+    ],
     [413, 'bad_request', false, /Request exceeds the maximum allowed number of bytes/],
     [500, 'server', true, /the server failed while answering model 'scripted-model' \(server said: Internal server error\)/],
     [529, 'server', true, /^529 from .*\(server said: Overloaded\)\.$/],
@@ -486,7 +523,9 @@ describe('Anthropic errors become ModelErrors of the same kinds as OpenAI\'s', (
   }
 
   it('a connection dropped after the tool call was announced: connection, and no done', async () => {
-    const server = await serve([{ text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }], dropAfter: 'toolCall' }]);
+    const server = await serve([
+      { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }], dropAfter: 'toolCall' },
+    ]);
     const result = await collect(server.baseUrl, 'anthropic');
     expect(result.text).toBe('Reading.');
     expect(result.done).toBeUndefined();
@@ -573,9 +612,17 @@ describe('retries over Anthropic', () => {
 
 describe('model listing over Anthropic', () => {
   it('reads GET /v1/models through the SDK, with the input window; tool support is assumed', async () => {
-    const server = await serve([], { models: [{ id: 'claude-sonnet-4-6', type: 'model', display_name: 'Claude Sonnet 4.6', max_input_tokens: 1_000_000, max_tokens: 128_000 }] });
-    expect(await listModels(config(server.baseUrl, 'anthropic', 'claude-sonnet-4-6'))).toEqual([{ id: 'claude-sonnet-4-6', contextWindow: 1_000_000 }]);
-    await expect(checkToolSupport(config(server.baseUrl, 'anthropic', 'claude-sonnet-4-6'))).resolves.toMatchObject({ id: 'claude-sonnet-4-6' });
+    const server = await serve([], {
+      models: [
+        { id: 'claude-sonnet-4-6', type: 'model', display_name: 'Claude Sonnet 4.6', max_input_tokens: 1_000_000, max_tokens: 128_000 },
+      ],
+    });
+    expect(await listModels(config(server.baseUrl, 'anthropic', 'claude-sonnet-4-6'))).toEqual([
+      { id: 'claude-sonnet-4-6', contextWindow: 1_000_000 },
+    ]);
+    await expect(checkToolSupport(config(server.baseUrl, 'anthropic', 'claude-sonnet-4-6'))).resolves.toMatchObject({
+      id: 'claude-sonnet-4-6',
+    });
     expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models', 'GET /v1/models']);
     expect(server.received[0]?.headers.authorization).toBe('Bearer sk-test');
   });

@@ -61,16 +61,26 @@ describe('answering permission requests', () => {
     const first = await runAnswering(
       repo,
       [{ toolCalls: [{ name: 'run_command', arguments: { command: 'npm test -- --reporter=dot' } }] }, { text: 'ran' }],
-      (asked) => ({ action: 'allow', scope: 'project', rule: asked.allowAlways && 'rule' in asked.allowAlways ? asked.allowAlways.rule : '' }),
+      (asked) => ({
+        action: 'allow',
+        scope: 'project',
+        rule: asked.allowAlways && 'rule' in asked.allowAlways ? asked.allowAlways.rule : '',
+      }),
     );
     expect(first.asked[0]?.allowAlways).toEqual({ rule: 'run_command(npm test *)' });
-    expect(core.store.rules.list({ includeRevoked: false }).map((rule) => [rule.pattern, rule.scope])).toEqual([['run_command(npm test *)', 'project']]);
+    expect(core.store.rules.list({ includeRevoked: false }).map((rule) => [rule.pattern, rule.scope])).toEqual([
+      ['run_command(npm test *)', 'project'],
+    ]);
     // The grant is the project's: deleting the session it was made in keeps it.
     core.store.sessions.delete(first.sessionId);
 
-    const second = await runAnswering(repo, [{ toolCalls: [{ name: 'run_command', arguments: { command: 'npm test' } }] }, { text: 'ran again' }], () => {
-      throw new Error('should not ask');
-    });
+    const second = await runAnswering(
+      repo,
+      [{ toolCalls: [{ name: 'run_command', arguments: { command: 'npm test' } }] }, { text: 'ran again' }],
+      () => {
+        throw new Error('should not ask');
+      },
+    );
     expect(second.asked).toEqual([]);
     expect(outcomes(second.events)).toEqual(['run_command:error']); // the fixture's test fails, but it ran
   });
@@ -101,7 +111,11 @@ describe('answering permission requests', () => {
         { toolCalls: [{ name: 'run_command', arguments: { command: 'npm test -- --bail' } }] },
         { text: 'done' },
       ],
-      (event) => ({ action: 'allow', scope: 'everywhere', rule: event.summary.includes('bash') ? 'run_command(bash *)' : 'run_command(npm *)' }),
+      (event) => ({
+        action: 'allow',
+        scope: 'everywhere',
+        rule: event.summary.includes('bash') ? 'run_command(bash *)' : 'run_command(npm *)',
+      }),
     );
     expect(asked[0]?.allowAlways).toEqual({ rule: 'run_command(bash -c "touch made-by-bash")' });
     const answered = events.flatMap((stored) => (stored.event.type === 'approval.answered' ? [stored.event.decision] : []));

@@ -16,8 +16,6 @@ import { tempDir } from './support/tempDirs';
 
 const loop = closedAfterEach();
 
-
-
 async function runAuto(commands: string[], options: { noSandbox?: boolean } = {}) {
   const dataDir = tempDir('tether-data-');
   const workspace = tempDir('tether-ws-');
@@ -31,7 +29,13 @@ async function runAuto(commands: string[], options: { noSandbox?: boolean } = {}
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace, task: 'fix it', model, maxSteps: commands.length + 2 });
   const sandbox = options.noSandbox ? createCommandSandbox({ workspace, dataDir, pathEnv: path.join(workspace, 'no-bin') }) : undefined;
-  await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: false }), mode: 'auto', signal: new AbortController().signal, ...(sandbox ? { sandbox } : {}) });
+  await core.run(sessionId, {
+    model,
+    broker: new HeadlessBroker({ unleashed: false }),
+    mode: 'auto',
+    signal: new AbortController().signal,
+    ...(sandbox ? { sandbox } : {}),
+  });
   return { workspace, events: core.store.events.list(sessionId) };
 }
 

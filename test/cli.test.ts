@@ -24,7 +24,10 @@ const setUp = (turns: Turn[]) => cliSetUp(turns);
  * process's peak memory stayed under 400 MB (printed with TETHER_PRINT_RSS=1).
  */
 async function floodThroughTheCli(command: string, timeoutMs: number) {
-  const { env, flags, server } = await setUp([{ toolCalls: [{ name: 'run_command', arguments: { command, timeout_ms: timeoutMs } }] }, { text: 'That was a lot.' }]);
+  const { env, flags, server } = await setUp([
+    { toolCalls: [{ name: 'run_command', arguments: { command, timeout_ms: timeoutMs } }] },
+    { text: 'That was a lot.' },
+  ]);
   const run = startCli(['run', 'flood', '--unleashed', '--json', ...flags], env);
   const peak = watchPeakRss(run.child.pid!);
   expect(await run.exited).toBe(0);
@@ -53,7 +56,10 @@ function watchPeakRss(pid: number): () => number {
 
 describe('tether run', () => {
   it('prints one JSON event per line and exits 0 when the model answers', async () => {
-    const { env, flags } = await setUp([{ toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }] }, { text: 'All read.' }]);
+    const { env, flags } = await setUp([
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'src/price.js' } }] },
+      { text: 'All read.' },
+    ]);
     const result = await runCli(['run', 'read the code', '--json', ...flags], env);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
@@ -144,7 +150,9 @@ describe('tether run', () => {
   });
 
   it('a flood of output is bad input, not a crash: memory stays bounded, Ctrl-C exits 130 with the call finished as aborted', async () => {
-    const { env, flags } = await setUp([{ toolCalls: [{ name: 'run_command', arguments: { command: "cat /dev/zero | tr '\\0' a", timeout_ms: 120_000 } }] }]);
+    const { env, flags } = await setUp([
+      { toolCalls: [{ name: 'run_command', arguments: { command: "cat /dev/zero | tr '\\0' a", timeout_ms: 120_000 } }] },
+    ]);
     const run = startCli(['run', 'flood', '--unleashed', '--json', ...flags], env);
     await run.waitForEvent((stored) => stored.event.type === 'tool.started');
     // Let it pour for a while (hundreds of megabytes on this machine), then read the peak memory.
@@ -195,7 +203,11 @@ describe('tether run', () => {
     expect(resumed.code).toBe(0);
     expect(readFileSync(counter, 'utf8')).toBe('ran\n');
     expect(allToolOutputs(server.requests[1]!)[0]).toMatch(/^Outcome unknown/);
-    expect(resumed.events.map((stored) => stored.event.type).slice(0, 3)).toEqual(['session.resumed', 'checkpoint.created', 'tool.finished']);
+    expect(resumed.events.map((stored) => stored.event.type).slice(0, 3)).toEqual([
+      'session.resumed',
+      'checkpoint.created',
+      'tool.finished',
+    ]);
 
     const shown = await runCli(['sessions', 'show', started.sessionId], env);
     expect(shown.code).toBe(0);

@@ -25,7 +25,15 @@ describe('tether run --api anthropic', () => {
     const result = await runCli(['run', 'read the code', '--json', '--max-tokens', '4000', ...flags], env);
     expect(result.code, result.stderr).toBe(0);
     // The loop's own steps (other features add events of their own between them: checkpoints...).
-    const steps = new Set(['session.started', 'user.messaged', 'model.requested', 'model.responded', 'tool.started', 'tool.finished', 'session.finished']);
+    const steps = new Set([
+      'session.started',
+      'user.messaged',
+      'model.requested',
+      'model.responded',
+      'tool.started',
+      'tool.finished',
+      'session.finished',
+    ]);
     expect(result.events.map((stored) => stored.event.type).filter((type) => steps.has(type))).toEqual([
       'session.started',
       'user.messaged',
@@ -37,7 +45,12 @@ describe('tether run --api anthropic', () => {
       'model.responded',
       'session.finished',
     ]);
-    expect(result.events[0]?.event).toMatchObject({ type: 'session.started', api: 'anthropic', model: 'claude-sonnet-4-6', baseUrl: server.baseUrl });
+    expect(result.events[0]?.event).toMatchObject({
+      type: 'session.started',
+      api: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      baseUrl: server.baseUrl,
+    });
     const posts = server.received.filter((r) => r.method === 'POST');
     expect(posts.map((r) => r.path)).toEqual(['/v1/messages', '/v1/messages']);
     expect(posts[0]?.headers.authorization).toBe('Bearer test-key');

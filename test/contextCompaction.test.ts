@@ -50,7 +50,8 @@ function workspace(): string {
   return dir;
 }
 
-const isSummaryRequest = (body: ScriptedRequestBody) => typeof body.instructions === 'string' && body.instructions.startsWith('You summarise');
+const isSummaryRequest = (body: ScriptedRequestBody) =>
+  typeof body.instructions === 'string' && body.instructions.startsWith('You summarise');
 
 /** The texts of the user messages a Responses request carried, in order. */
 function userTexts(body: ScriptedRequestBody): string[] {
@@ -73,7 +74,6 @@ async function run(turns: Turn[], options: { message?: string; sessionId?: strin
   return { sessionId, outcome, events, model };
 }
 
-
 /** The turns of a session that reads four big modules while its reported usage climbs to 9,000 tokens. */
 function growingTurns(): Turn[] {
   return [
@@ -81,7 +81,10 @@ function growingTurns(): Turn[] {
     { toolCalls: [{ name: 'read_file', arguments: { path: 'src/a.js' } }], usage: { inputTokens: 1_400, outputTokens: 30 } },
     { toolCalls: [{ name: 'read_file', arguments: { path: 'src/b.js' } }], usage: { inputTokens: 3_500, outputTokens: 30 } },
     { toolCalls: [{ name: 'read_file', arguments: { path: 'src/c.js' } }], usage: { inputTokens: 5_600, outputTokens: 30 } },
-    { toolCalls: [{ name: 'read_file', arguments: { path: 'src/d.js' } }], usage: { inputTokens: 7_000, outputTokens: 30, cachedInputTokens: 5_000 } },
+    {
+      toolCalls: [{ name: 'read_file', arguments: { path: 'src/d.js' } }],
+      usage: { inputTokens: 7_000, outputTokens: 30, cachedInputTokens: 5_000 },
+    },
   ];
 }
 

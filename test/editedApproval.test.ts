@@ -62,7 +62,6 @@ async function runAnswering(repo: string, turns: Turn[], answer: (asked: Asked) 
   return { asked, events, toldModel };
 }
 
-
 /** The person's version of the call: the model's arguments as the dialog shows them, one field changed. */
 function edited(asked: Asked, changes: Record<string, string>): Reply {
   return { action: 'allow', scope: 'once', args: { ...(asked.args as Record<string, never>), ...changes } };
@@ -98,7 +97,12 @@ describe('allowing an edited call', () => {
       (event) => edited(event, { command: 'touch changed-by-person' }),
     );
     const [answered] = eventsOf(events, 'approval.answered');
-    expect(answered?.decision).toMatchObject({ action: 'allow', scope: 'once', by: 'person', editedArgs: { command: 'touch changed-by-person' } });
+    expect(answered?.decision).toMatchObject({
+      action: 'allow',
+      scope: 'once',
+      by: 'person',
+      editedArgs: { command: 'touch changed-by-person' },
+    });
     // The fold both the core and the renderer use carries it to the approval's view.
     const state = events.reduce((folded, stored) => reduce(folded, stored.event), initialSessionState);
     expect(state.approvals[answered!.approvalId]?.decision?.editedArgs).toMatchObject({ command: 'touch changed-by-person' });
@@ -162,7 +166,9 @@ describe('allowing an edited call', () => {
     const [finished] = eventsOf(events, 'tool.finished');
     expect(finished?.outcome).toBe('error');
     expect(finished?.title).toBe("Not run: the person's edit of run_command was invalid");
-    expect(toldModel).toMatch(/^The person edited the arguments of this run_command call before allowing it, but the edited arguments are invalid, so nothing was run:\n/);
+    expect(toldModel).toMatch(
+      /^The person edited the arguments of this run_command call before allowing it, but the edited arguments are invalid, so nothing was run:\n/,
+    );
     expect(toldModel).toMatch(/command/);
     // The log holds what the person sent, so the refusal can be explained.
     expect(eventsOf(events, 'approval.answered')[0]?.decision.editedArgs).toEqual({ command: 42 });
@@ -175,7 +181,10 @@ describe('allowing an edited call', () => {
       [
         {
           toolCalls: [
-            { name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } },
+            {
+              name: 'edit_file',
+              arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' },
+            },
           ],
         },
         { text: 'done' },

@@ -70,7 +70,11 @@ describe('model failures through the app services', () => {
       const first = await services.handlers['settings:get']({});
       expect(first).toMatchObject({ modelConfigured: false, hasApiKey: false, keyVariables: ['GLOO_API_KEY'] });
       expect(JSON.stringify(first)).not.toContain('gloo-secret');
-      const saved = await services.handlers['settings:update']({ baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct', api: 'chat', model: 'gloo-model' });
+      const saved = await services.handlers['settings:update']({
+        baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct',
+        api: 'chat',
+        model: 'gloo-model',
+      });
       // Gloo's own variable is its key; no other is sent there.
       expect(saved).toMatchObject({ modelConfigured: true, hasApiKey: true });
     } finally {

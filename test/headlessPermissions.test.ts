@@ -89,7 +89,12 @@ describe('tether run with the permission engine', () => {
   });
 
   it('runs read-only commands without asking, even headless', async () => {
-    server = await startScriptedModel({ turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'ls src | wc -l && git status --short 2>/dev/null; echo done' } }] }, { text: 'ok' }] });
+    server = await startScriptedModel({
+      turns: [
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'ls src | wc -l && git status --short 2>/dev/null; echo done' } }] },
+        { text: 'ok' },
+      ],
+    });
     const repo = fixtureRepo('failing-test');
     const result = await runCli(['run', 'look', '--cwd', repo, '--base-url', server.baseUrl, '--model', 'scripted-model', '--json'], {
       TETHER_HOME: tempDir('tether-home-'),
@@ -103,7 +108,9 @@ describe('tether run with the permission engine', () => {
 describe('tether run and the fence', () => {
   async function writeOutside() {
     const outside = path.join(tempDir('tether-outside-'), 'planted.txt');
-    server = await startScriptedModel({ turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: `echo planted > ${outside}` } }] }, { text: 'Finished.' }] });
+    server = await startScriptedModel({
+      turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: `echo planted > ${outside}` } }] }, { text: 'Finished.' }],
+    });
     const repo = fixtureRepo('failing-test');
     const home = tempDir('tether-home-');
     return { outside, home, flags: ['--cwd', repo, '--base-url', server.baseUrl, '--model', 'scripted-model', '--json'] };

@@ -52,7 +52,6 @@ async function run(settings: Record<string, unknown>, turns: Turn[], options: { 
   return { outcome, events, server };
 }
 
-
 const echo = (message: string): Turn => ({ toolCalls: [{ name: 'mcp__everything__echo', arguments: { message } }] });
 
 describe('an MCP tool in the agent loop', () => {

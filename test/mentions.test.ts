@@ -42,7 +42,9 @@ describe('completions through the contract', () => {
   it('completes folders, and refuses the folder picker under tether serve', async () => {
     const dir = tempDir('tether-open-');
     const { handlers } = await openServices();
-    expect((await handlers['folders:complete']({ typed: `${path.dirname(dir)}/${path.basename(dir).slice(0, -2)}` })).folders).toContain(`${dir}/`);
+    expect((await handlers['folders:complete']({ typed: `${path.dirname(dir)}/${path.basename(dir).slice(0, -2)}` })).folders).toContain(
+      `${dir}/`,
+    );
     await expect(handlers['folders:pick']({})).rejects.toThrow(/needs the desktop app/);
   });
 });

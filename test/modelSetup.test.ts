@@ -39,8 +39,14 @@ describe('local model servers', () => {
 
   it('takes other ports only from the test variable, and only numbers for the two names', () => {
     expect(localPortsFromEnv({})).toEqual({ ollama: 11434, lmstudio: 1234 });
-    expect(localPortsFromEnv({ TETHER_TEST_LOCAL_MODEL_PORTS: 'ollama=43001, lmstudio=43002' })).toEqual({ ollama: 43001, lmstudio: 43002 });
-    expect(localPortsFromEnv({ TETHER_TEST_LOCAL_MODEL_PORTS: 'ollama=abc,evil=80,lmstudio=70000' })).toEqual({ ollama: 11434, lmstudio: 1234 });
+    expect(localPortsFromEnv({ TETHER_TEST_LOCAL_MODEL_PORTS: 'ollama=43001, lmstudio=43002' })).toEqual({
+      ollama: 43001,
+      lmstudio: 43002,
+    });
+    expect(localPortsFromEnv({ TETHER_TEST_LOCAL_MODEL_PORTS: 'ollama=abc,evil=80,lmstudio=70000' })).toEqual({
+      ollama: 11434,
+      lmstudio: 1234,
+    });
   });
 
   it('knows a local server’s address only on 127.0.0.1 or localhost, over http, on its port', () => {

@@ -460,7 +460,9 @@ describe('requests the providers send, checked against the recorded follow-up re
     const sentReasoning = sent.input?.find((item) => item.type === 'reasoning');
     // What came in output_item.done goes back untouched: the same encrypted_content pydantic-ai sent
     // back successfully (it dropped the empty `content`; we keep every byte, `content: []` included).
-    const doneItem = recordedEvents(exchanges[0]!).find((event) => event.type === 'response.output_item.done' && (event.item as { type: string }).type === 'reasoning')!.item;
+    const doneItem = recordedEvents(exchanges[0]!).find(
+      (event) => event.type === 'response.output_item.done' && (event.item as { type: string }).type === 'reasoning',
+    )!.item;
     expect(sentReasoning).toEqual(doneItem);
     expect(sentReasoning).toMatchObject(recordedReasoning);
     expect(sent.input?.find((item) => item.type === 'function_call')).toEqual({
@@ -472,14 +474,26 @@ describe('requests the providers send, checked against the recorded follow-up re
     expect(sent.input?.find((item) => item.type === 'function_call_output')).toEqual(
       recorded.input.find((item) => item.type === 'function_call_output'),
     );
-    expect(sent.input?.map((item) => item.type ?? item.role)).toEqual(['message', 'reasoning', 'message', 'function_call', 'function_call_output']);
+    expect(sent.input?.map((item) => item.type ?? item.role)).toEqual([
+      'message',
+      'reasoning',
+      'message',
+      'function_call',
+      'function_call_output',
+    ]);
     expect(sent).toMatchObject({ include: ['reasoning.encrypted_content'], store: false, stream: true });
-    expect(sent.tools).toEqual([{ type: 'function', name: 'read_file', description: expect.any(String), parameters: expect.any(Object), strict: false }]);
+    expect(sent.tools).toEqual([
+      { type: 'function', name: 'read_file', description: expect.any(String), parameters: expect.any(Object), strict: false },
+    ]);
   });
 
   it('Responses: the scripted server round trip carries reasoning, the call and its output', async () => {
     const server = await serve([
-      { reasoning: 'I should read the file first.', text: 'Reading it.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' }, id: 'call_scripted1' }] },
+      {
+        reasoning: 'I should read the file first.',
+        text: 'Reading it.',
+        toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' }, id: 'call_scripted1' }],
+      },
       { text: 'The file says hello.' },
     ]);
     const first = await collect(server.baseUrl, 'responses');
@@ -556,7 +570,14 @@ describe('the scripted server speaks what the recordings show', () => {
     const url = `${server.baseUrl}/${api === 'responses' ? 'responses' : 'chat/completions'}`;
     const body =
       api === 'responses'
-        ? { model: 'gpt-5.1-codex', input: [{ role: 'user', content: 'hi' }], include: ['reasoning.encrypted_content'], store: false, stream: true, tools: [{ type: 'function', name: 'read_file', description: 'd', parameters: {}, strict: false }] }
+        ? {
+            model: 'gpt-5.1-codex',
+            input: [{ role: 'user', content: 'hi' }],
+            include: ['reasoning.encrypted_content'],
+            store: false,
+            stream: true,
+            tools: [{ type: 'function', name: 'read_file', description: 'd', parameters: {}, strict: false }],
+          }
         : { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } };
     const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
@@ -566,7 +587,12 @@ describe('the scripted server speaks what the recordings show', () => {
   const turns: Turn[] = [
     { text: 'Hello there, friend.' },
     { reasoning: 'Think it through.', text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
-    { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'read_file', arguments: { path: 'b.txt' } }] },
+    {
+      toolCalls: [
+        { name: 'read_file', arguments: { path: 'a.txt' } },
+        { name: 'read_file', arguments: { path: 'b.txt' } },
+      ],
+    },
   ];
 
   it('Responses: event names, sequence numbers, and the fields of events, items and the response object', async () => {
@@ -599,7 +625,11 @@ describe('the scripted server speaks what the recordings show', () => {
         if (event.item) {
           const item = event.item as Record<string, unknown>;
           // Items are compared with their own kind only, and "phase" is a newer optional field.
-          expectShape(`${String(item.type)} item`, [item], realItems(String(item.type)).map(({ phase: _phase, ...rest }) => rest));
+          expectShape(
+            `${String(item.type)} item`,
+            [item],
+            realItems(String(item.type)).map(({ phase: _phase, ...rest }) => rest),
+          );
         }
         if (event.response) {
           const realResponsesObjects = (realByType.get(type) ?? []).map((e) => e.response as Record<string, unknown>);
@@ -628,8 +658,16 @@ describe('the scripted server speaks what the recordings show', () => {
         .filter((block) => block !== '' && block !== 'data: [DONE]')
         .map((block) => JSON.parse(block.slice('data: '.length)) as Record<string, unknown>);
       const withChoices = chunks.filter((chunk) => (chunk.choices as unknown[]).length > 0);
-      expectShape('chunk', withChoices, openaiChunks.filter((chunk) => (chunk.choices as unknown[]).length > 0));
-      expectShape('usage chunk', chunks.filter((chunk) => (chunk.choices as unknown[]).length === 0), openaiChunks.filter((chunk) => (chunk.choices as unknown[]).length === 0));
+      expectShape(
+        'chunk',
+        withChoices,
+        openaiChunks.filter((chunk) => (chunk.choices as unknown[]).length > 0),
+      );
+      expectShape(
+        'usage chunk',
+        chunks.filter((chunk) => (chunk.choices as unknown[]).length === 0),
+        openaiChunks.filter((chunk) => (chunk.choices as unknown[]).length === 0),
+      );
       const { union: deltaFields } = keyProfile(deltas(chunksOnly));
       for (const delta of deltas(withChoices)) expect(Object.keys(delta).filter((key) => !deltaFields.has(key))).toEqual([]);
       const { union: pieceFields } = keyProfile(toolPieces(chunksOnly));
@@ -764,7 +802,9 @@ describe('errors become ModelErrors with the right kind and a message that says 
       });
 
       it('a connection dropped after the tool call was announced: connection, and no done', async () => {
-        const server = await serve([{ text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }], dropAfter: 'toolCall' }]);
+        const server = await serve([
+          { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }], dropAfter: 'toolCall' },
+        ]);
         const result = await collect(server.baseUrl, api);
         expect(result.text).toBe('Reading.');
         expect(result.done).toBeUndefined();
@@ -773,7 +813,10 @@ describe('errors become ModelErrors with the right kind and a message that says 
       });
 
       it('invalid JSON in the stream: bad_response', async () => {
-        const raw = api === 'responses' ? 'event: response.created\ndata: {"type":"response.created",\n\n' : 'data: {"id":"chatcmpl-1","choices":[\n\n';
+        const raw =
+          api === 'responses'
+            ? 'event: response.created\ndata: {"type":"response.created",\n\n'
+            : 'data: {"id":"chatcmpl-1","choices":[\n\n';
         const server = await serve([{ raw }]);
         const { error } = await collect(server.baseUrl, api);
         expect(error?.kind).toBe('bad_response');
@@ -901,7 +944,10 @@ describe('retries', () => {
     });
 
     it(`${api}: a drop mid-stream is retried and the new attempt's answer is the one that counts`, async () => {
-      const server = await serve([{ text: 'A partial answer that will be cut', toolCalls: [{ name: 'read_file', arguments: {} }], dropAfter: 'toolCall' }, { text: 'Whole.' }]);
+      const server = await serve([
+        { text: 'A partial answer that will be cut', toolCalls: [{ name: 'read_file', arguments: {} }], dropAfter: 'toolCall' },
+        { text: 'Whole.' },
+      ]);
       const { events, error } = await run(server, api);
       expect(error).toBeUndefined();
       const retryAt = events.findIndex((event) => event.type === 'retrying');

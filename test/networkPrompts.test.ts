@@ -119,10 +119,12 @@ async function run(options: {
 
 type Asked = Extract<SessionEvent, { type: 'approval.asked' }>;
 type Answered = Extract<SessionEvent, { type: 'approval.answered' }>;
-const networkAsked = (events: SessionEvent[]): Asked[] => events.filter((event): event is Asked => event.type === 'approval.asked' && event.sandbox?.kind === 'network');
+const networkAsked = (events: SessionEvent[]): Asked[] =>
+  events.filter((event): event is Asked => event.type === 'approval.asked' && event.sandbox?.kind === 'network');
 const answerTo = (events: SessionEvent[], approvalId: string): Answered | undefined =>
   events.find((event): event is Answered => event.type === 'approval.answered' && event.approvalId === approvalId);
-const finished = (events: SessionEvent[]) => events.filter((event): event is Extract<SessionEvent, { type: 'tool.finished' }> => event.type === 'tool.finished');
+const finished = (events: SessionEvent[]) =>
+  events.filter((event): event is Extract<SessionEvent, { type: 'tool.finished' }> => event.type === 'tool.finished');
 
 describe('a live network question from inside the sandbox', () => {
   it('asks about the host, and once allowed the script gets the page and the model reads it', async () => {
@@ -135,7 +137,13 @@ describe('a live network question from inside the sandbox', () => {
     expect(question).toMatchObject({
       tool: 'run_command',
       risk: 'egress',
-      sandbox: { kind: 'network', host: '127.0.0.1', port, followUp: true, reason: expect.stringContaining(`wants to reach 127.0.0.1:${port}`) },
+      sandbox: {
+        kind: 'network',
+        host: '127.0.0.1',
+        port,
+        followUp: true,
+        reason: expect.stringContaining(`wants to reach 127.0.0.1:${port}`),
+      },
       allowAlways: { rule: `127.0.0.1:${port}` },
     });
     expect(answerTo(events, question!.approvalId)?.decision).toMatchObject({ action: 'allow', scope: 'once', by: 'person' });
@@ -159,9 +167,16 @@ describe('what the answer does', () => {
     expect(told.join('\n')).not.toContain('secret release notes');
     expect(JSON.stringify(events)).not.toContain('secret release notes');
     expect(told.join('\n')).toContain('REFUSED');
-    expect(told.join('\n')).toContain(`The command's connection to 127.0.0.1:${port} was refused: the sandbox fence does not allow it, and it was denied when asked. The person said: not that server`);
+    expect(told.join('\n')).toContain(
+      `The command's connection to 127.0.0.1:${port} was refused: the sandbox fence does not allow it, and it was denied when asked. The person said: not that server`,
+    );
     const [question] = networkAsked(events);
-    expect(answerTo(events, question!.approvalId)?.decision).toMatchObject({ action: 'deny', scope: 'once', by: 'person', message: 'not that server' });
+    expect(answerTo(events, question!.approvalId)?.decision).toMatchObject({
+      action: 'deny',
+      scope: 'once',
+      by: 'person',
+      message: 'not that server',
+    });
     // The person answered about the host: no second question about running it outside the sandbox.
     expect(events.some((event) => event.type === 'approval.asked' && event.sandbox?.kind === 'fence_hit')).toBe(false);
     expect(finished(events)[0]).toMatchObject({ outcome: 'error', metadata: { sandbox: 'sandboxed' } });
@@ -188,7 +203,9 @@ describe('what the answer does', () => {
     expect(answerTo(events, question!.approvalId)?.decision).toMatchObject({ action: 'deny', by: 'headless' });
     const stored = core!.store.events.list(sessionId);
     const askedAt = stored.find((entry) => entry.event.type === 'approval.asked' && entry.event.sandbox?.kind === 'network')!.at;
-    const answeredAt = stored.find((entry) => entry.event.type === 'approval.answered' && entry.event.approvalId === question!.approvalId)!.at;
+    const answeredAt = stored.find(
+      (entry) => entry.event.type === 'approval.answered' && entry.event.approvalId === question!.approvalId,
+    )!.at;
     expect(answeredAt - askedAt).toBeLessThan(1000);
     expect(told.join('\n')).toContain('this is a headless run (tether run)');
     expect(told.join('\n')).not.toContain('secret release notes');
@@ -221,7 +238,12 @@ describe('what the answer does', () => {
     expect(person.networkQuestions()).toHaveLength(1);
     expect(page.hits()).toBe(2);
     const [question] = networkAsked(events);
-    expect(answerTo(events, question!.approvalId)?.decision).toEqual({ action: 'allow', scope: 'project', by: 'person', rule: `127.0.0.1:${port}` });
+    expect(answerTo(events, question!.approvalId)?.decision).toEqual({
+      action: 'allow',
+      scope: 'project',
+      by: 'person',
+      rule: `127.0.0.1:${port}`,
+    });
     const settings = JSON.parse(readFileSync(path.join(dataDir, 'sandbox.json'), 'utf8'));
     expect(settings.projects[workspace]).toMatchObject({ allowedDomains: [`127.0.0.1:${port}`] });
     expect(told.join('\n')).toContain('secret release notes 41f2');
@@ -261,8 +283,15 @@ describe('while the command waits for the answer', () => {
     const person = new Person(() => 'never');
     const { events, told } = await run({ broker: person, calls: [fetchCall({ prefix: 'FETCH_TIMEOUT=2 ' })] });
     const [question] = networkAsked(events);
-    expect(answerTo(events, question!.approvalId)?.decision).toEqual({ action: 'deny', scope: 'once', by: 'policy', message: 'The command ended before anyone answered.' });
-    expect(told.join('\n')).toContain(`The command's connection to 127.0.0.1:${port} was refused: the command ended before anyone answered the question about it.`);
+    expect(answerTo(events, question!.approvalId)?.decision).toEqual({
+      action: 'deny',
+      scope: 'once',
+      by: 'policy',
+      message: 'The command ended before anyone answered.',
+    });
+    expect(told.join('\n')).toContain(
+      `The command's connection to 127.0.0.1:${port} was refused: the command ended before anyone answered the question about it.`,
+    );
     expect(page.hits()).toBe(0);
   });
 
@@ -293,7 +322,10 @@ describe('what cannot go around the question', () => {
     const { events, told } = await run({
       broker: person,
       calls: [
-        { name: 'run_command', arguments: { command: `http_proxy=http://127.0.0.1:${port} HTTP_PROXY=http://127.0.0.1:${port} python3 fetch.py ${page.url}` } },
+        {
+          name: 'run_command',
+          arguments: { command: `http_proxy=http://127.0.0.1:${port} HTTP_PROXY=http://127.0.0.1:${port} python3 fetch.py ${page.url}` },
+        },
         { name: 'run_command', arguments: { command: `curl -sS --max-time 5 --noproxy '*' ${page.url}` } },
       ],
     });
@@ -310,7 +342,10 @@ describe('what cannot go around the question', () => {
     const { events, workspace } = await run({
       broker: person,
       calls: [
-        { name: 'run_command', arguments: { command: `(sleep 1; python3 fetch.py ${page.url} > late.txt 2>&1) > /dev/null 2>&1 & echo started` } },
+        {
+          name: 'run_command',
+          arguments: { command: `(sleep 1; python3 fetch.py ${page.url} > late.txt 2>&1) > /dev/null 2>&1 & echo started` },
+        },
         { name: 'run_command', arguments: { command: 'sleep 3' } },
       ],
     });
@@ -341,11 +376,17 @@ describe('commands of several sessions at once', () => {
     const [a, b] = workspaces.map((workspace) => core!.createSession({ workspace, task: 'work', model, maxSteps: 5 }));
     // Commands run; leaving the sandbox never does; a network question would be allowed.
     const person: Broker = {
-      decide: async (request) => (request.leavesFence ? { action: 'deny', scope: 'once', by: 'person' } : { action: 'allow', scope: 'once', by: 'person' }),
+      decide: async (request) =>
+        request.leavesFence ? { action: 'deny', scope: 'once', by: 'person' } : { action: 'allow', scope: 'once', by: 'person' },
     };
     let aRunning!: () => void;
     const aStarted = new Promise<void>((resolve) => (aRunning = resolve));
-    const first = core.run(a!, { model, broker: person, signal: new AbortController().signal, onEvent: ({ event }) => event.type === 'tool.started' && aRunning() });
+    const first = core.run(a!, {
+      model,
+      broker: person,
+      signal: new AbortController().signal,
+      onEvent: ({ event }) => event.type === 'tool.started' && aRunning(),
+    });
     await aStarted;
     await new Promise((resolve) => setTimeout(resolve, 300));
     await core.run(b!, { model, broker: person, signal: new AbortController().signal });
@@ -355,7 +396,9 @@ describe('commands of several sessions at once', () => {
     const bEvents = core.store.events.list(b!).map((stored) => stored.event);
     expect(networkAsked(bEvents)).toHaveLength(0);
     const result = finished(bEvents)[0];
-    expect(result?.output).toContain('commands of 2 sessions were running at once and the proxy does not say whose connection this was, so nobody was asked');
+    expect(result?.output).toContain(
+      'commands of 2 sessions were running at once and the proxy does not say whose connection this was, so nobody was asked',
+    );
     expect(result?.output).not.toContain('secret release notes');
   });
 });

@@ -16,7 +16,14 @@ import { repoRoot } from './support/testData';
 const require = createRequire(import.meta.url);
 interface LoadedConfig {
   [key: string]: unknown;
-  mac: { target: Array<{ target: string; arch: string[] }>; hardenedRuntime: boolean; entitlements: string; entitlementsInherit: string; notarize: boolean; icon: string };
+  mac: {
+    target: Array<{ target: string; arch: string[] }>;
+    hardenedRuntime: boolean;
+    entitlements: string;
+    entitlementsInherit: string;
+    notarize: boolean;
+    icon: string;
+  };
   linux: { target: string[]; executableName: string; icon: string };
   deb: { afterInstall: string; afterRemove: string };
   win: { target: string[]; icon: string };
@@ -57,7 +64,8 @@ describe('electron-builder.yml', () => {
     expect(config.mac.notarize).toBe(true);
     for (const file of [config.mac.entitlements, config.mac.entitlementsInherit]) {
       const plist = fs.readFileSync(path.join(repoRoot, file), 'utf8');
-      for (const key of ['com.apple.security.cs.allow-jit', 'com.apple.security.cs.allow-unsigned-executable-memory']) expect(plist).toContain(`<key>${key}</key>`);
+      for (const key of ['com.apple.security.cs.allow-jit', 'com.apple.security.cs.allow-unsigned-executable-memory'])
+        expect(plist).toContain(`<key>${key}</key>`);
       // The app runs the person's tools in its own sandbox; it must not opt into Apple's App Sandbox.
       expect(plist).not.toContain('com.apple.security.app-sandbox');
     }
@@ -74,7 +82,9 @@ describe('electron-builder.yml', () => {
 
   it('rebuilds native modules for the packaged Electron and keeps what the OS must load out of the archive', () => {
     expect(config.npmRebuild).toBe(true);
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['**/*.node', 'node_modules/node-pty/**', 'node_modules/@anthropic-ai/sandbox-runtime/**']));
+    expect(config.asarUnpack).toEqual(
+      expect.arrayContaining(['**/*.node', 'node_modules/node-pty/**', 'node_modules/@anthropic-ai/sandbox-runtime/**']),
+    );
   });
 
   it('carries the CLI launchers, and keeps Node mode on for them', () => {
@@ -109,7 +119,11 @@ describe('the packaged `tether` command', () => {
     const binary = kind === 'mac' ? path.join(contents, 'MacOS', 'Tether') : path.join(contents, 'tether-app');
     fs.mkdirSync(path.dirname(binary), { recursive: true });
     // Refuses to run unless started in Node mode, as the real binary would open a window instead.
-    fs.writeFileSync(binary, `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo "not in Node mode" >&2; exit 9; }\nexec "${process.execPath}" "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      binary,
+      `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo "not in Node mode" >&2; exit 9; }\nexec "${process.execPath}" "$@"\n`,
+      { mode: 0o755 },
+    );
     fs.mkdirSync(path.join(resources, 'bin'), { recursive: true });
     fs.copyFileSync(path.join(repoRoot, 'resources/bin/tether'), path.join(resources, 'bin', 'tether'));
     fs.chmodSync(path.join(resources, 'bin', 'tether'), 0o755);
@@ -123,7 +137,8 @@ describe('the packaged `tether` command', () => {
 
   for (const kind of ['linux', 'mac'] as const) {
     it(`runs the CLI through the app's binary in Node mode (${kind} layout), also through a link on the PATH`, () => {
-      if (!fs.existsSync(path.join(repoRoot, 'out/main/cli.js'))) throw new Error('out/main/cli.js is missing: run `npm run build` first (npm test does).');
+      if (!fs.existsSync(path.join(repoRoot, 'out/main/cli.js')))
+        throw new Error('out/main/cli.js is missing: run `npm run build` first (npm test does).');
       const { launcher, top } = fakeInstall(kind);
       const onPath = path.join(top, 'usr-bin');
       fs.mkdirSync(onPath);

@@ -36,7 +36,22 @@ describe('tether permissions explain', () => {
     const rules = path.join(cwd, 'rules.json');
     writeFileSync(rules, JSON.stringify({ allow: ['run_command(npm test *)'], deny: ['run_command(rm *)'] }));
     const env = { TETHER_HOME: tempDir() };
-    const allowed = await runCli(['permissions', 'explain', '--tool', 'run_command', '--args', '{"command":"timeout 60 npm test -- --watch"}', '--rules', rules, '--cwd', cwd, '--json'], env);
+    const allowed = await runCli(
+      [
+        'permissions',
+        'explain',
+        '--tool',
+        'run_command',
+        '--args',
+        '{"command":"timeout 60 npm test -- --watch"}',
+        '--rules',
+        rules,
+        '--cwd',
+        cwd,
+        '--json',
+      ],
+      env,
+    );
     expect(allowed.code).toBe(0);
     expect(JSON.parse(allowed.stdout)).toEqual({
       decision: 'allow',
@@ -44,12 +59,52 @@ describe('tether permissions explain', () => {
       rule: 'run_command(npm test *)',
       commands: [['npm', 'test', '--', '--watch']],
     });
-    const denied = await runCli(['permissions', 'explain', '--tool', 'run_command', '--args', '{"command":"npm test && rm -rf build"}', '--rules', rules, '--cwd', cwd, '--json'], env);
-    expect(JSON.parse(denied.stdout)).toMatchObject({ decision: 'deny', rule: 'run_command(rm *)', commands: [['npm', 'test'], ['rm', '-rf', 'build']] });
-    const unpinned = await runCli(['permissions', 'explain', '--tool', 'run_command', '--args', '{"command":"eval \\"$X\\""}', '--rules', rules, '--cwd', cwd, '--json'], env);
+    const denied = await runCli(
+      [
+        'permissions',
+        'explain',
+        '--tool',
+        'run_command',
+        '--args',
+        '{"command":"npm test && rm -rf build"}',
+        '--rules',
+        rules,
+        '--cwd',
+        cwd,
+        '--json',
+      ],
+      env,
+    );
+    expect(JSON.parse(denied.stdout)).toMatchObject({
+      decision: 'deny',
+      rule: 'run_command(rm *)',
+      commands: [
+        ['npm', 'test'],
+        ['rm', '-rf', 'build'],
+      ],
+    });
+    const unpinned = await runCli(
+      [
+        'permissions',
+        'explain',
+        '--tool',
+        'run_command',
+        '--args',
+        '{"command":"eval \\"$X\\""}',
+        '--rules',
+        rules,
+        '--cwd',
+        cwd,
+        '--json',
+      ],
+      env,
+    );
     // With a run_command deny rule in force, a line whose program is known only when it runs could be rm.
     expect(JSON.parse(unpinned.stdout)).toMatchObject({ decision: 'deny', rule: 'run_command(rm *)', commands: null });
-    const unpinnedNoDeny = await runCli(['permissions', 'explain', '--tool', 'run_command', '--args', '{"command":"eval \\"$X\\""}', '--cwd', cwd, '--json'], env);
+    const unpinnedNoDeny = await runCli(
+      ['permissions', 'explain', '--tool', 'run_command', '--args', '{"command":"eval \\"$X\\""}', '--cwd', cwd, '--json'],
+      env,
+    );
     expect(JSON.parse(unpinnedNoDeny.stdout)).toMatchObject({ decision: 'ask', commands: null });
   });
 
@@ -57,7 +112,19 @@ describe('tether permissions explain', () => {
     const cwd = tempDir();
     const rules = path.join(cwd, 'rules.json');
     writeFileSync(rules, JSON.stringify({ allow: ['run_command(curl *)'] }));
-    const args = ['permissions', 'explain', '--tool', 'run_command', '--args', '{"command":"curl https://example.com"}', '--rules', rules, '--cwd', cwd, '--json'];
+    const args = [
+      'permissions',
+      'explain',
+      '--tool',
+      'run_command',
+      '--args',
+      '{"command":"curl https://example.com"}',
+      '--rules',
+      rules,
+      '--cwd',
+      cwd,
+      '--json',
+    ];
     const clean = await runCli(args, { TETHER_HOME: tempDir() });
     expect(JSON.parse(clean.stdout).decision).toBe('allow');
     const tainted = await runCli([...args, '--tainted'], { TETHER_HOME: tempDir() });
@@ -72,7 +139,12 @@ describe('tether permissions explain', () => {
       { tool: 'edit_file', args: { path: 'a.ts', old_string: 'a', new_string: 'b' }, mode: 'read-only' },
       { tool: 'run_command', args: { command: 'git push' }, rules: { deny: ['run_command(git push *)'] }, mode: 'unleashed' },
       { tool: 'fetch_url', args: { url: 'https://docs.example.com/x' }, rules: { allow: ['fetch_url(domain:docs.example.com)'] } },
-      { tool: 'fetch_url', args: { url: 'https://docs.example.com/x' }, rules: { allow: ['fetch_url(domain:docs.example.com)'] }, tainted: true },
+      {
+        tool: 'fetch_url',
+        args: { url: 'https://docs.example.com/x' },
+        rules: { allow: ['fetch_url(domain:docs.example.com)'] },
+        tainted: true,
+      },
       { tool: 'mcp__github__create_issue', args: {}, rules: { allow: ['mcp__github__*'] } },
       { tool: 'no_such_tool', args: {} },
     ];
@@ -87,8 +159,22 @@ async function sessionDecision(home: string, cwd: string, command: string): Prom
   const store = openStore(home);
   try {
     const project = store.projects.ensure(cwd);
-    const session = store.sessions.create({ workspace: cwd, projectId: project.id, model: 'm', api: 'responses', baseUrl: 'http://127.0.0.1:1/v1', maxSteps: 5 });
-    const permissions = await createSessionPermissions({ store, dataDir: home, workspace: cwd, sessionId: session.id, mode: 'ask', outsideContent: 'ask' });
+    const session = store.sessions.create({
+      workspace: cwd,
+      projectId: project.id,
+      model: 'm',
+      api: 'responses',
+      baseUrl: 'http://127.0.0.1:1/v1',
+      maxSteps: 5,
+    });
+    const permissions = await createSessionPermissions({
+      store,
+      dataDir: home,
+      workspace: cwd,
+      sessionId: session.id,
+      mode: 'ask',
+      outsideContent: 'ask',
+    });
     return permissions.engine.evaluate({ sessionId: session.id, callId: 'c', tool: runCommand as AnyTool, args: { command } }).action;
   } finally {
     store.close();
@@ -97,7 +183,10 @@ async function sessionDecision(home: string, cwd: string, command: string): Prom
 
 describe('tether permissions explain sees what a session would', () => {
   const explainCommand = async (home: string, cwd: string, command: string) => {
-    const run = await runCli(['permissions', 'explain', '--tool', 'run_command', '--args', JSON.stringify({ command }), '--cwd', cwd, '--json'], { TETHER_HOME: home });
+    const run = await runCli(
+      ['permissions', 'explain', '--tool', 'run_command', '--args', JSON.stringify({ command }), '--cwd', cwd, '--json'],
+      { TETHER_HOME: home },
+    );
     expect(run.code, run.stderr).toBe(0);
     return JSON.parse(run.stdout) as { decision: string; rule: string | null };
   };
@@ -109,10 +198,24 @@ describe('tether permissions explain sees what a session would', () => {
     const store = openStore(home);
     const project = store.projects.ensure(cwd);
     const elsewhere = store.projects.ensure(realpathSync(tempDir()));
-    const other = store.sessions.create({ workspace: cwd, projectId: project.id, model: 'm', api: 'responses', baseUrl: 'http://127.0.0.1:1/v1', maxSteps: 5 });
+    const other = store.sessions.create({
+      workspace: cwd,
+      projectId: project.id,
+      model: 'm',
+      api: 'responses',
+      baseUrl: 'http://127.0.0.1:1/v1',
+      maxSteps: 5,
+    });
     store.rules.add({ pattern: 'run_command(make build)', action: 'allow', scope: 'project', source: 'approval', projectId: project.id });
     store.rules.add({ pattern: 'run_command(make lint)', action: 'allow', scope: 'everywhere', source: 'approval' });
-    store.rules.add({ pattern: 'run_command(make docs)', action: 'allow', scope: 'session', source: 'approval', sessionId: other.id, projectId: project.id });
+    store.rules.add({
+      pattern: 'run_command(make docs)',
+      action: 'allow',
+      scope: 'session',
+      source: 'approval',
+      sessionId: other.id,
+      projectId: project.id,
+    });
     store.rules.add({ pattern: 'run_command(make dist)', action: 'allow', scope: 'project', source: 'approval', projectId: elsewhere.id });
     const revoked = store.rules.add({ pattern: 'run_command(make clean)', action: 'allow', scope: 'everywhere', source: 'approval' });
     store.rules.revoke(revoked.id);
@@ -121,7 +224,8 @@ describe('tether permissions explain sees what a session would', () => {
     expect(await explainCommand(home, cwd, 'make build')).toMatchObject({ decision: 'allow', rule: 'run_command(make build)' });
     expect(await explainCommand(home, cwd, 'make lint')).toMatchObject({ decision: 'allow', rule: 'run_command(make lint)' });
     // Another session's own grant, another project's and a revoked one reach no new session here.
-    for (const command of ['make docs', 'make dist', 'make clean']) expect((await explainCommand(home, cwd, command)).decision, command).toBe('ask');
+    for (const command of ['make docs', 'make dist', 'make clean'])
+      expect((await explainCommand(home, cwd, command)).decision, command).toBe('ask');
     // And a session started in the folder decides each the same way.
     for (const command of ['make build', 'make lint', 'make docs', 'make dist', 'make clean']) {
       expect(await sessionDecision(home, cwd, command), command).toBe((await explainCommand(home, cwd, command)).decision);

@@ -21,12 +21,16 @@ import { toolOutputs } from './support/toolResults';
 
 const loop = closedAfterEach();
 
-
 /** git as the person runs it, outside any sandbox: none of Tether's guard, so a planted trap would go off. */
 function personGit(cwd: string, ...args: string[]): { ok: boolean; output: string } {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
   try {
-    const output = execFileSync('git', ['-c', 'user.name=Person', '-c', 'user.email=person@example.com', ...args], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = execFileSync('git', ['-c', 'user.name=Person', '-c', 'user.email=person@example.com', ...args], {
+      cwd,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return { ok: true, output };
   } catch (error) {
     return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
@@ -65,7 +69,10 @@ async function session(workspace: string, commands: string[], options: { sandbox
   const dataDir = tempDir('tether-data-');
   const core = (loop.core = createCore({ dataDir }));
   const server = (loop.server = await startScriptedModel({
-    turns: [...commands.map((command, index) => ({ toolCalls: [{ id: `call_${index}`, name: 'run_command', arguments: { command } }] })), { text: 'Done.' }],
+    turns: [
+      ...commands.map((command, index) => ({ toolCalls: [{ id: `call_${index}`, name: 'run_command', arguments: { command } }] })),
+      { text: 'Done.' },
+    ],
   }));
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace, task: 'set up the repositories', model, maxSteps: 20 });
@@ -179,41 +186,47 @@ const cases: Case[] = [
 
 describe('a repository a command plants in the workspace runs nothing when the person’s git looks at it', () => {
   for (const planted of cases) {
-    it(planted.name, async () => {
-      const s = setting();
-      // Control: the same command with plain bash and no Tether; the person's git runs the trap.
-      const control = s.workspace('control');
-      execFileSync('bash', ['-c', planted.command(s)], { cwd: control, stdio: 'ignore' });
-      planted.trigger(control);
-      expect(fs.existsSync(s.marker), 'the trap goes off without Tether').toBe(true);
-      fs.rmSync(s.marker);
+    it(
+      planted.name,
+      async () => {
+        const s = setting();
+        // Control: the same command with plain bash and no Tether; the person's git runs the trap.
+        const control = s.workspace('control');
+        execFileSync('bash', ['-c', planted.command(s)], { cwd: control, stdio: 'ignore' });
+        planted.trigger(control);
+        expect(fs.existsSync(s.marker), 'the trap goes off without Tether').toBe(true);
+        fs.rmSync(s.marker);
 
-      const ws = s.workspace('ws');
-      const { quarantined, told, finished } = await session(ws, [planted.command(s)]);
-      expect(finished[0]!.outcome, finished[0]!.output).toBe('ok');
-      expect(finished[0]!.metadata).toMatchObject({ sandbox: 'sandboxed' });
-      planted.trigger(ws);
-      personGit(ws, 'status');
-      personGit(ws, 'diff');
-      expect(fs.existsSync(s.marker) ? fs.readFileSync(s.marker, 'utf8') : 'not run').toBe('not run');
-      expectNothingLost(control, ws, planted.differs);
+        const ws = s.workspace('ws');
+        const { quarantined, told, finished } = await session(ws, [planted.command(s)]);
+        expect(finished[0]!.outcome, finished[0]!.output).toBe('ok');
+        expect(finished[0]!.metadata).toMatchObject({ sandbox: 'sandboxed' });
+        planted.trigger(ws);
+        personGit(ws, 'status');
+        personGit(ws, 'diff');
+        expect(fs.existsSync(s.marker) ? fs.readFileSync(s.marker, 'utf8') : 'not run').toBe('not run');
+        expectNothingLost(control, ws, planted.differs);
 
-      expect(quarantined).toHaveLength(1);
-      expect(quarantined[0]).toMatchObject({ callId: 'call_0', path: 'sub', found: 'new' });
-      expect(quarantined[0]!.programs.join('\n')).toMatch(planted.names);
-      expect(quarantined[0]!.moved.length).toBeGreaterThan(0);
-      expect(quarantined[0]!.failed).toBeUndefined();
-      const result = told.get('call_0')!;
-      expect(result).toContain('[tether] After this command, a git repository in the workspace could run a program');
-      expect(result).toMatch(planted.names);
-      for (const { to } of quarantined[0]!.moved) expect(result).toContain(to);
-    }, 60_000);
+        expect(quarantined).toHaveLength(1);
+        expect(quarantined[0]).toMatchObject({ callId: 'call_0', path: 'sub', found: 'new' });
+        expect(quarantined[0]!.programs.join('\n')).toMatch(planted.names);
+        expect(quarantined[0]!.moved.length).toBeGreaterThan(0);
+        expect(quarantined[0]!.failed).toBeUndefined();
+        const result = told.get('call_0')!;
+        expect(result).toContain('[tether] After this command, a git repository in the workspace could run a program');
+        expect(result).toMatch(planted.names);
+        for (const { to } of quarantined[0]!.moved) expect(result).toContain(to);
+      },
+      60_000,
+    );
   }
 
   it('outside the sandbox too (tether run --no-sandbox), and a rewind of the step still works', async () => {
     const s = setting();
     const ws = s.workspace('ws');
-    const { quarantined, told, sessionId } = await session(ws, [cases[0]!.command(s), 'echo after > later.txt'], { sandboxOffBy: 'the test' });
+    const { quarantined, told, sessionId } = await session(ws, [cases[0]!.command(s), 'echo after > later.txt'], {
+      sandboxOffBy: 'the test',
+    });
     expect(quarantined.map((event) => event.path)).toEqual(['sub']);
     expect(told.get('call_0')).toContain('sub/.git/config.tether-quarantined-');
     expect(told.get('call_1')).not.toContain('[tether] After this command');
@@ -242,16 +255,19 @@ describe('a repository a command plants in the workspace runs nothing when the p
     personGit(theirs, 'config', 'alias.lg', 'log --oneline');
     fs.writeFileSync(path.join(theirs, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     const theirConfig = fs.readFileSync(path.join(theirs, '.git', 'config'), 'utf8');
-    const { quarantined, told, finished } = await session(ws, [`git clone -q ${s.upstream} cloned && git add cloned && git -C cloned log --oneline`]);
+    const { quarantined, told, finished } = await session(ws, [
+      `git clone -q ${s.upstream} cloned && git add cloned && git -C cloned log --oneline`,
+    ]);
     expect(finished[0]!.outcome, finished[0]!.output).toBe('ok');
     expect(quarantined).toEqual([]);
     expect(told.get('call_0')).not.toContain('[tether]');
     expect(fs.readFileSync(path.join(theirs, '.git', 'config'), 'utf8')).toBe(theirConfig);
     expect(fs.existsSync(path.join(theirs, '.git', 'hooks', 'pre-commit'))).toBe(true);
     const anywhere = (dir: string): string[] =>
-      fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? anywhere(path.join(dir, entry.name)) : [entry.name]));
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((entry) => (entry.isDirectory() ? anywhere(path.join(dir, entry.name)) : [entry.name]));
     expect(anywhere(ws).filter((name) => name.includes('tether-quarantined'))).toEqual([]);
     expect(personGit(ws, 'status', '--porcelain').output).toContain('A  cloned');
   }, 60_000);
 });
-

@@ -15,8 +15,12 @@ import { repoRoot } from './support/testData';
 
 const script = path.join(repoRoot, 'scripts/prepareElectron.mjs');
 const nodeBuild = path.join(repoRoot, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
-const electronVersion = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
-const sqliteVersion = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string }).version;
+const electronVersion = (
+  JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
+).version;
+const sqliteVersion = (
+  JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string }
+).version;
 const dirs: string[] = [];
 
 afterEach(() => {
@@ -52,7 +56,9 @@ describe("npm start's preparation of the Electron build", () => {
     expect(result.status).toBe(1);
     const lines = result.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^tether: cannot start the desktop app yet: no prebuilt better-sqlite3 [\d.]+ for Electron [\d.]+ could be downloaded \(.+\); and building it from source failed \(.+\)\./);
+    expect(lines[0]).toMatch(
+      /^tether: cannot start the desktop app yet: no prebuilt better-sqlite3 [\d.]+ for Electron [\d.]+ could be downloaded \(.+\); and building it from source failed \(.+\)\./,
+    );
     expect(lines[0]).toContain('run `npm run prepare:electron`');
     expect(lines[0]).toContain('The CLI, `tether serve` and the tests are unaffected.');
     expect(lines[0]).toContain(path.join(nativeDir, 'prepare-electron.log'));
@@ -60,10 +66,14 @@ describe("npm start's preparation of the Electron build", () => {
     // Nothing half-made looks ready, and the Node build is byte for byte what it was, and loads.
     expect(fs.readdirSync(nativeDir)).toEqual(['prepare-electron.log']);
     expect(sha256(nodeBuild)).toBe(before);
-    const opened = execFileSync(process.execPath, ['-e', "const D = require('better-sqlite3'); console.log(new D(':memory:').prepare('select 41 + 1 as n').get().n)"], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-    });
+    const opened = execFileSync(
+      process.execPath,
+      ['-e', "const D = require('better-sqlite3'); console.log(new D(':memory:').prepare('select 41 + 1 as n').get().n)"],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      },
+    );
     expect(opened.trim()).toBe('42');
   });
 

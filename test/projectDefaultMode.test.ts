@@ -40,7 +40,10 @@ describe('a project’s default mode', () => {
     const first = await open(dataDir, [touch('auto.txt'), { text: 'Touched.' }]);
     const project = await first.handlers['projects:open']({ path: repo });
     expect(project.defaultMode).toBeNull();
-    expect(await first.handlers['projects:setDefaultMode']({ projectId: project.id, mode: 'auto' })).toEqual({ ...project, defaultMode: 'auto' });
+    expect(await first.handlers['projects:setDefaultMode']({ projectId: project.id, mode: 'auto' })).toEqual({
+      ...project,
+      defaultMode: 'auto',
+    });
     await first.close();
 
     const second = await open(dataDir);

@@ -80,7 +80,9 @@ describe('a write’s request shows the file as it is now', () => {
     );
     const [finished] = eventsOf(events, 'tool.finished');
     expect(finished?.outcome).toBe('error');
-    expect(finished?.output).toMatch(/notes\.md changed while the request waited for the person, so the diff they allowed is no longer what this call would do; nothing was written/);
+    expect(finished?.output).toMatch(
+      /notes\.md changed while the request waited for the person, so the diff they allowed is no longer what this call would do; nothing was written/,
+    );
     expect(readFileSync(file, 'utf8')).toBe('someone else\n');
   });
 
@@ -108,13 +110,19 @@ describe('an edit’s request shows where it lands', () => {
     writeFileSync(file, Array.from({ length: 12 }, (_, i) => `item ${i + 1}`).join('\n') + '\n');
     const { asked, events } = await runAnswering(
       repo,
-      [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'list.txt', old_string: 'item 8', new_string: 'item eight' } }] }, { text: 'done' }],
+      [
+        { toolCalls: [{ name: 'edit_file', arguments: { path: 'list.txt', old_string: 'item 8', new_string: 'item eight' } }] },
+        { text: 'done' },
+      ],
       () => {
         writeFileSync(file, `${readFileSync(file, 'utf8')}item 13\n`);
         return allow;
       },
     );
-    expect(asked[0]?.change).toMatchObject({ firstLine: 5, segments: ['item 5\nitem 6\nitem 7\n', 'item 8', '\nitem 9\nitem 10\nitem 11\n'] });
+    expect(asked[0]?.change).toMatchObject({
+      firstLine: 5,
+      segments: ['item 5\nitem 6\nitem 7\n', 'item 8', '\nitem 9\nitem 10\nitem 11\n'],
+    });
     expect(eventsOf(events, 'tool.finished')[0]?.outcome).toBe('error');
     expect(readFileSync(file, 'utf8')).toContain('item 8\n');
   });
@@ -131,7 +139,12 @@ describe('a command’s request says what each part does', () => {
     );
     expect(asked[0]?.parts?.map((part) => part.risk)).toEqual(['runs', 'writes', 'sends', 'deletes']);
     expect(asked[0]?.parts?.[2]?.effects[0]?.text).toBe('curl sends out.txt to example.com');
-    expect(asked[0]?.commands).toEqual([['npm', 'test'], ['tee', 'out.txt'], ['curl', '-X', 'POST', 'https://example.com/upload', '-d', '@out.txt'], ['rm', '-f', 'out.txt']]);
+    expect(asked[0]?.commands).toEqual([
+      ['npm', 'test'],
+      ['tee', 'out.txt'],
+      ['curl', '-X', 'POST', 'https://example.com/upload', '-d', '@out.txt'],
+      ['rm', '-f', 'out.txt'],
+    ]);
     expect(asked[0]?.risk).toBe('exec');
   });
 });

@@ -1,4 +1,16 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedRequestBody, Turn } from './fixtures/scriptedModel';
@@ -15,7 +27,10 @@ afterEach(async () => {
 });
 
 const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}\r\n`).join('');
-const edit = (file: string, from: string, to: string) => ({ name: 'edit_file', arguments: { path: file, old_string: from, new_string: to } });
+const edit = (file: string, from: string, to: string) => ({
+  name: 'edit_file',
+  arguments: { path: file, old_string: from, new_string: to },
+});
 
 function workspace(): string {
   const dir = tempDir('tether-undo-');
@@ -64,12 +79,22 @@ describe('undoing a revert', () => {
   });
 
   it('refuses when the file changed since the revert, in content, mode, or by being removed or replaced, and overwrites nothing', async () => {
-    const { handlers, dir, sessionId, server, waitForCount } = await sessionThatEdited([{ toolCalls: [edit('a.txt', 'line 3\r\n', 'LINE THREE\r\n')] }]);
+    const { handlers, dir, sessionId, server, waitForCount } = await sessionThatEdited([
+      { toolCalls: [edit('a.txt', 'line 3\r\n', 'LINE THREE\r\n')] },
+    ]);
     let runs = 1;
     const file = path.join(dir, 'a.txt');
     const changes: Array<{ what: string; change(): void; check(): void }> = [
-      { what: 'content', change: () => writeFileSync(file, 'by hand\n'), check: () => expect(readFileSync(file, 'utf8')).toBe('by hand\n') },
-      { what: 'same length', change: () => writeFileSync(file, lines.replace('line 1', 'LINE 1')), check: () => expect(readFileSync(file, 'utf8')).toContain('LINE 1') },
+      {
+        what: 'content',
+        change: () => writeFileSync(file, 'by hand\n'),
+        check: () => expect(readFileSync(file, 'utf8')).toBe('by hand\n'),
+      },
+      {
+        what: 'same length',
+        change: () => writeFileSync(file, lines.replace('line 1', 'LINE 1')),
+        check: () => expect(readFileSync(file, 'utf8')).toContain('LINE 1'),
+      },
       { what: 'mode', change: () => chmodSync(file, 0o755), check: () => expect(statSync(file).mode & 0o777).toBe(0o755) },
       { what: 'removed', change: () => renameSync(file, `${file}.moved`), check: () => expect(existsSync(file)).toBe(false) },
       {
@@ -90,27 +115,37 @@ describe('undoing a revert', () => {
       await handlers['session:send']({ sessionId, text: `again, before the ${what} change` });
       await waitForCount('session.finished', ++runs);
       const diff = await handlers['diff:file']({ sessionId, path: 'a.txt' });
-      const done = await handlers['diff:revert']({ sessionId, path: 'a.txt', hunk: { index: 0, fingerprint: diff.hunks![0]!.fingerprint } });
+      const done = await handlers['diff:revert']({
+        sessionId,
+        path: 'a.txt',
+        hunk: { index: 0, fingerprint: diff.hunks![0]!.fingerprint },
+      });
       change();
-      await expect(handlers['diff:undoRevert']({ sessionId, undoId: done.undoId }), what).rejects.toThrow(/a\.txt changed after it was reverted, so the revert was not undone/);
+      await expect(handlers['diff:undoRevert']({ sessionId, undoId: done.undoId }), what).rejects.toThrow(
+        /a\.txt changed after it was reverted, so the revert was not undone/,
+      );
       check();
       if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(file);
     }
   });
 
   it('undoes whole-file reverts: a new file deleted comes back, a deleted file restored goes again, the executable bit follows', async () => {
-    const { handlers, dir, sessionId } = await sessionThatEdited([
-      {
-        toolCalls: [
-          { name: 'write_file', arguments: { path: 'src/new.txt', content: 'fresh\n' } },
-          // Changes a command of the session made show in its diff as the tools' do.
-          { name: 'run_command', arguments: { command: 'chmod 750 run.sh && rm src/b.txt' } },
-        ],
-      },
-    ], (opened) => opened.waitForEvent('approval.asked').then(({ event }) => {
-      if (event.type !== 'approval.asked') throw new Error('not a request');
-      return opened.handlers['approval:answer']({ approvalId: event.approvalId, action: 'allow', scope: 'once' });
-    }));
+    const { handlers, dir, sessionId } = await sessionThatEdited(
+      [
+        {
+          toolCalls: [
+            { name: 'write_file', arguments: { path: 'src/new.txt', content: 'fresh\n' } },
+            // Changes a command of the session made show in its diff as the tools' do.
+            { name: 'run_command', arguments: { command: 'chmod 750 run.sh && rm src/b.txt' } },
+          ],
+        },
+      ],
+      (opened) =>
+        opened.waitForEvent('approval.asked').then(({ event }) => {
+          if (event.type !== 'approval.asked') throw new Error('not a request');
+          return opened.handlers['approval:answer']({ approvalId: event.approvalId, action: 'allow', scope: 'once' });
+        }),
+    );
     const runSh = path.join(dir, 'run.sh');
 
     const newFile = path.join(dir, 'src/new.txt');
@@ -143,7 +178,9 @@ describe('undoing a revert', () => {
 
     server.push({ text: 'Thinking.', delayMs: 1200 });
     await handlers['session:send']({ sessionId, text: 'wait a moment' });
-    await expect(handlers['diff:undoRevert']({ sessionId, undoId: second.undoId })).rejects.toThrow(/Cannot undo the revert while the agent is working/);
+    await expect(handlers['diff:undoRevert']({ sessionId, undoId: second.undoId })).rejects.toThrow(
+      /Cannot undo the revert while the agent is working/,
+    );
     await waitForCount('session.finished', 2);
     await handlers['diff:undoRevert']({ sessionId, undoId: second.undoId });
     expect(readFileSync(path.join(dir, 'src/b.txt'), 'utf8')).toBe('B\n');
@@ -181,6 +218,8 @@ describe('undoing a revert', () => {
     await waitForCount('session.finished', 3);
     const third = told(server.requests.at(-1)!);
     expect(third.split('The person reverted these changes').length - 1).toBe(1);
-    expect(third).toContain('The person undid their earlier revert of these changes, so your changes are back in the files as you made them: src/b.txt (whole file).');
+    expect(third).toContain(
+      'The person undid their earlier revert of these changes, so your changes are back in the files as you made them: src/b.txt (whole file).',
+    );
   });
 });

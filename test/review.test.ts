@@ -126,7 +126,10 @@ describe('per-hunk review', () => {
 
   it('accepting moves the base: accepted changes leave the list, later ones show', async () => {
     const dir = workspace();
-    const { handlers, waitForCount, events, server } = await open([{ toolCalls: [edit('a.txt', 'line 2\n', 'LINE TWO\n')] }, { text: 'Done.' }]);
+    const { handlers, waitForCount, events, server } = await open([
+      { toolCalls: [edit('a.txt', 'line 2\n', 'LINE TWO\n')] },
+      { text: 'Done.' },
+    ]);
     const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
     await waitForCount('session.finished', 1);
     expect(await handlers['diff:files']({ sessionId })).toHaveLength(1);
@@ -139,10 +142,15 @@ describe('per-hunk review', () => {
     // A change made by hand is the person's, not the session's: it is not listed, and cannot be reverted from here.
     writeFileSync(path.join(dir, 'b.txt'), 'changed by hand\n');
     expect(await handlers['diff:files']({ sessionId })).toEqual([]);
-    await expect(handlers['diff:revert']({ sessionId, path: 'b.txt' })).rejects.toThrow(/b\.txt has no change made by this session.*nothing to revert/);
+    await expect(handlers['diff:revert']({ sessionId, path: 'b.txt' })).rejects.toThrow(
+      /b\.txt has no change made by this session.*nothing to revert/,
+    );
     expect(readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('changed by hand\n');
 
-    server.push({ toolCalls: [edit('a.txt', 'LINE TWO\n', 'line two, again\n'), edit('b.txt', 'by hand', 'by the agent')] }, { text: 'Done.' });
+    server.push(
+      { toolCalls: [edit('a.txt', 'LINE TWO\n', 'line two, again\n'), edit('b.txt', 'by hand', 'by the agent')] },
+      { text: 'Done.' },
+    );
     await handlers['session:send']({ sessionId, text: 'more' });
     await waitForCount('session.finished', 2);
     expect((await handlers['diff:files']({ sessionId })).map((file) => file.path)).toEqual(['a.txt', 'b.txt']);

@@ -65,7 +65,10 @@ const sessionTurns: Turn[] = [
       {
         id: 'call_shuffle',
         name: 'run_command',
-        arguments: { command: "rm b.txt && mkdir -p sub && printf 'made by a command' > sub/c.txt && chmod 600 run.sh && printf '\\001\\002\\377' >> image.bin" },
+        arguments: {
+          command:
+            "rm b.txt && mkdir -p sub && printf 'made by a command' > sub/c.txt && chmod 600 run.sh && printf '\\001\\002\\377' >> image.bin",
+        },
       },
     ],
   },
@@ -75,7 +78,10 @@ const sessionTurns: Turn[] = [
       {
         id: 'call_outside',
         name: 'run_command',
-        arguments: { command: 'curl -s -m 1 http://127.0.0.1:9/ ; false && npm install left-pad ; git push origin main ; rm -f sub/c.txt ; printf x > d.txt' },
+        arguments: {
+          command:
+            'curl -s -m 1 http://127.0.0.1:9/ ; false && npm install left-pad ; git push origin main ; rm -f sub/c.txt ; printf x > d.txt',
+        },
       },
     ],
   },
@@ -115,7 +121,9 @@ describe('checkpoints', () => {
       { text: 'ok' },
     ];
     const { sessionId } = await runSession(workspace, turns);
-    const checkpoints = core.store.events.list(sessionId).flatMap((stored) => (stored.event.type === 'checkpoint.created' ? [stored.event] : []));
+    const checkpoints = core.store.events
+      .list(sessionId)
+      .flatMap((stored) => (stored.event.type === 'checkpoint.created' ? [stored.event] : []));
     expect(checkpoints.map((checkpoint) => [checkpoint.callId, checkpoint.changed])).toEqual([
       [null, true],
       ['call_ls', false], // a command that changed nothing: a checkpoint, but no new snapshot
@@ -136,8 +144,13 @@ describe('checkpoints', () => {
     // The shadow repository's folder is taken by a file: git cannot create it.
     const dataDir = path.dirname(core.store.file);
     fs.mkdirSync(path.join(dataDir, 'shadow'), { recursive: true });
-    for (const name of ['workspace.git', `${core.store.sessions.get(sessionId)!.projectId}.git`]) fs.writeFileSync(path.join(dataDir, 'shadow', name), 'not a folder');
-    const outcome = await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: true }), signal: new AbortController().signal });
+    for (const name of ['workspace.git', `${core.store.sessions.get(sessionId)!.projectId}.git`])
+      fs.writeFileSync(path.join(dataDir, 'shadow', name), 'not a folder');
+    const outcome = await core.run(sessionId, {
+      model,
+      broker: new HeadlessBroker({ unleashed: true }),
+      signal: new AbortController().signal,
+    });
     expect(outcome.status).toBe('done');
     const events = core.store.events.list(sessionId);
     const finishedWrite = events.find((stored) => stored.event.type === 'tool.finished' && stored.event.callId === 'call_write');
@@ -182,7 +195,12 @@ describe('rewind', () => {
     // The next request carries the task and the first two calls, not the rewound ones.
     server!.push({ text: 'Understood.' });
     const before = server!.requests.length;
-    await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: true }), signal: new AbortController().signal, message: 'try another way' });
+    await core.run(sessionId, {
+      model,
+      broker: new HeadlessBroker({ unleashed: true }),
+      signal: new AbortController().signal,
+      message: 'try another way',
+    });
     const request = JSON.stringify(server!.requests[before]);
     expect(request).toContain('call_write');
     expect(request).toContain('call_shuffle');
@@ -227,16 +245,31 @@ describe('rewind', () => {
 
     // The model is told that the files stayed as they are, unlike its rewound history says.
     server!.push({ text: 'Noted.' });
-    await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: true }), signal: new AbortController().signal, message: 'go on' });
+    await core.run(sessionId, {
+      model,
+      broker: new HeadlessBroker({ unleashed: true }),
+      signal: new AbortController().signal,
+      message: 'go on',
+    });
     expect(JSON.stringify(server!.requests.at(-1))).toMatch(/rewound this conversation to this point.*a\.txt/);
 
     await rewinder.undo(sessionId, () => {});
     await rewinder.rewind(sessionId, toSeq, 'files', () => {});
     expect(folderState(workspace)).toEqual(seen.get('call_write'));
     state = foldEvents(core.store.events.list(sessionId));
-    expect(state.items.flatMap((item) => (item.type === 'tool_call' ? [item.callId] : []))).toEqual(['call_write', 'call_shuffle', 'call_edit', 'call_outside']);
+    expect(state.items.flatMap((item) => (item.type === 'tool_call' ? [item.callId] : []))).toEqual([
+      'call_write',
+      'call_shuffle',
+      'call_edit',
+      'call_outside',
+    ]);
     server!.push({ text: 'Noted.' });
-    await core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: true }), signal: new AbortController().signal, message: 'check' });
+    await core.run(sessionId, {
+      model,
+      broker: new HeadlessBroker({ unleashed: true }),
+      signal: new AbortController().signal,
+      message: 'check',
+    });
     const told = JSON.stringify(server!.requests.at(-1));
     expect(told).toMatch(/rewound the workspace's files to how they were right after your write_file call call_write/);
     expect(told).toContain('call_edit'); // the conversation was kept
@@ -244,7 +277,8 @@ describe('rewind', () => {
 
   it('in a dirty git repository: restores the uncommitted state exactly and never touches the repository itself', async () => {
     const workspace = makeWorkspace();
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: workspace, encoding: 'utf8' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: workspace, encoding: 'utf8' });
     git('init', '-q');
     git('add', '.');
     git('commit', '-qm', 'start');
@@ -269,11 +303,16 @@ describe('rewind', () => {
   it('says in the preview that a file over 2 MB is left as it is', async () => {
     const workspace = makeWorkspace();
     const { sessionId } = await runSession(workspace, [
-      { toolCalls: [{ id: 'call_big', name: 'run_command', arguments: { command: 'head -c 3000000 /dev/zero > big.dat && printf two > a.txt' } }] },
+      {
+        toolCalls: [
+          { id: 'call_big', name: 'run_command', arguments: { command: 'head -c 3000000 /dev/zero > big.dat && printf two > a.txt' } },
+        ],
+      },
       { text: 'ok' },
     ]);
     const events = core.store.events.list(sessionId);
-    const checkpoint = events.find((stored) => stored.event.type === 'checkpoint.created' && stored.event.callId === 'call_big')!.event as EventOf<'checkpoint.created'>;
+    const checkpoint = events.find((stored) => stored.event.type === 'checkpoint.created' && stored.event.callId === 'call_big')!
+      .event as EventOf<'checkpoint.created'>;
     expect(checkpoint.skipped).toBe(1);
     const rewinder = new SessionRewinder(core.store, core.checkpoints);
     const first = foldEvents(events).rewindPoints[0]!;
@@ -312,7 +351,11 @@ describe('rewind', () => {
 
 describe('rewind through the app services', () => {
   it('lists in the preview the commands that ran unasked after the step, from the whole log', async () => {
-    const { handlers, events, waitForEvent: waitFor } = await openServices({
+    const {
+      handlers,
+      events,
+      waitForEvent: waitFor,
+    } = await openServices({
       turns: [
         { toolCalls: [{ id: 'call_ls', name: 'run_command', arguments: { command: 'ls' } }] },
         { toolCalls: [{ id: 'call_cat', name: 'run_command', arguments: { command: 'cat b.txt' } }] },
@@ -331,11 +374,17 @@ describe('rewind through the app services', () => {
     ]);
     // From the step after the first command: only the second.
     const afterLs = events.find((stored) => stored.event.type === 'checkpoint.created' && stored.event.callId === 'call_ls')!;
-    expect((await handlers['session:rewindPreview']({ sessionId, toSeq: afterLs.seq })).unasked.map((call) => call.callId)).toEqual(['call_cat']);
+    expect((await handlers['session:rewindPreview']({ sessionId, toSeq: afterLs.seq })).unasked.map((call) => call.callId)).toEqual([
+      'call_cat',
+    ]);
   });
 
   it('is refused while the agent works (here: waiting for an approval), with a clear message, and works once it stopped', async () => {
-    const { handlers, events, waitForEvent: waitFor } = await openServices({
+    const {
+      handlers,
+      events,
+      waitForEvent: waitFor,
+    } = await openServices({
       turns: [{ toolCalls: [{ id: 'call_write', name: 'write_file', arguments: { path: 'a.txt', content: 'one\n' } }] }, { text: 'ok' }],
     });
     const workspace = makeWorkspace();
@@ -351,7 +400,8 @@ describe('rewind through the app services', () => {
 
     await handlers['session:stop']({ sessionId });
     await waitFor('session.finished');
-    for (let tries = 0; tries < 100 && (await handlers['sessions:list']({}))[0]?.status === 'working'; tries++) await new Promise((r) => setTimeout(r, 20));
+    for (let tries = 0; tries < 100 && (await handlers['sessions:list']({}))[0]?.status === 'working'; tries++)
+      await new Promise((r) => setTimeout(r, 20));
     const result = await handlers['session:rewind']({ sessionId, toSeq: message.seq, restore: 'both' });
     expect(events.some((stored) => stored.seq === result.seq && stored.event.type === 'session.rewound')).toBe(true);
     const undone = await handlers['session:undoRewind']({ sessionId });

@@ -17,7 +17,6 @@ import { allToolOutputs } from './support/toolResults';
 
 const loop = closedAfterEach();
 
-
 /** A person who allows everything they are asked, and remembers what they were asked. */
 class AllowingPerson implements Broker {
   readonly asked: ApprovalRequest[] = [];
@@ -46,7 +45,10 @@ async function runWriteOutside(
   const outside = options.inside ? path.join(workspace, 'inside.txt') : path.join(tempDir('tether-outside-'), 'escaped.txt');
   const core = (loop.core = createCore({ dataDir }));
   const server = (loop.server = await startScriptedModel({
-    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: options.command?.(outside, workspace) ?? `touch ${outside}` } }] }, { text: 'Done.' }],
+    turns: [
+      { toolCalls: [{ name: 'run_command', arguments: { command: options.command?.(outside, workspace) ?? `touch ${outside}` } }] },
+      { text: 'Done.' },
+    ],
   }));
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace, task: 'touch a file', model, maxSteps: 5 });
@@ -113,8 +115,13 @@ describe('run_command in the sandbox, through the agent loop', () => {
     const person = new AllowingPerson();
     const { outside, events } = await runWriteOutside(person, undefined, { noSandbox: true, inside: true });
     expect(existsSync(outside)).toBe(true);
-    expect(asked(events).map((event) => event.sandbox)).toEqual([{ kind: 'unavailable', reason: expect.stringContaining('bubblewrap (bwrap)') }]);
-    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'ok', metadata: { sandbox: 'unavailable' } });
+    expect(asked(events).map((event) => event.sandbox)).toEqual([
+      { kind: 'unavailable', reason: expect.stringContaining('bubblewrap (bwrap)') },
+    ]);
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({
+      outcome: 'ok',
+      metadata: { sandbox: 'unavailable' },
+    });
   });
 
   it('with no sandbox available, a command the person edited before allowing runs after that one dialog', async () => {
@@ -125,14 +132,24 @@ describe('run_command in the sandbox, through the agent loop', () => {
     const { events } = await runWriteOutside(editingPerson, undefined, { noSandbox: true, inside: true });
     expect(asked(events).map((event) => event.sandbox?.kind)).toEqual(['unavailable']);
     expect(existsSync(edited)).toBe(true);
-    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'ok', metadata: { sandbox: 'unavailable' } });
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({
+      outcome: 'ok',
+      metadata: { sandbox: 'unavailable' },
+    });
   });
 
   it('with no sandbox available, a command the rules allow still asks: nothing runs unsandboxed silently', async () => {
-    const { outside, events } = await runWriteOutside(new HeadlessBroker({ unleashed: false }), { permissions: { allow: ['run_command(touch *)'] } }, { noSandbox: true, inside: true });
+    const { outside, events } = await runWriteOutside(
+      new HeadlessBroker({ unleashed: false }),
+      { permissions: { allow: ['run_command(touch *)'] } },
+      { noSandbox: true, inside: true },
+    );
     expect(existsSync(outside)).toBe(false);
     expect(asked(events).map((event) => event.sandbox?.kind)).toEqual(['unavailable']);
-    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'error', output: expect.stringContaining('Not run: No sandbox is available') });
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({
+      outcome: 'error',
+      output: expect.stringContaining('Not run: No sandbox is available'),
+    });
   });
 });
 
@@ -149,7 +166,10 @@ describe('headless --unleashed never leaves the sandbox', () => {
     expect(answered(events).map((event) => event.decision.action)).toEqual(['allow', 'deny']);
     expect(told).toContain(`the write fence: ${outside}`);
     expect(told).toContain('--unleashed included');
-    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'error', metadata: { sandbox: 'sandboxed' } });
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({
+      outcome: 'error',
+      metadata: { sandbox: 'sandboxed' },
+    });
   });
 
   it('refuses to read a secret outside the sandbox: the key never reaches the model', async () => {
@@ -179,7 +199,10 @@ describe('headless --unleashed never leaves the sandbox', () => {
     expect(existsSync(outside)).toBe(true);
     expect(events.map((stored) => stored.event)).toContainEqual({ type: 'sandbox.turned_off', by: 'tether run --no-sandbox' });
     expect(asked(events).some((event) => event.sandbox)).toBe(false);
-    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({ outcome: 'ok', metadata: { sandbox: 'off' } });
+    expect(events.find((stored) => stored.event.type === 'tool.finished')?.event).toMatchObject({
+      outcome: 'ok',
+      metadata: { sandbox: 'off' },
+    });
   });
 });
 
@@ -188,7 +211,16 @@ describe('headless --unleashed never leaves the sandbox', () => {
 describe('the read fence keeps secrets from commands', () => {
   it('covers the home folder’s credential stores and a .env four folders down', async () => {
     const home = tempDir('tether-home-');
-    const stores = ['.netrc', '.git-credentials', '.npmrc', '.docker/config.json', '.kube/config', '.config/gh/hosts.yml', '.pypirc', '.cargo/credentials.toml'];
+    const stores = [
+      '.netrc',
+      '.git-credentials',
+      '.npmrc',
+      '.docker/config.json',
+      '.kube/config',
+      '.config/gh/hosts.yml',
+      '.pypirc',
+      '.cargo/credentials.toml',
+    ];
     for (const [i, store] of stores.entries()) {
       mkdirSync(path.dirname(path.join(home, store)), { recursive: true });
       writeFileSync(path.join(home, store), `SECRET-STORE-${i}\n`);
@@ -201,14 +233,14 @@ describe('the read fence keeps secrets from commands', () => {
         writeFileSync(path.join(workspace, deepEnv), 'SECRET-ENV=1\n');
         writeFileSync(path.join(workspace, 'README.md'), 'PUBLIC-README\n');
       },
-      command: (_outside, workspace) => `${[...stores.map((store) => path.join(home, store)), path.join(workspace, deepEnv)].map((file) => `cat ${file}`).join('; ')}; cat README.md`,
+      command: (_outside, workspace) =>
+        `${[...stores.map((store) => path.join(home, store)), path.join(workspace, deepEnv)].map((file) => `cat ${file}`).join('; ')}; cat README.md`,
     });
     expect(told).toContain('PUBLIC-README');
     expect(told).not.toMatch(/SECRET-STORE-|SECRET-ENV/);
     expect(JSON.stringify(events)).not.toMatch(/SECRET-STORE-|SECRET-ENV/);
   });
 });
-
 
 describe('temporary files inside the sandbox', () => {
   it('TMPDIR exists and is writable: mktemp, Python tempfile and a here-document work', async () => {
@@ -229,7 +261,8 @@ describe('temporary files inside the sandbox', () => {
     const { told, events } = await runWriteOutside(new HeadlessBroker({ unleashed: true }), undefined, {
       inside: true,
       prepare: (workspace) => {
-        const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: workspace, stdio: 'ignore' });
+        const git = (...args: string[]) =>
+          execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: workspace, stdio: 'ignore' });
         git('init', '-q');
         git('config', 'diff.dump.textconv', 'od -c');
         writeFileSync(path.join(workspace, '.gitattributes'), '*.bin diff=dump\n');

@@ -34,7 +34,9 @@ async function printenvThroughTheLoop(options: { settings?: object; sandboxOffBy
   const dataDir = tempDir('tether-data-');
   if (options.settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(options.settings));
   const core = (loop.core = createCore({ dataDir }));
-  const server = (loop.server = await startScriptedModel({ turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'printenv; echo END-OF-ENV' } }] }, { text: 'Done.' }] }));
+  const server = (loop.server = await startScriptedModel({
+    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'printenv; echo END-OF-ENV' } }] }, { text: 'Done.' }],
+  }));
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace: tempDir('tether-ws-'), task: 'show the environment', model, maxSteps: 3 });
   await core.run(sessionId, {
@@ -63,7 +65,9 @@ describe('secrets stay home', () => {
   });
 
   it('the person can open the door for one variable in their settings, and never for Tether’s own key', async () => {
-    const told = await printenvThroughTheLoop({ settings: { shellEnvironment: { include: ['GITHUB_TOKEN'], exclude: ['TETHER_TEST_*'] } } });
+    const told = await printenvThroughTheLoop({
+      settings: { shellEnvironment: { include: ['GITHUB_TOKEN'], exclude: ['TETHER_TEST_*'] } },
+    });
     expect(told).toContain(`GITHUB_TOKEN=${secrets.GITHUB_TOKEN}`);
     expect(told).not.toContain(secrets.TETHER_API_KEY);
     expect(told).not.toContain('visible-0004');

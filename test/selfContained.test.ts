@@ -37,7 +37,9 @@ beforeAll(() => {
   try {
     execFileSync('git', ['clone', '--quiet', '--no-hardlinks', repoRoot, clone], { stdio: 'pipe' });
   } catch (error) {
-    throw new Error(`Could not clone ${repoRoot} (the suite runs from a git checkout): ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+    throw new Error(
+      `Could not clone ${repoRoot} (the suite runs from a git checkout): ${String((error as { stderr?: Buffer }).stderr ?? error)}`,
+    );
   }
   // This file is left out of the scans: it has to write down the kinds of path it looks for.
   const self = path.relative(repoRoot, import.meta.filename);

@@ -25,7 +25,11 @@ async function open(dataDir: string, turns: Turn[] = []) {
 }
 
 const editTurns: Turn[] = [
-  { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } }] },
+  {
+    toolCalls: [
+      { name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } },
+    ],
+  },
   { text: 'Edited.' },
 ];
 
@@ -58,8 +62,12 @@ describe('the app services', () => {
     const asked = await waitFor((stored) => stored.event.type === 'approval.asked');
     const approvalId = asked.event.type === 'approval.asked' ? asked.event.approvalId : '';
     await handlers['approval:answer']({ approvalId, action: 'deny', scope: 'once', message: 'not now' });
-    await expect(handlers['approval:answer']({ approvalId, action: 'allow', scope: 'once' })).rejects.toThrow(/already answered|no longer waiting/);
-    await expect(handlers['approval:answer']({ approvalId: 'made-up', action: 'allow', scope: 'once' })).rejects.toThrow(/no such permission request/);
+    await expect(handlers['approval:answer']({ approvalId, action: 'allow', scope: 'once' })).rejects.toThrow(
+      /already answered|no longer waiting/,
+    );
+    await expect(handlers['approval:answer']({ approvalId: 'made-up', action: 'allow', scope: 'once' })).rejects.toThrow(
+      /no such permission request/,
+    );
     await waitFor((stored) => stored.event.type === 'session.finished');
     expect(allToolOutputs(server!.requests[1]!)[0]).toBe('The person denied this call. not now');
   });

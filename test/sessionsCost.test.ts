@@ -28,7 +28,11 @@ beforeAll(async () => {
   projectA = tempDir('tether-a-');
   projectB = tempDir('tether-b-');
   const core = createCore({ dataDir });
-  const runOne = async (workspace: string, modelId: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number }) => {
+  const runOne = async (
+    workspace: string,
+    modelId: string,
+    usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number },
+  ) => {
     server.push({ text: 'Done.', usage });
     const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: modelId, api: 'responses' };
     const sessionId = core.createSession({ workspace, task: `task for ${modelId}`, model, maxSteps: 5 });
@@ -89,7 +93,11 @@ describe('session cost', () => {
     expect(line(sessions.sonnet!)).toMatch(/100k in · 10k out {2}\$0\.4500/);
     expect(line(sessions.local!)).toMatch(/3\.0k in · 300 out {2}\$0\.0000/);
     const perProject = result.stdout.slice(result.stdout.indexOf('Per project:'));
-    expect(perProject).toMatch(new RegExp(`${escape(projectA)} {2}2 sessions {2}15k in \\(6\\.0k cached\\) · 2\\.1k out {2}\\$0\\.0270 \\+ 1 session at unknown cost`));
+    expect(perProject).toMatch(
+      new RegExp(
+        `${escape(projectA)} {2}2 sessions {2}15k in \\(6\\.0k cached\\) · 2\\.1k out {2}\\$0\\.0270 \\+ 1 session at unknown cost`,
+      ),
+    );
     expect(perProject).toMatch(new RegExp(`${escape(projectB)} {2}2 sessions {2}103k in · 10k out {2}\\$0\\.4500\\n`));
 
     const shown = await runCli(['sessions', 'show', sessions.sonnet!, '--data-dir', dataDir], {});

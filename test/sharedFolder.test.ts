@@ -16,7 +16,10 @@ afterEach(async () => {
 });
 
 const numbered = Array.from({ length: 20 }, (_, i) => `line ${i + 1}\n`).join('');
-const edit = (file: string, from: string, to: string) => ({ name: 'edit_file', arguments: { path: file, old_string: from, new_string: to } });
+const edit = (file: string, from: string, to: string) => ({
+  name: 'edit_file',
+  arguments: { path: file, old_string: from, new_string: to },
+});
 
 function folder(): string {
   const dir = tempDir('tether-shared-');
@@ -37,7 +40,9 @@ async function turn(opened: OpenedServices, dir: string, turns: Turn[], sessionI
 }
 
 const paths = async (opened: OpenedServices, sessionId: string, scope?: 'turn' | 'session') =>
-  (await opened.handlers['diff:files']({ sessionId, ...(scope ? { scope } : {}) })).map((file) => `${file.status} ${file.path} +${file.additions} -${file.deletions}`);
+  (await opened.handlers['diff:files']({ sessionId, ...(scope ? { scope } : {}) })).map(
+    (file) => `${file.status} ${file.path} +${file.additions} -${file.deletions}`,
+  );
 
 describe('two sessions in one folder', () => {
   it('a session that changed nothing has an empty diff while the other’s edits are in the folder', async () => {
@@ -46,7 +51,12 @@ describe('two sessions in one folder', () => {
     // B starts first, so the folder as B found it is before A's edits.
     const b = await turn(opened, dir, []);
     const a = await turn(opened, dir, [
-      { toolCalls: [edit('shared.txt', 'line 3\n', 'LINE THREE\n'), { name: 'write_file', arguments: { path: 'new.txt', content: 'from A\n' } }] },
+      {
+        toolCalls: [
+          edit('shared.txt', 'line 3\n', 'LINE THREE\n'),
+          { name: 'write_file', arguments: { path: 'new.txt', content: 'from A\n' } },
+        ],
+      },
     ]);
 
     expect(await paths(opened, b)).toEqual([]);
@@ -80,7 +90,11 @@ describe('two sessions in one folder', () => {
     expect(bDiff.before).toContain('A was here');
     expect(await paths(opened, b, 'turn')).toEqual(['modified shared.txt +1 -1']);
 
-    await opened.handlers['diff:revert']({ sessionId: a, path: 'shared.txt', hunk: { index: 0, fingerprint: aDiff.hunks![0]!.fingerprint } });
+    await opened.handlers['diff:revert']({
+      sessionId: a,
+      path: 'shared.txt',
+      hunk: { index: 0, fingerprint: aDiff.hunks![0]!.fingerprint },
+    });
     const after = readFileSync(path.join(dir, 'shared.txt'), 'utf8');
     expect(after).toBe(numbered.replace('line 2\n', 'B was here\n').replace('line 8\n', 'B again\n'));
     expect(await paths(opened, a)).toEqual([]);
@@ -123,7 +137,9 @@ describe('two sessions in one folder', () => {
       writeFileSync(path.join(dir, 'other.txt'), 'while asked\n');
       return opened.handlers['approval:answer']({ approvalId: event.approvalId, action: 'allow', scope: 'once' });
     });
-    const a = await turn(opened, dir, [{ toolCalls: [{ name: 'run_command', arguments: { command: "printf 'appended\\n' >> shared.txt" } }] }]);
+    const a = await turn(opened, dir, [
+      { toolCalls: [{ name: 'run_command', arguments: { command: "printf 'appended\\n' >> shared.txt" } }] },
+    ]);
     await answer;
     expect(await paths(opened, a)).toEqual(['modified shared.txt +1 -0']);
   });
@@ -131,7 +147,9 @@ describe('two sessions in one folder', () => {
   it('refuses to revert lines another session rewrote since, and never overwrites them', async () => {
     const dir = folder();
     const opened = await openServices();
-    const a = await turn(opened, dir, [{ toolCalls: [edit('shared.txt', 'line 5\n', 'A wrote this\n'), edit('shared.txt', 'line 12\n', 'A here too\n')] }]);
+    const a = await turn(opened, dir, [
+      { toolCalls: [edit('shared.txt', 'line 5\n', 'A wrote this\n'), edit('shared.txt', 'line 12\n', 'A here too\n')] },
+    ]);
     const seen = await opened.handlers['diff:file']({ sessionId: a, path: 'shared.txt' });
     expect(seen.hunks?.map((hunk) => hunk.newStart)).toEqual([5, 12]);
 
@@ -158,7 +176,11 @@ describe('two sessions in one folder', () => {
     const seen = await opened.handlers['diff:file']({ sessionId: a, path: 'shared.txt' });
     const file = path.join(dir, 'shared.txt');
     writeFileSync(file, readFileSync(file, 'utf8').replace('line 19\n', 'later, by hand\n'));
-    await opened.handlers['diff:revert']({ sessionId: a, path: 'shared.txt', hunk: { index: 0, fingerprint: seen.hunks![0]!.fingerprint } });
+    await opened.handlers['diff:revert']({
+      sessionId: a,
+      path: 'shared.txt',
+      hunk: { index: 0, fingerprint: seen.hunks![0]!.fingerprint },
+    });
     expect(readFileSync(file, 'utf8')).toBe(numbered.replace('line 19\n', 'later, by hand\n'));
   });
 
@@ -172,7 +194,12 @@ describe('two sessions in one folder', () => {
     const opened = await openServices();
     const b = await turn(opened, dir, [{ toolCalls: [edit('shared.txt', 'line 15\n', 'B was here\n')] }]);
     const a = await turn(opened, dir, [
-      { toolCalls: [edit('shared.txt', 'line 3\n', 'A was here\n'), { name: 'write_file', arguments: { path: 'new.txt', content: 'from A\n' } }] },
+      {
+        toolCalls: [
+          edit('shared.txt', 'line 3\n', 'A was here\n'),
+          { name: 'write_file', arguments: { path: 'new.txt', content: 'from A\n' } },
+        ],
+      },
     ]);
 
     const moved = await opened.handlers['worktree:move']({ sessionId: a });
@@ -211,9 +238,10 @@ describe('two sessions in one folder', () => {
     const dir = folder();
     const opened = await openServices();
     const a = await turn(opened, dir, [{ toolCalls: [edit('shared.txt', 'line 3\n', 'A was here\n')] }]);
-    await expect(opened.handlers['worktree:move']({ sessionId: a })).rejects.toThrow(/cannot move to a worktree: .*not in a git repository/);
+    await expect(opened.handlers['worktree:move']({ sessionId: a })).rejects.toThrow(
+      /cannot move to a worktree: .*not in a git repository/,
+    );
     expect(readFileSync(path.join(dir, 'shared.txt'), 'utf8')).toContain('A was here');
     expect(await paths(opened, a)).toEqual(['modified shared.txt +1 -1']);
   });
 });
-

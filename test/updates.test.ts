@@ -14,7 +14,11 @@ afterEach(async () => {
 });
 
 const editTurns: Turn[] = [
-  { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } }] },
+  {
+    toolCalls: [
+      { name: 'edit_file', arguments: { path: 'src/price.js', old_string: 'cents * percent;', new_string: 'cents * percent / 100;' } },
+    ],
+  },
   { text: 'Edited.' },
 ];
 
@@ -31,8 +35,15 @@ describe('updating the desktop app while sessions run', () => {
     const asked = await waitForEvent('approval.asked');
     updater.fire('update-downloaded', { version: '0.2.0' });
     expect(announced).toEqual([{ state: 'ready', version: '0.2.0' }]);
-    expect(await handlers['app:update']({})).toEqual({ state: 'ready', version: '0.2.0', blockedBy: expect.stringContaining('1 session waits for your answer') });
-    expect(await handlers['app:restartToUpdate']({})).toEqual({ restarted: false, reason: expect.stringMatching(/^Not restarting: 1 session waits for your answer/) });
+    expect(await handlers['app:update']({})).toEqual({
+      state: 'ready',
+      version: '0.2.0',
+      blockedBy: expect.stringContaining('1 session waits for your answer'),
+    });
+    expect(await handlers['app:restartToUpdate']({})).toEqual({
+      restarted: false,
+      reason: expect.stringMatching(/^Not restarting: 1 session waits for your answer/),
+    });
     expect(updater.installs).toBe(0);
 
     const approvalId = asked.event.type === 'approval.asked' ? asked.event.approvalId : '';
@@ -46,6 +57,9 @@ describe('updating the desktop app while sessions run', () => {
   it('has no update to offer under `tether serve`', async () => {
     const { handlers } = await openServices({ dataDir: tempDir('tether-data-') });
     expect(await handlers['app:update']({})).toEqual({ state: 'unavailable' });
-    expect(await handlers['app:restartToUpdate']({})).toEqual({ restarted: false, reason: expect.stringContaining('only the packaged desktop app') });
+    expect(await handlers['app:restartToUpdate']({})).toEqual({
+      restarted: false,
+      reason: expect.stringContaining('only the packaged desktop app'),
+    });
   });
 });

@@ -135,10 +135,12 @@ describe('worktree sessions', () => {
 
     git(repo, 'checkout', '--quiet', '--', 'notes.txt');
     // An untracked file where the work would write one: git refuses to move the checkout, and nothing moves.
-    writeFileSync(path.join(repo, 'added.txt'), 'the person\'s own file\n');
-    await expect(handlers['worktree:finish']({ sessionId, action: 'squash' })).rejects.toThrow(/nothing was changed there.*untracked working tree files would be overwritten/s);
+    writeFileSync(path.join(repo, 'added.txt'), "the person's own file\n");
+    await expect(handlers['worktree:finish']({ sessionId, action: 'squash' })).rejects.toThrow(
+      /nothing was changed there.*untracked working tree files would be overwritten/s,
+    );
     expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
-    expect(readFileSync(path.join(repo, 'added.txt'), 'utf8')).toBe('the person\'s own file\n');
+    expect(readFileSync(path.join(repo, 'added.txt'), 'utf8')).toBe("the person's own file\n");
     rmSync(path.join(repo, 'added.txt'));
     const result = await handlers['worktree:finish']({ sessionId, action: 'squash' });
     expect(git(repo, 'rev-parse', 'HEAD')).toBe(result.commit);

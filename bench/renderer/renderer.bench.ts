@@ -467,7 +467,10 @@ function median(values: number[]): number {
 }
 
 function percentile(values: number[], p: number): number {
-  return nearestRank([...values].sort((a, b) => a - b), p / 100);
+  return nearestRank(
+    [...values].sort((a, b) => a - b),
+    p / 100,
+  );
 }
 
 function verdict(met: boolean): string {

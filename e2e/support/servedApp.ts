@@ -41,7 +41,10 @@ export async function startServedApp(
   const model = await startScriptedModel({ turns: options.turns ?? [] });
   writeFileSync(
     path.join(dataDir, 'settings.json'),
-    JSON.stringify({ ...(options.noModel ? {} : { model: { baseUrl: model.baseUrl, api: 'chat', model: 'scripted-model' } }), ...options.settings }),
+    JSON.stringify({
+      ...(options.noModel ? {} : { model: { baseUrl: model.baseUrl, api: 'chat', model: 'scripted-model' } }),
+      ...options.settings,
+    }),
   );
 
   let child: ChildProcess | undefined;

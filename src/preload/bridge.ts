@@ -36,7 +36,8 @@ export function createBridge(ipc: IpcRendererLike): TetherApi {
     async request<R extends RequestName>(name: R, input: Input<R>): Promise<Output<R>> {
       if (!isRequestName(name)) throw failure('invalid_input', `There is no request ${JSON.stringify(String(name))} in Tether's contract.`);
       const reply = Reply.safeParse(await ipc.invoke(ipcRequestChannel(name), input));
-      if (!reply.success) throw failure('failed', `Tether's main process answered ${name} with something that is not a reply; restart Tether.`);
+      if (!reply.success)
+        throw failure('failed', `Tether's main process answered ${name} with something that is not a reply; restart Tether.`);
       if (!reply.data.ok) throw failure(reply.data.error.code, reply.data.error.message);
       return reply.data.output as Output<R>;
     },

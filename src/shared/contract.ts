@@ -14,7 +14,15 @@ import { PageRequest, SessionPage, SessionSnapshot } from './sessionWindow';
  * (`TetherApi`). A channel that is not here does not exist.
  */
 
-const SessionStatusSchema = z.enum(['new', 'working', 'waiting', 'done', 'max_steps', 'failed', 'aborted']) satisfies z.ZodType<SessionStatus>;
+const SessionStatusSchema = z.enum([
+  'new',
+  'working',
+  'waiting',
+  'done',
+  'max_steps',
+  'failed',
+  'aborted',
+]) satisfies z.ZodType<SessionStatus>;
 
 /** A mode a new session may start in: every mode but unleashed, which is only ever chosen for a running session. */
 export const StartMode = PermissionMode.exclude(['unleashed']);
@@ -96,24 +104,26 @@ export const CompactStarted = z.object({ when: z.enum(['now', 'next_turn']) });
 export type CompactStarted = z.infer<typeof CompactStarted>;
 
 /** The person's answer in the Permission required dialog. */
-export const ApprovalAnswer = z.object({
-  approvalId: z.string(),
-  action: z.enum(['allow', 'deny']),
-  /** 'once', or how far an "Allow always" reaches. */
-  scope: Scope,
-  /** For a denial: what the model is told. */
-  message: z.string().max(4000).optional(),
-  /** For "Allow always": the rule as the person left it (they may edit the prefix). */
-  rule: z.string().optional(),
-  /**
-   * For an allow: the call's arguments as the person edited them (the command, the new text). The core
-   * validates them, checks them against the rules again, allows them once only, and tells the model.
-   */
-  args: z.record(z.string(), Json).optional(),
-}).refine((answer) => answer.args === undefined || answer.action === 'allow', {
-  message: 'Edited arguments come only with "allow"; a denial runs nothing, so send it without args.',
-  path: ['args'],
-});
+export const ApprovalAnswer = z
+  .object({
+    approvalId: z.string(),
+    action: z.enum(['allow', 'deny']),
+    /** 'once', or how far an "Allow always" reaches. */
+    scope: Scope,
+    /** For a denial: what the model is told. */
+    message: z.string().max(4000).optional(),
+    /** For "Allow always": the rule as the person left it (they may edit the prefix). */
+    rule: z.string().optional(),
+    /**
+     * For an allow: the call's arguments as the person edited them (the command, the new text). The core
+     * validates them, checks them against the rules again, allows them once only, and tells the model.
+     */
+    args: z.record(z.string(), Json).optional(),
+  })
+  .refine((answer) => answer.args === undefined || answer.action === 'allow', {
+    message: 'Edited arguments come only with "allow"; a denial runs nothing, so send it without args.',
+    path: ['args'],
+  });
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
 
 /** One entry of the inbox: a request waiting for the person, in any session. */
@@ -308,7 +318,13 @@ export const SettingsView = z.object({
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
-export const SettingsUpdate = SettingsView.omit({ hasApiKey: true, modelConfigured: true, keyVariables: true, keyKept: true, storedKeyFor: true })
+export const SettingsUpdate = SettingsView.omit({
+  hasApiKey: true,
+  modelConfigured: true,
+  keyVariables: true,
+  keyKept: true,
+  storedKeyFor: true,
+})
   .partial()
   .extend({
     /** Write-only: a new key, or null to forget the stored one. */

@@ -49,13 +49,7 @@ export const ToolResultItem = z.object({
 });
 export type ToolResultItem = z.infer<typeof ToolResultItem>;
 
-export const ConversationItem = z.discriminatedUnion('type', [
-  UserItem,
-  AssistantItem,
-  ReasoningItem,
-  ToolCallItem,
-  ToolResultItem,
-]);
+export const ConversationItem = z.discriminatedUnion('type', [UserItem, AssistantItem, ReasoningItem, ToolCallItem, ToolResultItem]);
 export type ConversationItem = z.infer<typeof ConversationItem>;
 
 /** Token counts as the provider reported them. */

@@ -50,7 +50,17 @@ export const ModelRetrying = z.object({
 });
 
 /** What kind of failure ended a model request, as the model layer classifies it (see model/provider.ts). */
-export const ModelFailureKind = z.enum(['auth', 'not_found', 'bad_request', 'rate_limit', 'server', 'connection', 'bad_response', 'unsupported', 'aborted']);
+export const ModelFailureKind = z.enum([
+  'auth',
+  'not_found',
+  'bad_request',
+  'rate_limit',
+  'server',
+  'connection',
+  'bad_response',
+  'unsupported',
+  'aborted',
+]);
 export type ModelFailureKind = z.infer<typeof ModelFailureKind>;
 
 /** The model finished a response: what it said, thought and asked for. */
@@ -449,4 +459,3 @@ export const LiveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool.output'), sessionId: z.string(), callId: z.string(), chunk: z.string() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
-

@@ -15,7 +15,13 @@ const call = (callId: string): SessionEvent[] => [
   { type: 'tool.started', callId, name: 'write_file', args: {} },
   { type: 'tool.finished', callId, name: 'write_file', outcome: 'ok', title: 't', output: 'o', durationMs: 1 },
 ];
-const checkpoint = (callId: string | null, commit: string): SessionEvent => ({ type: 'checkpoint.created', callId, commit, changed: true, skipped: 0 });
+const checkpoint = (callId: string | null, commit: string): SessionEvent => ({
+  type: 'checkpoint.created',
+  callId,
+  commit,
+  changed: true,
+  skipped: 0,
+});
 
 // seq: 1 start, 2 task, 3 base checkpoint, 4-6 call a, 7 checkpoint a, 8 plan, 9-11 call b, 12 checkpoint b
 const session = log(
@@ -59,7 +65,15 @@ describe('rewind points', () => {
 });
 
 describe('a conversation rewind', () => {
-  const rewound = then(session, { type: 'session.rewound', toSeq: 7, restore: 'both', beforeCommit: 'before', restoredCommit: 'restored', files: ['x'], warnings: [] });
+  const rewound = then(session, {
+    type: 'session.rewound',
+    toSeq: 7,
+    restore: 'both',
+    beforeCommit: 'before',
+    restoredCommit: 'restored',
+    files: ['x'],
+    warnings: [],
+  });
 
   it('keeps the conversation up to the step, and what belonged to it (the plan), and drops later steps', () => {
     const state = foldEvents(rewound);
@@ -76,7 +90,9 @@ describe('a conversation rewind', () => {
   it('is undone: the whole conversation, plan and steps come back, and what came after the rewind leaves', () => {
     const continued = then(rewound, { type: 'user.messaged', text: 'another way' }, checkpoint(null, 'restored'));
     expect(undoableRewind(foldEvents(continued))?.seq).toBe(14);
-    const state = foldEvents(then(continued, { type: 'session.rewind_undone', rewindSeq: 14, restore: 'both', beforeCommit: 'b2', files: ['x'], warnings: [] }));
+    const state = foldEvents(
+      then(continued, { type: 'session.rewind_undone', rewindSeq: 14, restore: 'both', beforeCommit: 'b2', files: ['x'], warnings: [] }),
+    );
     expect(state.items.map((item) => item.type)).toEqual(['user', 'tool_call', 'tool_result', 'tool_call', 'tool_result']);
     expect(state.plan).toEqual([{ step: 'b', status: 'in_progress' }]);
     expect(state.rewindPoints.map((point) => point.seq)).toEqual([2, 7, 12]);
@@ -90,7 +106,17 @@ describe('a conversation rewind', () => {
   });
 
   it('a files-only rewind leaves the conversation as it was', () => {
-    const state = foldEvents(then(session, { type: 'session.rewound', toSeq: 7, restore: 'files', beforeCommit: 'b', restoredCommit: 'r', files: [], warnings: [] }));
+    const state = foldEvents(
+      then(session, {
+        type: 'session.rewound',
+        toSeq: 7,
+        restore: 'files',
+        beforeCommit: 'b',
+        restoredCommit: 'r',
+        files: [],
+        warnings: [],
+      }),
+    );
     expect(state.items).toHaveLength(5);
     expect(state.rewindPoints).toHaveLength(3);
     expect(state.filesCommit).toBe('r');
@@ -109,7 +135,11 @@ describe('a conversation rewind', () => {
   });
 
   it('folds the same state one event at a time as in one go', () => {
-    const events = then(rewound, { type: 'user.messaged', text: 'again' }, { type: 'session.rewind_undone', rewindSeq: 14, restore: 'both', files: [], warnings: [] });
+    const events = then(
+      rewound,
+      { type: 'user.messaged', text: 'again' },
+      { type: 'session.rewind_undone', rewindSeq: 14, restore: 'both', files: [], warnings: [] },
+    );
     const stepwise = events.reduce((state, stored) => foldEvents([stored], state), foldEvents([]));
     expect(stepwise.items).toEqual(foldEvents(events).items);
     expect(stepwise.rewindPoints.map((point) => point.seq)).toEqual(foldEvents(events).rewindPoints.map((point) => point.seq));
@@ -118,10 +148,22 @@ describe('a conversation rewind', () => {
 
 describe('commands that ran unasked, for the preview', () => {
   const command = (callId: string, text: string, question = false): SessionEvent[] => [
-    { type: 'model.responded', items: [{ type: 'tool_call', callId, name: 'run_command', arguments: JSON.stringify({ command: text }) }], usage },
+    {
+      type: 'model.responded',
+      items: [{ type: 'tool_call', callId, name: 'run_command', arguments: JSON.stringify({ command: text }) }],
+      usage,
+    },
     ...(question
       ? ([
-          { type: 'approval.asked', approvalId: `p_${callId}`, callId, tool: 'run_command', risk: 'exec', summary: text, args: { command: text } },
+          {
+            type: 'approval.asked',
+            approvalId: `p_${callId}`,
+            callId,
+            tool: 'run_command',
+            risk: 'exec',
+            summary: text,
+            args: { command: text },
+          },
           { type: 'approval.answered', approvalId: `p_${callId}`, callId, decision: { action: 'allow', scope: 'once', by: 'person' } },
         ] satisfies SessionEvent[])
       : []),

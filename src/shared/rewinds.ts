@@ -151,9 +151,15 @@ export function addMessagePoint(state: SessionState, seq: number): void {
 }
 
 export function applyCheckpointCreated(state: SessionState, event: EventOf<'checkpoint.created'>, seq: number): void {
-  state.checkpoints = [...state.checkpoints, { seq, callId: event.callId, commit: event.commit, changed: event.changed, skipped: event.skipped }];
+  state.checkpoints = [
+    ...state.checkpoints,
+    { seq, callId: event.callId, commit: event.commit, changed: event.changed, skipped: event.skipped },
+  ];
   if (event.callId !== null) {
-    state.rewindPoints = [...state.rewindPoints, { seq, kind: 'checkpoint', callId: event.callId, commit: event.commit, mark: markOf(state) }];
+    state.rewindPoints = [
+      ...state.rewindPoints,
+      { seq, kind: 'checkpoint', callId: event.callId, commit: event.commit, mark: markOf(state) },
+    ];
   } else {
     // A run starts right after the person's message: the files it finds are the files "at" that message
     // (including edits the person made by hand since the last checkpoint).
@@ -186,7 +192,12 @@ export function applyCheckpointFailed(state: SessionState, event: EventOf<'check
  * what comes after it pushed into its own record of what came before.
  */
 function beforeOf(state: SessionState): RewindView['before'] {
-  return { items: [...state.items], ...(state.itemsFrom > 0 ? { itemsFrom: state.itemsFrom } : {}), mark: markOf(state), points: state.rewindPoints };
+  return {
+    items: [...state.items],
+    ...(state.itemsFrom > 0 ? { itemsFrom: state.itemsFrom } : {}),
+    mark: markOf(state),
+    points: state.rewindPoints,
+  };
 }
 
 export function applyRewound(state: SessionState, event: EventOf<'session.rewound'>, seq: number): void {

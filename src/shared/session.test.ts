@@ -95,7 +95,12 @@ describe('reduce', () => {
   });
 
   it('stays waiting when resumed with a question still unanswered (after a restart), and works once it is answered', () => {
-    const answered: SessionEvent = { type: 'approval.answered', approvalId: 'p1', callId: 'c2', decision: { action: 'allow', scope: 'once', by: 'person' } };
+    const answered: SessionEvent = {
+      type: 'approval.answered',
+      approvalId: 'p1',
+      callId: 'c2',
+      decision: { action: 'allow', scope: 'once', by: 'person' },
+    };
     const resumed = [...log, { type: 'session.resumed' } as const].reduce(reduce, initialSessionState);
     expect(resumed.status).toBe('waiting');
     expect([...log, { type: 'session.resumed' } as const, answered].reduce(reduce, initialSessionState).status).toBe('working');
@@ -252,7 +257,12 @@ describe('retries and failures', () => {
         { type: 'session.resumed' },
         { type: 'user.messaged', text: 'try again' },
         { type: 'model.requested', step: 2 },
-        { type: 'session.finished', status: 'failed', reason: '401 from http://x/v1: the API key was refused', modelFailure: { kind: 'auth', status: 401 } },
+        {
+          type: 'session.finished',
+          status: 'failed',
+          reason: '401 from http://x/v1: the API key was refused',
+          modelFailure: { kind: 'auth', status: 401 },
+        },
         { type: 'session.resumed' },
         { type: 'user.messaged', text: 'and again' },
         { type: 'model.requested', step: 3 },
@@ -269,10 +279,16 @@ describe('retries and failures', () => {
   });
 
   it('holds the last model failure until the session runs again, and keeps stops and step limits too', () => {
-    const failed = foldEvents(stored([...start, { type: 'session.finished', status: 'failed', reason: refused, modelFailure: { kind: 'connection' } }]));
+    const failed = foldEvents(
+      stored([...start, { type: 'session.finished', status: 'failed', reason: refused, modelFailure: { kind: 'connection' } }]),
+    );
     expect(failed.modelFailure).toEqual({ kind: 'connection' });
     expect(reduce(failed, { type: 'session.resumed' }).modelFailure).toBeUndefined();
-    const stopped = reduce(reduce(failed, { type: 'session.resumed' }), { type: 'session.finished', status: 'aborted', reason: 'Stopped by the person.' });
+    const stopped = reduce(reduce(failed, { type: 'session.resumed' }), {
+      type: 'session.finished',
+      status: 'aborted',
+      reason: 'Stopped by the person.',
+    });
     expect(stopped.endings.map((ending) => ending.status)).toEqual(['failed', 'aborted']);
     expect(stopped.modelFailure).toBeUndefined();
   });

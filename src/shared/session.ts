@@ -1,7 +1,16 @@
 import type { ConversationItem, ModelApi, Usage } from './conversation';
 import { addUsage, zeroUsage } from './conversation';
 import { isUnpriced } from './costs';
-import type { EventOf, InstructionFile, QuarantinedRepository, SessionEvent, SessionEndStatus, StoredEvent, ToolOutcome, TouchedFile } from './events';
+import type {
+  EventOf,
+  InstructionFile,
+  QuarantinedRepository,
+  SessionEvent,
+  SessionEndStatus,
+  StoredEvent,
+  ToolOutcome,
+  TouchedFile,
+} from './events';
 import type { Decision } from './permissions';
 import type { PlanStep } from './plan';
 import {
@@ -459,7 +468,12 @@ function apply(draft: Draft, event: SessionEvent): void {
       if (event.status !== 'done') {
         state.endings = [
           ...state.endings,
-          { atItem: itemCount(state), status: event.status, reason: event.reason, ...(event.modelFailure ? { modelFailure: event.modelFailure } : {}) },
+          {
+            atItem: itemCount(state),
+            status: event.status,
+            reason: event.reason,
+            ...(event.modelFailure ? { modelFailure: event.modelFailure } : {}),
+          },
         ];
       }
       state.pendingApprovals = [];
@@ -490,13 +504,17 @@ function apply(draft: Draft, event: SessionEvent): void {
       return;
     }
     case 'worktree.finished':
-      if (state.worktree) state.worktree = { ...state.worktree, finished: { action: event.action, ...(event.commit ? { commit: event.commit } : {}) } };
+      if (state.worktree)
+        state.worktree = { ...state.worktree, finished: { action: event.action, ...(event.commit ? { commit: event.commit } : {}) } };
       return;
     case 'instructions.loaded': {
       const { instructions } = state;
       state.instructions = {
         system: event.placement === 'system' ? event.files : instructions.system,
-        notes: event.placement === 'conversation' && event.files.length > 0 ? [...instructions.notes, { atItem: itemCount(state), files: event.files }] : instructions.notes,
+        notes:
+          event.placement === 'conversation' && event.files.length > 0
+            ? [...instructions.notes, { atItem: itemCount(state), files: event.files }]
+            : instructions.notes,
         warnings: event.warnings.length > 0 ? [...instructions.warnings, ...event.warnings] : instructions.warnings,
         skipped: event.skipped && event.skipped.length > 0 ? [...instructions.skipped, ...event.skipped] : instructions.skipped,
       };

@@ -61,11 +61,24 @@ function generatedLog(seed: number, turns: number, options: { rewinds?: boolean 
         const approvalId = `a${++approvals}`;
         append({ type: 'approval.asked', approvalId, callId, tool: name, risk: 'exec', summary: `Run ${callId}`, args });
         allowed = next() < 0.8;
-        append({ type: 'approval.answered', approvalId, callId, decision: { action: allowed ? 'allow' : 'deny', scope: 'once', by: 'person' } });
+        append({
+          type: 'approval.answered',
+          approvalId,
+          callId,
+          decision: { action: allowed ? 'allow' : 'deny', scope: 'once', by: 'person' },
+        });
       }
       if (allowed) {
         append({ type: 'tool.started', callId, name, args });
-        append({ type: 'tool.finished', callId, name, outcome: 'ok', title: `${name} ${calls}`, output: `output of ${callId}\n`, durationMs: 3 });
+        append({
+          type: 'tool.finished',
+          callId,
+          name,
+          outcome: 'ok',
+          title: `${name} ${calls}`,
+          output: `output of ${callId}\n`,
+          durationMs: 3,
+        });
         if (name !== 'read_file') append({ type: 'checkpoint.created', callId, commit: `k${calls}`, changed: next() < 0.7, skipped: 0 });
       } else {
         append({ type: 'tool.finished', callId, name, outcome: 'denied', title: name, output: 'denied', durationMs: 0 });
@@ -77,12 +90,28 @@ function generatedLog(seed: number, turns: number, options: { rewinds?: boolean 
       append({ type: 'plan.updated', steps: [{ step: `step ${turn}`, status: 'in_progress' }] });
     } else if (roll < 0.78 && itemCount(state) > 3) {
       append({ type: 'context.compacting', trigger: 'auto', tokensBefore: 900 });
-      append({ type: 'context.compacted', summary: `summary ${turn}`, keptFromItem: itemCount(state) - 2, tokensBefore: 900, tokensAfter: 100, files: [], plan: [], usage });
+      append({
+        type: 'context.compacted',
+        summary: `summary ${turn}`,
+        keptFromItem: itemCount(state) - 2,
+        tokensBefore: 900,
+        tokensAfter: 100,
+        files: [],
+        plan: [],
+        usage,
+      });
     } else if (roll < 0.86 && rewinding && state.rewindPoints.length > 0) {
       append({ type: 'session.finished', status: 'aborted', reason: 'Stopped by the person.' });
       const point = pick(state.rewindPoints);
       const restore = pick(['both', 'conversation', 'files'] as const);
-      append({ type: 'session.rewound', toSeq: point.seq, restore, ...(restore !== 'conversation' ? { beforeCommit: 'b', restoredCommit: point.commit ?? 'r' } : {}), files: [], warnings: [] });
+      append({
+        type: 'session.rewound',
+        toSeq: point.seq,
+        restore,
+        ...(restore !== 'conversation' ? { beforeCommit: 'b', restoredCommit: point.commit ?? 'r' } : {}),
+        files: [],
+        warnings: [],
+      });
       append({ type: 'session.resumed' });
     } else if (roll < 0.9 && undoableRewind(state)) {
       const rewind = undoableRewind(state)!;
@@ -94,8 +123,20 @@ function generatedLog(seed: number, turns: number, options: { rewinds?: boolean 
   if (next() < 0.5) {
     const callId = `c${++calls}`;
     append({ type: 'model.requested', step: ++step });
-    append({ type: 'model.responded', items: [{ type: 'tool_call', callId, name: 'run_command', arguments: '{"command":"rm -rf build"}' }], usage });
-    append({ type: 'approval.asked', approvalId: `a${++approvals}`, callId, tool: 'run_command', risk: 'exec', summary: 'Run rm', args: { command: 'rm -rf build' } });
+    append({
+      type: 'model.responded',
+      items: [{ type: 'tool_call', callId, name: 'run_command', arguments: '{"command":"rm -rf build"}' }],
+      usage,
+    });
+    append({
+      type: 'approval.asked',
+      approvalId: `a${++approvals}`,
+      callId,
+      tool: 'run_command',
+      risk: 'exec',
+      summary: 'Run rm',
+      args: { command: 'rm -rf build' },
+    });
   }
   return log;
 }
@@ -125,7 +166,16 @@ function expectConsistent(held: SessionState, whole: SessionState): void {
   });
   expect(whole.checkpoints.slice(-held.checkpoints.length)).toEqual(held.checkpoints);
   const rest = (state: SessionState) => {
-    const { items: _items, itemsFrom: _from, toolCalls: _calls, approvals: _approvals, rewindPoints: _points, rewinds: _rewinds, checkpoints: _checkpoints, ...others } = state;
+    const {
+      items: _items,
+      itemsFrom: _from,
+      toolCalls: _calls,
+      approvals: _approvals,
+      rewindPoints: _points,
+      rewinds: _rewinds,
+      checkpoints: _checkpoints,
+      ...others
+    } = state;
     return others;
   };
   expect(rest(held)).toEqual(rest(whole));
@@ -136,7 +186,12 @@ function expectConsistent(held: SessionState, whole: SessionState): void {
  * a page fetched now and then as the person scrolls back, and opened afresh whenever an event needs
  * items the window does not hold.
  */
-function foldAsAWindow(log: StoredEvent[], openAt: number, windowItems: number, pageEvery: number): { state: SessionState; reopened: number } {
+function foldAsAWindow(
+  log: StoredEvent[],
+  openAt: number,
+  windowItems: number,
+  pageEvery: number,
+): { state: SessionState; reopened: number } {
   let state = snapshotOf(foldEvents(log.slice(0, openAt)), windowItems);
   let reopened = 0;
   for (let index = openAt; index < log.length; index++) {
@@ -189,7 +244,8 @@ describe('a session opened from a snapshot and its tail', () => {
       }
       expect(state.items).toEqual(whole.items);
       expect(state.rewindPoints).toEqual(whole.rewindPoints);
-      for (const item of whole.items) if (item.type === 'tool_call') expect(state.toolCalls[item.callId]).toEqual(whole.toolCalls[item.callId]);
+      for (const item of whole.items)
+        if (item.type === 'tool_call') expect(state.toolCalls[item.callId]).toEqual(whole.toolCalls[item.callId]);
     }
   });
 
@@ -210,7 +266,15 @@ describe('a session opened from a snapshot and its tail', () => {
   it('keeps a snapshot small however much a rewind took out, and counts what it left out', () => {
     const log = generatedLog(9, 300, { rewinds: false });
     const first = log.find((stored) => stored.event.type === 'user.messaged')!;
-    const rewound = foldEvents([...log, { sessionId: 's', seq: log.length + 1, at: 0, event: { type: 'session.rewound', toSeq: first.seq, restore: 'conversation', files: [], warnings: [] } }]);
+    const rewound = foldEvents([
+      ...log,
+      {
+        sessionId: 's',
+        seq: log.length + 1,
+        at: 0,
+        event: { type: 'session.rewound', toSeq: first.seq, restore: 'conversation', files: [], warnings: [] },
+      },
+    ]);
     const rewind = rewound.rewinds.at(-1)!;
     expect(rewind.dropped.length).toBeGreaterThan(300);
     const snapshot = snapshotOf(rewound);
@@ -224,11 +288,19 @@ describe('a session opened from a snapshot and its tail', () => {
     const window = snapshotOf(whole, 10);
     const held = window.rewindPoints.at(-1);
     const older = whole.rewindPoints.find((point) => point.mark.items <= window.itemsFrom)!;
-    const rewindTo = (toSeq: number, restore: 'both' | 'files' = 'both'): SessionEvent => ({ type: 'session.rewound', toSeq, restore, files: [], warnings: [] });
+    const rewindTo = (toSeq: number, restore: 'both' | 'files' = 'both'): SessionEvent => ({
+      type: 'session.rewound',
+      toSeq,
+      restore,
+      files: [],
+      warnings: [],
+    });
     expect(needsWholeConversation(window, rewindTo(older.seq))).toBe(true);
     expect(needsWholeConversation(window, rewindTo(older.seq, 'files'))).toBe(false);
     if (held) expect(needsWholeConversation(window, rewindTo(held.seq))).toBe(false);
-    expect(needsWholeConversation(window, { type: 'session.rewind_undone', rewindSeq: 999_999, restore: 'both', files: [], warnings: [] })).toBe(true);
+    expect(
+      needsWholeConversation(window, { type: 'session.rewind_undone', rewindSeq: 999_999, restore: 'both', files: [], warnings: [] }),
+    ).toBe(true);
     expect(needsWholeConversation(whole, rewindTo(older.seq))).toBe(false);
     expect(needsWholeConversation(window, { type: 'user.messaged', text: 'hi' })).toBe(false);
   });

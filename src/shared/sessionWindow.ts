@@ -32,7 +32,11 @@ export const PAGE_ITEMS_MAX = 500;
 // The fold's views are TypeScript types main builds (session.ts); over the wire their frame is checked, not rebuilt field by field.
 const ToolCallFrame = z.looseObject({ callId: z.string(), name: z.string(), arguments: z.string(), status: z.string() });
 const ApprovalFrame = z.looseObject({ approvalId: z.string(), callId: z.string(), tool: z.string(), summary: z.string() });
-const RewindPointFrame = z.looseObject({ seq: z.number().int().positive(), kind: z.enum(['message', 'checkpoint']), mark: z.looseObject({ items: z.number().int().nonnegative() }) });
+const RewindPointFrame = z.looseObject({
+  seq: z.number().int().positive(),
+  kind: z.enum(['message', 'checkpoint']),
+  mark: z.looseObject({ items: z.number().int().nonnegative() }),
+});
 const SessionStateFrame = z.looseObject({
   status: z.string(),
   itemsFrom: z.number().int().nonnegative(),
@@ -60,8 +64,14 @@ export const SessionPage = z.object({
   /** The whole-conversation index of `items[0]`. */
   fromItem: z.number().int().nonnegative(),
   items: z.array(ConversationItem),
-  toolCalls: z.record(z.string(), z.custom<ToolCallView>((value) => ToolCallFrame.safeParse(value).success, 'Expected a tool call view.')),
-  approvals: z.record(z.string(), z.custom<ApprovalView>((value) => ApprovalFrame.safeParse(value).success, 'Expected an approval view.')),
+  toolCalls: z.record(
+    z.string(),
+    z.custom<ToolCallView>((value) => ToolCallFrame.safeParse(value).success, 'Expected a tool call view.'),
+  ),
+  approvals: z.record(
+    z.string(),
+    z.custom<ApprovalView>((value) => ApprovalFrame.safeParse(value).success, 'Expected an approval view.'),
+  ),
   rewindPoints: z.array(z.custom<RewindPoint>((value) => RewindPointFrame.safeParse(value).success, 'Expected a rewind point.')),
 });
 export type SessionPage = z.infer<typeof SessionPage>;
@@ -89,7 +99,9 @@ export function snapshotOf(state: SessionState, windowItems = SNAPSHOT_ITEMS): S
 export function windowFrom(state: SessionState, from: number): SessionState {
   const cut = Math.max(0, Math.min(from, itemCount(state)) - state.itemsFrom);
   const recent = state.rewinds.length - SNAPSHOT_RECENT_REWINDS;
-  const rewinds = state.rewinds.map((rewind, index) => trimRewind(rewind, index >= recent ? SNAPSHOT_REWIND_ITEMS : SNAPSHOT_OLD_REWIND_ITEMS));
+  const rewinds = state.rewinds.map((rewind, index) =>
+    trimRewind(rewind, index >= recent ? SNAPSHOT_REWIND_ITEMS : SNAPSHOT_OLD_REWIND_ITEMS),
+  );
   const checkpoints = state.checkpoints.length > SNAPSHOT_CHECKPOINTS ? state.checkpoints.slice(-SNAPSHOT_CHECKPOINTS) : state.checkpoints;
   if (cut === 0 && rewinds.every((rewind, index) => rewind === state.rewinds[index]) && checkpoints === state.checkpoints) return state;
 
@@ -200,7 +212,12 @@ function trimRewind(rewind: RewindView, keep: number): RewindView {
     const itemsFrom = (before.itemsFrom ?? 0) + cut;
     trimmed = {
       ...trimmed,
-      before: { ...before, items: before.items.slice(cut), itemsFrom, points: before.points.filter((point) => point.mark.items > itemsFrom) },
+      before: {
+        ...before,
+        items: before.items.slice(cut),
+        itemsFrom,
+        points: before.points.filter((point) => point.mark.items > itemsFrom),
+      },
     };
   }
   return trimmed;

@@ -25,7 +25,6 @@ import { readCaseFile } from '../support/testData';
  * same kinds get the same treatment.
  */
 
-
 type Verdict = 'allow' | 'ask' | 'deny';
 
 interface RawCase {
@@ -45,17 +44,26 @@ const DIVERGES: Record<string, { ours: Verdict; why: string }> = {
     ours: 'deny',
     why: 'opencode carves .env.example out of the *.env.* deny with a later allow; in Tether deny beats allow, so a carve-out is written into the deny itself (our built-in .env ask uses .env.!(example|sample|...))',
   },
-  'rm-046': { ours: 'deny', why: 'gemini lets a higher-priority ask beat the priority-0 deny of every tool; in Tether deny beats ask whatever the priority' },
+  'rm-046': {
+    ours: 'deny',
+    why: 'gemini lets a higher-priority ask beat the priority-0 deny of every tool; in Tether deny beats ask whatever the priority',
+  },
   'rm-073': {
     ours: 'ask',
     why: 'a redirection is an edit of its target, and /tmp/test is outside the workspace: a command rule never grants writes outside it (gemini has allowRedirection for that; Tether has no such switch)',
   },
-  'rm-079': { ours: 'allow', why: 'ls is on the read-only command list, which runs on its own (docs/ARCHITECTURE.md section 5); gemini asks for any part no rule allows' },
+  'rm-079': {
+    ours: 'allow',
+    why: 'ls is on the read-only command list, which runs on its own (docs/ARCHITECTURE.md section 5); gemini asks for any part no rule allows',
+  },
   'rm-085': {
     ours: 'ask',
     why: 'cat reads the files that $(ls) names, only known when it runs: a path a read-only command names that may lie outside the workspace asks, as read_file does, whatever allows the program',
   },
-  'rm-094': { ours: 'ask', why: 'the bare run_command ask rule matches every part and ask beats allow; gemini lets the higher-priority allows win' },
+  'rm-094': {
+    ours: 'ask',
+    why: 'the bare run_command ask rule matches every part and ask beats allow; gemini lets the higher-priority allows win',
+  },
 };
 
 interface Translated {
@@ -151,7 +159,10 @@ function opencodeRules(raw: unknown): Array<{ permission: string; pattern: strin
 
 /** opencode's Wildcard.match: `*` any run of characters, `?` one, and a trailing " *" may match nothing. */
 function opencodeMatches(pattern: string, text: string): boolean {
-  let source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  let source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   if (source.endsWith(' .*')) source = `${source.slice(0, -3)}( .*)?`;
   return new RegExp(`^${source}$`, 's').test(text);
 }
@@ -178,15 +189,35 @@ function translateOpencode(c: RawCase): Translated {
     const isPath = !text.includes(' ') && (first?.pattern ?? '').includes('/');
     const tool = isPath ? 'read_file' : 'run_command';
     const spec = isPath ? first?.pattern : opencodeCommand(first?.pattern ?? '');
-    return { rules: [{ pattern: `${tool}(${spec})`, action: 'deny', source: 'user' }], tool: toolFor(tool), args: argsFor(tool, text), mode: 'ask', check: 'match', theirs, ours: theirs };
+    return {
+      rules: [{ pattern: `${tool}(${spec})`, action: 'deny', source: 'user' }],
+      tool: toolFor(tool),
+      args: argsFor(tool, text),
+      mode: 'ask',
+      check: 'match',
+      theirs,
+      ours: theirs,
+    };
   }
   if (c.system.startsWith('opencode:Wildcard.allStructured')) {
     const entries = Object.entries(c.rules as Record<string, string>);
     const text = [c.call.head, ...((c.call.tail as string[]) ?? [])].map((w) => quoteWord(String(w))).join(' ');
     const plain = [c.call.head, ...((c.call.tail as string[]) ?? [])].join(' ');
-    const rules = entries.map(([pattern, action]) => ({ pattern: `run_command(${opencodeCommand(pattern)})`, action: mapDecision(action), source: 'user' as const }));
+    const rules = entries.map(([pattern, action]) => ({
+      pattern: `run_command(${opencodeCommand(pattern)})`,
+      action: mapDecision(action),
+      source: 'user' as const,
+    }));
     const matched = entries.filter(([pattern]) => opencodeMatches(pattern, plain)).map(([, action]) => mapDecision(action));
-    return { rules, tool: testTools.run_command, args: { command: text }, mode: 'ask', check: 'verdict', theirs, ours: strictest(matched) ?? 'ask' };
+    return {
+      rules,
+      tool: testTools.run_command,
+      args: { command: text },
+      mode: 'ask',
+      check: 'verdict',
+      theirs,
+      ours: strictest(matched) ?? 'ask',
+    };
   }
   const raw = opencodeRules(c.rules);
   const rules = raw.map((r) => opencodeRule(r.permission, r.pattern, r.action));
@@ -194,7 +225,9 @@ function translateOpencode(c: RawCase): Translated {
   const subject = String(c.call.pattern ?? c.call.path);
   const tool = opencodeTool(permission);
   // The oracle: which rules opencode itself would match, then Tether's precedence over them.
-  const matched = raw.filter((r) => opencodeMatches(r.permission, permission) && opencodeMatches(r.pattern, subject)).map((r) => mapDecision(r.action));
+  const matched = raw
+    .filter((r) => opencodeMatches(r.permission, permission) && opencodeMatches(r.pattern, subject))
+    .map((r) => mapDecision(r.action));
   const lastWins = matched.length > 0 ? (matched[matched.length - 1] as Verdict) : 'ask';
   const noMatch: Verdict = tool === 'read_file' || tool === 'list_files' || tool === 'search_code' ? 'allow' : 'ask';
   const ours = lastWins === theirs ? (strictest(matched) ?? noMatch) : theirs;
@@ -325,7 +358,12 @@ const CLAUDE_TOOLS: Record<string, string> = {
   Grep: 'search_code',
   WebFetch: 'fetch_url',
 };
-const CLAUDE_MODES: Record<string, PermissionMode> = { default: 'ask', acceptEdits: 'auto-edit', plan: 'read-only', bypassPermissions: 'unleashed' };
+const CLAUDE_MODES: Record<string, PermissionMode> = {
+  default: 'ask',
+  acceptEdits: 'auto-edit',
+  plan: 'read-only',
+  bypassPermissions: 'unleashed',
+};
 
 function claudeRule(text: string, action: RuleAction): PermissionRule {
   const found = /^([A-Za-z_]+)(?:\((.*)\))?$/s.exec(text.trim());
@@ -364,7 +402,10 @@ function translate(c: RawCase): Translated {
   const divergence = DIVERGES[c.id];
   if (divergence) return { ...t, ours: divergence.ours, why: divergence.why };
   if (t.ours !== t.theirs) {
-    return { ...t, why: `${c.system} decides by ${c.system.startsWith('opencode') ? 'the last matching rule' : 'its own precedence'}; Tether by deny > ask > allow, then the mode default` };
+    return {
+      ...t,
+      why: `${c.system} decides by ${c.system.startsWith('opencode') ? 'the last matching rule' : 'its own precedence'}; Tether by deny > ask > allow, then the mode default`,
+    };
   }
   return t;
 }
@@ -404,7 +445,14 @@ describe('rule_matching.json', () => {
         expect(rejected ? 'rejected' : 'loaded').toBe(t.ours);
         return;
       }
-      const engine = createPermissionEngine({ workspaceRoot, mode: t.mode, outsideContent: 'ask', rules: t.rules, projectTrusted: true, analyze: analyzeCommand });
+      const engine = createPermissionEngine({
+        workspaceRoot,
+        mode: t.mode,
+        outsideContent: 'ask',
+        rules: t.rules,
+        projectTrusted: true,
+        analyze: analyzeCommand,
+      });
       const verdict = engine.evaluate(query(t.tool as AnyTool, t.args ?? {}));
       if (t.check === 'match') {
         expect(verdict.action === 'deny' ? 'match' : 'no_match', verdict.reason).toBe(t.ours);

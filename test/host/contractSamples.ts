@@ -76,7 +76,10 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'session:rewind': { sessionId: 's1', toSeq: 2, restore: 'both' },
   'session:undoRewind': { sessionId: 's1' },
   'sandbox:get': { projectId: 'p1' },
-  'sandbox:update': { projectId: 'p1', fence: { allowWrite: [], denyWrite: [], denyRead: ['~/.kube'], allowedDomains: ['registry.npmjs.org'] } },
+  'sandbox:update': {
+    projectId: 'p1',
+    fence: { allowWrite: [], denyWrite: [], denyRead: ['~/.kube'], allowedDomains: ['registry.npmjs.org'] },
+  },
   'sandbox:addRegistries': { projectId: 'p1' },
 };
 
@@ -126,7 +129,13 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'sessions:list': [summary],
   'session:start': { sessionId: 's1' },
   'session:open': {
-    state: { ...initialSessionState, status: 'working', items: [{ type: 'user', text: 'fix the failing test' }], itemsFrom: 200, lastSeq: 901 },
+    state: {
+      ...initialSessionState,
+      status: 'working',
+      items: [{ type: 'user', text: 'fix the failing test' }],
+      itemsFrom: 200,
+      lastSeq: 901,
+    },
     startedAt: { c1: 1_700_000_000_000 },
     askedAt: {},
   },
@@ -148,7 +157,14 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'approval:answer': undefined,
   'approvals:pending': [{ approvalId: 'a1', sessionId: 's1', sessionTitle: 'Fix', askedAt: 1 }],
   'diff:files': [{ path: 'src/a.ts', status: 'modified', additions: 1, deletions: 1, binary: false }],
-  'diff:file': { path: 'src/a.ts', before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, fingerprint: 'f00d' }] },
+  'diff:file': {
+    path: 'src/a.ts',
+    before: 'a',
+    after: 'b',
+    language: 'typescript',
+    binary: false,
+    hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, fingerprint: 'f00d' }],
+  },
   'diff:revert': { path: 'src/a.ts', note: 'src/a.ts line 5 (hunk)', undoId: 'u1' },
   'diff:undoRevert': { path: 'src/a.ts', note: 'src/a.ts line 5 (hunk)' },
   'diff:accept': undefined,

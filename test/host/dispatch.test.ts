@@ -28,7 +28,10 @@ describe('createDispatcher', () => {
     const { dispatch, calls } = setUp();
     for (const name of names) {
       const reply = await dispatch(stranger, name, sampleInputs[name]);
-      expect(reply, name).toEqual({ ok: false, error: { code: 'failed', message: expect.stringMatching(/Refused the request .*own window/) } });
+      expect(reply, name).toEqual({
+        ok: false,
+        error: { code: 'failed', message: expect.stringMatching(/Refused the request .*own window/) },
+      });
     }
     expect(calls).toEqual([]);
   });

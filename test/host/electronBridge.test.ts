@@ -29,7 +29,12 @@ function fakeElectron(overrides: Parameters<typeof recordingHandlers>[0] = {}) {
     },
   };
   const { handlers, calls } = recordingHandlers(overrides);
-  const unbind = bindIpc(ipcMain, handlers, (frame) => frame === appFrame, () => {});
+  const unbind = bindIpc(
+    ipcMain,
+    handlers,
+    (frame) => frame === appFrame,
+    () => {},
+  );
 
   let senderFrame: WebFrameMain | null = appFrame;
   const invoked: string[] = [];
@@ -99,7 +104,10 @@ describe('broadcastTo', () => {
     const contents = { send: (...args: unknown[]) => sent.push(args), isDestroyed: () => destroyed };
     let target: typeof contents | undefined = contents;
     const logged: string[] = [];
-    const emit = broadcastTo(() => target, (message) => logged.push(message));
+    const emit = broadcastTo(
+      () => target,
+      (message) => logged.push(message),
+    );
 
     emit('session:event', storedEvent);
     emit('sessions:deleted', { sessionId: 7 } as never);
@@ -131,7 +139,10 @@ describe('the preload bridge', () => {
     const electron = fakeElectron();
     const bridge = createBridge(electron.ipcRenderer);
     for (const name of ['shell:exec', 'constructor', '__proto__']) {
-      await expect(bridge.request(name as never, {} as never)).rejects.toEqual({ code: 'invalid_input', message: expect.stringContaining(name) });
+      await expect(bridge.request(name as never, {} as never)).rejects.toEqual({
+        code: 'invalid_input',
+        message: expect.stringContaining(name),
+      });
     }
     expect(electron.invoked).toEqual([]);
   });
@@ -148,7 +159,9 @@ describe('the preload bridge', () => {
     expect(reason).not.toBeInstanceOf(Error);
     expect(reason).toEqual({ code: 'not_found', message: 'There is no session s9.' });
 
-    const error = await bridgeClient(bridge).request('session:stop', { sessionId: 's9' }).catch((caught: unknown) => caught);
+    const error = await bridgeClient(bridge)
+      .request('session:stop', { sessionId: 's9' })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestError);
     expect(error).toMatchObject({ code: 'not_found', message: 'There is no session s9.' });
   });

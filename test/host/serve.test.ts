@@ -7,7 +7,18 @@ import { WebSocket } from 'ws';
 import { requests, type RequestName } from '../../src/shared/contract';
 import { removeTempDirs } from '../support/tempDirs';
 import { sampleInputs, sampleOutputs, storedEvent } from './contractSamples';
-import { call, connect, nextClose, nextEvent, rawGet, rawGetBytes, rendererFixture, SECRET, startTestHost, type TestHost } from './serveHelpers';
+import {
+  call,
+  connect,
+  nextClose,
+  nextEvent,
+  rawGet,
+  rawGetBytes,
+  rendererFixture,
+  SECRET,
+  startTestHost,
+  type TestHost,
+} from './serveHelpers';
 
 // `tether serve` over real sockets on 127.0.0.1: who may connect, what the socket answers, and what
 // the HTTP side serves.
@@ -53,7 +64,13 @@ describe('tether serve: who may connect', () => {
 
   it('refuses a WebSocket from another origin, or with none, even with the right token', async () => {
     const test = await setUp();
-    for (const origin of [null, 'http://evil.example', `http://localhost:${test.host.port}`, `http://127.0.0.1:${test.host.port + 1}`, 'null']) {
+    for (const origin of [
+      null,
+      'http://evil.example',
+      `http://localhost:${test.host.port}`,
+      `http://127.0.0.1:${test.host.port + 1}`,
+      'null',
+    ]) {
       await expect(connect(test.host, { origin }), String(origin)).rejects.toMatchObject({ status: 403 });
     }
     expect(test.host.connectionCount()).toBe(0);
@@ -155,17 +172,24 @@ describe('tether serve: requests and events', () => {
 
   it('refuses to send an answer over the frame limit, with a clear error, and the connection stays open', async () => {
     const limit = 64 * 1024;
-    const manyEvents = (count: number, text: string) => Array.from({ length: count }, (_, i) => ({ ...storedEvent, seq: i + 1, event: { type: 'user.messaged' as const, text } }));
+    const manyEvents = (count: number, text: string) =>
+      Array.from({ length: count }, (_, i) => ({ ...storedEvent, seq: i + 1, event: { type: 'user.messaged' as const, text } }));
     let answer = manyEvents(1, 'x');
     const test = await setUp({ limits: { maxSentBytes: limit }, overrides: { 'session:events': async () => answer } });
     const socket = await open(test);
     const closed = nextClose(socket).then(() => true);
     // Over the limit: in one long event, in many small ones, and in characters that take three bytes each in UTF-8.
-    for (const [index, big] of [manyEvents(1, 'y'.repeat(limit)), manyEvents(2_000, 'z'.repeat(40)), manyEvents(1, '€'.repeat(Math.ceil(limit / 3) + 10))].entries()) {
+    for (const [index, big] of [
+      manyEvents(1, 'y'.repeat(limit)),
+      manyEvents(2_000, 'z'.repeat(40)),
+      manyEvents(1, '€'.repeat(Math.ceil(limit / 3) + 10)),
+    ].entries()) {
       answer = big;
       const reply = await call(socket, 10 + index, 'session:events', { sessionId: 's1', afterSeq: 0 });
       expect(reply).toMatchObject({ id: 10 + index, ok: false, error: { code: 'failed' } });
-      expect((reply.error as { message: string }).message).toMatch(/^The answer to session:events is [\d.]+ MB, more than the 0\.1 MB one answer may carry, so it was not sent; ask for less at once\.$/);
+      expect((reply.error as { message: string }).message).toMatch(
+        /^The answer to session:events is [\d.]+ MB, more than the 0\.1 MB one answer may carry, so it was not sent; ask for less at once\.$/,
+      );
     }
     // Just under the limit still goes, and the same connection keeps answering.
     answer = manyEvents(1, 'w'.repeat(limit - 200));
@@ -219,7 +243,10 @@ describe('tether serve: requests and events', () => {
     const socket = await open(test);
     const first = call(socket, 1, 'session:stop', { sessionId: 's1' });
     const second = call(socket, 2, 'session:stop', { sessionId: 's1' });
-    expect(await call(socket, 3, 'session:stop', { sessionId: 's1' })).toMatchObject({ ok: false, error: { code: 'failed', message: expect.stringContaining('Too many requests') } });
+    expect(await call(socket, 3, 'session:stop', { sessionId: 's1' })).toMatchObject({
+      ok: false,
+      error: { code: 'failed', message: expect.stringContaining('Too many requests') },
+    });
     release();
     expect(await first).toEqual({ id: 1, ok: true });
     expect(await second).toEqual({ id: 2, ok: true });
@@ -260,7 +287,11 @@ describe('tether serve: static files', () => {
   it('serves assets with their content types and long caching', async () => {
     const test = await setUp();
     const js = await rawGet(test.host.port, '/assets/index-abc123.js', host(test));
-    expect([js.status, js.headers['content-type'], js.headers['cache-control']]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
+    expect([js.status, js.headers['content-type'], js.headers['cache-control']]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'public, max-age=31536000, immutable',
+    ]);
     expect((await rawGet(test.host.port, '/assets/index-abc123.css', host(test))).headers['content-type']).toBe('text/css; charset=utf-8');
     expect((await rawGet(test.host.port, '/assets/codicon.woff2', host(test))).headers['content-type']).toBe('font/woff2');
     const head = await rawGet(test.host.port, '/assets/index-abc123.js', host(test), 'HEAD');
@@ -276,7 +307,11 @@ describe('tether serve: static files', () => {
 
     // No copy yet: gzip made as it streams, with no length up front.
     const streamed = await get('gzip, deflate');
-    expect([streamed.headers['content-encoding'], streamed.headers['content-length'], streamed.headers.vary]).toEqual(['gzip', undefined, 'Accept-Encoding']);
+    expect([streamed.headers['content-encoding'], streamed.headers['content-length'], streamed.headers.vary]).toEqual([
+      'gzip',
+      undefined,
+      'Accept-Encoding',
+    ]);
     expect(gunzipSync(streamed.body).toString()).toBe(script);
 
     execFileSync(process.execPath, [path.resolve('scripts/precompressRenderer.mjs'), rendererDir]);
@@ -294,7 +329,11 @@ describe('tether serve: static files', () => {
     const stale = await get('br, gzip');
     expect([stale.headers['content-encoding'], stale.headers['content-length']]).toEqual(['gzip', undefined]);
     // Fonts and images are sent as they are.
-    expect((await rawGetBytes(test.host.port, '/assets/codicon.woff2', { ...host(test), 'Accept-Encoding': 'br, gzip' })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await rawGetBytes(test.host.port, '/assets/codicon.woff2', { ...host(test), 'Accept-Encoding': 'br, gzip' })).headers[
+        'content-encoding'
+      ],
+    ).toBeUndefined();
   });
 
   it('never serves a file outside the renderer folder, a dotfile or a symlink that leaves it', async () => {

@@ -53,7 +53,9 @@ describe('tether serve', () => {
     expect(url.hash).toMatch(/^#token=[A-Za-z0-9_-]{43}$/);
     expect(test.created).toEqual([{ dataDir, host: 'serve', cwd }]);
 
-    const socket = new WebSocket(`ws://${url.host}/ws`, ['tether.v1', `tether.token.${url.hash.slice('#token='.length)}`], { origin: url.origin });
+    const socket = new WebSocket(`ws://${url.host}/ws`, ['tether.v1', `tether.token.${url.hash.slice('#token='.length)}`], {
+      origin: url.origin,
+    });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     expect(await call(socket, 1, 'app:info', {})).toEqual({ id: 1, ok: true, output: sampleOutputs['app:info'] });
 
@@ -69,7 +71,9 @@ describe('tether serve', () => {
   it('stops on SIGTERM as well, on the port it was given', async () => {
     const test = setUp();
     const probe = createServer();
-    const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)),
+    );
     await new Promise((resolve) => probe.close(resolve));
 
     const running = serveCommand(['--port', String(port), '--cwd', tempDir()], test.deps);
@@ -82,7 +86,9 @@ describe('tether serve', () => {
   it('says which port is taken, and closes what it opened', async () => {
     const test = setUp();
     const busy = createServer();
-    const port = await new Promise<number>((resolve) => busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)),
+    );
     try {
       await expect(serveCommand(['--port', String(port), '--cwd', tempDir()], test.deps)).rejects.toMatchObject({
         name: 'CliError',
@@ -99,7 +105,9 @@ describe('tether serve', () => {
     await expect(serveCommand(['--port', 'eighty'], test.deps)).rejects.toThrow('--port must be a number from 0 to 65535');
     await expect(serveCommand(['--port', '70000'], test.deps)).rejects.toThrow('--port must be a number');
     await expect(serveCommand(['--cwd', '/no/such/folder'], test.deps)).rejects.toThrow('--cwd /no/such/folder is not a folder');
-    await expect(serveCommand(['--cwd', tempDir()], { ...test.deps, rendererDir: tempDir() })).rejects.toThrow(/The browser UI is not built: .*index\.html is missing\. Run `npm run build`/);
+    await expect(serveCommand(['--cwd', tempDir()], { ...test.deps, rendererDir: tempDir() })).rejects.toThrow(
+      /The browser UI is not built: .*index\.html is missing\. Run `npm run build`/,
+    );
     expect(test.created).toEqual([]);
   });
 });

@@ -15,7 +15,10 @@ export function rendererFixture(): string {
   const root = tempDir('tether-serve-');
   const dir = path.join(root, 'renderer');
   mkdirSync(path.join(dir, 'assets'), { recursive: true });
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Tether</title><script type="module" src="./assets/index-abc123.js"></script>');
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><title>Tether</title><script type="module" src="./assets/index-abc123.js"></script>',
+  );
   writeFileSync(path.join(dir, 'assets/index-abc123.js'), 'console.log("tether");');
   writeFileSync(path.join(dir, 'assets/index-abc123.css'), 'body{}');
   writeFileSync(path.join(dir, 'assets/codicon.woff2'), Buffer.from([0x77, 0x4f, 0x46, 0x32]));
@@ -122,7 +125,11 @@ export function rawGet(port: number, rawPath: string, headers: Record<string, st
 }
 
 /** rawGet's bytes, for a body that is compressed. */
-export function rawGetBytes(port: number, rawPath: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+export function rawGetBytes(
+  port: number,
+  rawPath: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const request = http.request({ host: '127.0.0.1', port, path: rawPath, headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];

@@ -23,7 +23,9 @@ describe('takeSessionToken', () => {
 
   it('leaves the rest of the fragment and the query in place', () => {
     const replaced: string[] = [];
-    takeSessionToken({ pathname: '/', search: '?x=1', hash: `#view=diff&token=${token}&file=a` }, memoryStorage(), (url) => replaced.push(url));
+    takeSessionToken({ pathname: '/', search: '?x=1', hash: `#view=diff&token=${token}&file=a` }, memoryStorage(), (url) =>
+      replaced.push(url),
+    );
     expect(replaced).toEqual(['/?x=1#view=diff&file=a']);
   });
 
@@ -37,7 +39,9 @@ describe('takeSessionToken', () => {
   it('has no token for a page opened without one, and ignores a malformed one', () => {
     const replaced: string[] = [];
     expect(takeSessionToken({ pathname: '/', search: '', hash: '' }, memoryStorage(), (url) => replaced.push(url))).toBeNull();
-    expect(takeSessionToken({ pathname: '/', search: '', hash: '#token=<script>' }, memoryStorage(), (url) => replaced.push(url))).toBeNull();
+    expect(
+      takeSessionToken({ pathname: '/', search: '', hash: '#token=<script>' }, memoryStorage(), (url) => replaced.push(url)),
+    ).toBeNull();
     expect(replaced).toEqual([]);
   });
 

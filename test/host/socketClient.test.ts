@@ -136,7 +136,10 @@ describe('socketClient', () => {
     const answer = client.request('session:start', { workspace: '/w', task: 'fix it' }).catch((reason: unknown) => reason);
     await running;
     test.host.disconnectAll();
-    expect(await answer).toMatchObject({ code: 'failed', message: expect.stringMatching(/dropped before it answered session:start, so it may or may not have happened/) });
+    expect(await answer).toMatchObject({
+      code: 'failed',
+      message: expect.stringMatching(/dropped before it answered session:start, so it may or may not have happened/),
+    });
     await until(client, 'open');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(test.calls.filter((recorded) => recorded.name === 'session:start')).toHaveLength(1);

@@ -13,7 +13,10 @@ const command = { tool: 'run_command', args: { command: 'npm test', timeout_ms: 
 describe('the edit a person makes before allowing', () => {
   it('offers the command, the new text of an edit, and a file’s content, and nothing else', () => {
     expect(editableField(command)).toEqual({ name: 'command', label: 'command', original: 'npm test' });
-    expect(editableField({ tool: 'edit_file', args: { path: 'a', old_string: 'x', new_string: 'y' } })).toMatchObject({ name: 'new_string', original: 'y' });
+    expect(editableField({ tool: 'edit_file', args: { path: 'a', old_string: 'x', new_string: 'y' } })).toMatchObject({
+      name: 'new_string',
+      original: 'y',
+    });
     expect(editableField({ tool: 'write_file', args: { path: 'a', content: '' } })).toMatchObject({ name: 'content', original: '' });
     expect(editableField({ tool: 'fetch_url', args: { url: 'https://example.com' } })).toBeUndefined();
     // Arguments that are not what the tool takes (the log holds what the model sent) offer nothing to edit.
@@ -52,12 +55,20 @@ describe('answering with an edit', () => {
   const events: SessionEvent[] = [
     { type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'http://127.0.0.1:1/v1', maxSteps: 5 },
     { type: 'user.messaged', text: 'go' },
-    { type: 'model.responded', usage, items: [{ type: 'tool_call', callId: 'c1', name: 'run_command', arguments: '{"command":"npm test"}' }] },
+    {
+      type: 'model.responded',
+      usage,
+      items: [{ type: 'tool_call', callId: 'c1', name: 'run_command', arguments: '{"command":"npm test"}' }],
+    },
     { type: 'approval.asked', approvalId: 'a1', callId: 'c1', tool: 'run_command', risk: 'exec', summary: 'npm test', args: command.args },
   ];
 
   it('sends the person’s version to the host as it is, and the folded log shows the edit once answered', async () => {
-    const api = new FakeApi({ 'session:events': () => storedEvents('s1', events), 'approval:answer': () => undefined, 'approvals:pending': () => [] });
+    const api = new FakeApi({
+      'session:events': () => storedEvents('s1', events),
+      'approval:answer': () => undefined,
+      'approvals:pending': () => [],
+    });
     const { store } = harness(api);
     await store.getState().loadSession('s1');
     const approval = selectCurrentApproval(store.getState())!.approval;
@@ -70,9 +81,17 @@ describe('answering with an edit', () => {
     ]);
 
     const decision = { action: 'allow' as const, scope: 'once' as const, by: 'person' as const, editedArgs: outcome.args };
-    api.emit('session:event', { sessionId: 's1', seq: 5, at: 9, event: { type: 'approval.answered', approvalId: 'a1', callId: 'c1', decision } });
+    api.emit('session:event', {
+      sessionId: 's1',
+      seq: 5,
+      at: 9,
+      event: { type: 'approval.answered', approvalId: 'a1', callId: 'c1', decision },
+    });
     await settle();
-    expect(store.getState().logs.s1?.state.approvals.a1?.decision?.editedArgs).toEqual({ command: 'npm test -- --bail', timeout_ms: 120000 });
+    expect(store.getState().logs.s1?.state.approvals.a1?.decision?.editedArgs).toEqual({
+      command: 'npm test -- --bail',
+      timeout_ms: 120000,
+    });
     expect(selectCurrentApproval(store.getState())).toBeNull();
   });
 });

@@ -100,7 +100,15 @@ describe('the diff of an edit, where it lands', () => {
   });
 
   it('puts the new text at every occurrence of a replace_all', () => {
-    const change: FileChange = { path: 'a', file: 'text', segments: ['x = ', 'OLD', ';\ny = ', 'OLD', ';\n'], firstLine: 9, bytes: 9, lines: 2, hash: 'h' };
+    const change: FileChange = {
+      path: 'a',
+      file: 'text',
+      segments: ['x = ', 'OLD', ';\ny = ', 'OLD', ';\n'],
+      firstLine: 9,
+      bytes: 9,
+      lines: 2,
+      hash: 'h',
+    };
     const diff = diffChange(change, 'NEW')!;
     expect(rows(diff.hunks[0]!)).toEqual(['9 . -x = OLD;', '10 . -y = OLD;', '. 9 +x = NEW;', '. 10 +y = NEW;']);
   });
@@ -121,7 +129,10 @@ describe('the risk a request shows', () => {
   const part = (risk: CommandPart['risk']): CommandPart => ({ words: ['x'], risk, effects: [{ risk, text: `x ${risk}` }] });
 
   it('is a command’s riskiest part, drawn in the colour of its family', () => {
-    expect(requestRisk({ risk: 'exec', parts: [part('runs'), part('writes'), part('sends'), part('deletes')] })).toEqual({ colour: 'egress', part: 'sends' });
+    expect(requestRisk({ risk: 'exec', parts: [part('runs'), part('writes'), part('sends'), part('deletes')] })).toEqual({
+      colour: 'egress',
+      part: 'sends',
+    });
     expect(requestRisk({ risk: 'exec', parts: [part('reads'), part('writes')] })).toEqual({ colour: 'edit', part: 'writes' });
     expect(requestRisk({ risk: 'exec', parts: [part('runs'), part('deletes')] })).toEqual({ colour: 'egress', part: 'deletes' });
   });

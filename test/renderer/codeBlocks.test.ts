@@ -15,7 +15,24 @@ const draw = (code: string, language: string) => {
 
 describe('code highlighting', () => {
   it('highlights the registered languages and their aliases as token spans', () => {
-    for (const language of ['ts', 'typescript', 'js', 'jsx', 'python', 'py', 'sh', 'bash', 'json', 'html', 'yml', 'rust', 'go', 'diff', 'sql', 'css']) {
+    for (const language of [
+      'ts',
+      'typescript',
+      'js',
+      'jsx',
+      'python',
+      'py',
+      'sh',
+      'bash',
+      'json',
+      'html',
+      'yml',
+      'rust',
+      'go',
+      'diff',
+      'sql',
+      'css',
+    ]) {
       expect(highlightCode('x = "a" // 1', language), language).not.toBeNull();
     }
     expect(draw('const answer = 42;', 'ts')).toBe(
@@ -24,23 +41,25 @@ describe('code highlighting', () => {
   });
 
   it('leaves a block plain when its language is unknown or missing, or it is too long', () => {
-    for (const language of ['', 'brainfuck', 'constructor', '__proto__', 'language-ts']) expect(highlightCode('a', language), language).toBeNull();
+    for (const language of ['', 'brainfuck', 'constructor', '__proto__', 'language-ts'])
+      expect(highlightCode('a', language), language).toBeNull();
     expect(highlightCode('x'.repeat(MAX_HIGHLIGHT_CHARS + 1), 'ts')).toBeNull();
   });
 
   it('draws markup in code as text: nothing in a block becomes an element of the page', () => {
-    const hostile = [
-      '<script>alert(1)</script>',
-      '<img src=x onerror="alert(1)">',
-      '"><svg onload=alert(1)>',
-      '&lt;b&gt; already escaped',
-    ];
+    const hostile = ['<script>alert(1)</script>', '<img src=x onerror="alert(1)">', '"><svg onload=alert(1)>', '&lt;b&gt; already escaped'];
     for (const code of hostile) {
       for (const language of ['html', 'js', 'markdown']) {
         const markup = draw(code, language);
         expect(markup, `${language}: ${code}`).not.toMatch(/<(script|img|svg|b)[\s>]/i);
         // The text survives exactly (only escaped for markup).
-        const text = markup.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, '&');
+        const text = markup
+          .replace(/<[^>]+>/g, '')
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&#x27;/g, "'")
+          .replace(/&amp;/g, '&');
         expect(text).toBe(code);
       }
     }
@@ -52,7 +71,12 @@ describe('code highlighting', () => {
         'code',
         null,
         ...renderTokens([
-          { type: 'element', tagName: 'a', properties: { className: ['hljs-string', 'evil" onclick="x'], href: 'javascript:alert(1)' }, children: [{ type: 'text', value: 'hi' }] },
+          {
+            type: 'element',
+            tagName: 'a',
+            properties: { className: ['hljs-string', 'evil" onclick="x'], href: 'javascript:alert(1)' },
+            children: [{ type: 'text', value: 'hi' }],
+          },
           { type: 'comment', value: '<b>' },
         ]),
       ),

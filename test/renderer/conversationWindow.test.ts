@@ -81,7 +81,12 @@ describe('the conversation window', () => {
     await settle();
     expect(store.getState().logs.s1!.state.itemsFrom).toBeGreaterThan(0);
     // The second message (seq 3) is long before the window.
-    log.push({ sessionId: 's1', seq: 402, at: 2, event: { type: 'session.rewound', toSeq: 3, restore: 'conversation', files: [], warnings: [] } });
+    log.push({
+      sessionId: 's1',
+      seq: 402,
+      at: 2,
+      event: { type: 'session.rewound', toSeq: 3, restore: 'conversation', files: [], warnings: [] },
+    });
     api.emit('session:event', log.at(-1)!);
     await settle();
     expect(api.callsTo('session:open')).toHaveLength(2);

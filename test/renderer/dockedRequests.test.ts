@@ -158,7 +158,11 @@ describe('pane sizes', () => {
 
   it('folds an empty review column by default and opens it when the session has something to show; the person’s choice wins', async () => {
     vi.useRealTimers();
-    const api = new FakeApi({ 'session:events': () => storedEvents('s1', opening), 'diff:files': () => [], 'layout:save': () => undefined });
+    const api = new FakeApi({
+      'session:events': () => storedEvents('s1', opening),
+      'diff:files': () => [],
+      'layout:save': () => undefined,
+    });
     const { store } = harness(api);
     store.getState().selectSession('s1');
     await settle();
@@ -174,7 +178,11 @@ describe('pane sizes', () => {
 
   it('keeps the terminal closed until the session runs a command, unless the person opened it', async () => {
     vi.useRealTimers();
-    const api = new FakeApi({ 'session:events': () => storedEvents('s1', opening), 'diff:files': () => [], 'layout:save': () => undefined });
+    const api = new FakeApi({
+      'session:events': () => storedEvents('s1', opening),
+      'diff:files': () => [],
+      'layout:save': () => undefined,
+    });
     const { store } = harness(api);
     store.getState().selectSession('s1');
     await settle();

@@ -24,8 +24,12 @@ describe('the retry countdown', () => {
 describe('failure notices', () => {
   it('name what failed for each model failure, with its status, and for the other stops', () => {
     expect(endingHeadline({ status: 'failed', modelFailure: { kind: 'connection' } })).toBe('Could not reach the model server');
-    expect(endingHeadline({ status: 'failed', modelFailure: { kind: 'auth', status: 401 } })).toBe('The model server refused the API key (401)');
-    expect(endingHeadline({ status: 'failed', modelFailure: { kind: 'not_found', status: 404 } })).toBe('The model or its address was not found (404)');
+    expect(endingHeadline({ status: 'failed', modelFailure: { kind: 'auth', status: 401 } })).toBe(
+      'The model server refused the API key (401)',
+    );
+    expect(endingHeadline({ status: 'failed', modelFailure: { kind: 'not_found', status: 404 } })).toBe(
+      'The model or its address was not found (404)',
+    );
     expect(endingHeadline({ status: 'failed', modelFailure: { kind: 'unsupported' } })).toBe('This model cannot use tools');
     expect(endingHeadline({ status: 'failed' })).toBe('The session failed');
     expect(endingHeadline({ status: 'max_steps' })).toBe('Stopped at the step limit');
@@ -71,13 +75,21 @@ describe('failure notices', () => {
 describe('Test connection and the local search in the store', () => {
   it('hands back main’s answer, or null and a toast when the request fails; no local servers when the search fails', async () => {
     const api = new FakeApi({
-      'model:test': (input) => ({ ok: true, url: `${input.baseUrl}/models`, models: [{ id: 'm', tools: 'unknown' }], sentKey: input.apiKey !== undefined }),
+      'model:test': (input) => ({
+        ok: true,
+        url: `${input.baseUrl}/models`,
+        models: [{ id: 'm', tools: 'unknown' }],
+        sentKey: input.apiKey !== undefined,
+      }),
       'model:findLocal': () => {
         throw new Error('socket closed');
       },
     });
     const { store } = harness(api);
-    expect(await store.getState().testConnection({ baseUrl: 'http://127.0.0.1:9/v1', api: 'chat' })).toMatchObject({ ok: true, sentKey: false });
+    expect(await store.getState().testConnection({ baseUrl: 'http://127.0.0.1:9/v1', api: 'chat' })).toMatchObject({
+      ok: true,
+      sentKey: false,
+    });
     expect(await store.getState().findLocalServers()).toEqual([]);
     api.handlers['model:test'] = () => {
       throw new Error('Type a full http:// or https:// address.');

@@ -70,7 +70,8 @@ describe('opening a file named in the conversation', () => {
 
   function setup() {
     const api = new FakeApi({
-      'session:events': () => storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
+      'session:events': () =>
+        storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
       'diff:files': () => files,
       'diff:file': ({ path }) => ({ path, before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [] }),
     });

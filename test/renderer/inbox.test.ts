@@ -20,13 +20,31 @@ const opening: SessionEvent[] = [
 ];
 
 function summary(id: string, pendingApprovals: number): SessionSummary {
-  return { id, projectId: null, title: `Session ${id}`, workspace: '/w', model: 'm', status: 'waiting', pendingApprovals, mode: 'ask', updatedAt: 1, lastSeq: 4, usage: zeroUsage, costUsd: null };
+  return {
+    id,
+    projectId: null,
+    title: `Session ${id}`,
+    workspace: '/w',
+    model: 'm',
+    status: 'waiting',
+    pendingApprovals,
+    mode: 'ask',
+    updatedAt: 1,
+    lastSeq: 4,
+    usage: zeroUsage,
+    costUsd: null,
+  };
 }
 
 describe('inbox', () => {
   it('sorts oldest first and keeps the core’s order for equal times', () => {
     const entry = (approvalId: string, askedAt: number): PendingApproval => ({ approvalId, sessionId: 's', sessionTitle: '', askedAt });
-    expect(sortInbox([entry('c', 30), entry('a', 10), entry('b2', 20), entry('b1', 20)]).map((e) => e.approvalId)).toEqual(['a', 'b2', 'b1', 'c']);
+    expect(sortInbox([entry('c', 30), entry('a', 10), entry('b2', 20), entry('b1', 20)]).map((e) => e.approvalId)).toEqual([
+      'a',
+      'b2',
+      'b1',
+      'c',
+    ]);
   });
 
   it('lists every waiting approval across sessions oldest first, and the dialog shows the oldest', async () => {
@@ -74,7 +92,10 @@ describe('inbox', () => {
 
   it('refreshes from the core when a session row says its count changed', async () => {
     let pending: PendingApproval[] = [];
-    const api = new FakeApi({ 'approvals:pending': () => pending, 'session:events': () => storedEvents('s9', [...opening, ...asking('c9', 'x', 'ls')]) });
+    const api = new FakeApi({
+      'approvals:pending': () => pending,
+      'session:events': () => storedEvents('s9', [...opening, ...asking('c9', 'x', 'ls')]),
+    });
     const { store } = harness(api);
     await store.getState().refreshInbox();
     pending = [{ approvalId: 'x', sessionId: 's9', sessionTitle: 'nine', askedAt: 1 }];
@@ -90,7 +111,12 @@ describe('inbox', () => {
       sessionId: 's1',
       seq: 5,
       at: 9,
-      event: { type: 'approval.answered' as const, approvalId: 'a1', callId: 'c1', decision: { action: 'allow' as const, scope: 'once' as const, by: 'person' as const } },
+      event: {
+        type: 'approval.answered' as const,
+        approvalId: 'a1',
+        callId: 'c1',
+        decision: { action: 'allow' as const, scope: 'once' as const, by: 'person' as const },
+      },
     };
     let served = events;
     let gate: Promise<void> = Promise.resolve();
@@ -122,7 +148,10 @@ describe('inbox', () => {
   });
 
   it('removes a deleted session’s requests and rows', async () => {
-    const api = new FakeApi({ 'session:events': () => storedEvents('s1', [...opening, ...asking('c1', 'a1', 'ls')]), 'diff:files': () => [] });
+    const api = new FakeApi({
+      'session:events': () => storedEvents('s1', [...opening, ...asking('c1', 'a1', 'ls')]),
+      'diff:files': () => [],
+    });
     const { store } = harness(api);
     store.getState().selectSession('s1');
     await settle();
@@ -152,7 +181,11 @@ describe('answering in order', () => {
 
 describe('messages sent while the agent works', () => {
   it('shows a message as queued until the log records it, once', async () => {
-    const api = new FakeApi({ 'session:events': () => storedEvents('s1', opening), 'session:send': () => undefined, 'diff:files': () => [] });
+    const api = new FakeApi({
+      'session:events': () => storedEvents('s1', opening),
+      'session:send': () => undefined,
+      'diff:files': () => [],
+    });
     const { store } = harness(api);
     store.getState().selectSession('s1');
     await settle();

@@ -35,7 +35,10 @@ describe('live batching', () => {
   it('asks for a new frame only after the previous one ran', () => {
     const frames: (() => void)[] = [];
     const batches: number[] = [];
-    const batcher = createLiveBatcher((batch) => batches.push(batch.length), (cb) => frames.push(cb));
+    const batcher = createLiveBatcher(
+      (batch) => batches.push(batch.length),
+      (cb) => frames.push(cb),
+    );
     batcher.push({ type: 'model.text_delta', sessionId: 's', text: 'a' });
     batcher.push({ type: 'model.text_delta', sessionId: 's', text: 'b' });
     expect(frames).toHaveLength(1);
@@ -52,7 +55,10 @@ describe('live batching', () => {
     frame();
     api.emit('session:live', { type: 'model.text_delta', sessionId: 's1', text: 'world' });
     api.emit('session:live', { type: 'model.reasoning_delta', sessionId: 's1', text: 'thinking' });
-    api.emit('session:event', storedEvents('s1', [{ type: 'model.responded', usage, items: [{ type: 'assistant', text: 'Hello world' }] }], 4)[0]!);
+    api.emit(
+      'session:event',
+      storedEvents('s1', [{ type: 'model.responded', usage, items: [{ type: 'assistant', text: 'Hello world' }] }], 4)[0]!,
+    );
     frame();
     const state = store.getState();
     expect(state.liveText.s1).toBeUndefined();
@@ -87,7 +93,15 @@ describe('live batching', () => {
       's1',
       [
         { type: 'tool.started', callId: 'c1', name: 'run_command', args: { command: 'npm test' } },
-        { type: 'tool.finished', callId: 'c1', name: 'run_command', outcome: 'ok', title: 'npm test', output: 'ok 1\r\nok 2\r\n', durationMs: 5 },
+        {
+          type: 'tool.finished',
+          callId: 'c1',
+          name: 'run_command',
+          outcome: 'ok',
+          title: 'npm test',
+          output: 'ok 1\r\nok 2\r\n',
+          durationMs: 5,
+        },
         { type: 'tool.started', callId: 'c2', name: 'run_command', args: { command: 'ls' } },
       ],
       4,

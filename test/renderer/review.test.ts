@@ -10,7 +10,8 @@ const hunk: DiffHunk = { oldStart: 3, oldLines: 1, newStart: 3, newLines: 2, fin
 
 function setup(extra: ConstructorParameters<typeof FakeApi>[0] = {}) {
   const api = new FakeApi({
-    'session:events': () => storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
+    'session:events': () =>
+      storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
     'diff:files': () => files,
     'diff:file': ({ path }) => ({ path, before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [hunk] }),
     'diff:revert': ({ path }) => ({ path, note: `${path} line 3 (hunk)`, undoId: 'u1' }),
@@ -30,7 +31,9 @@ describe('review actions', () => {
     expect(api.callsTo('diff:files').at(-1)).toEqual({ sessionId: 's1', scope: 'turn' });
     const before = api.callsTo('diff:files').length;
     await store.getState().revertHunk('s1', 'src/a.ts', 0, hunk);
-    expect(api.callsTo('diff:revert')).toEqual([{ sessionId: 's1', path: 'src/a.ts', scope: 'turn', hunk: { index: 0, fingerprint: 'abc' } }]);
+    expect(api.callsTo('diff:revert')).toEqual([
+      { sessionId: 's1', path: 'src/a.ts', scope: 'turn', hunk: { index: 0, fingerprint: 'abc' } },
+    ]);
     expect(api.callsTo('diff:files').length).toBe(before + 1);
     expect(store.getState().reviewPending.s1).toBeUndefined();
   });
@@ -69,7 +72,10 @@ describe('review actions', () => {
     await settle();
     await store.getState().revertFile('s1', 'src/a.ts');
     await store.getState().undoRevert('s1');
-    expect(store.getState().reviewNotice.s1).toEqual({ kind: 'error', message: 'src/a.ts changed after it was reverted, so the revert was not undone' });
+    expect(store.getState().reviewNotice.s1).toEqual({
+      kind: 'error',
+      message: 'src/a.ts changed after it was reverted, so the revert was not undone',
+    });
     expect(store.getState().lastRevert.s1).toBeUndefined();
 
     await store.getState().revertFile('s1', 'src/a.ts');

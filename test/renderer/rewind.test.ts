@@ -26,7 +26,7 @@ describe('the rewind slice', () => {
     expect(api.callsTo('diff:files').length).toBeGreaterThan(0);
   });
 
-  it('keeps the dialog open with the host\'s reason when the rewind is refused', async () => {
+  it("keeps the dialog open with the host's reason when the rewind is refused", async () => {
     const api = new FakeApi({
       'session:rewindPreview': () => preview,
       'session:rewind': () => {

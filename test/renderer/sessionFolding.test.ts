@@ -80,7 +80,10 @@ describe('store: following a session', () => {
     const { store } = harness(api);
     store.getState().selectSession('s1');
     await settle();
-    const all = storedEvents('s1', [...history, { type: 'approval.answered', approvalId: 'a1', callId: 'c1', decision: { action: 'allow', scope: 'once', by: 'person' } }]);
+    const all = storedEvents('s1', [
+      ...history,
+      { type: 'approval.answered', approvalId: 'a1', callId: 'c1', decision: { action: 'allow', scope: 'once', by: 'person' } },
+    ]);
     api.emit('session:event', all[5]!);
     expect(store.getState().logs.s1!.state.lastSeq).toBe(0);
     release(all.slice(0, 5));

@@ -8,7 +8,20 @@ import { harness } from './storeHarness';
 // move to a worktree it offers, in the renderer store.
 
 function summary(id: string, workspace: string, status: SessionSummary['status'], title = id): SessionSummary {
-  return { id, projectId: 'p1', title, workspace, model: 'm', status, pendingApprovals: 0, mode: 'ask', updatedAt: 1, lastSeq: 1, usage, costUsd: null };
+  return {
+    id,
+    projectId: 'p1',
+    title,
+    workspace,
+    model: 'm',
+    status,
+    pendingApprovals: 0,
+    mode: 'ask',
+    updatedAt: 1,
+    lastSeq: 1,
+    usage,
+    costUsd: null,
+  };
 }
 
 function setup(extra: ConstructorParameters<typeof FakeApi>[0] = {}) {
@@ -44,13 +57,21 @@ describe('a folder shared by live sessions', () => {
 
   it('moves the session to a worktree through main, then says where its changes went', async () => {
     const { api, store } = setup({
-      'worktree:move': () => ({ branch: 'tether/abcd1234', path: '/data/worktrees/p1/abcd1234', carried: ['a.ts', 'b.ts'], leftBehind: [] }),
+      'worktree:move': () => ({
+        branch: 'tether/abcd1234',
+        path: '/data/worktrees/p1/abcd1234',
+        carried: ['a.ts', 'b.ts'],
+        leftBehind: [],
+      }),
     });
     store.getState().selectSession('s1');
     await settle();
     await store.getState().moveToWorktree('s1');
     expect(api.callsTo('worktree:move')).toEqual([{ sessionId: 's1' }]);
-    expect(store.getState().reviewNotice.s1).toEqual({ kind: 'info', message: 'This session now works in its own worktree on tether/abcd1234, with its changes to 2 files.' });
+    expect(store.getState().reviewNotice.s1).toEqual({
+      kind: 'info',
+      message: 'This session now works in its own worktree on tether/abcd1234, with its changes to 2 files.',
+    });
     expect(store.getState().reviewPending.s1).toBeUndefined();
   });
 
@@ -63,6 +84,9 @@ describe('a folder shared by live sessions', () => {
     store.getState().selectSession('s1');
     await settle();
     await store.getState().moveToWorktree('s1');
-    expect(store.getState().reviewNotice.s1).toEqual({ kind: 'error', message: 'This session cannot move to a worktree: /w is not in a git repository.' });
+    expect(store.getState().reviewNotice.s1).toEqual({
+      kind: 'error',
+      message: 'This session cannot move to a worktree: /w is not in a git repository.',
+    });
   });
 });

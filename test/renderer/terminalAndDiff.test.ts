@@ -60,7 +60,8 @@ describe('live diff', () => {
   it('asks for the changed files once after a burst of finished tools, then reloads the open file', async () => {
     const files: FileChange[] = [{ path: 'src/a.ts', status: 'modified', additions: 2, deletions: 1, binary: false }];
     const api = new FakeApi({
-      'session:events': () => storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
+      'session:events': () =>
+        storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
       'diff:files': () => files,
       'diff:file': ({ path }) => ({ path, before: 'a', after: 'b', language: 'typescript', binary: false }),
     });
@@ -73,7 +74,15 @@ describe('live diff', () => {
     vi.useFakeTimers();
     const finished = storedEvents(
       's1',
-      Array.from({ length: 5 }, (_, i): SessionEvent => ({ type: 'tool.finished', callId: `k${i}`, name: 'edit_file', outcome: 'ok', title: 't', output: '', durationMs: 1 })),
+      Array.from({ length: 5 }, (_, i): SessionEvent => ({
+        type: 'tool.finished',
+        callId: `k${i}`,
+        name: 'edit_file',
+        outcome: 'ok',
+        title: 't',
+        output: '',
+        durationMs: 1,
+      })),
       2,
     );
     for (const event of finished) api.emit('session:event', event);

@@ -32,7 +32,9 @@ const servers: ScriptedModel[] = [];
  * or `server` is reused (a restart of the app on the same data); `closeServices` (in afterEach)
  * closes what this opened.
  */
-export async function openServices(options: { turns?: Turn[]; dataDir?: string; server?: ScriptedModel; updater?: Updater } = {}): Promise<OpenedServices> {
+export async function openServices(
+  options: { turns?: Turn[]; dataDir?: string; server?: ScriptedModel; updater?: Updater } = {},
+): Promise<OpenedServices> {
   const dataDir = options.dataDir ?? tempDir('tether-data-');
   let server = options.server;
   if (server) server.push(...(options.turns ?? []));
@@ -41,7 +43,12 @@ export async function openServices(options: { turns?: Turn[]; dataDir?: string; 
     servers.push(server);
   }
   writeAppSettings(dataDir, { model: { baseUrl: server.baseUrl, api: 'chat', model: 'scripted-model' } });
-  const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key'), ...(options.updater ? { updater: options.updater } : {}) });
+  const services = createServices({
+    dataDir,
+    host: 'serve',
+    keyStore: memoryKeyStore('test-key'),
+    ...(options.updater ? { updater: options.updater } : {}),
+  });
   opened.push(services);
   const events: StoredEvent[] = [];
   services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
@@ -68,7 +75,11 @@ export async function openServices(options: { turns?: Turn[]; dataDir?: string; 
       return poll(() => events.find(matches), typeof match === 'string' ? match : 'a matching event', timeoutMs);
     },
     waitForCount: async (type, count, timeoutMs = 20_000) => {
-      await poll(() => (events.filter((stored) => stored.event.type === type).length >= count ? true : undefined), `${count} ${type}`, timeoutMs);
+      await poll(
+        () => (events.filter((stored) => stored.event.type === type).length >= count ? true : undefined),
+        `${count} ${type}`,
+        timeoutMs,
+      );
     },
     close: async () => {
       opened.splice(opened.indexOf(services), 1);

@@ -86,7 +86,16 @@ export async function cliSetUp(turns: Turn[], options: { api?: ModelApi; model?:
   cliServers.push(server);
   const repo = fixtureRepo('failing-test');
   const env = { TETHER_HOME: tempDir('tether-home-') };
-  const flags = ['--cwd', repo, '--base-url', server.baseUrl, '--model', options.model ?? 'scripted-model', '--api', options.api ?? 'responses'];
+  const flags = [
+    '--cwd',
+    repo,
+    '--base-url',
+    server.baseUrl,
+    '--model',
+    options.model ?? 'scripted-model',
+    '--api',
+    options.api ?? 'responses',
+  ];
   return { server, repo, env, flags };
 }
 

@@ -95,12 +95,17 @@ function answer(listing: ListingKind, request: http.IncomingMessage, body: strin
       return json(response, 404, { error: { message: `no route ${path}` } });
     case 'anthropic':
       if (path === '/v1/models') {
-        if (!request.headers['x-api-key']) return json(response, 401, { type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } });
+        if (!request.headers['x-api-key'])
+          return json(response, 401, { type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } });
         return json(response, 200, { data: listing.models, has_more: false });
       }
       return json(response, 404, { type: 'error', error: { type: 'not_found_error', message: 'Not found' } });
     case 'ollama':
-      if (path === '/v1/models') return json(response, 200, { object: 'list', data: listing.models.map((m) => ({ id: m.id, object: 'model', owned_by: 'library' })) });
+      if (path === '/v1/models')
+        return json(response, 200, {
+          object: 'list',
+          data: listing.models.map((m) => ({ id: m.id, object: 'model', owned_by: 'library' })),
+        });
       if (path === '/api/show' && request.method === 'POST') {
         const asked = (JSON.parse(body || '{}') as { model?: string }).model;
         const model = listing.models.find((m) => m.id === asked);
@@ -109,7 +114,11 @@ function answer(listing: ListingKind, request: http.IncomingMessage, body: strin
       }
       return json(response, 404, { error: 'not found' });
     case 'lmstudio':
-      if (path === '/v1/models') return json(response, 200, { object: 'list', data: listing.models.map((m) => ({ id: m.id, object: 'model', owned_by: 'organization_owner' })) });
+      if (path === '/v1/models')
+        return json(response, 200, {
+          object: 'list',
+          data: listing.models.map((m) => ({ id: m.id, object: 'model', owned_by: 'organization_owner' })),
+        });
       if (path === '/api/v1/models') {
         return json(response, 200, {
           models: listing.models.map((m) => ({

@@ -20,11 +20,13 @@ function stand(name: string, risk: Risk, subject?: (args: Record<string, unknown
   };
 }
 
-const paths = (access: 'read' | 'write') => (args: Record<string, unknown>): PermissionSubject => ({
-  kind: 'paths',
-  access,
-  paths: Array.isArray(args.paths) ? (args.paths as string[]) : [String(args.path ?? '.')],
-});
+const paths =
+  (access: 'read' | 'write') =>
+  (args: Record<string, unknown>): PermissionSubject => ({
+    kind: 'paths',
+    access,
+    paths: Array.isArray(args.paths) ? (args.paths as string[]) : [String(args.path ?? '.')],
+  });
 
 export const testTools = {
   read_file: stand('read_file', 'read', paths('read')),

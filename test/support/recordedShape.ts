@@ -22,7 +22,13 @@ export function expectShape(label: string, generated: Array<Record<string, unkno
   const { union, common } = keyProfile(realObjects);
   for (const object of generated) {
     const keys = Object.keys(object);
-    expect(keys.filter((key) => !union.has(key)), `${label}: fields the real API never sent`).toEqual([]);
-    expect([...common].filter((key) => !keys.includes(key)), `${label}: fields the real API always sent`).toEqual([]);
+    expect(
+      keys.filter((key) => !union.has(key)),
+      `${label}: fields the real API never sent`,
+    ).toEqual([]);
+    expect(
+      [...common].filter((key) => !keys.includes(key)),
+      `${label}: fields the real API always sent`,
+    ).toEqual([]);
   }
 }

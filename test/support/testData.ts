@@ -18,7 +18,9 @@ export const recordedStreamsDir = path.join(repoRoot, 'test/fixtures/recorded');
 export function readCaseFile<T>(fileName: string, root = repoRoot): { cases: T[] } & Record<string, unknown> {
   const file = path.join(root, 'test/cases/data', fileName);
   if (!fs.existsSync(file)) {
-    throw new Error(`The case file ${path.relative(root, file)} is missing from the repository; restore it from git (see test/cases/data/README.md).`);
+    throw new Error(
+      `The case file ${path.relative(root, file)} is missing from the repository; restore it from git (see test/cases/data/README.md).`,
+    );
   }
   const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { cases?: unknown };
   if (!Array.isArray(data.cases) || data.cases.length === 0) throw new Error(`${path.relative(root, file)} holds no cases.`);

@@ -12,15 +12,32 @@ function fold(events: SessionEvent[]): SessionState {
   return events.reduce(reduce, initialSessionState);
 }
 
-const call = (callId: string, name: string, args: object): ConversationItem => ({ type: 'tool_call', callId, name, arguments: JSON.stringify(args) });
-const finished = (callId: string, name: string, output: string): SessionEvent => ({ type: 'tool.finished', callId, name, outcome: 'ok', title: name, output, durationMs: 1 });
+const call = (callId: string, name: string, args: object): ConversationItem => ({
+  type: 'tool_call',
+  callId,
+  name,
+  arguments: JSON.stringify(args),
+});
+const finished = (callId: string, name: string, output: string): SessionEvent => ({
+  type: 'tool.finished',
+  callId,
+  name,
+  outcome: 'ok',
+  title: name,
+  output,
+  durationMs: 1,
+});
 
 /** task; read a (reasoning first); read b; edit b; answer. Items: 0 task, 1-3 turn one, 4-5, 6-7, 8. */
 function session(afterFirstRead: SessionEvent[] = []): SessionState {
   return fold([
     { type: 'session.started', workspace: '/w', model: 'm', api: 'responses', baseUrl: 'http://x', maxSteps: 9 },
     { type: 'user.messaged', text: 'the task' },
-    { type: 'model.responded', usage, items: [{ type: 'reasoning', api: 'responses', summary: 'look first' }, call('c1', 'read_file', { path: 'a.js' })] },
+    {
+      type: 'model.responded',
+      usage,
+      items: [{ type: 'reasoning', api: 'responses', summary: 'look first' }, call('c1', 'read_file', { path: 'a.js' })],
+    },
     finished('c1', 'read_file', 'A'.repeat(4000)),
     ...afterFirstRead,
     { type: 'model.responded', usage, items: [call('c2', 'read_file', { path: 'b.js' })] },
@@ -34,7 +51,17 @@ function session(afterFirstRead: SessionEvent[] = []): SessionState {
 describe('compactionCut', () => {
   it('keeps the latest turns that fit, cutting only where a turn begins (never between reasoning, a call and its result)', () => {
     const state = session();
-    expect(state.items.map((item) => item.type)).toEqual(['user', 'reasoning', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant']);
+    expect(state.items.map((item) => item.type)).toEqual([
+      'user',
+      'reasoning',
+      'tool_call',
+      'tool_result',
+      'tool_call',
+      'tool_result',
+      'tool_call',
+      'tool_result',
+      'assistant',
+    ]);
     // Enough for the last three turns, not for the first one's 4,000-character result.
     expect(compactionCut(state, 300)).toBe(4);
     // Room for nothing but the answer: the cut still lands where a turn begins.

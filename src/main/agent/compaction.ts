@@ -39,7 +39,11 @@ export type CompactionResult = 'compacted' | 'failed' | 'aborted';
  * the next request's size where the caller counted it already (the loop's turn); "Compact now" on a
  * stopped session leaves it out and it is counted here.
  */
-export async function compactConversation(deps: CompactionDeps, trigger: 'auto' | 'manual', tokensBefore?: number): Promise<CompactionResult> {
+export async function compactConversation(
+  deps: CompactionDeps,
+  trigger: 'auto' | 'manual',
+  tokensBefore?: number,
+): Promise<CompactionResult> {
   const { log } = deps;
   tokensBefore ??= estimateNextRequest(log.state, { instructions: deps.instructions, tools: deps.tools }, deps.context);
   const options = deps.context ?? defaultContextOptions;
@@ -93,7 +97,11 @@ export async function compactConversation(deps: CompactionDeps, trigger: 'auto' 
  * when even the last turn does not). Undefined when there is nothing older to summarise: the
  * conversation since the task (or since what an earlier compaction covered) is a single turn.
  */
-export function compactionCut(state: SessionState, keepTokens: number, options: ContextOptions = defaultContextOptions): number | undefined {
+export function compactionCut(
+  state: SessionState,
+  keepTokens: number,
+  options: ContextOptions = defaultContextOptions,
+): number | undefined {
   const { items } = state;
   const taskIndex = items.findIndex((item) => item.type === 'user');
   const earliest = Math.max(state.compactions.at(-1)?.keptFromItem ?? 0, taskIndex + 1);

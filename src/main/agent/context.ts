@@ -45,7 +45,8 @@ export function instructionsMessage(files: readonly InstructionFile[]): UserItem
 
 /** A compaction's summary as the model gets it, with the files touched and the plan as they were then. */
 export function compactionMessage(compaction: Pick<CompactionView, 'summary' | 'files' | 'plan'>): UserItem {
-  const files = compaction.files.length > 0 ? compaction.files.map((file) => `- ${file.path}${file.edited ? ' (changed)' : ''}`).join('\n') : '(none)';
+  const files =
+    compaction.files.length > 0 ? compaction.files.map((file) => `- ${file.path}${file.edited ? ' (changed)' : ''}`).join('\n') : '(none)';
   const plan = compaction.plan.length > 0 ? compaction.plan.map((step) => `- [${step.status}] ${step.step}`).join('\n') : '(no plan)';
   // One pass, so a summary that happens to contain "{{files}}" is left as it is.
   return { type: 'user', text: fillTemplate(compactedContext.trim(), { summary: compaction.summary.trim(), files, plan }) };
@@ -100,7 +101,8 @@ export function buildModelItems(state: SessionState, options: ContextOptions = d
     out.push(note);
   };
   const found = new Map<number, InstructionFile[]>();
-  for (const note of state.instructions.notes) if (note.atItem >= start) found.set(note.atItem, [...(found.get(note.atItem) ?? []), ...note.files]);
+  for (const note of state.instructions.notes)
+    if (note.atItem >= start) found.set(note.atItem, [...(found.get(note.atItem) ?? []), ...note.files]);
   const tellInstructions = (index: number) => {
     const files = found.get(index);
     if (!files) return;

@@ -65,7 +65,9 @@ describe('what the model is told about reverts', () => {
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatch(/reverted these changes: src\/b\.ts \(whole file\)\./);
     expect(notes[0]).not.toMatch(/src\/a\.ts|undid/);
-    expect(shown([...turn, reverts[1]!, undo(reverts[1]!), { type: 'user.messaged', text: 'next' }]).some((item) => item.includes('The person'))).toBe(false);
+    expect(
+      shown([...turn, reverts[1]!, undo(reverts[1]!), { type: 'user.messaged', text: 'next' }]).some((item) => item.includes('The person')),
+    ).toBe(false);
   });
 
   it('a revert made again after its undo is told once, as a revert', () => {

@@ -30,13 +30,16 @@ export function rewindNotes(state: Pick<SessionState, 'rewinds' | 'rewindPoints'
 function noteText(state: Pick<SessionState, 'rewinds' | 'rewindPoints' | 'toolCalls'>, rewind: RewindView): string | undefined {
   const files = listed(rewind.files);
   if (rewind.kind === 'undo') return rewind.restore === 'conversation' || !files ? undefined : fillTemplate(rewindUndone.trim(), { files });
-  if (rewind.restore === 'files') return fillTemplate(filesRewound.trim(), { step: stepWords(state, rewind), files: files || 'none differed' });
+  if (rewind.restore === 'files')
+    return fillTemplate(filesRewound.trim(), { step: stepWords(state, rewind), files: files || 'none differed' });
   if (rewind.restore === 'conversation' && files) return fillTemplate(conversationRewound.trim(), { files });
   return undefined;
 }
 
 function stepWords(state: Pick<SessionState, 'rewinds' | 'rewindPoints' | 'toolCalls'>, rewind: RewindView): string {
-  const point: RewindPoint | undefined = [...state.rewindPoints, ...rewind.before.points].find((candidate) => candidate.seq === rewind.toSeq);
+  const point: RewindPoint | undefined = [...state.rewindPoints, ...rewind.before.points].find(
+    (candidate) => candidate.seq === rewind.toSeq,
+  );
   if (point?.kind === 'checkpoint' && point.callId) {
     const call = state.toolCalls[point.callId];
     return `right after your ${call?.name ?? 'tool'} call ${point.callId}`;
@@ -49,4 +52,3 @@ function listed(paths: readonly string[]): string {
   const shown = paths.slice(0, MAX_LISTED).join(', ');
   return paths.length > MAX_LISTED ? `${shown} and ${paths.length - MAX_LISTED} more` : shown;
 }
-

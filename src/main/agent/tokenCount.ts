@@ -69,7 +69,11 @@ export function itemsTokens(items: readonly ConversationItem[]): number {
 
 /** A whole request: system prompt, tool definitions and conversation. */
 export function requestTokens(request: { instructions: string; tools: readonly ToolSpec[]; items: readonly ConversationItem[] }): number {
-  return textTokens(request.instructions) + (request.tools.length > 0 ? textTokens(JSON.stringify(request.tools)) : 0) + itemsTokens(request.items);
+  return (
+    textTokens(request.instructions) +
+    (request.tools.length > 0 ? textTokens(JSON.stringify(request.tools)) : 0) +
+    itemsTokens(request.items)
+  );
 }
 
 /**

@@ -30,7 +30,11 @@ describe('the sandbox requests', () => {
   it('show the built-in fence and an empty project fence at first', async () => {
     const { handlers, projectId, project, dataDir } = setup();
     const view = await handlers['sandbox:get']({ projectId });
-    expect(view).toMatchObject({ available: true, unavailable: 'ask', fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [] } });
+    expect(view).toMatchObject({
+      available: true,
+      unavailable: 'ask',
+      fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [] },
+    });
     expect(view.builtIn.allowWrite).toEqual([project]);
     expect(view.builtIn.denyRead).toContain(dataDir);
   });
@@ -50,7 +54,10 @@ describe('the sandbox requests', () => {
 
   it('add the registries the project uses in one request, keeping what was there', async () => {
     const { handlers, projectId } = setup();
-    await handlers['sandbox:update']({ projectId, fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com'] } });
+    await handlers['sandbox:update']({
+      projectId,
+      fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com'] },
+    });
     const view = await handlers['sandbox:addRegistries']({ projectId });
     expect(view.fence.allowedDomains).toEqual(['api.example.com', 'registry.npmjs.org', 'proxy.golang.org', 'sum.golang.org']);
   });

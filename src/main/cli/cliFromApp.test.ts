@@ -3,7 +3,12 @@ import { cliArgumentsOf, nodeModeEnv } from './cliFromApp';
 
 describe('the app binary started as the command line', () => {
   it('hands everything after --cli to the CLI in a packaged app', () => {
-    expect(cliArgumentsOf(['/opt/Tether/tether-app', '--cli', 'run', 'fix the test', '--cwd', '/src'], true)).toEqual(['run', 'fix the test', '--cwd', '/src']);
+    expect(cliArgumentsOf(['/opt/Tether/tether-app', '--cli', 'run', 'fix the test', '--cwd', '/src'], true)).toEqual([
+      'run',
+      'fix the test',
+      '--cwd',
+      '/src',
+    ]);
     expect(cliArgumentsOf(['/tmp/.mount_Tether/tether-app', '--cli'], true)).toEqual([]);
   });
 

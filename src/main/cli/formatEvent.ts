@@ -69,15 +69,23 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
     case 'context.compacting':
       return [`  compacting the conversation (${event.trigger}, ~${event.tokensBefore} tokens)…`];
     case 'context.compacted':
-      return [`  compacted: ~${event.tokensBefore} → ~${event.tokensAfter} tokens; kept from item ${event.keptFromItem}`, ...(options.full ? indent(event.summary, Infinity) : [])];
+      return [
+        `  compacted: ~${event.tokensBefore} → ~${event.tokensAfter} tokens; kept from item ${event.keptFromItem}`,
+        ...(options.full ? indent(event.summary, Infinity) : []),
+      ];
     case 'context.compaction_failed':
       return [`  ⚠ not compacted: ${event.reason}`];
     case 'checkpoint.created':
-      return event.changed || event.skipped > 0 ? [`  checkpoint ${event.commit.slice(0, 12)}${event.skipped > 0 ? ` (${event.skipped} files left out)` : ''}`] : [];
+      return event.changed || event.skipped > 0
+        ? [`  checkpoint ${event.commit.slice(0, 12)}${event.skipped > 0 ? ` (${event.skipped} files left out)` : ''}`]
+        : [];
     case 'checkpoint.failed':
       return [`  ⚠ no checkpoint: ${event.reason}`];
     case 'session.rewound':
-      return [`⟲ rewound (${event.restore}) to event ${event.toSeq}${event.files.length ? `; ${event.files.length} files restored` : ''}`, ...event.warnings.map((w) => `  ⚠ not undone: ${w.summary} (${w.why})`)];
+      return [
+        `⟲ rewound (${event.restore}) to event ${event.toSeq}${event.files.length ? `; ${event.files.length} files restored` : ''}`,
+        ...event.warnings.map((w) => `  ⚠ not undone: ${w.summary} (${w.why})`),
+      ];
     case 'changes.reverted':
       return [`⤺ the person reverted ${event.note}`];
     case 'changes.revert_undone':
@@ -87,9 +95,14 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
     case 'worktree.created':
       return [`  working in worktree ${event.path} on branch ${event.branch} (from ${event.baseCommit.slice(0, 12)})`];
     case 'worktree.finished':
-      return [`■ worktree ${event.action === 'discard' ? 'discarded' : `${event.action === 'merge' ? 'merged' : 'squashed'}${event.commit ? ` as ${event.commit.slice(0, 12)}` : ''}`}`];
+      return [
+        `■ worktree ${event.action === 'discard' ? 'discarded' : `${event.action === 'merge' ? 'merged' : 'squashed'}${event.commit ? ` as ${event.commit.slice(0, 12)}` : ''}`}`,
+      ];
     case 'session.rewind_undone':
-      return [`⟳ rewind at event ${event.rewindSeq} undone (${event.restore})`, ...event.warnings.map((w) => `  ⚠ not undone: ${w.summary} (${w.why})`)];
+      return [
+        `⟳ rewind at event ${event.rewindSeq} undone (${event.restore})`,
+        ...event.warnings.map((w) => `  ⚠ not undone: ${w.summary} (${w.why})`),
+      ];
   }
 }
 

@@ -89,7 +89,10 @@ export async function headlessRun(argv: string[]): Promise<number> {
     }
     if (mode === 'auto') {
       const why = values['no-sandbox'] ? '--no-sandbox turned the sandbox off' : sandboxMissing();
-      if (why) process.stderr.write(`tether: --mode auto works as ask in this run: ${why}, and auto lets only what the sandbox holds run on its own.\n`);
+      if (why)
+        process.stderr.write(
+          `tether: --mode auto works as ask in this run: ${why}, and auto lets only what the sandbox holds run on its own.\n`,
+        );
     }
     const json = values.json;
     let streamedText = false;

@@ -33,7 +33,9 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
       } else {
         for (const s of sessions) {
           const when = new Date(s.updatedAt).toISOString().replace('T', ' ').slice(0, 16);
-          process.stdout.write(`${s.id}  ${s.status.padEnd(9)}  ${when}  ${s.model}  ${formatUsage(s.usage)}  ${formatCost(s)}  ${s.title}\n`);
+          process.stdout.write(
+            `${s.id}  ${s.status.padEnd(9)}  ${when}  ${s.model}  ${formatUsage(s.usage)}  ${formatCost(s)}  ${s.title}\n`,
+          );
         }
         const paths = new Map(store.projects.list().map((project) => [project.id, project.path]));
         process.stdout.write('\nPer project:\n');

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from './contentSecurityPolicy';
 
 function directives(policy: string): Map<string, string[]> {
-  return new Map(policy.split('; ').map((part) => {
-    const [name, ...sources] = part.split(' ');
-    return [name as string, sources];
-  }));
+  return new Map(
+    policy.split('; ').map((part) => {
+      const [name, ...sources] = part.split(' ');
+      return [name as string, sources];
+    }),
+  );
 }
 
 describe('contentSecurityPolicy', () => {

@@ -8,7 +8,15 @@ describe('externalLinkTarget', () => {
   });
 
   it('never offers other schemes, which could run programs or read files', () => {
-    for (const href of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'vscode://x', 'ms-settings:', 'data:text/html,hi', 'mailto:a@b.c']) {
+    for (const href of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'vscode://x',
+      'ms-settings:',
+      'data:text/html,hi',
+      'mailto:a@b.c',
+    ]) {
       expect(externalLinkTarget(href), href).toBeNull();
     }
   });

@@ -4,14 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Handlers, Unsubscribe } from '../../shared/contract';
-import {
-  WireRequest,
-  WS_MAX_FRAME_BYTES,
-  WS_PATH,
-  WS_PROTOCOL,
-  WS_TOKEN_PROTOCOL_PREFIX,
-  type Reply,
-} from '../../shared/hostProtocol';
+import { WireRequest, WS_MAX_FRAME_BYTES, WS_PATH, WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX, type Reply } from '../../shared/hostProtocol';
 import type { EmitEvent } from '../app/appServices';
 import { checkedEvent } from './checkedEvent';
 import { contentSecurityPolicy } from './contentSecurityPolicy';
@@ -118,7 +111,8 @@ export async function startServeHost(options: ServeHostOptions): Promise<ServeHo
       return plain(response, 403, `This server answers only at ${origin}/; open the address tether serve printed.`, headers);
     }
     const pathname = new URL(request.url ?? '/', origin).pathname;
-    if (pathname === WS_PATH) return plain(response, 426, 'This address takes WebSocket connections only.', { ...headers, Upgrade: 'websocket' });
+    if (pathname === WS_PATH)
+      return plain(response, 426, 'This address takes WebSocket connections only.', { ...headers, Upgrade: 'websocket' });
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return plain(response, 405, `${request.method} is not served here; only GET and HEAD.`, { ...headers, Allow: 'GET, HEAD' });
     }
@@ -148,7 +142,10 @@ export async function startServeHost(options: ServeHostOptions): Promise<ServeHo
     if (pathname !== WS_PATH) return { status: 404, message: `No WebSocket here; connect to ${WS_PATH}.` };
     if (request.headers.host !== hostHeader) return { status: 403, message: `Connect to ${origin}${WS_PATH}.` };
     if (request.headers.origin !== origin) {
-      return { status: 403, message: `Refused a connection from origin ${request.headers.origin ?? '(none)'}; only ${origin} may connect.` };
+      return {
+        status: 403,
+        message: `Refused a connection from origin ${request.headers.origin ?? '(none)'}; only ${origin} may connect.`,
+      };
     }
     const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim());
     const presented = offered.find((protocol) => protocol.startsWith(WS_TOKEN_PROTOCOL_PREFIX))?.slice(WS_TOKEN_PROTOCOL_PREFIX.length);
@@ -219,7 +216,11 @@ export async function startServeHost(options: ServeHostOptions): Promise<ServeHo
       frame = JSON.stringify({ id, ...answer });
     } catch (error) {
       log(`could not serialize the answer to request ${id}`, error);
-      frame = JSON.stringify({ id, ok: false, error: { code: 'failed', message: 'The answer could not be sent (a bug in Tether); its terminal has the details.' } });
+      frame = JSON.stringify({
+        id,
+        ok: false,
+        error: { code: 'failed', message: 'The answer could not be sent (a bug in Tether); its terminal has the details.' },
+      });
     }
     const bytes = frameBytes(frame, limits.maxSentBytes);
     if (bytes > limits.maxSentBytes) {
@@ -263,9 +264,18 @@ export async function startServeHost(options: ServeHostOptions): Promise<ServeHo
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
       if (error.code === 'EADDRINUSE') {
-        reject(Object.assign(new Error(`Port ${options.port} on ${address} is in use; pick another with --port, or --port 0 for any free one.`), { code: error.code }));
+        reject(
+          Object.assign(
+            new Error(`Port ${options.port} on ${address} is in use; pick another with --port, or --port 0 for any free one.`),
+            { code: error.code },
+          ),
+        );
       } else if (error.code === 'EACCES') {
-        reject(Object.assign(new Error(`Not allowed to listen on port ${options.port} of ${address}; pick a port above 1023.`), { code: error.code }));
+        reject(
+          Object.assign(new Error(`Not allowed to listen on port ${options.port} of ${address}; pick a port above 1023.`), {
+            code: error.code,
+          }),
+        );
       } else reject(error);
     };
     const onListening = () => {
@@ -312,10 +322,11 @@ export async function startServeHost(options: ServeHostOptions): Promise<ServeHo
         unsubscribe();
         clearInterval(heartbeat);
         const closed = [...clients].map(
-          (client) => new Promise<void>((resolve) => {
-            client.socket.once('close', () => resolve());
-            client.socket.close(1001, 'tether serve stopped.');
-          }),
+          (client) =>
+            new Promise<void>((resolve) => {
+              client.socket.once('close', () => resolve());
+              client.socket.close(1001, 'tether serve stopped.');
+            }),
         );
         // A client that never answers the close handshake must not hold the shutdown up.
         const grace = new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());

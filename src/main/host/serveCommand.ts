@@ -42,7 +42,9 @@ export async function serveCommand(argv: string[], deps: ServeCommandDeps): Prom
   const cwd = existingFolder(values.cwd ?? process.cwd());
   const { rendererDir } = deps;
   if (!existsSync(path.join(rendererDir, 'index.html'))) {
-    throw new CliError(`The browser UI is not built: ${path.join(rendererDir, 'index.html')} is missing. Run \`npm run build\`, then try again.`);
+    throw new CliError(
+      `The browser UI is not built: ${path.join(rendererDir, 'index.html')} is missing. Run \`npm run build\`, then try again.`,
+    );
   }
 
   const services = await (deps.createAppServices ?? createAppServices)({ dataDir: dataDirFrom(values['data-dir']), host: 'serve', cwd });

@@ -83,7 +83,9 @@ export class McpConnection {
   get pid(): number | undefined {
     // A transport exists only once the SDK is loaded.
     const transport = this.transport;
-    return transport && transport instanceof loadedMcpSdk().StdioClientTransport ? ((transport as StdioClientTransport).pid ?? undefined) : undefined;
+    return transport && transport instanceof loadedMcpSdk().StdioClientTransport
+      ? ((transport as StdioClientTransport).pid ?? undefined)
+      : undefined;
   }
 
   /** Starts an idle server; resolves once it is ready or has failed (never rejects). */
@@ -167,7 +169,8 @@ export class McpConnection {
     const generation = ++this.generation;
     const recovering = this.restarts > 0;
     this.setState('starting');
-    const { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = await loadMcpSdk();
+    const { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } =
+      await loadMcpSdk();
     if (generation !== this.generation) return;
     let transport: Transport;
     if (isStdio(config)) {

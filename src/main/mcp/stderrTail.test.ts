@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StderrTail } from './stderrTail';
 
-describe('a server\'s stderr tail', () => {
+describe("a server's stderr tail", () => {
   it('keeps the last lines, joining chunks that split a line', () => {
     const tail = new StderrTail(3);
     tail.push('one\ntw');

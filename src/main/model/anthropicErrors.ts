@@ -1,5 +1,12 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { abortedError, httpErrorToModelError, streamErrorToModelError, timedOutError, toModelError, type ModelErrorContext } from './errors';
+import {
+  abortedError,
+  httpErrorToModelError,
+  streamErrorToModelError,
+  timedOutError,
+  toModelError,
+  type ModelErrorContext,
+} from './errors';
 import { ModelError } from './provider';
 import { asObject } from './wire';
 

@@ -3,11 +3,22 @@ import type { ConversationItem } from '../../shared/conversation';
 import { anthropicRequestBody, toAnthropicMessages } from './anthropicRequest';
 import type { ModelRequest, ToolSpec } from './provider';
 
-const tool = (name: string): ToolSpec => ({ name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } } });
+const tool = (name: string): ToolSpec => ({
+  name,
+  description: `The ${name} tool.`,
+  parameters: { type: 'object', properties: { path: { type: 'string' } } },
+});
 const thinking = { type: 'thinking', thinking: 'Read it first.', signature: 'EoQDsig==' };
 
 function request(items: ConversationItem[], overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return { model: 'claude-sonnet-4-6', instructions: 'Be careful.', items, tools: [tool('read_file'), tool('list_files')], signal: new AbortController().signal, ...overrides };
+  return {
+    model: 'claude-sonnet-4-6',
+    instructions: 'Be careful.',
+    items,
+    tools: [tool('read_file'), tool('list_files')],
+    signal: new AbortController().signal,
+    ...overrides,
+  };
 }
 
 const turn1: ConversationItem[] = [{ type: 'user', text: 'Fix it.' }];
@@ -20,7 +31,12 @@ const turn2: ConversationItem[] = [
   { type: 'tool_result', callId: 'toolu_1', output: 'hello', isError: false },
   { type: 'tool_result', callId: 'toolu_2', output: '', isError: true },
 ];
-const turn3: ConversationItem[] = [...turn2, { type: 'user', text: 'Also the docs.' }, { type: 'assistant', text: 'Done.' }, { type: 'user', text: 'Thanks.' }];
+const turn3: ConversationItem[] = [
+  ...turn2,
+  { type: 'user', text: 'Also the docs.' },
+  { type: 'assistant', text: 'Done.' },
+  { type: 'user', text: 'Thanks.' },
+];
 
 describe('toAnthropicMessages', () => {
   it('merges a response into one assistant message, and its results into one user message, results first', () => {
@@ -88,7 +104,11 @@ describe('anthropicRequestBody', () => {
     expect(last.map((block) => block.cache_control)).toEqual([undefined, { type: 'ephemeral' }]);
     expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(3);
     expect(body).toMatchObject({ model: 'claude-sonnet-4-6', max_tokens: 32_000, stream: true });
-    expect(body.tools?.[0]).toEqual({ name: 'read_file', description: 'The read_file tool.', input_schema: { type: 'object', properties: { path: { type: 'string' } } } });
+    expect(body.tools?.[0]).toEqual({
+      name: 'read_file',
+      description: 'The read_file tool.',
+      input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+    });
   });
 
   it('never marks a thinking block, and never changes the replayed one', () => {

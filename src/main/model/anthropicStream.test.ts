@@ -7,7 +7,9 @@ import { ModelError, type ModelEvent } from './provider';
 const ctx: ModelErrorContext = { baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-6', api: 'anthropic', apiKeySet: true };
 
 function fold(events: Array<Record<string, unknown>>, used: string[] = []) {
-  const state = new AnthropicStreamState(new CallIdAllocator(used.map((callId) => ({ type: 'tool_call', callId, name: 'x', arguments: '{}' }))));
+  const state = new AnthropicStreamState(
+    new CallIdAllocator(used.map((callId) => ({ type: 'tool_call', callId, name: 'x', arguments: '{}' }))),
+  );
   const deltas: ModelEvent[] = [];
   let done: ModelEvent | undefined;
   for (const event of events) {
@@ -18,11 +20,17 @@ function fold(events: Array<Record<string, unknown>>, used: string[] = []) {
   return { state, deltas, done: done as Extract<ModelEvent, { type: 'done' }> | undefined };
 }
 
-const start = (usage: Record<string, unknown> = { input_tokens: 10, output_tokens: 1 }) => ({ type: 'message_start', message: { id: 'msg_1', usage } });
+const start = (usage: Record<string, unknown> = { input_tokens: 10, output_tokens: 1 }) => ({
+  type: 'message_start',
+  message: { id: 'msg_1', usage },
+});
 const block = (index: number, content_block: Record<string, unknown>) => ({ type: 'content_block_start', index, content_block });
 const delta = (index: number, value: Record<string, unknown>) => ({ type: 'content_block_delta', index, delta: value });
 const stop = (index: number) => ({ type: 'content_block_stop', index });
-const end = (stop_reason: string, usage: Record<string, unknown> = { output_tokens: 5 }) => [{ type: 'message_delta', delta: { stop_reason }, usage }, { type: 'message_stop' }];
+const end = (stop_reason: string, usage: Record<string, unknown> = { output_tokens: 5 }) => [
+  { type: 'message_delta', delta: { stop_reason }, usage },
+  { type: 'message_stop' },
+];
 
 describe('AnthropicStreamState', () => {
   it('keeps redacted thinking as a reasoning item to pass back, and separates two thinking blocks live', () => {
@@ -57,7 +65,9 @@ describe('AnthropicStreamState', () => {
       [start(), block(0, { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.txt' } }), stop(0), ...end('tool_use')],
       ['toolu_1'],
     );
-    expect(done?.items).toEqual([{ type: 'tool_call', callId: expect.stringMatching(/^call_/), name: 'read_file', arguments: '{"path":"a.txt"}' }]);
+    expect(done?.items).toEqual([
+      { type: 'tool_call', callId: expect.stringMatching(/^call_/), name: 'read_file', arguments: '{"path":"a.txt"}' },
+    ]);
     expect(done?.stopReason).toBe('tool_use');
   });
 
@@ -82,7 +92,12 @@ describe('AnthropicStreamState', () => {
       block(0, { type: 'text', text: '' }),
       delta(0, { type: 'text_delta', text: 'Hi' }),
       stop(0),
-      ...end('max_tokens', { input_tokens: 7, cache_read_input_tokens: null, output_tokens: 40, output_tokens_details: { thinking_tokens: 12 } }),
+      ...end('max_tokens', {
+        input_tokens: 7,
+        cache_read_input_tokens: null,
+        output_tokens: 40,
+        output_tokens_details: { thinking_tokens: 12 },
+      }),
     ]);
     expect(done?.usage).toEqual({ inputTokens: 1007, outputTokens: 40, cachedInputTokens: 900, reasoningTokens: 12 });
     expect(done?.stopReason).toBe('max_tokens');
@@ -97,7 +112,8 @@ describe('AnthropicStreamState', () => {
 
   it('throws an error event as a ModelError of its kind', () => {
     const state = new AnthropicStreamState(new CallIdAllocator([]));
-    const overloaded = () => state.handle({ type: 'error', error: { details: null, type: 'overloaded_error', message: 'Overloaded' } }, ctx);
+    const overloaded = () =>
+      state.handle({ type: 'error', error: { details: null, type: 'overloaded_error', message: 'Overloaded' } }, ctx);
     expect(overloaded).toThrow(ModelError);
     try {
       overloaded();

@@ -104,9 +104,7 @@ export class AnthropicStreamState {
 
   /** The message as conversation items, in block order, with the usage and stop reason. */
   done(): ModelEvent {
-    const items = [...this.blocks.entries()]
-      .sort(([a], [b]) => a - b)
-      .flatMap(([, block]) => this.toConversation(block));
+    const items = [...this.blocks.entries()].sort(([a], [b]) => a - b).flatMap(([, block]) => this.toConversation(block));
     return { type: 'done', items, usage: this.readUsage(), stopReason: this.stopReason ?? 'end_turn' };
   }
 
@@ -131,7 +129,9 @@ export class AnthropicStreamState {
         const streamed = block.json.trim();
         const started = asObject(block.start.input);
         const args = streamed !== '' ? block.json : started && Object.keys(started).length > 0 ? JSON.stringify(started) : '{}';
-        return [{ type: 'tool_call', callId: this.ids.claim(asString(block.start.id)), name: asString(block.start.name) ?? '', arguments: args }];
+        return [
+          { type: 'tool_call', callId: this.ids.claim(asString(block.start.id)), name: asString(block.start.name) ?? '', arguments: args },
+        ];
       }
       default:
         // server_tool_use, tool search results and other hosted-tool blocks: the server ran them.

@@ -25,12 +25,18 @@ describe('resolveModelConfig', () => {
   it("gives a named provider's host only its own key variable, never another provider's", () => {
     const env = { OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a', GLOO_API_KEY: 'gloo-k' };
     expect(resolveModelConfig({ api: 'chat', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct' }, env).apiKey).toBe('gloo-k');
-    expect(resolveModelConfig({ api: 'anthropic', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct/anthropic' }, env).apiKey).toBe('gloo-k');
-    expect(resolveModelConfig({ api: 'chat', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct' }, { OPENAI_API_KEY: 'sk-o' }).apiKey).toBeUndefined();
+    expect(resolveModelConfig({ api: 'anthropic', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct/anthropic' }, env).apiKey).toBe(
+      'gloo-k',
+    );
+    expect(
+      resolveModelConfig({ api: 'chat', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct' }, { OPENAI_API_KEY: 'sk-o' }).apiKey,
+    ).toBeUndefined();
     expect(resolveModelConfig({}, { GLOO_API_KEY: 'gloo-k' }).apiKey).toBeUndefined();
     expect(resolveModelConfig({ api: 'anthropic' }, { GLOO_API_KEY: 'gloo-k', OPENAI_API_KEY: 'sk-o' }).apiKey).toBeUndefined();
     // TETHER_API_KEY is the person's explicit choice and goes wherever they point it.
-    expect(resolveModelConfig({ api: 'chat', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct' }, { ...env, TETHER_API_KEY: 'sk-t' }).apiKey).toBe('sk-t');
+    expect(
+      resolveModelConfig({ api: 'chat', baseUrl: 'https://platform.ai.gloo.com/ai/v2/direct' }, { ...env, TETHER_API_KEY: 'sk-t' }).apiKey,
+    ).toBe('sk-t');
     // Another server keeps the documented fallbacks.
     expect(resolveModelConfig({ api: 'chat', baseUrl: 'http://127.0.0.1:9/v1' }, { GLOO_API_KEY: 'gloo-k' }).apiKey).toBe('gloo-k');
   });
@@ -38,7 +44,9 @@ describe('resolveModelConfig', () => {
   it('reads the output limit from --max-tokens or TETHER_MAX_TOKENS, and refuses a bad one', () => {
     expect(resolveModelConfig({ api: 'anthropic', maxTokens: '2048' }, { TETHER_MAX_TOKENS: '9' }).maxTokens).toBe(2048);
     expect(resolveModelConfig({}, { TETHER_MAX_TOKENS: '4096' }).maxTokens).toBe(4096);
-    expect(() => resolveModelConfig({ maxTokens: 'lots' }, {})).toThrow(/whole number of 1 or more, not "lots" \(--max-tokens or TETHER_MAX_TOKENS\)/);
+    expect(() => resolveModelConfig({ maxTokens: 'lots' }, {})).toThrow(
+      /whole number of 1 or more, not "lots" \(--max-tokens or TETHER_MAX_TOKENS\)/,
+    );
   });
 
   it('names the three APIs when given another', () => {

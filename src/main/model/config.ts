@@ -41,7 +41,9 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv = p
   const api = parsed.data;
   const anthropic = api === 'anthropic';
   const maxTokens = parseMaxTokens(flags.maxTokens ?? nonEmpty(env.TETHER_MAX_TOKENS));
-  const baseUrl = stripTrailingSlash(flags.baseUrl ?? nonEmpty(env.TETHER_BASE_URL) ?? (anthropic ? DEFAULT_ANTHROPIC_BASE_URL : DEFAULT_BASE_URL));
+  const baseUrl = stripTrailingSlash(
+    flags.baseUrl ?? nonEmpty(env.TETHER_BASE_URL) ?? (anthropic ? DEFAULT_ANTHROPIC_BASE_URL : DEFAULT_BASE_URL),
+  );
   // A named provider's host gets only its own variable: an OpenAI key never goes to Gloo, nor Gloo's to OpenAI.
   const hostKeyEnv = keyEnvForUrl(baseUrl);
   return {

@@ -47,7 +47,11 @@ describe('testConnection: the models a server lists', () => {
     const server = await serve({ kind: 'anthropic', models: [{ id: 'claude-sonnet-4-6', type: 'model', max_input_tokens: 200000 }] });
     for (const baseUrl of [server.origin, `${server.origin}/v1`]) {
       const result = await testConnection({ baseUrl, api: 'anthropic', apiKey: 'sk-ant' });
-      expect(result).toMatchObject({ ok: true, url: `${server.origin}/v1/models?limit=1000`, models: [{ id: 'claude-sonnet-4-6', tools: 'unknown', contextWindow: 200000 }] });
+      expect(result).toMatchObject({
+        ok: true,
+        url: `${server.origin}/v1/models?limit=1000`,
+        models: [{ id: 'claude-sonnet-4-6', tools: 'unknown', contextWindow: 200000 }],
+      });
     }
     expect(server.seen[0]).toEqual({ method: 'GET', url: '/v1/models?limit=1000', apiKey: 'sk-ant', anthropicVersion: '2023-06-01' });
     expect(server.seen[0]?.authorization).toBeUndefined();
@@ -116,11 +120,16 @@ describe('testConnection: what failed', () => {
     const refused = await serve({ kind: 'status', status: 401, body: '{"error":{"message":"Incorrect API key provided"}}' });
     const withKey = await testConnection({ baseUrl: refused.baseUrl, api: 'chat', apiKey: 'sk-wrong' });
     expect(withKey).toMatchObject({ ok: false, failure: 'unauthorized', status: 401 });
-    expect(withKey.ok || withKey.message).toBe('The API key was refused (401): check it, or type another. The server said: Incorrect API key provided');
+    expect(withKey.ok || withKey.message).toBe(
+      'The API key was refused (401): check it, or type another. The server said: Incorrect API key provided',
+    );
     const withoutKey = await testConnection({ baseUrl: refused.baseUrl, api: 'chat' });
     expect(withoutKey.ok || withoutKey.message).toMatch(/^No API key was sent/);
     const forbidden = await serve({ kind: 'status', status: 403, body: '{"error":"forbidden"}' });
-    expect(await testConnection({ baseUrl: forbidden.baseUrl, api: 'responses', apiKey: 'k' })).toMatchObject({ failure: 'unauthorized', status: 403 });
+    expect(await testConnection({ baseUrl: forbidden.baseUrl, api: 'responses', apiKey: 'k' })).toMatchObject({
+      failure: 'unauthorized',
+      status: 403,
+    });
   });
 
   it('404: a wrong path, with a hint for each API', async () => {

@@ -111,7 +111,10 @@ async function getSameOrigin(url: string, headers: Record<string, string>, timeo
 function describeFetchFailure(error: unknown, url: string, timeoutMs: number): [ConnectionFailureKind, string] {
   const host = safeHost(url);
   if (isTimeout(error)) {
-    return ['timeout', `${url} did not answer within ${Math.round(timeoutMs / 1000)} s. The server may be down, overloaded, or behind a firewall that drops the connection.`];
+    return [
+      'timeout',
+      `${url} did not answer within ${Math.round(timeoutMs / 1000)} s. The server may be down, overloaded, or behind a firewall that drops the connection.`,
+    ];
   }
   const code = errorCode(error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
@@ -124,13 +127,22 @@ function describeFetchFailure(error: unknown, url: string, timeoutMs: number): [
     return ['timeout', `Connecting to ${new URL(url).host} timed out. The server may be down or a firewall drops the connection.`];
   }
   if (code !== undefined && (/CERT|SSL|TLS/.test(code) || code === 'EPROTO')) {
-    return ['tls', `The secure connection to ${host} failed (${code}). The certificate may be self-signed or expired, or the server speaks plain http.`];
+    return [
+      'tls',
+      `The secure connection to ${host} failed (${code}). The certificate may be self-signed or expired, or the server speaks plain http.`,
+    ];
   }
   const detail = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
   return ['network', `The connection to ${new URL(url).host} failed: ${detail}${code ? ` (${code})` : ''}.`];
 }
 
-function describeStatus(status: number, text: string, url: string, api: ModelApi, sentKey: boolean): [ConnectionFailureKind, string, number] {
+function describeStatus(
+  status: number,
+  text: string,
+  url: string,
+  api: ModelApi,
+  sentKey: boolean,
+): [ConnectionFailureKind, string, number] {
   const said = serverMessage(text);
   const saying = said ? ` The server said: ${said}` : '';
   if (status === 401 || status === 403) {
@@ -142,7 +154,10 @@ function describeStatus(status: number, text: string, url: string, api: ModelApi
     return ['unauthorized', `${key}${saying}`, status];
   }
   if (status === 404) {
-    const hint = api === 'anthropic' ? 'an Anthropic server lists models at /v1/models under its root' : 'OpenAI-compatible servers usually end in /v1';
+    const hint =
+      api === 'anthropic'
+        ? 'an Anthropic server lists models at /v1/models under its root'
+        : 'OpenAI-compatible servers usually end in /v1';
     return ['not_found', `${url} does not exist on this server (404): the path is probably wrong (${hint}).${saying}`, status];
   }
   return ['http', `${url} answered ${status}.${saying || ' It may be down or overloaded; try again in a moment.'}`, status];
@@ -181,7 +196,11 @@ function toListedModel(entry: unknown): ListedModel | undefined {
   };
 }
 
-function toolSupport(supportsTools: boolean | undefined, because: string | undefined, entry: WireObject | undefined): { tools: ToolSupport; toolsNote?: string } {
+function toolSupport(
+  supportsTools: boolean | undefined,
+  because: string | undefined,
+  entry: WireObject | undefined,
+): { tools: ToolSupport; toolsNote?: string } {
   if (supportsTools === false) return { tools: 'no', ...(because ? { toolsNote: because } : {}) };
   if (supportsTools === true) return { tools: 'yes' };
   // LM Studio's own API: a model not trained for tools can still be sent them, in a generic format.
@@ -218,7 +237,8 @@ async function addLocalDetails(
           });
           if (!response.ok) return;
           const read = readModelEntry({ id: model.id, capabilities: asObject(await response.json())?.capabilities });
-          if (read?.info.supportsTools !== undefined) Object.assign(model, toolSupport(read.info.supportsTools, read.noToolsBecause, undefined));
+          if (read?.info.supportsTools !== undefined)
+            Object.assign(model, toolSupport(read.info.supportsTools, read.noToolsBecause, undefined));
         }),
       );
       return;
@@ -243,7 +263,9 @@ async function addLocalDetails(
 }
 
 function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || (error.name === 'AbortError' && /timeout/i.test(String(error.message))));
+  return (
+    error instanceof Error && (error.name === 'TimeoutError' || (error.name === 'AbortError' && /timeout/i.test(String(error.message))))
+  );
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -12,7 +12,10 @@ export function createProvider(config: ModelConfig, options: ProviderOptions = {
     case 'chat':
       return new OpenAIChatProvider(config, options);
     case 'anthropic':
-      return loadedOnFirstRequest('anthropic', async () => new (await import('./anthropicMessages')).AnthropicMessagesProvider(config, options));
+      return loadedOnFirstRequest(
+        'anthropic',
+        async () => new (await import('./anthropicMessages')).AnthropicMessagesProvider(config, options),
+      );
   }
 }
 

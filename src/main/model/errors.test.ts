@@ -1,11 +1,4 @@
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  BadRequestError,
-  PermissionDeniedError,
-} from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, BadRequestError, PermissionDeniedError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter, streamErrorToModelError, toModelError, type ModelErrorContext } from './errors';
 
@@ -40,7 +33,9 @@ describe('toModelError', () => {
   it('tells a timeout, an abort and a stream cut mid-response apart', () => {
     expect(toModelError(new APIConnectionTimeoutError(), ctx).kind).toBe('connection');
     expect(toModelError(new APIUserAbortError(), ctx).kind).toBe('aborted');
-    const cut = Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    const cut = Object.assign(new TypeError('terminated'), {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
     const error = toModelError(cut, ctx, 'stream');
     expect(error.kind).toBe('connection');
     expect(error.message).toMatch(/broke in the middle of the response from model 'qwen3-coder'/);
@@ -53,18 +48,29 @@ describe('toModelError', () => {
   });
 
   it('401 without a key says none was sent', () => {
-    const error = toModelError(APIError.generate(401, { error: { message: 'Missing bearer' } }, undefined, new Headers()), { ...ctx, apiKeySet: false });
+    const error = toModelError(APIError.generate(401, { error: { message: 'Missing bearer' } }, undefined, new Headers()), {
+      ...ctx,
+      apiKeySet: false,
+    });
     expect(error.message).toContain('No API key was sent: set TETHER_API_KEY');
   });
 
   it('400 context_length_exceeded explains the window; other 4xx name the parameter', () => {
     const long = toModelError(
-      new BadRequestError(400, { message: "This model's maximum context length is 8192 tokens.", code: 'context_length_exceeded', param: 'messages' }, undefined, new Headers()),
+      new BadRequestError(
+        400,
+        { message: "This model's maximum context length is 8192 tokens.", code: 'context_length_exceeded', param: 'messages' },
+        undefined,
+        new Headers(),
+      ),
       ctx,
     );
     expect(long.kind).toBe('bad_request');
     expect(long.message).toMatch(/no longer fits the model's context window/);
-    const unprocessable = toModelError(APIError.generate(422, { error: { message: 'bad tools', param: 'tools' } }, undefined, new Headers()), ctx);
+    const unprocessable = toModelError(
+      APIError.generate(422, { error: { message: 'bad tools', param: 'tools' } }, undefined, new Headers()),
+      ctx,
+    );
     expect(unprocessable.kind).toBe('bad_request');
     expect(unprocessable.message).toContain('(parameter: tools)');
   });
@@ -73,7 +79,10 @@ describe('toModelError', () => {
     const error = toModelError(APIError.generate(404, { error: { message: 'Not Found' } }, undefined, new Headers()), ctx);
     expect(error.kind).toBe('not_found');
     expect(error.message).toContain('--api chat');
-    const chat = toModelError(APIError.generate(404, { error: { message: 'Not Found' } }, undefined, new Headers()), { ...ctx, api: 'chat' });
+    const chat = toModelError(APIError.generate(404, { error: { message: 'Not Found' } }, undefined, new Headers()), {
+      ...ctx,
+      api: 'chat',
+    });
     expect(chat.message).not.toContain('--api chat');
   });
 
@@ -84,7 +93,10 @@ describe('toModelError', () => {
   });
 
   it('keeps retry-after from the headers', () => {
-    const error = toModelError(APIError.generate(429, { error: { message: 'slow down' } }, undefined, new Headers({ 'retry-after': '3' })), ctx);
+    const error = toModelError(
+      APIError.generate(429, { error: { message: 'slow down' } }, undefined, new Headers({ 'retry-after': '3' })),
+      ctx,
+    );
     expect(error.kind).toBe('rate_limit');
     expect(error.options.retryAfterMs).toBe(3000);
   });

@@ -1,9 +1,4 @@
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ModelError, type ModelApi } from './provider';
 import { asNumber, asObject, asString, type WireObject } from './wire';
 

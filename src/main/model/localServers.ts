@@ -35,7 +35,10 @@ export function localServerAt(baseUrl: string, ports: LocalPorts): keyof LocalPo
 }
 
 /** Asks both addresses at once; a server that does not answer a model listing within `timeoutMs` is not there. */
-export async function findLocalServers(ports: LocalPorts = DEFAULT_LOCAL_PORTS, options: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<LocalServerView[]> {
+export async function findLocalServers(
+  ports: LocalPorts = DEFAULT_LOCAL_PORTS,
+  options: { timeoutMs?: number; fetch?: typeof fetch } = {},
+): Promise<LocalServerView[]> {
   const fetcher = options.fetch ?? fetch;
   const found = await Promise.all(
     (Object.keys(ports) as (keyof LocalPorts)[]).map(async (id): Promise<LocalServerView | undefined> => {

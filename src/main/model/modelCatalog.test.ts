@@ -1,17 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { costOf, FALLBACK_CONTEXT_WINDOW, modelProfile } from './modelCatalog';
 
-const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0) => ({ inputTokens, outputTokens, cachedInputTokens, reasoningTokens: 0 });
+const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0) => ({
+  inputTokens,
+  outputTokens,
+  cachedInputTokens,
+  reasoningTokens: 0,
+});
 
 describe('modelProfile', () => {
   it('knows the common models, dated and prefixed ids included, and never bills a variant as its base model', () => {
-    expect(modelProfile('gpt-4.1')).toMatchObject({ contextWindow: 1_047_576, contextWindowKnown: true, price: { input: 2, cachedInput: 0.5, output: 8 } });
+    expect(modelProfile('gpt-4.1')).toMatchObject({
+      contextWindow: 1_047_576,
+      contextWindowKnown: true,
+      price: { input: 2, cachedInput: 0.5, output: 8 },
+    });
     expect(modelProfile('gpt-4.1-2025-04-14').price).toEqual(modelProfile('gpt-4.1').price);
     expect(modelProfile('openai/gpt-4.1-mini').price).toEqual({ input: 0.4, cachedInput: 0.1, output: 1.6 });
     expect(modelProfile('gpt-4o-mini').price?.input).toBe(0.15);
     expect(modelProfile('gpt-5').contextWindow).toBe(400_000);
     expect(modelProfile('o3-pro').price?.input).toBe(20);
-    expect(modelProfile('claude-sonnet-4-5-20250929')).toMatchObject({ contextWindow: 200_000, price: { input: 3, cachedInput: 0.3, output: 15 } });
+    expect(modelProfile('claude-sonnet-4-5-20250929')).toMatchObject({
+      contextWindow: 200_000,
+      price: { input: 3, cachedInput: 0.3, output: 15 },
+    });
     expect(modelProfile('claude-opus-4-5-20251101').price?.input).toBe(5);
     expect(modelProfile('claude-opus-4-1-20250805').price?.input).toBe(15);
     expect(modelProfile('qwen2.5-coder:7b')).toMatchObject({ contextWindow: 32_768, contextWindowKnown: true });

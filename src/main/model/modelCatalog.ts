@@ -81,7 +81,7 @@ const CATALOG: Record<string, CatalogEntry> = {
   'llama3.1': { contextWindow: 131_072 },
   'llama3.2': { contextWindow: 131_072 },
   'llama3.3': { contextWindow: 131_072 },
-  'llama4': { contextWindow: 131_072 },
+  llama4: { contextWindow: 131_072 },
   'qwen2.5': { contextWindow: 32_768 },
   'qwen2.5-coder': { contextWindow: 32_768 },
   qwen3: { contextWindow: 40_960 },
@@ -129,7 +129,11 @@ function overridePrice(override: ModelOverride | undefined): ModelPrice | undefi
 /** Ids come as `gpt-4.1`, `gpt-4.1-2025-04-14`, `openai/gpt-4.1` (gateways) or `qwen3:8b` (Ollama). */
 function catalogEntry(model: string): CatalogEntry | undefined {
   const id = baseId(model);
-  const key = CATALOG_KEYS.find((candidate) => id === candidate || (id.startsWith(candidate) && /^[-:@._/]/.test(id.slice(candidate.length)) && !/^\.\d/.test(id.slice(candidate.length))));
+  const key = CATALOG_KEYS.find(
+    (candidate) =>
+      id === candidate ||
+      (id.startsWith(candidate) && /^[-:@._/]/.test(id.slice(candidate.length)) && !/^\.\d/.test(id.slice(candidate.length))),
+  );
   return key === undefined ? undefined : CATALOG[key];
 }
 

@@ -48,7 +48,10 @@ describe('listModels', () => {
     const html = await listing(200, '<html>hello</html>');
     await expect(listModels(config(html, 'chat'))).rejects.toMatchObject({ kind: 'bad_response' });
     const denied = await listing(401, '{"error":{"message":"bad key"}}');
-    await expect(listModels(config(denied, 'chat'))).rejects.toMatchObject({ kind: 'auth', message: expect.stringContaining('answered 401') });
+    await expect(listModels(config(denied, 'chat'))).rejects.toMatchObject({
+      kind: 'auth',
+      message: expect.stringContaining('answered 401'),
+    });
     // Neither blocks a session.
     await expect(checkToolSupport(config(html, 'chat'))).resolves.toBeUndefined();
     await expect(checkToolSupport(config(denied, 'chat'))).resolves.toBeUndefined();

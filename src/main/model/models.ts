@@ -81,9 +81,7 @@ async function fetchListing(config: ModelConfig, options: ListModelsOptions): Pr
   }
   const object = asObject(body);
   const entries = Array.isArray(body) ? body : asArray(object?.data ?? object?.models);
-  return entries
-    .map((entry) => readModelEntry(asObject(entry)))
-    .filter((entry): entry is ListedModel => entry !== undefined);
+  return entries.map((entry) => readModelEntry(asObject(entry))).filter((entry): entry is ListedModel => entry !== undefined);
 }
 
 /** One entry of a listing, in any of the shapes servers use; undefined when it names no model. */
@@ -92,8 +90,7 @@ export function readModelEntry(entry: WireObject | undefined): ListedModel | und
   const id = asString(entry.id) ?? asString(entry.name) ?? asString(entry.model);
   if (!id) return undefined;
   const info: ModelInfo = { id };
-  const contextWindow =
-    asNumber(entry.context_length) ?? asNumber(entry.context_window) ?? asNumber(entry.max_context_length);
+  const contextWindow = asNumber(entry.context_length) ?? asNumber(entry.context_window) ?? asNumber(entry.max_context_length);
   if (contextWindow !== undefined) info.contextWindow = contextWindow;
 
   if (typeof entry.supports_tools === 'boolean') {
@@ -127,7 +124,10 @@ export function readModelEntry(entry: WireObject | undefined): ListedModel | und
 async function fetchAnthropicListing(config: ModelConfig, options: ListModelsOptions): Promise<ListedModel[]> {
   const ctx = errorContext(config);
   // Loaded here, not at start: only an Anthropic listing needs the SDK.
-  const [{ createAnthropicClient }, { anthropicErrorToModelError }] = await Promise.all([import('./anthropicClient'), import('./anthropicErrors')]);
+  const [{ createAnthropicClient }, { anthropicErrorToModelError }] = await Promise.all([
+    import('./anthropicClient'),
+    import('./anthropicErrors'),
+  ]);
   const client = createAnthropicClient(config, options.fetch ? { fetch: options.fetch } : {});
   const signals = [AbortSignal.timeout(options.timeoutMs ?? 10_000), ...(options.signal ? [options.signal] : [])];
   const listed: ListedModel[] = [];

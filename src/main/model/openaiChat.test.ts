@@ -61,10 +61,7 @@ describe('tool call accumulation', () => {
   it('reads parallel calls sent in one delta without an index, and gives id-less calls fresh ids', async () => {
     const result = await calls([
       {
-        tool_calls: [
-          { function: { name: 'read_file', arguments: '{"path":"a"}' } },
-          { function: { name: 'list_files', arguments: null } },
-        ],
+        tool_calls: [{ function: { name: 'read_file', arguments: '{"path":"a"}' } }, { function: { name: 'list_files', arguments: null } }],
       },
     ]);
     expect(result.map((call) => [call.name, call.arguments])).toEqual([
@@ -104,7 +101,9 @@ describe('stream ends and errors', () => {
   });
 
   it('fails on an `event: error` even after content', async () => {
-    const raw = chatStream([{ content: 'Hi' }], { finish: '', done: false }) + 'event: error\ndata: {"error":{"message":"Overloaded","type":"overloaded_error"}}\n\n';
+    const raw =
+      chatStream([{ content: 'Hi' }], { finish: '', done: false }) +
+      'event: error\ndata: {"error":{"message":"Overloaded","type":"overloaded_error"}}\n\n';
     const server = await serve([{ raw }]);
     const result = await collect(server.baseUrl, 'chat');
     expect(result.text).toBe('Hi');

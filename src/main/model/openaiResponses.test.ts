@@ -15,18 +15,28 @@ afterEach(async () => {
 
 /** A Responses stream from event objects, numbered as the API numbers them. */
 function responsesStream(events: Array<Record<string, unknown>>): string {
-  return events
-    .map((event, i) => `event: ${String(event.type)}\ndata: ${JSON.stringify({ ...event, sequence_number: i })}\n\n`)
-    .join('');
+  return events.map((event, i) => `event: ${String(event.type)}\ndata: ${JSON.stringify({ ...event, sequence_number: i })}\n\n`).join('');
 }
 
 const created = { type: 'response.created', response: { id: 'resp_1', object: 'response', status: 'in_progress', output: [] } };
-const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 4 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 2 }, total_tokens: 15 };
+const usage = {
+  input_tokens: 10,
+  input_tokens_details: { cached_tokens: 4 },
+  output_tokens: 5,
+  output_tokens_details: { reasoning_tokens: 2 },
+  total_tokens: 15,
+};
 
 describe('reading Responses streams', () => {
   it('separates reasoning summary parts with a blank line, live and stored', async () => {
     const item = { id: 'rs_1', type: 'reasoning', summary: [] };
-    const done = { ...item, summary: [{ type: 'summary_text', text: 'First.' }, { type: 'summary_text', text: 'Second.' }] };
+    const done = {
+      ...item,
+      summary: [
+        { type: 'summary_text', text: 'First.' },
+        { type: 'summary_text', text: 'Second.' },
+      ],
+    };
     const server = await serve([
       {
         raw: responsesStream([
@@ -50,7 +60,9 @@ describe('reading Responses streams', () => {
       { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi.' }] },
       { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '' },
     ];
-    const server = await serve([{ raw: responsesStream([created, { type: 'response.completed', response: { status: 'completed', output, usage } }]) }]);
+    const server = await serve([
+      { raw: responsesStream([created, { type: 'response.completed', response: { status: 'completed', output, usage } }]) },
+    ]);
     const result = await collect(server.baseUrl, 'responses');
     expect(result.items).toEqual([
       { type: 'assistant', text: 'Hi.' },
@@ -66,7 +78,10 @@ describe('reading Responses streams', () => {
           created,
           { type: 'response.output_item.added', item: { id: 'rs_1', type: 'reasoning', summary: [] } },
           { type: 'response.reasoning_text.delta', item_id: 'rs_1', content_index: 0, delta: 'thinking' },
-          { type: 'response.output_item.added', item: { id: 'fc_1', type: 'function_call', call_id: 'call_9', name: 'read_file', arguments: '' } },
+          {
+            type: 'response.output_item.added',
+            item: { id: 'fc_1', type: 'function_call', call_id: 'call_9', name: 'read_file', arguments: '' },
+          },
           { type: 'response.function_call_arguments.delta', item_id: 'fc_1', delta: '{"path":' },
           { type: 'response.function_call_arguments.delta', item_id: 'fc_1', delta: '"a"}' },
           { type: 'response.completed', response: { status: 'completed', output: [], usage: null } },
@@ -85,7 +100,10 @@ describe('reading Responses streams', () => {
         raw: responsesStream([
           created,
           { type: 'response.output_item.done', output_index: 0, item: message },
-          { type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [message], usage } },
+          {
+            type: 'response.incomplete',
+            response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [message], usage },
+          },
         ]),
       },
     ]);

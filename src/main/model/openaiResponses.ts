@@ -1,9 +1,5 @@
 import type OpenAI from 'openai';
-import type {
-  ResponseCreateParamsStreaming,
-  ResponseInputItem,
-  ResponseStreamEvent,
-} from 'openai/resources/responses/responses';
+import type { ResponseCreateParamsStreaming, ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { ConversationItem, Usage } from '../../shared/conversation';
 import { CallIdAllocator } from './callIds';
 import type { ModelConfig } from './config';

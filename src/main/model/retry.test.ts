@@ -44,20 +44,26 @@ describe('withRetries', () => {
   it('never retries a final error', async () => {
     let calls = 0;
     await expect(
-      withRetries(async () => {
-        calls++;
-        throw new ModelError('not_found', 'no such model');
-      }, { sleep: noSleep }),
+      withRetries(
+        async () => {
+          calls++;
+          throw new ModelError('not_found', 'no such model');
+        },
+        { sleep: noSleep },
+      ),
     ).rejects.toMatchObject({ kind: 'not_found', message: 'no such model' });
     expect(calls).toBe(1);
   });
 
   it('tries a garbled response only once more', async () => {
     let calls = 0;
-    const failure = withRetries(async () => {
-      calls++;
-      throw new ModelError('bad_response', 'not JSON');
-    }, { sleep: noSleep });
+    const failure = withRetries(
+      async () => {
+        calls++;
+        throw new ModelError('bad_response', 'not JSON');
+      },
+      { sleep: noSleep },
+    );
     await expect(failure).rejects.toThrow('not JSON Gave up after 2 attempts.');
     expect(calls).toBe(2);
   });
@@ -94,7 +100,12 @@ function scripted(attempts: Array<{ events: ModelEvent[]; error?: ModelError }>)
 }
 
 const req: ModelRequest = { model: 'm', instructions: '', items: [], tools: [], signal: new AbortController().signal };
-const done: ModelEvent = { type: 'done', items: [], usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 }, stopReason: 'stop' };
+const done: ModelEvent = {
+  type: 'done',
+  items: [],
+  usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+  stopReason: 'stop',
+};
 
 describe('streamWithRetries', () => {
   it('yields the failed attempt, a retrying event, then the next attempt to its done', async () => {

@@ -29,7 +29,9 @@ describe('SseDecoder', () => {
   });
 
   it('skips comment lines (OpenRouter keep-alives) and joins multi-line data', () => {
-    expect(parseServerSentEvents(': OPENROUTER PROCESSING\n\n: again\n\ndata: one\ndata: two\n\n')).toEqual([{ event: null, data: 'one\ntwo' }]);
+    expect(parseServerSentEvents(': OPENROUTER PROCESSING\n\n: again\n\ndata: one\ndata: two\n\n')).toEqual([
+      { event: null, data: 'one\ntwo' },
+    ]);
   });
 
   it('strips exactly one space after the colon and keeps the rest', () => {

@@ -14,7 +14,14 @@ beforeAll(async () => {
 afterAll(() => testbed.dispose());
 
 const offerFor = (text: string) => offerAllowAlways({ kind: 'command', command: text, analysis: testbed.analyze(text) });
-const simple = (argv: string[], wrappers: string[] = []): SimpleCommand => ({ argv, wrappers, assignments: [], readOnly: false, mayReachNetwork: false, writesTo: [] });
+const simple = (argv: string[], wrappers: string[] = []): SimpleCommand => ({
+  argv,
+  wrappers,
+  assignments: [],
+  readOnly: false,
+  mayReachNetwork: false,
+  writesTo: [],
+});
 
 describe('the rule offered for a command', () => {
   it.each([
@@ -68,7 +75,8 @@ describe('the rule offered for a command', () => {
 
   describe('with the real shell analysis', () => {
     beforeAll(() => initShellParser());
-    const realOffer = (text: string) => offerAllowAlways({ kind: 'command', command: text, analysis: analyzeCommand(text, { cwd: '/tmp', workspaceRoot: '/tmp' }) });
+    const realOffer = (text: string) =>
+      offerAllowAlways({ kind: 'command', command: text, analysis: analyzeCommand(text, { cwd: '/tmp', workspaceRoot: '/tmp' }) });
 
     it.each(exactOnly)('never offers a prefix for %j', (text) => {
       const offer = realOffer(text);
@@ -114,10 +122,25 @@ describe('the rule offered for a command', () => {
 
 describe('the rule offered for paths, URLs and tools', () => {
   it('offers the folder of a nested file and the exact path at the top, escaped', () => {
-    expect(offerAllowAlways({ kind: 'paths', access: 'write', paths: [{ absolute: '/w/src/a.ts', relative: 'src/a.ts' }] })).toEqual({ rule: 'edit_file(src/**)' });
-    expect(offerAllowAlways({ kind: 'paths', access: 'write', paths: [{ absolute: '/w/[id].tsx', relative: '[id].tsx' }] })).toEqual({ rule: 'edit_file(/\\[id\\].tsx)' });
-    expect(offerAllowAlways({ kind: 'paths', access: 'read', paths: [{ absolute: '/etc/hosts' }] })).toEqual({ rule: 'read_file(//etc/hosts)' });
-    expect(offerAllowAlways({ kind: 'paths', access: 'write', paths: [{ absolute: '/w/a/x', relative: 'a/x' }, { absolute: '/w/b/y', relative: 'b/y' }] })).toHaveProperty('refused');
+    expect(offerAllowAlways({ kind: 'paths', access: 'write', paths: [{ absolute: '/w/src/a.ts', relative: 'src/a.ts' }] })).toEqual({
+      rule: 'edit_file(src/**)',
+    });
+    expect(offerAllowAlways({ kind: 'paths', access: 'write', paths: [{ absolute: '/w/[id].tsx', relative: '[id].tsx' }] })).toEqual({
+      rule: 'edit_file(/\\[id\\].tsx)',
+    });
+    expect(offerAllowAlways({ kind: 'paths', access: 'read', paths: [{ absolute: '/etc/hosts' }] })).toEqual({
+      rule: 'read_file(//etc/hosts)',
+    });
+    expect(
+      offerAllowAlways({
+        kind: 'paths',
+        access: 'write',
+        paths: [
+          { absolute: '/w/a/x', relative: 'a/x' },
+          { absolute: '/w/b/y', relative: 'b/y' },
+        ],
+      }),
+    ).toHaveProperty('refused');
   });
 
   it('offers the host and the tool name', () => {

@@ -60,27 +60,131 @@ export function offerAllowAlways(subject: AllowAlwaysSubject): AllowAlwaysOffer 
 
 /** Interpreters, wrappers and runners: a prefix rule on them would allow any program at all. */
 const RUNS_ANYTHING = new Set([
-  'bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash',
-  'python', 'python2', 'python3', 'pypy', 'pypy3', 'node', 'nodejs', 'deno', 'bun', 'ruby', 'irb',
-  'perl', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'rscript', 'osascript', 'pwsh', 'powershell', 'java',
-  'awk', 'gawk', 'mawk', 'nawk', 'sed', 'ssh', 'source', '.', 'gdb', 'expect', 'tmux', 'screen', 'fd',
-  'vim', 'vi', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'less', 'more',
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'fish',
+  'csh',
+  'tcsh',
+  'ash',
+  'python',
+  'python2',
+  'python3',
+  'pypy',
+  'pypy3',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'ruby',
+  'irb',
+  'perl',
+  'php',
+  'lua',
+  'luajit',
+  'tclsh',
+  'wish',
+  'rscript',
+  'osascript',
+  'pwsh',
+  'powershell',
+  'java',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'sed',
+  'ssh',
+  'source',
+  '.',
+  'gdb',
+  'expect',
+  'tmux',
+  'screen',
+  'fd',
+  'vim',
+  'vi',
+  'nvim',
+  'view',
+  'ex',
+  'ed',
+  'emacs',
+  'nano',
+  'less',
+  'more',
   ...Object.keys(WRAPPERS),
 ]);
 
 /** Programs where "this one, any arguments" is too much to offer at one click: they destroy or send out. */
 const TOO_SHARP = new Set([
-  'rm', 'rmdir', 'shred', 'dd', 'mkfs', 'chmod', 'chown', 'chgrp', 'kill', 'killall', 'pkill', 'truncate',
-  'mv', 'cp', 'curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ftp', 'scp', 'sftp', 'rsync',
+  'rm',
+  'rmdir',
+  'shred',
+  'dd',
+  'mkfs',
+  'chmod',
+  'chown',
+  'chgrp',
+  'kill',
+  'killall',
+  'pkill',
+  'truncate',
+  'mv',
+  'cp',
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'telnet',
+  'ftp',
+  'scp',
+  'sftp',
+  'rsync',
 ]);
 
 /** Programs whose first words pick what they do: a prefix needs at least one of them. */
 const HAS_SUBCOMMANDS = new Set([
-  'git', 'npm', 'pnpm', 'yarn', 'cargo', 'go', 'docker', 'podman', 'kubectl', 'gh', 'pip', 'pip3', 'uv',
-  'poetry', 'pipx', 'dotnet', 'mvn', 'gradle', 'terraform', 'helm', 'brew', 'apt', 'apt-get', 'systemctl',
-  'aws', 'gcloud', 'az', 'rustup', 'conda', 'composer', 'bundle', 'rake', 'mix', 'swift', 'make',
+  'git',
+  'npm',
+  'pnpm',
+  'yarn',
+  'cargo',
+  'go',
+  'docker',
+  'podman',
+  'kubectl',
+  'gh',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'pipx',
+  'dotnet',
+  'mvn',
+  'gradle',
+  'terraform',
+  'helm',
+  'brew',
+  'apt',
+  'apt-get',
+  'systemctl',
+  'aws',
+  'gcloud',
+  'az',
+  'rustup',
+  'conda',
+  'composer',
+  'bundle',
+  'rake',
+  'mix',
+  'swift',
+  'make',
 ]);
-
 
 const SUBCOMMAND_WORD = /^[A-Za-z][A-Za-z0-9_:-]*$/;
 const PROGRAM_WORD = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
@@ -188,7 +292,10 @@ export function validateAllowAlwaysRule(edited: string, offered: string): AllowA
     throw error;
   }
   const offer = parseRule(offered);
-  const refuse = (why: string): AllowAlwaysCheck => ({ ok: false, reason: `${rule.text} is broader than the offered ${offer.text}: ${why}.` });
+  const refuse = (why: string): AllowAlwaysCheck => ({
+    ok: false,
+    reason: `${rule.text} is broader than the offered ${offer.text}: ${why}.`,
+  });
   const accept: AllowAlwaysCheck = { ok: true, rule: rule.text };
   const o = offer.target;
   const e = rule.target;
@@ -220,7 +327,8 @@ export function validateAllowAlwaysRule(edited: string, offered: string): AllowA
     if (!e.pattern) return refuse('it matches every path');
     const op = o.pattern;
     const ep = e.pattern;
-    if (ep.base !== op.base) return refuse(ep.base === 'anywhere' ? 'a name without a slash matches it in every folder' : 'it is anchored somewhere else');
+    if (ep.base !== op.base)
+      return refuse(ep.base === 'anywhere' ? 'a name without a slash matches it in every folder' : 'it is anchored somewhere else');
     if (ep.glob.includes('..')) return refuse('it climbs out with ".."');
     if (op.glob.endsWith('/**')) {
       const folder = op.glob.slice(0, -3);
@@ -233,7 +341,8 @@ export function validateAllowAlwaysRule(edited: string, offered: string): AllowA
     if (e.kind !== 'domain') return refuse('it is not a fetch_url rule');
     if (!o.pattern) return accept;
     if (!e.pattern) return refuse('it matches every URL');
-    if (e.pattern.subdomains !== o.pattern.subdomains || e.pattern.host !== o.pattern.host) return refuse('only this host can be allowed always');
+    if (e.pattern.subdomains !== o.pattern.subdomains || e.pattern.host !== o.pattern.host)
+      return refuse('only this host can be allowed always');
     return accept;
   }
 

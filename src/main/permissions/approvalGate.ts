@@ -143,7 +143,16 @@ export class ApprovalGate {
     let decision;
     try {
       decision = await this.decide(
-        { approvalId, sessionId: log.sessionId, callId, tool: tool.name, risk: tool.risk, summary, args: args as Json, reason: verdict.reason },
+        {
+          approvalId,
+          sessionId: log.sessionId,
+          callId,
+          tool: tool.name,
+          risk: tool.risk,
+          summary,
+          args: args as Json,
+          reason: verdict.reason,
+        },
         deps.signal,
       );
     } catch (error) {
@@ -177,7 +186,10 @@ export class ApprovalGate {
       // The person approved this exact call, so an ask counts as answered; a deny rule still wins over them.
       const again = evaluate(edit.args);
       if (again.action === 'deny') {
-        return this.refused(edit.args, `${describeEdit(tool.name, asObject(args), asObject(edit.args), false)}\nThe changed call was not run. ${deniedBy(again)}`);
+        return this.refused(
+          edit.args,
+          `${describeEdit(tool.name, asObject(args), asObject(edit.args), false)}\nThe changed call was not run. ${deniedBy(again)}`,
+        );
       }
       // The dialog the person edited in said there is no sandbox: their allow covers that too.
       return {
@@ -201,7 +213,15 @@ export class ApprovalGate {
   async askFollowUp(question: FollowUpQuestion, signal: AbortSignal): Promise<FollowUpAnswer> {
     const { log } = this.deps;
     const approvalId = randomUUID();
-    const request = { approvalId, callId: this.callId, tool: this.tool.name, risk: this.tool.risk, summary: question.summary, args: question.args, reason: question.reason };
+    const request = {
+      approvalId,
+      callId: this.callId,
+      tool: this.tool.name,
+      risk: this.tool.risk,
+      summary: question.summary,
+      args: question.args,
+      reason: question.reason,
+    };
     log.append({
       type: 'approval.asked',
       ...request,
@@ -217,7 +237,12 @@ export class ApprovalGate {
       if (isShuttingDown(signal)) throw signal.reason;
       return { allowed: false, message: 'The call was stopped while the question waited for an answer.' };
     }
-    const once: Decision = { action: decision.action, scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
+    const once: Decision = {
+      action: decision.action,
+      scope: 'once',
+      by: decision.by,
+      ...(decision.message ? { message: decision.message } : {}),
+    };
     // Appended, not recorded: an allow here runs the command outside the sandbox as soon as this returns.
     log.append({ type: 'approval.answered', approvalId, callId: this.callId, decision: once });
     return { allowed: once.action === 'allow', ...(once.message ? { message: once.message } : {}) };
@@ -239,7 +264,10 @@ export class ApprovalGate {
     const ruled = deps.policy.evaluateHost?.(host, taint);
     if (ruled?.action === 'deny') return { allowed: false, message: ruled.reason, by: 'policy' };
     const offer: AllowAlwaysOffer = taint
-      ? { refused: 'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.' }
+      ? {
+          refused:
+            'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.',
+        }
       : question.always
         ? { rule: question.always }
         : { refused: 'this session has no project whose fence could keep the host.' };
@@ -279,13 +307,22 @@ export class ApprovalGate {
     }
     const entry = 'rule' in offer ? offer.rule : undefined;
     // Only what was offered: anything else a person sent with "always" counts once.
-    const always = decision.action === 'allow' && decision.scope !== 'once' && entry !== undefined && (decision.rule === undefined || decision.rule.trim() === entry);
+    const always =
+      decision.action === 'allow' &&
+      decision.scope !== 'once' &&
+      entry !== undefined &&
+      (decision.rule === undefined || decision.rule.trim() === entry);
     const answer: Decision = always
       ? { action: 'allow', scope: 'project', by: decision.by, rule: entry }
       : { action: decision.action, scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
     // Appended: the connection goes ahead (and the fence may widen) as soon as this returns.
     log.append({ type: 'approval.answered', approvalId, callId, decision: answer });
-    return { allowed: answer.action === 'allow', by: answer.by, ...(always ? { always: true } : {}), ...(answer.message ? { message: answer.message } : {}) };
+    return {
+      allowed: answer.action === 'allow',
+      by: answer.by,
+      ...(always ? { always: true } : {}),
+      ...(answer.message ? { message: answer.message } : {}),
+    };
   }
 
   /** Every question waits here: the time is the person's, not the call's, and is shown apart. */
@@ -324,7 +361,10 @@ function sessionTaint(log: ApprovalLog): string | undefined {
 }
 
 function outsideContent(verdict: PolicyVerdict): OutsideContent {
-  return { ...(verdict.egress ? { egress: true } : {}), ...(verdict.readsOutside !== undefined ? { readsOutside: verdict.readsOutside } : {}) };
+  return {
+    ...(verdict.egress ? { egress: true } : {}),
+    ...(verdict.readsOutside !== undefined ? { readsOutside: verdict.readsOutside } : {}),
+  };
 }
 
 function checkEdit(tool: GatedTool, args: unknown, edited: Json): Edit {
@@ -345,7 +385,8 @@ async function previewChange(tool: GatedTool, args: unknown, workspace: Workspac
 
 /** For a command, when no sandbox is available: the dialog says so (and the person's allow covers it). */
 function unsandboxedNote(tool: GatedTool, sandbox: CommandSandbox | undefined): SandboxNote | undefined {
-  if (tool.risk !== 'exec' || !sandbox || sandbox.off || sandbox.availability.available || sandbox.unavailable === 'refuse') return undefined;
+  if (tool.risk !== 'exec' || !sandbox || sandbox.off || sandbox.availability.available || sandbox.unavailable === 'refuse')
+    return undefined;
   return { kind: 'unavailable', reason: sandbox.availability.reason };
 }
 

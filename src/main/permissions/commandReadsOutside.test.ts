@@ -81,7 +81,13 @@ const OUTSIDE = [
 ];
 
 /** Commands that are not read-only but name a file outside on their line. */
-const OTHER_OUTSIDE = ['git commit -F /etc/hosts', 'git commit --file=/etc/hosts', 'git tag -F ../outside/file v1', 'cp /etc/hosts .', 'python3 script.py ../outside/file'];
+const OTHER_OUTSIDE = [
+  'git commit -F /etc/hosts',
+  'git commit --file=/etc/hosts',
+  'git tag -F ../outside/file v1',
+  'cp /etc/hosts .',
+  'python3 script.py ../outside/file',
+];
 
 describe('a read-only command that reads outside the workspace', () => {
   it.each(OUTSIDE)('`%s` asks, naming what it reads', (line) => {
@@ -94,11 +100,16 @@ describe('a read-only command that reads outside the workspace', () => {
   it.each(OUTSIDE)('`%s` runs in unleashed mode, and asks in read-only mode unless it leaves with cd', (line) => {
     expect(engine('unleashed').evaluate(command(line)).action).toBe('allow');
     // A cd out of the workspace is not read-only (what runs after it is not known to be inside): read-only mode denies it.
-    expect(engine('read-only').evaluate(command(line)).action).toBe(['cd .. && cat outside/file', 'cd /etc && cat passwd', 'cd'].includes(line) ? 'deny' : 'ask');
+    expect(engine('read-only').evaluate(command(line)).action).toBe(
+      ['cd .. && cat outside/file', 'cd /etc && cat passwd', 'cd'].includes(line) ? 'deny' : 'ask',
+    );
   });
 
   it.each(OTHER_OUTSIDE)('`%s`, which is not read-only, asks naming the file, even where a rule allows the program', (line) => {
-    const program = line.split(' ').slice(0, line.startsWith('git') ? 2 : 1).join(' ');
+    const program = line
+      .split(' ')
+      .slice(0, line.startsWith('git') ? 2 : 1)
+      .join(' ');
     const verdict = engine('ask', [{ pattern: `run_command(${program} *)`, action: 'allow', source: 'user' }]).evaluate(command(line));
     expect(verdict.action, verdict.reason).toBe('ask');
     expect(verdict.reason).toMatch(/outside the workspace/);
@@ -127,10 +138,17 @@ describe('a read-only command that reads outside the workspace', () => {
   });
 
   it('is allowed by a read rule for the place, and by the exact command', () => {
-    expect(engine('ask', [{ pattern: 'read_file(//etc/**)', action: 'allow', source: 'user' }]).evaluate(command('cat /etc/passwd')).action).toBe('allow');
-    expect(engine('ask', [{ pattern: 'run_command(cat /etc/passwd)', action: 'allow', source: 'user' }]).evaluate(command('cat /etc/passwd')).action).toBe('allow');
+    expect(
+      engine('ask', [{ pattern: 'read_file(//etc/**)', action: 'allow', source: 'user' }]).evaluate(command('cat /etc/passwd')).action,
+    ).toBe('allow');
+    expect(
+      engine('ask', [{ pattern: 'run_command(cat /etc/passwd)', action: 'allow', source: 'user' }]).evaluate(command('cat /etc/passwd'))
+        .action,
+    ).toBe('allow');
     // A rule for the program alone does not cover where it reads, as it does not cover where a redirection writes.
-    expect(engine('ask', [{ pattern: 'run_command(cat *)', action: 'allow', source: 'user' }]).evaluate(command('cat /etc/passwd')).action).toBe('ask');
+    expect(
+      engine('ask', [{ pattern: 'run_command(cat *)', action: 'allow', source: 'user' }]).evaluate(command('cat /etc/passwd')).action,
+    ).toBe('ask');
   });
 
   it('offers the exact command, never a prefix, as "Allow always"', () => {

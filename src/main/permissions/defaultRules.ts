@@ -17,7 +17,11 @@ export interface DefaultRule {
 export const DEFAULT_RULES: readonly DefaultRule[] = [
   // The credential stores the sandbox's read fence keeps from commands (one table, secretPlaces.ts).
   ...HOME_CREDENTIAL_STORES.flatMap((store): DefaultRule[] =>
-    [`read_file(~/${store})`, `read_file(~/${store}/**)`].map((pattern) => ({ pattern, action: 'deny', why: `credentials (~/${store}) never go to a model.` })),
+    [`read_file(~/${store})`, `read_file(~/${store}/**)`].map((pattern) => ({
+      pattern,
+      action: 'deny',
+      why: `credentials (~/${store}) never go to a model.`,
+    })),
   ),
   {
     // .env files hold secrets; reading one sends them to the model provider. An ask, not a deny, so a

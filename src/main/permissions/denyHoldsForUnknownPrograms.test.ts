@@ -47,21 +47,36 @@ describe('a line whose program is known only when it runs', () => {
     }
   });
 
-  it.each(HIDDEN.map((hide) => [hide('rm')]))('%s asks without a deny rule, also in unleashed mode, and offers no "Allow always"', (line) => {
-    for (const mode of ['ask', 'auto-edit', 'unleashed'] as const) {
-      const verdict = engine(mode, [{ pattern: 'run_command(ls *)', action: 'allow', source: 'user' }]).evaluate(command(line));
-      expect(verdict.action, `${mode}: ${line}`).toBe('ask');
-      expect(verdict.allowAlways).toMatchObject({ refused: expect.stringContaining('no rule can cover it') });
-    }
-  });
+  it.each(HIDDEN.map((hide) => [hide('rm')]))(
+    '%s asks without a deny rule, also in unleashed mode, and offers no "Allow always"',
+    (line) => {
+      for (const mode of ['ask', 'auto-edit', 'unleashed'] as const) {
+        const verdict = engine(mode, [{ pattern: 'run_command(ls *)', action: 'allow', source: 'user' }]).evaluate(command(line));
+        expect(verdict.action, `${mode}: ${line}`).toBe('ask');
+        expect(verdict.allowAlways).toMatchObject({ refused: expect.stringContaining('no rule can cover it') });
+      }
+    },
+  );
 
   it('no mode turns a deny into an allow, for any hidden program and any deny rule', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...MODES), fc.constantFrom(...HIDDEN), fc.constantFrom('rm', 'curl', 'git', 'npm'), fc.boolean(), (mode, hide, program, broadDeny) => {
-        const deny: PermissionRule = { pattern: broadDeny ? `run_command(${program})` : `run_command(${program} *)`, action: 'deny', source: 'project' };
-        const verdict = engine(mode, [deny, { pattern: 'run_command', action: 'allow', source: 'user' }]).evaluate(command(hide(program)));
-        expect(verdict.action).toBe('deny');
-      }),
+      fc.property(
+        fc.constantFrom(...MODES),
+        fc.constantFrom(...HIDDEN),
+        fc.constantFrom('rm', 'curl', 'git', 'npm'),
+        fc.boolean(),
+        (mode, hide, program, broadDeny) => {
+          const deny: PermissionRule = {
+            pattern: broadDeny ? `run_command(${program})` : `run_command(${program} *)`,
+            action: 'deny',
+            source: 'project',
+          };
+          const verdict = engine(mode, [deny, { pattern: 'run_command', action: 'allow', source: 'user' }]).evaluate(
+            command(hide(program)),
+          );
+          expect(verdict.action).toBe('deny');
+        },
+      ),
       { numRuns: 200, seed: 20261201 },
     );
   });

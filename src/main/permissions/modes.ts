@@ -59,13 +59,18 @@ export function modeDefault(mode: PermissionMode, cls: ActionClass, where: Where
       if (fenced) return { action: 'allow', reason: 'reads outside the workspace inside the sandbox, which auto mode lets run' };
       return { action: 'ask', reason: 'reads outside the workspace' };
     case 'edit':
-      if (mode === 'auto-edit' || mode === 'auto') return { action: 'allow', reason: `edits inside the workspace, which ${mode} mode allows` };
+      if (mode === 'auto-edit' || mode === 'auto')
+        return { action: 'allow', reason: `edits inside the workspace, which ${mode} mode allows` };
       return { action: 'ask', reason: `changes files, and edits ask in ${mode} mode` };
     case 'edit-outside':
       return { action: 'ask', reason: 'writes outside the workspace' };
     case 'exec':
       if (fenced) return { action: 'allow', reason: 'runs inside the sandbox, which auto mode lets run on its own' };
-      if (mode === 'auto' && where.command) return { action: 'ask', reason: 'runs a program that no rule allows, and auto mode asks as ask mode does: no sandbox holds this session’s commands' };
+      if (mode === 'auto' && where.command)
+        return {
+          action: 'ask',
+          reason: 'runs a program that no rule allows, and auto mode asks as ask mode does: no sandbox holds this session’s commands',
+        };
       return { action: 'ask', reason: 'runs a program that no rule allows' };
     case 'egress':
       return { action: 'ask', reason: 'can send data out, and no rule allows it' };

@@ -6,10 +6,7 @@
  * (`&&`, `|`, `;`, `>`, `$(`...) is a whole command line and matches only that exact text.
  */
 
-export type PatternToken =
-  | { kind: 'any' }
-  | { kind: 'literal'; text: string }
-  | { kind: 'glob'; text: string; regex: RegExp };
+export type PatternToken = { kind: 'any' } | { kind: 'literal'; text: string } | { kind: 'glob'; text: string; regex: RegExp };
 
 export interface CommandPattern {
   /** The specifier as written, trimmed. */

@@ -36,7 +36,9 @@ export function parsePathPattern(specifier: string): PathPattern {
     base = 'home';
     rest = text.slice(2);
   } else if (text.startsWith('~')) {
-    throw new PathPatternError(`the prefix "${text.split('/')[0]}" is unknown; write ~/ for your home folder or //abs/path for an absolute path`);
+    throw new PathPatternError(
+      `the prefix "${text.split('/')[0]}" is unknown; write ~/ for your home folder or //abs/path for an absolute path`,
+    );
   } else if (text.startsWith('/')) {
     base = 'workspace';
     rest = text.slice(1);

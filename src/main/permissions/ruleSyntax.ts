@@ -93,7 +93,12 @@ export function parseRule(input: string): ParsedRule {
     if (tool === '') throw new RuleSyntaxError(text, 'it has no tool name before "("; write tool(specifier), e.g. read_file(.env)');
     if (!text.endsWith(')')) {
       const closer = findCloser(text, open);
-      const problem = closer === UNCLOSED_QUOTE ? 'a quote in it is never closed' : closer < 0 ? 'its "(" is never closed' : 'there is text after its closing ")"';
+      const problem =
+        closer === UNCLOSED_QUOTE
+          ? 'a quote in it is never closed'
+          : closer < 0
+            ? 'its "(" is never closed'
+            : 'there is text after its closing ")"';
       throw new RuleSyntaxError(text, `${problem}; write tool(specifier), e.g. run_command(npm test *)`);
     }
     const closer = findCloser(text, open);
@@ -115,7 +120,10 @@ export function parseRule(input: string): ParsedRule {
 function targetFor(text: string, tool: string, specifier: string | undefined): RuleTarget {
   if (tool === '*' || tool.startsWith('mcp__')) {
     if (specifier !== undefined) {
-      throw new RuleSyntaxError(text, `${tool === '*' ? 'the * rule' : 'an MCP rule'} takes no specifier; write the tool name alone, e.g. mcp__github__create_issue`);
+      throw new RuleSyntaxError(
+        text,
+        `${tool === '*' ? 'the * rule' : 'an MCP rule'} takes no specifier; write the tool name alone, e.g. mcp__github__create_issue`,
+      );
     }
     // `mcp__server` alone covers every tool of that server.
     const glob = tool.startsWith('mcp__') && !tool.slice(5).includes('__') && !tool.endsWith('*') ? `${tool}__*` : tool;

@@ -24,7 +24,14 @@ const MODES: PermissionMode[] = ['ask', 'auto-edit', 'read-only', 'unleashed'];
 const rule = (pattern: string, action: PermissionRule['action'] = 'allow'): PermissionRule => ({ pattern, action, source: 'user' });
 
 function engine(rules: PermissionRule[], mode: PermissionMode = 'ask') {
-  return createPermissionEngine({ workspaceRoot: root, home: path.join(root, 'home'), mode, outsideContent: 'ask', projectTrusted: false, rules });
+  return createPermissionEngine({
+    workspaceRoot: root,
+    home: path.join(root, 'home'),
+    mode,
+    outsideContent: 'ask',
+    projectTrusted: false,
+    rules,
+  });
 }
 
 /** A wrapper rule, and a line where that wrapper runs `rm`. */
@@ -54,15 +61,31 @@ describe('a rule naming a wrapper covers the wrapper, never the program inside i
     }
   });
 
-  it.each(WRAPPED_RM.filter(([, line]) => !line.startsWith('find')))('with the program allowed on its own too, %s allows `%s`', (allow, line) => {
-    expect(engine([rule(allow), rule('run_command(rm *)')]).evaluate(command(line)).action).toBe('allow');
-  });
+  it.each(WRAPPED_RM.filter(([, line]) => !line.startsWith('find')))(
+    'with the program allowed on its own too, %s allows `%s`',
+    (allow, line) => {
+      expect(engine([rule(allow), rule('run_command(rm *)')]).evaluate(command(line)).action).toBe('allow');
+    },
+  );
 
   it('lets a program allowed on its own run through a wrapper that only limits or times it, and no other', () => {
     const e = engine([rule('run_command(npm test *)')]);
-    for (const line of ['timeout 60 npm test', 'nice npm test', 'nohup npm test', 'time npm test', 'stdbuf -oL npm test', 'setsid npm test'])
+    for (const line of [
+      'timeout 60 npm test',
+      'nice npm test',
+      'nohup npm test',
+      'time npm test',
+      'stdbuf -oL npm test',
+      'setsid npm test',
+    ])
       expect(e.evaluate(command(line)).action, line).toBe('allow');
-    for (const line of ['sudo npm test', 'env CI=1 npm test', 'echo x | xargs npm test', 'runuser -u ci -- npm test', 'flock /tmp/l npm test'])
+    for (const line of [
+      'sudo npm test',
+      'env CI=1 npm test',
+      'echo x | xargs npm test',
+      'runuser -u ci -- npm test',
+      'flock /tmp/l npm test',
+    ])
       expect(e.evaluate(command(line)).action, line).toBe('ask');
   });
 
@@ -147,14 +170,35 @@ describe('a deny rule for a program holds through every wrapper, in every mode',
   });
 
   it('no mode and no chain of wrappers turns a deny into an allow', () => {
-    const wrapper = fc.constantFrom('timeout 5', 'nice', 'nohup', 'env A=1', 'sudo', 'flock /tmp/l', 'strace', 'stdbuf -oL', 'setsid', 'command', 'pkexec', 'taskset -c 0');
+    const wrapper = fc.constantFrom(
+      'timeout 5',
+      'nice',
+      'nohup',
+      'env A=1',
+      'sudo',
+      'flock /tmp/l',
+      'strace',
+      'stdbuf -oL',
+      'setsid',
+      'command',
+      'pkexec',
+      'taskset -c 0',
+    );
     fc.assert(
-      fc.property(fc.array(wrapper, { minLength: 1, maxLength: 3 }), fc.constantFrom(...MODES), fc.constantFrom('rm -rf x', 'git push --force', 'curl https://example.com'), (chain, mode, inner) => {
-        const program = inner.split(' ')[0]!;
-        const line = `${chain.join(' ')} ${inner}`;
-        const verdict = engine([rule(`run_command(${program} *)`, 'deny'), rule('run_command'), rule(`run_command(${chain[0]!.split(' ')[0]} *)`)], mode).evaluate(command(line));
-        if (verdict.action !== 'deny') throw new Error(`${mode}: ${line} → ${verdict.action}: ${verdict.reason}`);
-      }),
+      fc.property(
+        fc.array(wrapper, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(...MODES),
+        fc.constantFrom('rm -rf x', 'git push --force', 'curl https://example.com'),
+        (chain, mode, inner) => {
+          const program = inner.split(' ')[0]!;
+          const line = `${chain.join(' ')} ${inner}`;
+          const verdict = engine(
+            [rule(`run_command(${program} *)`, 'deny'), rule('run_command'), rule(`run_command(${chain[0]!.split(' ')[0]} *)`)],
+            mode,
+          ).evaluate(command(line));
+          if (verdict.action !== 'deny') throw new Error(`${mode}: ${line} → ${verdict.action}: ${verdict.reason}`);
+        },
+      ),
       { numRuns: 200 },
     );
   });

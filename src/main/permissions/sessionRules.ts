@@ -48,7 +48,17 @@ export function sessionRuleSet(source: SessionRuleSource): SessionRuleSet {
   const rows = store?.rules.list({ ...(sessionId ? { sessionId } : {}), ...(project ? { projectId: project.id } : {}) }) ?? [];
   const remembered = rows
     // The store lists every rule when asked with neither a session nor a project: keep only what reaches here.
-    .filter((row) => row.scope === 'everywhere' || (row.scope === 'project' && row.projectId === project?.id) || (row.scope === 'session' && sessionId !== undefined && row.sessionId === sessionId))
-    .map((row): PermissionRule => ({ id: row.id, pattern: row.pattern, action: row.action, source: row.scope === 'session' ? 'session' : 'user' }));
+    .filter(
+      (row) =>
+        row.scope === 'everywhere' ||
+        (row.scope === 'project' && row.projectId === project?.id) ||
+        (row.scope === 'session' && sessionId !== undefined && row.sessionId === sessionId),
+    )
+    .map((row): PermissionRule => ({
+      id: row.id,
+      pattern: row.pattern,
+      action: row.action,
+      source: row.scope === 'session' ? 'session' : 'user',
+    }));
   return { rules: [...fileRules, ...remembered], projectTrusted: project?.trusted ?? false, ...(project ? { project } : {}) };
 }

@@ -34,10 +34,13 @@ function errorOf(run: () => unknown): SettingsError {
 
 describe('permission settings files', () => {
   it('reads allow, ask and deny rules with their source', () => {
-    const file = write(path.join(folder(), 'settings.json'), JSON.stringify({
-      theme: 'dark',
-      permissions: { allow: ['run_command(npm test *)'], ask: ['run_command(git push *)'], deny: [' read_file(.env) '] },
-    }));
+    const file = write(
+      path.join(folder(), 'settings.json'),
+      JSON.stringify({
+        theme: 'dark',
+        permissions: { allow: ['run_command(npm test *)'], ask: ['run_command(git push *)'], deny: [' read_file(.env) '] },
+      }),
+    );
     expect(readPermissionRules(file, 'user')).toEqual([
       { pattern: 'read_file(.env)', action: 'deny', source: 'user' },
       { pattern: 'run_command(git push *)', action: 'ask', source: 'user' },
@@ -76,7 +79,10 @@ describe('permission settings files', () => {
   });
 
   it('refuses the whole file for one malformed rule, naming where it is', () => {
-    const file = write(path.join(folder(), 'settings.json'), JSON.stringify({ permissions: { allow: ['run_command(ls *)'], deny: ['read_file(.env)', 'run_command(rm *'] } }));
+    const file = write(
+      path.join(folder(), 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['run_command(ls *)'], deny: ['read_file(.env)', 'run_command(rm *'] } }),
+    );
     const error = errorOf(() => readPermissionRules(file, 'project'));
     expect(error.message).toContain('permissions.deny[1]');
     expect(error.message).toContain('"run_command(rm *"');
@@ -92,7 +98,10 @@ describe('permission settings files', () => {
     const root = folder();
     const user = write(path.join(folder(), 'user.json'), JSON.stringify({ permissions: { deny: ['run_command(rm *)'] } }));
     write(projectSettingsPath(root), JSON.stringify({ permissions: { allow: ['run_command(make *)'], ask: ['edit_file(db/**)'] } }));
-    const cli = write(path.join(folder(), 'rules.json'), JSON.stringify({ permissions: { allow: ['fetch_url(domain:docs.example.com)'] } }));
+    const cli = write(
+      path.join(folder(), 'rules.json'),
+      JSON.stringify({ permissions: { allow: ['fetch_url(domain:docs.example.com)'] } }),
+    );
     expect(loadPermissionRules({ workspaceRoot: root, userSettings: user, cliRules: cli })).toEqual([
       { pattern: 'run_command(rm *)', action: 'deny', source: 'user' },
       { pattern: 'edit_file(db/**)', action: 'ask', source: 'project' },

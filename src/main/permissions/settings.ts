@@ -50,7 +50,10 @@ export function parsePermissionRules(text: string, file: string, source: RuleSou
         ? `${where} has unknown key(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (only "allow", "ask" and "deny" go under "permissions")`
         : `${where} ${issue.message}`;
     });
-    throw new SettingsError(file, `is not valid permission settings: ${problems.join('; ')}. Expected {"permissions": {"allow": [], "ask": [], "deny": []}}.`);
+    throw new SettingsError(
+      file,
+      `is not valid permission settings: ${problems.join('; ')}. Expected {"permissions": {"allow": [], "ask": [], "deny": []}}.`,
+    );
   }
   const permissions = parsed.data.permissions ?? {};
   const rules: PermissionRule[] = [];
@@ -60,7 +63,10 @@ export function parsePermissionRules(text: string, file: string, source: RuleSou
         parseRule(pattern);
       } catch (error) {
         if (!(error instanceof RuleSyntaxError)) throw error;
-        throw new SettingsError(file, `has a rule that cannot be read at permissions.${action}[${index}]: ${JSON.stringify(pattern)}: ${error.problem}. Fix or remove that rule.`);
+        throw new SettingsError(
+          file,
+          `has a rule that cannot be read at permissions.${action}[${index}]: ${JSON.stringify(pattern)}: ${error.problem}. Fix or remove that rule.`,
+        );
       }
       rules.push({ pattern: pattern.trim(), action, source });
     });

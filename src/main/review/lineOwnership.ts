@@ -158,7 +158,7 @@ function applySession(walked: readonly Walked[]): Item[] {
   const inRegion = (index: number) => dirty(index) || (blockAt(index) !== null && touched.has(blockAt(index)!));
 
   const items: Item[] = [];
-  for (let index = 0; index < walked.length; ) {
+  for (let index = 0; index < walked.length;) {
     if (!inRegion(index)) {
       items.push((walked[index] as { item: Item }).item);
       index++;
@@ -204,8 +204,7 @@ function normalised(original: string[], lines: string[]): Item[] {
   const block: Block = { original: original.slice(head, original.length - tail) };
   const own = lines.slice(head, lines.length - tail);
   const plain = (text: string): Item => ({ text, block: null });
-  const middle: Item[] =
-    own.length > 0 ? own.map((text) => ({ text, block })) : block.original.length > 0 ? [{ text: null, block }] : [];
+  const middle: Item[] = own.length > 0 ? own.map((text) => ({ text, block })) : block.original.length > 0 ? [{ text: null, block }] : [];
   return [...lines.slice(0, head).map(plain), ...middle, ...lines.slice(lines.length - tail).map(plain)];
 }
 

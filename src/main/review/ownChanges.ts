@@ -31,7 +31,12 @@ type Version = SnapshotEntry | null;
  * a file that is ever binary, a link or not exact UTF-8 is judged whole: the session's while the
  * last change to it was one of its steps, from the version before the first of its unbroken run.
  */
-export async function ownChanges(history: SnapshotHistory, steps: readonly OwnStep[], now: string, only?: string): Promise<OwnFileChange[]> {
+export async function ownChanges(
+  history: SnapshotHistory,
+  steps: readonly OwnStep[],
+  now: string,
+  only?: string,
+): Promise<OwnFileChange[]> {
   if (steps.length === 0) return [];
   const transitions: { from: string; to: string; by: TextStep['by'] }[] = [];
   steps.forEach((step, index) => {
@@ -69,14 +74,20 @@ export async function ownChanges(history: SnapshotHistory, steps: readonly OwnSt
   });
 
   const oids = new Set<string>();
-  for (const file of histories.values()) for (const version of [file.start, ...file.after]) if (version && isBlob(version)) oids.add(version.oid);
+  for (const file of histories.values())
+    for (const version of [file.start, ...file.after]) if (version && isBlob(version)) oids.add(version.oid);
   const blobs = await history.blobs(oids);
   const bytesOf = (version: SnapshotEntry) => blobs.get(version.oid) ?? Buffer.alloc(0);
 
   const result: OwnFileChange[] = [];
   for (const path of [...candidates].sort()) {
     const file = histories.get(path)!;
-    const change = followFile(file.start, file.after, transitions.map((transition) => transition.by), bytesOf);
+    const change = followFile(
+      file.start,
+      file.after,
+      transitions.map((transition) => transition.by),
+      bytesOf,
+    );
     if (change) result.push({ path, ...change });
   }
   return result;
@@ -89,7 +100,8 @@ function followFile(
   bytesOf: (version: SnapshotEntry) => Buffer,
 ): Omit<OwnFileChange, 'path'> | null {
   const versions = [start, ...after];
-  const entry = (version: Version): OwnEntry | null => (version ? { mode: version.mode, bytes: isBlob(version) ? bytesOf(version) : Buffer.alloc(0) } : null);
+  const entry = (version: Version): OwnEntry | null =>
+    version ? { mode: version.mode, bytes: isBlob(version) ? bytesOf(version) : Buffer.alloc(0) } : null;
   const current = entry(after.length > 0 ? after[after.length - 1]! : start);
   const texts = versions.map((version) => (version ? (isFileBlob(version) ? exactText(bytesOf(version)) : null) : undefined));
   if (texts.every((text) => text !== null)) {
@@ -156,7 +168,10 @@ function sameVersion(a: Version, b: Version): boolean {
 /** Whether two entries hold the same thing: bytes, and for files whether they are executable. */
 export function sameEntry(a: OwnEntry | null, b: OwnEntry | null): boolean {
   if (!a || !b) return a === b;
-  return a.bytes.equals(b.bytes) && (a.mode === b.mode || (a.mode !== '120000' && b.mode !== '120000' && executable(a.mode) === executable(b.mode)));
+  return (
+    a.bytes.equals(b.bytes) &&
+    (a.mode === b.mode || (a.mode !== '120000' && b.mode !== '120000' && executable(a.mode) === executable(b.mode)))
+  );
 }
 
 function executable(mode: string): boolean {

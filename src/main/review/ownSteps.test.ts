@@ -17,7 +17,13 @@ const message: SessionEvent = { type: 'user.messaged', text: 'go' };
 
 describe('the session’s own steps', () => {
   it('bracket each call by the snapshot taken once it was allowed and its checkpoint, leaving the gaps to others', () => {
-    const events = log(message, checkpoint(null, 'start'), checkpoint('c1', 'a1', 'b1'), checkpoint('c2', 'a2', 'b2'), checkpoint('c3', 'b3', 'b3'));
+    const events = log(
+      message,
+      checkpoint(null, 'start'),
+      checkpoint('c1', 'a1', 'b1'),
+      checkpoint('c2', 'a2', 'b2'),
+      checkpoint('c3', 'b3', 'b3'),
+    );
     expect(ownSteps(events, 'session')).toEqual([
       { before: 'b1', after: 'a1' },
       { before: 'b2', after: 'a2' },

@@ -87,7 +87,9 @@ describe('revertFile', () => {
       const left = fs.lstatSync(file, { throwIfNoEntry: false });
       const bytes = left?.isFile() ? fs.readFileSync(file) : null;
       for (const target of [{ kind: 'file' as const }, { kind: 'hunk' as const, index: 0, fingerprint: 'x' }]) {
-        expect(() => revertTo(workspace, 'a.txt', origin, target, seen), what).toThrow(/changed since its diff was worked out.*nothing was reverted/);
+        expect(() => revertTo(workspace, 'a.txt', origin, target, seen), what).toThrow(
+          /changed since its diff was worked out.*nothing was reverted/,
+        );
       }
       expect(fs.lstatSync(file, { throwIfNoEntry: false })?.mode).toBe(left?.mode);
       if (bytes) expect(fs.readFileSync(file).equals(bytes)).toBe(true);
@@ -100,4 +102,3 @@ describe('revertFile', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('one\ntwo\nthree\n');
   });
 });
-

@@ -135,11 +135,13 @@ export function insideWorkspace(workspace: string, relative: string, shown: stri
   while (!fs.existsSync(parent)) parent = path.dirname(parent);
   const real = fs.realpathSync.native(parent);
   if (real !== workspace && !real.startsWith(workspace + path.sep)) {
-    throw new RequestError('invalid_input', `${shown} leads outside the workspace ${workspace} through a symbolic link; it was not touched.`);
+    throw new RequestError(
+      'invalid_input',
+      `${shown} leads outside the workspace ${workspace} through a symbolic link; it was not touched.`,
+    );
   }
   return absolute;
 }
-
 
 function sameAsBase(now: WorkspaceEntry, before: TreeEntry): boolean {
   if (before.mode === '120000') return now.kind === 'symlink' && now.target === before.bytes.toString('utf8');

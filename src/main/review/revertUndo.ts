@@ -65,7 +65,8 @@ export class RevertUndos {
 /** Makes `absolute` hold `entry` exactly: bytes and permission bits, a link, or nothing. */
 function restore(absolute: string, entry: WorkspaceEntry): void {
   const now = readEntry(absolute);
-  if (entry.kind === 'other') throw new RequestError('conflict', `${absolute} was not a regular file before the revert; it was left as it is.`);
+  if (entry.kind === 'other')
+    throw new RequestError('conflict', `${absolute} was not a regular file before the revert; it was left as it is.`);
   // A link is replaced, never written through; a file that the revert created is removed.
   if (now.kind === 'symlink' || (now.kind === 'file' && entry.kind !== 'file')) fs.unlinkSync(absolute);
   if (entry.kind === 'missing') return;

@@ -2,10 +2,7 @@ import fs from 'node:fs';
 
 /** What stands at a path in the workspace, as a revert (or its undoing) finds and leaves it. */
 export type WorkspaceEntry =
-  | { kind: 'missing' }
-  | { kind: 'file'; bytes: Buffer; mode: number }
-  | { kind: 'symlink'; target: string }
-  | { kind: 'other' };
+  { kind: 'missing' } | { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'symlink'; target: string } | { kind: 'other' };
 
 /** The entry at `absolute`, never following a symbolic link. */
 export function readEntry(absolute: string): WorkspaceEntry {

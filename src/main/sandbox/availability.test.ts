@@ -9,7 +9,9 @@ describe('checkSandboxAvailability', () => {
   it('says plainly what is missing and how to install it', () => {
     const answer = checkSandboxAvailability({ pathEnv: '/nonexistent-bin' });
     expect(answer.available).toBe(false);
-    expect(!answer.available && answer.reason).toMatch(/needs bubblewrap \(bwrap\), socat, ripgrep \(rg\).*apt-get install bubblewrap socat ripgrep/);
+    expect(!answer.available && answer.reason).toMatch(
+      /needs bubblewrap \(bwrap\), socat, ripgrep \(rg\).*apt-get install bubblewrap socat ripgrep/,
+    );
   });
 
   it('says Windows has no sandbox yet', () => {

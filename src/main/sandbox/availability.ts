@@ -33,7 +33,8 @@ function probe(platform: NodeJS.Platform, pathEnv: string): SandboxAvailability 
   if (platform === 'win32') {
     return {
       available: false,
-      reason: 'Tether cannot sandbox commands on Windows yet. Run Tether in WSL 2 (with bubblewrap installed) to have every command fenced.',
+      reason:
+        'Tether cannot sandbox commands on Windows yet. Run Tether in WSL 2 (with bubblewrap installed) to have every command fenced.',
     };
   }
   if (platform === 'darwin') {
@@ -41,7 +42,8 @@ function probe(platform: NodeJS.Platform, pathEnv: string): SandboxAvailability 
       ? { available: true }
       : { available: false, reason: 'macOS sandbox-exec was not found in /usr/bin; commands cannot be sandboxed on this Mac.' };
   }
-  if (platform !== 'linux') return { available: false, reason: `Tether cannot sandbox commands on ${platform}; only Linux and macOS are supported.` };
+  if (platform !== 'linux')
+    return { available: false, reason: `Tether cannot sandbox commands on ${platform}; only Linux and macOS are supported.` };
 
   const missing = (['bwrap', 'socat', 'rg'] as const).filter((tool) => !findOnPath(tool, pathEnv));
   if (missing.length > 0) {

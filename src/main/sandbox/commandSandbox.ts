@@ -5,7 +5,16 @@ import { checkSandboxAvailability, type SandboxAvailability } from './availabili
 import { effectiveFence, type EffectiveFence } from './fence';
 import { findFenceHits, type FenceHit } from './fenceHit';
 import { projectFence, readSandboxSettings, writeSandboxSettings } from './fenceSettings';
-import { canonicalHost, COMMAND_VARIABLE, holdRuntime, letGoOfRuntime, prepareProfile, SandboxStartError, type NetworkRequest, type SandboxProfile } from './sandboxRuntime';
+import {
+  canonicalHost,
+  COMMAND_VARIABLE,
+  holdRuntime,
+  letGoOfRuntime,
+  prepareProfile,
+  SandboxStartError,
+  type NetworkRequest,
+  type SandboxProfile,
+} from './sandboxRuntime';
 
 export type { NetworkRequest } from './sandboxRuntime';
 
@@ -147,7 +156,10 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
       if (!holding) return;
       holding = false;
       void (last ?? Promise.resolve(undefined))
-        .then((held) => held?.release(), () => undefined)
+        .then(
+          (held) => held?.release(),
+          () => undefined,
+        )
         .finally(letGoOfRuntime);
     },
   };
@@ -208,7 +220,11 @@ export function turnedOffSandbox(options: Pick<CommandSandboxOptions, 'workspace
   return {
     availability: { available: false, reason: `the sandbox was turned off for this run (${by})` },
     unavailable: 'ask',
-    fence: effectiveFence({ workspace: options.workspace, dataDir: options.dataDir, ...(options.custom ? { custom: options.custom } : {}) }),
+    fence: effectiveFence({
+      workspace: options.workspace,
+      dataDir: options.dataDir,
+      ...(options.custom ? { custom: options.custom } : {}),
+    }),
     off: by,
     async wrap() {
       throw new Error(`The sandbox was turned off for this run (${by}); nothing is wrapped.`);

@@ -21,7 +21,9 @@ describe('findFenceHits', () => {
       fence: 'network',
       target: 'evil.example:443',
       leftBehind: true,
-      message: expect.stringContaining('a process an earlier command left running tried to reach evil.example:443 after that command had ended'),
+      message: expect.stringContaining(
+        'a process an earlier command left running tried to reach evil.example:443 after that command had ended',
+      ),
     });
   });
 
@@ -35,16 +37,24 @@ describe('findFenceHits', () => {
   });
 
   it('names the protected folder for a write inside the workspace that the fence denies', () => {
-    expect(find('/usr/bin/bash: line 1: .git/hooks/pre-commit: Read-only file system')[0]?.message).toBe('the write fence: .git/hooks is protected from commands');
+    expect(find('/usr/bin/bash: line 1: .git/hooks/pre-commit: Read-only file system')[0]?.message).toBe(
+      'the write fence: .git/hooks is protected from commands',
+    );
     expect(find('mkdir: cannot create directory ‘.tether’: File exists')[0]?.target).toBe('.tether');
   });
 
   it('names a secret that could not be read, with ~ and globbed .env files', () => {
-    expect(find('cat: /home/me/.ssh/id_rsa: No such file or directory')[0]).toMatchObject({ fence: 'read', target: '/home/me/.ssh/id_rsa' });
+    expect(find('cat: /home/me/.ssh/id_rsa: No such file or directory')[0]).toMatchObject({
+      fence: 'read',
+      target: '/home/me/.ssh/id_rsa',
+    });
     expect(find('cat: ~/.ssh/config: No such file or directory')[0]).toMatchObject({ fence: 'read', target: '/home/me/.ssh/config' });
     // Deeper than the fence's globs: a secret file at any depth (denyReadNamed).
     expect(find('cat: packages/api/.env.local: Permission denied')[0]).toMatchObject({ fence: 'read', target: 'packages/api/.env.local' });
-    expect(find('cat: services/api/config/prod/.env: No such file or directory')[0]).toMatchObject({ fence: 'read', target: 'services/api/config/prod/.env' });
+    expect(find('cat: services/api/config/prod/.env: No such file or directory')[0]).toMatchObject({
+      fence: 'read',
+      target: 'services/api/config/prod/.env',
+    });
     expect(find('cat: web/.env.local: Permission denied')[0]).toMatchObject({ fence: 'read', target: 'web/.env.local' });
   });
 
@@ -57,12 +67,18 @@ describe('findFenceHits', () => {
   });
 
   it('names a domain the proxy refused, and says when the shared proxy, not the fence, refused a listed one', () => {
-    expect(find('', [{ host: 'evil.example', port: 443, reason: 'host is not on the allow list' }])[0]?.message).toContain('evil.example is not an allowed domain');
-    expect(find('', [{ host: 'api.github.com', port: 443, reason: 'host is not on the allow list' }])[0]?.message).toContain('another session');
+    expect(find('', [{ host: 'evil.example', port: 443, reason: 'host is not on the allow list' }])[0]?.message).toContain(
+      'evil.example is not an allowed domain',
+    );
+    expect(find('', [{ host: 'api.github.com', port: 443, reason: 'host is not on the allow list' }])[0]?.message).toContain(
+      'another session',
+    );
   });
 
   it('joins several hits into one sentence, each once', () => {
-    const hits = find('cat: /home/me/.ssh/a: No such file or directory\ncat: /home/me/.ssh/a: No such file or directory\n/usr/bin/bash: line 2: /etc/x: Read-only file system');
+    const hits = find(
+      'cat: /home/me/.ssh/a: No such file or directory\ncat: /home/me/.ssh/a: No such file or directory\n/usr/bin/bash: line 2: /etc/x: Read-only file system',
+    );
     expect(hits).toHaveLength(2);
     expect(describeFenceHits(hits)).toMatch(/^the read fence: .*; the write fence: /);
   });

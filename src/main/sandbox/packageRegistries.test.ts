@@ -9,7 +9,10 @@ describe('detectPackageRegistries', () => {
     [['package.json'], ['registry.npmjs.org']],
     [['pnpm-lock.yaml'], ['registry.npmjs.org']],
     [['requirements.txt'], ['pypi.org', 'files.pythonhosted.org']],
-    [['pyproject.toml', 'Cargo.toml'], ['pypi.org', 'files.pythonhosted.org', 'crates.io', 'index.crates.io', 'static.crates.io']],
+    [
+      ['pyproject.toml', 'Cargo.toml'],
+      ['pypi.org', 'files.pythonhosted.org', 'crates.io', 'index.crates.io', 'static.crates.io'],
+    ],
     [['go.mod'], ['proxy.golang.org', 'sum.golang.org']],
     [['README.md'], []],
   ])('finds the registries of a project with %j', (files, domains) => {

@@ -203,18 +203,21 @@ async function ensureStarted(): Promise<void> {
   // A session stopped while its first command was being wrapped: starting now would leave the proxy
   // running for nobody (and keep `tether run` from exiting).
   if (holders === 0) throw new SandboxStartError('The session stopped before its sandbox started; nothing was run.');
-  starting ??= loadManager().then((loaded) => loaded.initialize(runtimeConfig([]), askAboutConnection)).catch((error: unknown) => {
-    starting = undefined;
-    throw new SandboxStartError(
-      `The command sandbox could not start: ${(error as Error).message}. Nothing was run. Check that bubblewrap, socat and ripgrep are installed and that user namespaces are enabled, then try again.`,
-    );
-  });
+  starting ??= loadManager()
+    .then((loaded) => loaded.initialize(runtimeConfig([]), askAboutConnection))
+    .catch((error: unknown) => {
+      starting = undefined;
+      throw new SandboxStartError(
+        `The command sandbox could not start: ${(error as Error).message}. Nothing was run. Check that bubblewrap, socat and ripgrep are installed and that user namespaces are enabled, then try again.`,
+      );
+    });
   return starting;
 }
 
 function refreshNetwork(): void {
   const lists = [...running.values()].map((command) => command.domains());
-  const allowed = lists.length === 0 ? [] : lists.reduce<string[]>((common, list) => common.filter((entry) => list.includes(entry)), [...lists[0]!]);
+  const allowed =
+    lists.length === 0 ? [] : lists.reduce<string[]>((common, list) => common.filter((entry) => list.includes(entry)), [...lists[0]!]);
   startedManager().updateConfig(runtimeConfig(allowed));
 }
 
@@ -301,7 +304,9 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
   const gitDirs = new Set(git.gitDirs);
   // What was listed when the session began and is gone now must not come back as a placeholder: an
   // empty `rebase-merge` would tell git a rebase is in progress.
-  const denyWrite = [...new Set([...fence.denyWrite.filter((entry) => !gitDirs.has(path.dirname(entry)) || fs.existsSync(entry)), ...git.denyWrite])];
+  const denyWrite = [
+    ...new Set([...fence.denyWrite.filter((entry) => !gitDirs.has(path.dirname(entry)) || fs.existsSync(entry)), ...git.denyWrite]),
+  ];
   const compiled = { ...fence, allowWrite: [...new Set([...fence.allowWrite, ...git.allowWrite])], denyWrite };
   holdCommondirs(git.commondirs);
   let wrapped: string;
@@ -313,7 +318,12 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       `${waitForListeners(PROXY_PORTS)}; eval "$${COMMAND_VARIABLE}"`,
       'bash',
       {
-        filesystem: { denyRead: [...new Set(denyRead)], allowRead: fence.allowRead, allowWrite: [...compiled.allowWrite, tempDir], denyWrite },
+        filesystem: {
+          denyRead: [...new Set(denyRead)],
+          allowRead: fence.allowRead,
+          allowWrite: [...compiled.allowWrite, tempDir],
+          denyWrite,
+        },
         network: { allowedDomains: fence.allowedDomains, deniedDomains: [] },
       },
       undefined,
@@ -342,7 +352,8 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       refreshNetwork();
       removeMountPoints(snapshot.placeholders);
       releaseCommondirs(snapshot.commondirs);
-      const leftBehind = lastEnded === undefined ? [] : networkDenials(profileId, lastEnded, since).map((denial) => ({ ...denial, leftBehind: true }));
+      const leftBehind =
+        lastEnded === undefined ? [] : networkDenials(profileId, lastEnded, since).map((denial) => ({ ...denial, leftBehind: true }));
       lastEnded = Date.now();
       return [...leftBehind, ...networkDenials(profileId, since)];
     },

@@ -17,7 +17,9 @@ export function findSecretFiles(workspace: string, names: readonly string[], tim
   // 1: nothing found. Anything else is a failure the caller must not read as "no secrets".
   if (result.status === 1 && !result.error) return [];
   if (result.status !== 0 || result.error) {
-    throw new Error(`could not list the workspace's secret files (${names.join(', ')}) with ripgrep: ${result.error?.message ?? result.stderr.trim() ?? `exit ${result.status}`}`);
+    throw new Error(
+      `could not list the workspace's secret files (${names.join(', ')}) with ripgrep: ${result.error?.message ?? result.stderr.trim() ?? `exit ${result.status}`}`,
+    );
   }
   return result.stdout
     .split('\0')

@@ -41,7 +41,9 @@ describe('waitForListeners (the sandbox command waits for its proxy bridges)', (
     const port = await freePort();
     listenLater(port, 400);
     const connect = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`;
-    const { output, ms } = await runBash(`${waitForListeners([port], 'FAKE_PROXY')}; ${connect}`, { FAKE_PROXY: `http://u:t@localhost:${port}` });
+    const { output, ms } = await runBash(`${waitForListeners([port], 'FAKE_PROXY')}; ${connect}`, {
+      FAKE_PROXY: `http://u:t@localhost:${port}`,
+    });
     expect(output.trim()).toBe('connected');
     expect(ms).toBeGreaterThanOrEqual(350);
   });

@@ -42,12 +42,7 @@ export const AppSettings = z.looseObject({
    * defaults (src/main/model/modelCatalog.ts): its context window, and its prices in US dollars per
    * million tokens. A model with no price here or there shows its cost as unknown.
    */
-  models: z
-    .record(
-      z.string().min(1),
-      ModelOverride,
-    )
-    .optional(),
+  models: z.record(z.string().min(1), ModelOverride).optional(),
   /**
    * What commands find in their environment (secrets are always left out): see
    * src/main/terminal/commandEnvironment.ts. Only the person's own settings say this; a project

@@ -16,7 +16,7 @@ describe('defaultDataDir', () => {
     expect(defaultDataDir({ TETHER_HOME: '  ', XDG_DATA_HOME: '' }, 'linux', '/home/ann')).toBe('/home/ann/.local/share/tether');
   });
 
-  it("uses Application Support on macOS", () => {
+  it('uses Application Support on macOS', () => {
     expect(defaultDataDir({}, 'darwin', '/Users/ann')).toBe('/Users/ann/Library/Application Support/Tether');
   });
 });

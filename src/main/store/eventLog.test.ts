@@ -25,7 +25,8 @@ afterEach(() => {
 });
 
 function newSession(): string {
-  return store.sessions.create({ workspace: '/work/app', model: 'gpt-test', api: 'responses', baseUrl: 'http://127.0.0.1:9', maxSteps: 50 }).id;
+  return store.sessions.create({ workspace: '/work/app', model: 'gpt-test', api: 'responses', baseUrl: 'http://127.0.0.1:9', maxSteps: 50 })
+    .id;
 }
 
 function thrown(fn: () => unknown): StoreError {
@@ -50,7 +51,9 @@ function onSecondConnection<T>(read: (db: ReturnType<typeof openDatabase>) => T)
 
 /** What the session row itself holds of the totals (readers add the log after totals_seq). */
 function rowTotals(): unknown {
-  return onSecondConnection((db) => db.prepare('SELECT input_tokens AS inputTokens, cost_usd AS costUsd, totals_seq AS totalsSeq FROM sessions').get());
+  return onSecondConnection((db) =>
+    db.prepare('SELECT input_tokens AS inputTokens, cost_usd AS costUsd, totals_seq AS totalsSeq FROM sessions').get(),
+  );
 }
 
 const started: EventOf<'session.started'> = {
@@ -98,7 +101,17 @@ const toolFinished: EventOf<'tool.finished'> = {
 };
 const finished: EventOf<'session.finished'> = { type: 'session.finished', status: 'done', reason: 'The model answered.' };
 
-const wholeRun: SessionEvent[] = [started, task, { type: 'model.requested', step: 1 }, responded(100), asked, answered, toolStarted, toolFinished, finished];
+const wholeRun: SessionEvent[] = [
+  started,
+  task,
+  { type: 'model.requested', step: 1 },
+  responded(100),
+  asked,
+  answered,
+  toolStarted,
+  toolFinished,
+  finished,
+];
 
 describe('append', () => {
   it('gives each event the next seq, from 1, with no gaps', () => {
@@ -160,7 +173,10 @@ describe('append', () => {
     // Responses write nothing but themselves: the row still holds what it held at the start...
     expect(rowTotals()).toEqual({ inputTokens: 0, costUsd: null, totalsSeq: 0 });
     // ...and every reader adds the rest from the log, this connection and another alike.
-    expect(store.sessions.get(id)).toMatchObject({ usage: { inputTokens: 111, outputTokens: 60, cachedInputTokens: 15, reasoningTokens: 9 }, costUsd: 0.75 });
+    expect(store.sessions.get(id)).toMatchObject({
+      usage: { inputTokens: 111, outputTokens: 60, cachedInputTokens: 15, reasoningTokens: 9 },
+      costUsd: 0.75,
+    });
     const other = openStore(dir);
     try {
       expect(other.sessions.list()[0]).toMatchObject({ usage: { inputTokens: 111 }, costUsd: 0.75 });
@@ -189,7 +205,9 @@ describe('append', () => {
   it('keeps the row within a bounded number of events of its totals, writing them with the status or on their own', () => {
     const id = newSession();
     const totalsSeq = (): number =>
-      onSecondConnection((db) => db.prepare<[], { totalsSeq: number }>('SELECT totals_seq AS totalsSeq FROM sessions').get()?.totalsSeq ?? -1);
+      onSecondConnection(
+        (db) => db.prepare<[], { totalsSeq: number }>('SELECT totals_seq AS totalsSeq FROM sessions').get()?.totalsSeq ?? -1,
+      );
     store.events.append(id, started);
     for (let i = 0; i < 10; i++) store.events.append(id, responded(1));
     // The status change writes the row, and the totals this connection kept on the way.
@@ -258,7 +276,15 @@ describe('append', () => {
 
   it('agrees with the shared reducer when a run resumes with a question still unanswered', () => {
     const id = newSession();
-    const events: SessionEvent[] = [started, task, { type: 'model.requested', step: 1 }, asked, { type: 'session.resumed' }, answered, { type: 'model.requested', step: 2 }];
+    const events: SessionEvent[] = [
+      started,
+      task,
+      { type: 'model.requested', step: 1 },
+      asked,
+      { type: 'session.resumed' },
+      answered,
+      { type: 'model.requested', step: 2 },
+    ];
     const statuses = events.map((event) => {
       store.events.append(id, event);
       const row = store.sessions.get(id)?.status;
@@ -317,8 +343,20 @@ describe('the ledger projection', () => {
 
   it('records a call that finished without starting (a denial)', () => {
     const id = newSession();
-    store.events.append(id, { ...toolFinished, outcome: 'denied', title: 'Denied', output: 'The person said no: use yarn.', metadata: undefined });
-    expect(store.ledger.get(id, 'call_1')).toMatchObject({ status: 'finished', outcome: 'denied', args: null, startedAt: null, metadata: null });
+    store.events.append(id, {
+      ...toolFinished,
+      outcome: 'denied',
+      title: 'Denied',
+      output: 'The person said no: use yarn.',
+      metadata: undefined,
+    });
+    expect(store.ledger.get(id, 'call_1')).toMatchObject({
+      status: 'finished',
+      outcome: 'denied',
+      args: null,
+      startedAt: null,
+      metadata: null,
+    });
   });
 
   it('refuses to start a call twice, and the refused event is not in the log', () => {
@@ -512,7 +550,10 @@ describe('the approvals projection', () => {
     store.events.append(a, asked);
     store.events.append(b, asked);
     store.events.append(a, answered);
-    expect(thrown(() => store.events.append(b, answered))).toMatchObject({ code: 'conflict', message: expect.stringContaining('another session with the same id') });
+    expect(thrown(() => store.events.append(b, answered))).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('another session with the same id'),
+    });
     store.events.append(b, { type: 'session.finished', status: 'failed', reason: 'The store refused an answer.' });
     expect(store.approvals.pending()).toEqual([]);
     expect(store.approvals.get('ap_1')).toMatchObject({ sessionId: a, decision: { action: 'allow' } });
@@ -524,9 +565,15 @@ describe('the approvals projection', () => {
       onSecondConnection((db) => db.prepare<[string, string]>('UPDATE sessions SET waiting = ? WHERE id = ?').run(waiting, id));
     };
     damage(JSON.stringify([{ id: 'ap_1', callId: 'call_1', seq: 99 }]));
-    expect(thrown(() => store.events.append(id, answered))).toMatchObject({ code: 'corrupt', message: expect.stringContaining('(seq 99) is not in the log') });
+    expect(thrown(() => store.events.append(id, answered))).toMatchObject({
+      code: 'corrupt',
+      message: expect.stringContaining('(seq 99) is not in the log'),
+    });
     damage('not json');
-    expect(thrown(() => store.events.append(id, answered))).toMatchObject({ code: 'corrupt', message: expect.stringContaining(`session ${id} waits on cannot be read`) });
+    expect(thrown(() => store.events.append(id, answered))).toMatchObject({
+      code: 'corrupt',
+      message: expect.stringContaining(`session ${id} waits on cannot be read`),
+    });
     expect(store.events.count(id)).toBe(0);
   });
 
@@ -574,7 +621,9 @@ describe('the log on disk', () => {
     store.events.append(id, started);
     store.events.append(id, task);
     onSecondConnection((db) => {
-      db.exec(`INSERT INTO events (session_id, seq, type, at, payload) VALUES ('${id}', 3, 'tool.finished', 0, '{"type":"tool.finished","callId":7}')`);
+      db.exec(
+        `INSERT INTO events (session_id, seq, type, at, payload) VALUES ('${id}', 3, 'tool.finished', 0, '{"type":"tool.finished","callId":7}')`,
+      );
       db.exec(`INSERT INTO events (session_id, seq, type, at, payload) VALUES ('${id}', 4, 'user.messaged', 0, '{not json')`);
     });
 
@@ -582,7 +631,9 @@ describe('the log on disk', () => {
     expect(error.code).toBe('corrupt');
     expect(error.message).toContain(`Event 3 of session ${id}`);
     expect(error.message).toContain('callId');
-    expect(thrown(() => store.events.list(id, 3)).message).toMatch(new RegExp(`Event 4 of session ${id} .* is corrupt: its payload is not JSON`));
+    expect(thrown(() => store.events.list(id, 3)).message).toMatch(
+      new RegExp(`Event 4 of session ${id} .* is corrupt: its payload is not JSON`),
+    );
     expect(store.events.list(id, 4)).toEqual([]);
   });
 

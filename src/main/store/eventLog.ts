@@ -38,9 +38,7 @@ export class EventLog {
       `SELECT e.seq, e.type, e.at, e.payload FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')}
        WHERE s.id = @sessionId AND e.type IN (SELECT value FROM json_each(@types)) ORDER BY e.key`,
     );
-    this.countOf = db.prepare(
-      `SELECT COUNT(*) AS count FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')} WHERE s.id = ?`,
-    );
+    this.countOf = db.prepare(`SELECT COUNT(*) AS count FROM sessions s JOIN events e ON ${eventsOf('e', 's.num')} WHERE s.id = ?`);
     const write = (sessionId: string, event: SessionEvent): { head: SessionHead; seq: number; at: number } => {
       const at = now();
       const { head, seq } = projections.apply(sessionId, event, at);

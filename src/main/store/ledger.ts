@@ -61,7 +61,14 @@ export class Ledger {
     for (const record of records) {
       const event = parseEvent(this.db.file, sessionId, record);
       if (event.type === 'tool.started') {
-        calls.set(event.callId, { sessionId, callId: event.callId, name: event.name, args: event.args, startedAt: record.at, status: 'started' });
+        calls.set(event.callId, {
+          sessionId,
+          callId: event.callId,
+          name: event.name,
+          args: event.args,
+          startedAt: record.at,
+          status: 'started',
+        });
       } else if (event.type === 'tool.finished') {
         const started = calls.get(event.callId);
         calls.set(event.callId, {

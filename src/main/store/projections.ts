@@ -250,7 +250,10 @@ export class Projections {
     const settled = this.findSettled.get(id);
     const owner = waiting ? { sessionId, callId: waiting.callId } : settled;
     if (!owner) {
-      return new StoreError('not_found', `Approval ${id} was never asked in session ${sessionId}; append approval.asked before approval.answered.`);
+      return new StoreError(
+        'not_found',
+        `Approval ${id} was never asked in session ${sessionId}; append approval.asked before approval.answered.`,
+      );
     }
     if (owner.sessionId !== sessionId || owner.callId !== event.callId) {
       return new StoreError(
@@ -259,7 +262,10 @@ export class Projections {
       );
     }
     if (settled?.decision) {
-      return new StoreError('conflict', `Approval ${id} of session ${sessionId} was already answered (${settled.decision}); an approval is answered once.`);
+      return new StoreError(
+        'conflict',
+        `Approval ${id} of session ${sessionId} was already answered (${settled.decision}); an approval is answered once.`,
+      );
     }
     return new StoreError(
       'conflict',

@@ -20,7 +20,14 @@ afterEach(() => {
 describe('projects', () => {
   it('adds a folder once, untrusted, named after it, however its path is written', () => {
     const first = store.projects.ensure('/work/app');
-    expect(first).toEqual({ id: first.id, path: '/work/app', name: 'app', trusted: false, defaultMode: null, createdAt: 1_700_000_000_000 });
+    expect(first).toEqual({
+      id: first.id,
+      path: '/work/app',
+      name: 'app',
+      trusted: false,
+      defaultMode: null,
+      createdAt: 1_700_000_000_000,
+    });
     expect(store.projects.ensure('/work/app/')).toEqual(first);
     expect(store.projects.ensure('/work/other/../app')).toEqual(first);
     expect(store.projects.list()).toEqual([first]);

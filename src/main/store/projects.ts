@@ -59,12 +59,14 @@ export class Projects {
     });
     this.setTrustedTx = db.writer((id: string, trusted: boolean) => {
       const updated = setTrusted.get({ id, trusted: trusted ? 1 : 0 });
-      if (!updated) throw new StoreError('not_found', `There is no project ${id} in ${db.file}; list the projects to find the one you mean.`);
+      if (!updated)
+        throw new StoreError('not_found', `There is no project ${id} in ${db.file}; list the projects to find the one you mean.`);
       return toRow(updated);
     });
     this.setDefaultModeTx = db.writer((id: string, mode: ProjectMode) => {
       const updated = setDefaultMode.get({ id, mode });
-      if (!updated) throw new StoreError('not_found', `There is no project ${id} in ${db.file}; list the projects to find the one you mean.`);
+      if (!updated)
+        throw new StoreError('not_found', `There is no project ${id} in ${db.file}; list the projects to find the one you mean.`);
       return toRow(updated);
     });
   }

@@ -44,7 +44,8 @@ afterEach(() => {
 });
 
 function newSession(): string {
-  return store.sessions.create({ workspace: '/work/app', model: 'gpt-test', api: 'responses', baseUrl: 'http://127.0.0.1:9', maxSteps: 50 }).id;
+  return store.sessions.create({ workspace: '/work/app', model: 'gpt-test', api: 'responses', baseUrl: 'http://127.0.0.1:9', maxSteps: 50 })
+    .id;
 }
 
 function newLog(id = sessionId): SessionLog {
@@ -138,7 +139,9 @@ describe('SessionLog', () => {
     const error = thrownBy(() => log.append({ type: 'model.requested', step: 2 }));
     expect(error).toBeInstanceOf(StoreError);
     expect((error as StoreError).code).toBe('write_failed');
-    expect((error as StoreError).message).toMatch(new RegExp(`Session ${sessionId}'s events from seq 2 on could not be stored \\(.*FOREIGN KEY`));
+    expect((error as StoreError).message).toMatch(
+      new RegExp(`Session ${sessionId}'s events from seq 2 on could not be stored \\(.*FOREIGN KEY`),
+    );
     expect(() => log.append({ type: 'model.requested', step: 2 })).toThrow(error as StoreError);
     expect(announced.map((stored) => stored.event.type)).toEqual(['tool.started']);
     expect(storedElsewhere()).toEqual(['tool.started']);

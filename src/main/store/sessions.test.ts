@@ -102,10 +102,29 @@ describe('sessions', () => {
       summary: 'Run make',
       args: { command: 'make' },
     });
-    store.events.append(id, { type: 'approval.answered', approvalId: 'ap', callId: 'c2', decision: { action: 'allow', scope: 'project', by: 'person' } });
+    store.events.append(id, {
+      type: 'approval.answered',
+      approvalId: 'ap',
+      callId: 'c2',
+      decision: { action: 'allow', scope: 'project', by: 'person' },
+    });
     store.events.append(other, { type: 'user.messaged', text: 'hello' });
-    const sessionRule = store.rules.add({ pattern: 'run_command(make)', action: 'allow', scope: 'session', source: 'approval', sessionId: id, createdFromApproval: 'ap' });
-    const projectRule = store.rules.add({ pattern: 'run_command(make *)', action: 'allow', scope: 'project', source: 'approval', projectId: project.id, createdFromApproval: 'ap' });
+    const sessionRule = store.rules.add({
+      pattern: 'run_command(make)',
+      action: 'allow',
+      scope: 'session',
+      source: 'approval',
+      sessionId: id,
+      createdFromApproval: 'ap',
+    });
+    const projectRule = store.rules.add({
+      pattern: 'run_command(make *)',
+      action: 'allow',
+      scope: 'project',
+      source: 'approval',
+      projectId: project.id,
+      createdFromApproval: 'ap',
+    });
 
     store.sessions.delete(id);
 

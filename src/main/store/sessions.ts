@@ -83,9 +83,7 @@ export class Sessions {
   ) {
     this.selectOne = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = ?`);
     this.selectAll = db.prepare(`SELECT ${COLUMNS} FROM sessions s ORDER BY s.created_at DESC, s.id DESC`);
-    this.selectByProject = db.prepare(
-      `SELECT ${COLUMNS} FROM sessions s WHERE s.project_id = ? ORDER BY s.created_at DESC, s.id DESC`,
-    );
+    this.selectByProject = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.project_id = ? ORDER BY s.created_at DESC, s.id DESC`);
     const projectExists = db.prepare<[string], { found: 1 }>('SELECT 1 AS found FROM projects WHERE id = ?');
     const insert = db.prepare<[Record<string, string | number | null>]>(
       `INSERT INTO sessions (id, project_id, title, workspace, model, api, base_url, max_steps, created_at, updated_at)
@@ -124,7 +122,10 @@ export class Sessions {
         at: now(),
       });
       if (created.changes === 0) {
-        throw new StoreError('conflict', `Cannot create session ${id}: ${db.file} already has a session with that id. Leave the id out to get a new one.`);
+        throw new StoreError(
+          'conflict',
+          `Cannot create session ${id}: ${db.file} already has a session with that id. Leave the id out to get a new one.`,
+        );
       }
       return this.written(id);
     });
@@ -189,7 +190,8 @@ export class Sessions {
     const stored: Totals = { usage: { inputTokens, outputTokens, cachedInputTokens, reasoningTokens }, costUsd };
     if (row.lastSeq === totalsSeq) return { ...row, ...stored };
     // This connection usually appended those responses itself (the app, summing a session per event).
-    const tail = this.kept.knownTail(row.id, { num, createdAt: row.createdAt, totalsSeq, lastSeq: row.lastSeq }) ?? this.totals.after(num, totalsSeq);
+    const tail =
+      this.kept.knownTail(row.id, { num, createdAt: row.createdAt, totalsSeq, lastSeq: row.lastSeq }) ?? this.totals.after(num, totalsSeq);
     const totals = addTotals(stored, tail);
     return { ...row, ...totals };
   }

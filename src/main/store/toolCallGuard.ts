@@ -30,10 +30,7 @@ const SESSIONS_KEPT = 32;
  */
 export class ToolCallGuard {
   private readonly known = new Map<string, KnownCalls>();
-  private readonly toolEventsAfter: Statement<
-    [{ num: number; afterSeq: number }],
-    { type: ToolEvent['type']; callId: string }
-  >;
+  private readonly toolEventsAfter: Statement<[{ num: number; afterSeq: number }], { type: ToolEvent['type']; callId: string }>;
 
   constructor(db: Database) {
     this.toolEventsAfter = db.prepare(

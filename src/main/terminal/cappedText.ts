@@ -26,7 +26,11 @@ export class CappedText {
     this.tailLength += text.length;
     // Whole chunks leave from the front as soon as the rest still fills the tail: nothing is joined
     // or copied while the output pours (a flood would otherwise churn megabyte strings).
-    for (let first = this.tail[this.start]!; this.tail.length - this.start > 1 && this.tailLength - first.length >= this.keep; first = this.tail[this.start]!) {
+    for (
+      let first = this.tail[this.start]!;
+      this.tail.length - this.start > 1 && this.tailLength - first.length >= this.keep;
+      first = this.tail[this.start]!
+    ) {
       this.tail[this.start++] = undefined;
       this.tailLength -= first.length;
       this.cut += first.length;

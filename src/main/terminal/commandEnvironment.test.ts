@@ -9,7 +9,10 @@ const GUARD = {
   GIT_CONFIG_KEY_1: 'safe.bareRepository',
   GIT_CONFIG_VALUE_1: 'explicit',
 };
-const withoutGuard = (env: Record<string, string>) => Object.keys(env).filter((name) => !name.startsWith('GIT_CONFIG_')).sort();
+const withoutGuard = (env: Record<string, string>) =>
+  Object.keys(env)
+    .filter((name) => !name.startsWith('GIT_CONFIG_'))
+    .sort();
 
 const host = {
   PATH: '/usr/bin:/bin',
@@ -69,7 +72,12 @@ describe('the environment commands start with', () => {
 
   it('gives every command git’s guard, after the config the person set, whatever the settings leave out', () => {
     expect(commandEnvironment(host, { exclude: ['GIT_*'] }).env).toMatchObject(GUARD);
-    const theirs = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: './watch', GIT_CONFIG_PARAMETERS: "'color.ui'='never'" };
+    const theirs = {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_0: './watch',
+      GIT_CONFIG_PARAMETERS: "'color.ui'='never'",
+    };
     const { env } = commandEnvironment({ ...host, ...theirs });
     expect(env).toMatchObject({
       GIT_CONFIG_COUNT: '3',
@@ -83,7 +91,13 @@ describe('the environment commands start with', () => {
     });
     expect(commandEnvironment({}, { set: { GIT_CONFIG_COUNT: '0' } }).env).toEqual(GUARD);
     // A pair whose value is a secret is withheld whole, and the pairs after it keep counting.
-    const header = { GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: `Authorization: Bearer ${host.GITHUB_TOKEN}`, GIT_CONFIG_KEY_1: 'color.ui', GIT_CONFIG_VALUE_1: 'never' };
+    const header = {
+      GIT_CONFIG_COUNT: '2',
+      GIT_CONFIG_KEY_0: 'http.extraHeader',
+      GIT_CONFIG_VALUE_0: `Authorization: Bearer ${host.GITHUB_TOKEN}`,
+      GIT_CONFIG_KEY_1: 'color.ui',
+      GIT_CONFIG_VALUE_1: 'never',
+    };
     const withHeader = commandEnvironment(header);
     expect(withHeader.withheld).toEqual(['GIT_CONFIG_VALUE_0']);
     expect(withHeader.env).toEqual({
@@ -104,7 +118,15 @@ describe('the environment commands start with', () => {
   });
 
   it('recognises secret names and values on their own', () => {
-    for (const name of ['MY_API_KEY', 'private_key_path', 'VAULT_ADDR', 'ORDERS_DATABASE_URL', 'PGPASSFILE', 'ARM_CLIENT_SECRET', 'CLOUDSDK_CONFIG']) {
+    for (const name of [
+      'MY_API_KEY',
+      'private_key_path',
+      'VAULT_ADDR',
+      'ORDERS_DATABASE_URL',
+      'PGPASSFILE',
+      'ARM_CLIENT_SECRET',
+      'CLOUDSDK_CONFIG',
+    ]) {
       expect(isSecretName(name), name).toBe(true);
     }
     for (const name of ['PATH', 'HOME', 'NODE_ENV', 'EDITOR', 'PWD']) expect(isSecretName(name), name).toBe(false);

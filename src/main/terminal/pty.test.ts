@@ -229,10 +229,9 @@ describe('createPtyTerminal', () => {
 
   it('strips ANSI escapes and carriage returns from the output, but not from the live chunks', async () => {
     const chunks: string[] = [];
-    const result = await run(
-      String.raw`printf '\033[1;31mred\033[0m plain\n\033]0;title\007\033[2Kline\n10%%\r50%%\r100%%\n'`,
-      { onData: (chunk) => chunks.push(chunk) },
-    );
+    const result = await run(String.raw`printf '\033[1;31mred\033[0m plain\n\033]0;title\007\033[2Kline\n10%%\r50%%\r100%%\n'`, {
+      onData: (chunk) => chunks.push(chunk),
+    });
     expect(result.output).toBe('red plain\nline\n100%\n');
     const raw = chunks.join('');
     expect(raw).toContain('\x1b[1;31mred');
@@ -243,15 +242,14 @@ describe('createPtyTerminal', () => {
   it('never shows the end marker in the live chunks', async () => {
     const chunks: string[] = [];
     const shared = terminal();
-    for (let i = 0; i < 5; i++) await run(`printf 'x%.0s' $(seq 1 ${1000 * i + 1})`, { terminal: shared, onData: (chunk) => chunks.push(chunk) });
+    for (let i = 0; i < 5; i++)
+      await run(`printf 'x%.0s' $(seq 1 ${1000 * i + 1})`, { terminal: shared, onData: (chunk) => chunks.push(chunk) });
     expect(chunks.join('')).not.toMatch(/TETHER|_END_/);
   });
 
   it('keeps the output of concurrent commands apart', async () => {
     const shared = terminal();
-    const jobs = [1, 2, 3, 4, 5].map((job) =>
-      run(`for i in $(seq 1 200); do echo "job-${job}-$i"; done`, { terminal: shared }),
-    );
+    const jobs = [1, 2, 3, 4, 5].map((job) => run(`for i in $(seq 1 200); do echo "job-${job}-$i"; done`, { terminal: shared }));
     const results = await Promise.all(jobs);
     results.forEach((result, index) => {
       const lines = result.output.trimEnd().split('\n');

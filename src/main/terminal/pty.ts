@@ -73,7 +73,19 @@ const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
  * copy is stripped of them anyway), and Electron's switch that turns any Electron app the command
  * starts into plain Node.
  */
-const DROPPED_ENV = ['COLUMNS', 'LINES', 'TERMCAP', 'TMUX', 'TMUX_PANE', 'STY', 'WINDOW', 'WINDOWID', 'NO_COLOR', 'ELECTRON_RUN_AS_NODE', 'ELECTRON_NO_ATTACH_CONSOLE'];
+const DROPPED_ENV = [
+  'COLUMNS',
+  'LINES',
+  'TERMCAP',
+  'TMUX',
+  'TMUX_PANE',
+  'STY',
+  'WINDOW',
+  'WINDOWID',
+  'NO_COLOR',
+  'ELECTRON_RUN_AS_NODE',
+  'ELECTRON_NO_ATTACH_CONSOLE',
+];
 
 export function createPtyTerminal(options: PtyTerminalOptions = {}): Terminal {
   const keepChars = options.keepChars ?? DEFAULT_KEEP_CHARS;
@@ -83,7 +95,8 @@ export function createPtyTerminal(options: PtyTerminalOptions = {}): Terminal {
 
   return {
     async run(command: CommandOptions): Promise<CommandResult> {
-      if (disposed) throw new Error(`Cannot run "${command.command}": this terminal was disposed (the session ended); start a new session.`);
+      if (disposed)
+        throw new Error(`Cannot run "${command.command}": this terminal was disposed (the session ended); start a new session.`);
       return runInPty(command, { environment: options.environment, keepChars, killGraceMs, running });
     },
     dispose(): void {
@@ -122,7 +135,9 @@ function runInPty(options: CommandOptions, settings: RunSettings): Promise<Comma
       env: commandEnv(options.env, settings.environment),
     });
   } catch (error) {
-    throw new Error(`Could not start bash for "${options.command}" in ${options.cwd}: ${(error as Error).message}. Check that bash is installed and on the PATH.`);
+    throw new Error(
+      `Could not start bash for "${options.command}" in ${options.cwd}: ${(error as Error).message}. Check that bash is installed and on the PATH.`,
+    );
   }
   sendEndOfFile(child);
   const holder = holdTerminalOpen(child);
@@ -214,7 +229,8 @@ function runInPty(options: CommandOptions, settings: RunSettings): Promise<Comma
       // The marker says how the command ended, the exit event whether the shell itself was killed
       // (the EXIT trap runs on SIGTERM too, with a misleading status). A SIGHUP after the marker is
       // node-pty closing the PTY while the shell was already on its way out.
-      const shellSignal = exit && exit.signal !== 0 && !(markerCode !== null && exit.signal === osConstants.signals.SIGHUP) ? exit.signal : 0;
+      const shellSignal =
+        exit && exit.signal !== 0 && !(markerCode !== null && exit.signal === osConstants.signals.SIGHUP) ? exit.signal : 0;
       const killedBy = shellSignal ? signalName(shellSignal) : null;
       const exitCode = killedBy ? null : killing ? (exit?.exitCode ?? null) : (markerCode ?? exit?.exitCode ?? null);
       resolve({
@@ -308,7 +324,8 @@ function assertDirectory(cwd: string, command: string): void {
   } catch {
     throw new Error(`Cannot run "${command}" in ${cwd}: that folder does not exist. Pass an existing folder as the working directory.`);
   }
-  if (!isDirectory) throw new Error(`Cannot run "${command}" in ${cwd}: that is a file, not a folder. Pass a folder as the working directory.`);
+  if (!isDirectory)
+    throw new Error(`Cannot run "${command}" in ${cwd}: that is a file, not a folder. Pass a folder as the working directory.`);
 }
 
 function signalName(signal: number): string {
@@ -430,7 +447,6 @@ class EndMarkerScanner {
     return rest.startsWith(this.start) && /^\d*_?$/.test(rest.slice(this.start.length));
   }
 }
-
 
 // CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, and the two- and three-byte escapes.
 const ANSI_PATTERN = new RegExp(

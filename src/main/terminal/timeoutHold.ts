@@ -61,11 +61,14 @@ export function pausableTimeout(ms: number, onTimeout: () => void, hold?: Timeou
   const start = (): void => {
     if (done || timer) return;
     startedAt = performance.now();
-    timer = setTimeout(() => {
-      done = true;
-      stopListening?.();
-      onTimeout();
-    }, Math.min(remaining, MAX_TIMER_MS));
+    timer = setTimeout(
+      () => {
+        done = true;
+        stopListening?.();
+        onTimeout();
+      },
+      Math.min(remaining, MAX_TIMER_MS),
+    );
   };
   const pause = (): void => {
     if (!timer) return;

@@ -8,12 +8,4 @@ import { updatePlan } from './updatePlan';
 import { writeFile } from './writeFile';
 
 /** The tools every session has, in the order the model is told about them. */
-export const builtinTools: readonly AnyTool[] = [
-  readFile,
-  listFiles,
-  searchCode,
-  editFile,
-  writeFile,
-  runCommand,
-  updatePlan,
-];
+export const builtinTools: readonly AnyTool[] = [readFile, listFiles, searchCode, editFile, writeFile, runCommand, updatePlan];

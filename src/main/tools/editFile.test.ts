@@ -29,7 +29,9 @@ afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 describe('edit_file', () => {
   it('replaces the one occurrence and returns a unified diff with counts', async () => {
     const result = await edit({ path: 'src/a.ts', old_string: '  return a + b;', new_string: '  const sum = a + b;\n  return sum;' });
-    expect(readBack('src/a.ts')).toBe('export function add(a: number, b: number) {\n  const sum = a + b;\n  return sum;\n}\n\nexport const one = 1;\n');
+    expect(readBack('src/a.ts')).toBe(
+      'export function add(a: number, b: number) {\n  const sum = a + b;\n  return sum;\n}\n\nexport const one = 1;\n',
+    );
     expect(result.title).toBe('Edited src/a.ts');
     expect(result.output).toBe(
       [
@@ -80,7 +82,11 @@ describe('edit_file', () => {
   });
 
   it('says old_string was not found and shows where a whitespace-only difference matches', async () => {
-    const attempt = edit({ path: 'src/a.ts', old_string: 'export function add(a: number,b: number) {\n    return a + b;', new_string: 'x' });
+    const attempt = edit({
+      path: 'src/a.ts',
+      old_string: 'export function add(a: number,b: number) {\n    return a + b;',
+      new_string: 'x',
+    });
     await expect(attempt).rejects.toThrow(
       'edit_file: old_string was not found exactly in src/a.ts, but text that differs only in whitespace (indentation, spaces or line breaks) is at lines 1-2:\n' +
         '     1\texport function add(a: number, b: number) {\n     2\t  return a + b;\n' +
@@ -95,11 +101,15 @@ describe('edit_file', () => {
   });
 
   it("notices read_file's line numbers pasted into old_string", async () => {
-    await expect(edit({ path: 'src/a.ts', old_string: '     2\t  return a + b;', new_string: 'x' })).rejects.toThrow(/line number and a tab from read_file's output/);
+    await expect(edit({ path: 'src/a.ts', old_string: '     2\t  return a + b;', new_string: 'x' })).rejects.toThrow(
+      /line number and a tab from read_file's output/,
+    );
   });
 
   it('refuses identical old_string and new_string, and an empty old_string', async () => {
-    await expect(edit({ path: 'src/a.ts', old_string: 'one', new_string: 'one' })).rejects.toThrow(/old_string and new_string are the same/);
+    await expect(edit({ path: 'src/a.ts', old_string: 'one', new_string: 'one' })).rejects.toThrow(
+      /old_string and new_string are the same/,
+    );
     await expect(edit({ path: 'src/a.ts', old_string: '', new_string: 'x' })).rejects.toThrow(/old_string is empty.*write_file/);
   });
 

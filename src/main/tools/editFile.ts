@@ -52,7 +52,9 @@ export const editFile = defineTool({
       );
     }
     if (old_string === new_string) {
-      throw new ToolError(`edit_file: old_string and new_string are the same, so the edit would change nothing in ${file.relative}; give the new text in new_string.`);
+      throw new ToolError(
+        `edit_file: old_string and new_string are the same, so the edit would change nothing in ${file.relative}; give the new text in new_string.`,
+      );
     }
 
     const { text: before, bytes } = await readEditableText(file.absolute, file.relative, ctx.workspace);
@@ -92,20 +94,27 @@ export const editFile = defineTool({
 });
 
 /** Reads a file edit_file may change: it exists, is a regular file, is text, and is UTF-8 (so writing it back loses nothing). */
-async function readEditableText(absolute: string, relative: string, workspace: Parameters<typeof missingPathError>[1]): Promise<{ text: string; bytes: Buffer }> {
+async function readEditableText(
+  absolute: string,
+  relative: string,
+  workspace: Parameters<typeof missingPathError>[1],
+): Promise<{ text: string; bytes: Buffer }> {
   let bytes: Buffer;
   try {
     const stat = await fs.promises.stat(absolute);
-    if (stat.isDirectory()) throw new ToolError(`edit_file: ${relative} is a folder, not a file; give the path of a file in it (list_files shows them).`);
+    if (stat.isDirectory())
+      throw new ToolError(`edit_file: ${relative} is a folder, not a file; give the path of a file in it (list_files shows them).`);
     if (!stat.isFile()) throw new ToolError(`edit_file: ${relative} is not a regular file; edit_file only changes files.`);
     bytes = await fs.promises.readFile(absolute);
   } catch (error) {
     if (error instanceof ToolError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw missingPathError('edit_file', workspace, absolute, 'To create a new file, use write_file.');
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw missingPathError('edit_file', workspace, absolute, 'To create a new file, use write_file.');
     throw new ToolError(`edit_file: ${relative} cannot be read (${code ?? (error as Error).message}); check its permissions.`);
   }
-  if (looksBinary(bytes)) throw new ToolError(`edit_file: ${relative} looks like a binary file (it has NUL bytes); edit_file only changes text files.`);
+  if (looksBinary(bytes))
+    throw new ToolError(`edit_file: ${relative} looks like a binary file (it has NUL bytes); edit_file only changes text files.`);
   try {
     return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), bytes };
   } catch {
@@ -114,7 +123,6 @@ async function readEditableText(absolute: string, relative: string, workspace: P
     );
   }
 }
-
 
 function lineOf(text: string, index: number): number {
   let line = 1;

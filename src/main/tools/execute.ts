@@ -103,7 +103,15 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   const args = parsed.args;
 
   gate = new ApprovalGate(
-    { log: deps.log, policy: deps.policy, broker: deps.broker, workspace: deps.workspace, sandbox: deps.sandbox, signal: deps.signal, ...(deps.grants ? { grants: deps.grants } : {}) },
+    {
+      log: deps.log,
+      policy: deps.policy,
+      broker: deps.broker,
+      workspace: deps.workspace,
+      sandbox: deps.sandbox,
+      signal: deps.signal,
+      ...(deps.grants ? { grants: deps.grants } : {}),
+    },
     call.callId,
     tool,
   );
@@ -132,7 +140,10 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   const output = permission.editNote ? `${permission.editNote}\n\n${result.output}` : result.output;
   finish(result.outcome, result.title, output, result.metadata);
   // What the tool brought in is outside content whether or not it "succeeded" (an error page is a page too).
-  const taint = result.outcome === 'ok' || result.outcome === 'error' ? (tool.taints?.(allowed as never) ?? commandTaint(tool, allowed, permission, result.metadata, deps.sandbox)) : undefined;
+  const taint =
+    result.outcome === 'ok' || result.outcome === 'error'
+      ? (tool.taints?.(allowed as never) ?? commandTaint(tool, allowed, permission, result.metadata, deps.sandbox))
+      : undefined;
   if (taint && !deps.log.state.taints.includes(taint)) {
     deps.log.record({ type: 'session.tainted', callId: call.callId, reason: taint });
   }
@@ -177,15 +188,24 @@ function parseArguments(tool: AnyTool, text: string): Parsed {
  * outside the workspace. A sandboxed command whose fence lets nothing out brought nothing in from the
  * network, however networked it looks (`node test.js`).
  */
-function commandTaint(tool: AnyTool, args: unknown, brought: OutsideContent, metadata: Json | undefined, sandbox: CommandSandbox | undefined): string | undefined {
+function commandTaint(
+  tool: AnyTool,
+  args: unknown,
+  brought: OutsideContent,
+  metadata: Json | undefined,
+  sandbox: CommandSandbox | undefined,
+): string | undefined {
   if (tool.risk !== 'exec') return undefined;
   const facts = metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : {};
   const where = facts.sandbox;
-  if (where === 'outside' || where === 'unavailable' || where === 'off') return `the output of \`${safeSummary(tool, args)}\`, which ran outside the sandbox (outside content)`;
+  if (where === 'outside' || where === 'unavailable' || where === 'off')
+    return `the output of \`${safeSummary(tool, args)}\`, which ran outside the sandbox (outside content)`;
   const reached = Array.isArray(facts.reachedHosts) && facts.reachedHosts.length > 0;
   const fenceLetsOut = where !== 'sandboxed' || (sandbox?.fence.allowedDomains.length ?? 0) > 0 || reached;
-  if (brought.egress && fenceLetsOut) return `the output of \`${safeSummary(tool, args)}\`, a command that may reach the network (outside content)`;
-  if (brought.readsOutside !== undefined) return `the output of \`${safeSummary(tool, args)}\`, which read ${brought.readsOutside} outside the workspace (outside content)`;
+  if (brought.egress && fenceLetsOut)
+    return `the output of \`${safeSummary(tool, args)}\`, a command that may reach the network (outside content)`;
+  if (brought.readsOutside !== undefined)
+    return `the output of \`${safeSummary(tool, args)}\`, which read ${brought.readsOutside} outside the workspace (outside content)`;
   return undefined;
 }
 
@@ -209,7 +229,11 @@ async function runWithTimeout(
   // The call's time stands still while a question within it waits for a person.
   const hold = new TimeoutHold();
   const timeout = new AbortController();
-  const cancelTimeout = pausableTimeout(timeoutMs, () => timeout.abort(new DOMException(`The call took longer than ${timeoutMs} ms`, 'TimeoutError')), hold);
+  const cancelTimeout = pausableTimeout(
+    timeoutMs,
+    () => timeout.abort(new DOMException(`The call took longer than ${timeoutMs} ms`, 'TimeoutError')),
+    hold,
+  );
   const signal = AbortSignal.any([deps.signal, timeout.signal]);
   const { log } = deps;
   // What a call printed so far, for when it is stopped before it returns: capped like the terminal's

@@ -161,7 +161,9 @@ describe('fetch_url: content', () => {
   });
 
   it('decodes a gzip-compressed body', async () => {
-    const server = await serve(routes({ '/z': [200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, zlib.gzipSync('squeezed text')] }));
+    const server = await serve(
+      routes({ '/z': [200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, zlib.gzipSync('squeezed text')] }),
+    );
     expect((await run(localTool(), { url: `${server.origin}/z` })).output.endsWith('\n\nsqueezed text')).toBe(true);
   });
 
@@ -170,7 +172,11 @@ describe('fetch_url: content', () => {
     const server = await serve(
       routes({
         '/header': [200, { 'content-type': 'text/plain; charset=ISO-8859-1' }, cafe],
-        '/meta': [200, { 'content-type': 'text/html' }, Buffer.concat([Buffer.from('<html><head><meta charset="iso-8859-1"></head><body><p>'), cafe, Buffer.from('</p></body></html>')])],
+        '/meta': [
+          200,
+          { 'content-type': 'text/html' },
+          Buffer.concat([Buffer.from('<html><head><meta charset="iso-8859-1"></head><body><p>'), cafe, Buffer.from('</p></body></html>')]),
+        ],
         '/undeclared': [200, { 'content-type': 'text/plain' }, cafe],
         '/utf8': [200, { 'content-type': 'text/plain' }, Buffer.from('café crème', 'utf8')],
       }),
@@ -190,7 +196,12 @@ describe('fetch_url: content', () => {
         '/a.zip': [200, { 'content-type': 'application/zip' }, 'PK'],
       }),
     );
-    for (const [route, type] of [['/logo.png', 'image/png'], ['/paper.pdf', 'application/pdf'], ['/blob', 'application/octet-stream'], ['/a.zip', 'application/zip']]) {
+    for (const [route, type] of [
+      ['/logo.png', 'image/png'],
+      ['/paper.pdf', 'application/pdf'],
+      ['/blob', 'application/octet-stream'],
+      ['/a.zip', 'application/zip'],
+    ]) {
       const error = await failure(run(localTool(), { url: `${server.origin}${route}` }));
       expect(error.message).toContain(`is ${type}, a binary type; fetch_url only reads text`);
     }
@@ -219,7 +230,9 @@ describe('fetch_url: content', () => {
   it('cuts the text at max_chars and says how much there was', async () => {
     const server = await serve(routes({ '/long': [200, { 'content-type': 'text/plain' }, 'x'.repeat(10_000)] }));
     const result = await run(localTool(), { url: `${server.origin}/long`, max_chars: 1000 });
-    expect(result.output).toContain(`\n\n${'x'.repeat(1000)}\n\n[Cut at 1,000 of 10,000 characters. Call fetch_url again with a larger max_chars`);
+    expect(result.output).toContain(
+      `\n\n${'x'.repeat(1000)}\n\n[Cut at 1,000 of 10,000 characters. Call fetch_url again with a larger max_chars`,
+    );
     expect(result.output).not.toContain('x'.repeat(1001));
     expect(result.metadata).toMatchObject({ chars: 10_000, shownChars: 1000, bodyTruncated: false });
   });
@@ -272,7 +285,9 @@ describe('fetch_url: redirects', () => {
       }),
     );
     const result = await run(localTool(), { url: `${server.origin}/a` });
-    expect(result.output).toContain(`URL: ${server.origin}/c?from=b\nRedirected from: ${server.origin}/a -> ${server.origin}/b\nStatus: 200 OK`);
+    expect(result.output).toContain(
+      `URL: ${server.origin}/c?from=b\nRedirected from: ${server.origin}/a -> ${server.origin}/b\nStatus: 200 OK`,
+    );
     expect(result.output.endsWith('\n\narrived')).toBe(true);
     expect(server.requests).toEqual(['/a', '/b', '/c?from=b']);
   });
@@ -311,7 +326,9 @@ describe('fetch_url: redirects', () => {
     const front = await serve(routes({ '/go': [301, { location: `http://127.0.0.1:${internal.port}/admin` }, ''] }));
     const tool = createFetchUrl({ lookup: fakeDns({ 'public.test': ['127.0.0.1'] }), allowPrivateHosts: (host) => host === 'public.test' });
     const error = await failure(run(tool, { url: `http://public.test:${front.port}/go` }));
-    expect(error.message).toContain(`redirected to http://127.0.0.1:${internal.port}/admin which is a loopback address (127.0.0.1); refused.`);
+    expect(error.message).toContain(
+      `redirected to http://127.0.0.1:${internal.port}/admin which is a loopback address (127.0.0.1); refused.`,
+    );
     expect(internal.requests).toEqual([]);
   });
 
@@ -430,19 +447,26 @@ describe('fetch_url: addresses', () => {
     const { port } = server;
     await server.close();
     const error = await failure(run(localTool(), { url: `http://127.0.0.1:${port}/` }));
-    expect(error.message).toBe(`fetch_url: the connection to 127.0.0.1:${port} was refused (ECONNREFUSED): nothing is listening there. Check the URL and its port.`);
+    expect(error.message).toBe(
+      `fetch_url: the connection to 127.0.0.1:${port} was refused (ECONNREFUSED): nothing is listening there. Check the URL and its port.`,
+    );
   });
 });
 
 describe('fetch_url: URLs', () => {
-  it.each(['file:///etc/passwd', 'ftp://example.com/file.txt', 'data:text/plain,hello', 'javascript:alert(1)'])('refuses %s', async (url) => {
-    const error = await failure(run(fetchUrl, { url }));
-    expect(error.message).toMatch(/^fetch_url: \S+ uses the \w+: scheme; fetch_url only fetches http:\/\/ and https:\/\/ URLs/);
-  });
+  it.each(['file:///etc/passwd', 'ftp://example.com/file.txt', 'data:text/plain,hello', 'javascript:alert(1)'])(
+    'refuses %s',
+    async (url) => {
+      const error = await failure(run(fetchUrl, { url }));
+      expect(error.message).toMatch(/^fetch_url: \S+ uses the \w+: scheme; fetch_url only fetches http:\/\/ and https:\/\/ URLs/);
+    },
+  );
 
   it('refuses what is not a URL', async () => {
     const error = await failure(run(fetchUrl, { url: 'docs/setup.html' }));
-    expect(error.message).toBe('fetch_url: "docs/setup.html" is not a valid URL; pass an absolute http:// or https:// URL, e.g. https://example.com/page.');
+    expect(error.message).toBe(
+      'fetch_url: "docs/setup.html" is not a valid URL; pass an absolute http:// or https:// URL, e.g. https://example.com/page.',
+    );
   });
 
   it('refuses credentials in the URL', async () => {
@@ -505,11 +529,29 @@ describe('fetch_url: TLS', () => {
 
   beforeAll(() => {
     tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-fetch-tls-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=tls.test', '-addext', 'subjectAltName=DNS:tls.test',
-      '-keyout', path.join(tlsDir, 'key.pem'), '-out', path.join(tlsDir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=tls.test',
+        '-addext',
+        'subjectAltName=DNS:tls.test',
+        '-keyout',
+        path.join(tlsDir, 'key.pem'),
+        '-out',
+        path.join(tlsDir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     key = fs.readFileSync(path.join(tlsDir, 'key.pem'));
     cert = fs.readFileSync(path.join(tlsDir, 'cert.pem'));
   });
@@ -540,7 +582,9 @@ describe('fetch_url: TLS', () => {
     const tool = localTool({ lookup: fakeDns({ 'tls.test': ['127.0.0.1'] }) });
     const error = await failure(run(tool, { url: `https://tls.test:${port}/` }));
     expect(error.message).toMatch(
-      new RegExp(`^fetch_url: the secure \\(TLS\\) connection to tls\\.test:${port} failed \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)`),
+      new RegExp(
+        `^fetch_url: the secure \\(TLS\\) connection to tls\\.test:${port} failed \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)`,
+      ),
     );
     expect(servernames).toEqual(['tls.test']);
     expect(requests).toBe(0);

@@ -121,7 +121,8 @@ function describePage(page: Page, maxChars: number, maxBodyBytes: number): ToolR
   header.push(`Status: ${page.status}${page.statusText ? ` ${page.statusText}` : ''}`);
   header.push(`Content-Type: ${contentType || '(none)'}${rendered?.shownAs ? ` (${rendered.shownAs})` : ''}`);
   if (rendered?.title) header.push(`Title: ${rendered.title}`);
-  if (page.truncated) header.push(`Note: the body is larger than ${formatBytes(maxBodyBytes)}; only the first ${formatBytes(maxBodyBytes)} were read.`);
+  if (page.truncated)
+    header.push(`Note: the body is larger than ${formatBytes(maxBodyBytes)}; only the first ${formatBytes(maxBodyBytes)} were read.`);
   if (rendered?.note) header.push(`Note: ${rendered.note}`);
 
   const text = rendered?.text ?? `(the ${mediaType(contentType)} body was not read)`;
@@ -131,7 +132,9 @@ function describePage(page: Page, maxChars: number, maxBodyBytes: number): ToolR
   if (shown.length < text.length) {
     body += ok
       ? `\n\n[Cut at ${formatCount(shown.length)} of ${formatCount(text.length)} characters. ${
-          maxChars < MAX_MAX_CHARS ? `Call fetch_url again with a larger max_chars (up to ${formatCount(MAX_MAX_CHARS)}) to read more.` : 'Look for a more specific page for the rest.'
+          maxChars < MAX_MAX_CHARS
+            ? `Call fetch_url again with a larger max_chars (up to ${formatCount(MAX_MAX_CHARS)}) to read more.`
+            : 'Look for a more specific page for the rest.'
         }]`
       : `\n\n[The first ${formatCount(shown.length)} of ${formatCount(text.length)} characters.]`;
   }
@@ -172,7 +175,8 @@ function render(page: Page, contentType: string): Rendered | null {
   const charset = charsetParameter(contentType);
   const kind: ContentKind = declared === 'unknown' ? sniff(page.body) : declared;
   if (kind === 'binary') return null;
-  const utf16 = /^utf-?16/i.test(charset ?? '') || (page.body[0] === 0xff && page.body[1] === 0xfe) || (page.body[0] === 0xfe && page.body[1] === 0xff);
+  const utf16 =
+    /^utf-?16/i.test(charset ?? '') || (page.body[0] === 0xff && page.body[1] === 0xfe) || (page.body[0] === 0xfe && page.body[1] === 0xff);
   if (!utf16 && looksBinary(page.body)) return null;
   const { text } = decodeText(page.body, charset, kind);
   const sniffed = declared === 'unknown' ? ', guessed from the body' : '';
@@ -212,8 +216,9 @@ function cut(text: string, limit: number): string {
 }
 
 function statusAdvice(status: number): string {
-  if (status === 401 || status === 403) return 'the page needs a login or refuses automated readers; fetch_url cannot sign in. Look for a public source.';
-  if (status === 404 || status === 410) return 'the page does not exist. Check the URL, or find the page from the site\'s index.';
+  if (status === 401 || status === 403)
+    return 'the page needs a login or refuses automated readers; fetch_url cannot sign in. Look for a public source.';
+  if (status === 404 || status === 410) return "the page does not exist. Check the URL, or find the page from the site's index.";
   if (status === 429) return 'the server is rate-limiting; wait before trying again, or use another source.';
   if (status >= 500) return 'the server failed; try again later or another source.';
   return 'read the excerpt above to see why.';

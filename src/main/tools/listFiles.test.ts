@@ -90,14 +90,18 @@ describe('list_files', () => {
     const lines = result.output.split('\n');
     expect(lines.filter((line) => /^ {2}dir\d\d\/$/.test(line))).toHaveLength(30);
     expect(lines.filter((line) => line.trim().startsWith('file'))).toHaveLength(970);
-    expect(result.output).toContain('[230 more entries not shown: the listing stops at 1000. List a subfolder with path, or use a smaller depth.]');
+    expect(result.output).toContain(
+      '[230 more entries not shown: the listing stops at 1000. List a subfolder with path, or use a smaller depth.]',
+    );
     expect(result.output).toContain('… ');
     expect(result.metadata).toMatchObject({ shown: 1000, leftOut: 230 });
   });
 
   it('lists an ignored folder when asked for it by name, and says so', async () => {
     const result = await list({ path: 'node_modules' });
-    expect(result.output).toBe('node_modules/\n  react/\n    index.js\n\n[node_modules is ignored by .gitignore; it is listed anyway, without ignore rules.]');
+    expect(result.output).toBe(
+      'node_modules/\n  react/\n    index.js\n\n[node_modules is ignored by .gitignore; it is listed anyway, without ignore rules.]',
+    );
   });
 
   it('says when a folder is empty', async () => {
@@ -105,11 +109,15 @@ describe('list_files', () => {
   });
 
   it('points a file to read_file', async () => {
-    await expect(list({ path: 'README.md' })).rejects.toThrow('list_files: README.md is a file, not a folder; use read_file to read it, or list its folder.');
+    await expect(list({ path: 'README.md' })).rejects.toThrow(
+      'list_files: README.md is a file, not a folder; use read_file to read it, or list its folder.',
+    );
   });
 
   it('says a missing folder does not exist and suggests a near name', async () => {
-    await expect(list({ path: 'scr' })).rejects.toThrow('list_files: scr does not exist. Similar names there: src. Use list_files on the workspace root to see what is there.');
+    await expect(list({ path: 'scr' })).rejects.toThrow(
+      'list_files: scr does not exist. Similar names there: src. Use list_files on the workspace root to see what is there.',
+    );
   });
 
   it.each([

@@ -90,7 +90,9 @@ export const listFiles = defineTool({
         }
         entries.push(entry);
       }
-      return entries.sort((a, b) => (a.kind === 'folder') !== (b.kind === 'folder') ? (a.kind === 'folder' ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+      return entries.sort((a, b) =>
+        (a.kind === 'folder') !== (b.kind === 'folder') ? (a.kind === 'folder' ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
     };
 
     // Breadth first, so a capped listing still shows the top levels in full.

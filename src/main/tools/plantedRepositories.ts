@@ -61,7 +61,8 @@ export function describeQuarantined(found: readonly QuarantinedRepository[]): st
     lines.push(`- ${where} (${repository.found}${git}): ${repository.programs.join('; ')}.`);
     for (const { from, to } of repository.moved) lines.push(`  moved ${from} to ${to}`);
     for (const file of repository.rewritten) lines.push(`  wrote ${file} again without those settings`);
-    if (repository.failed) lines.push(`  NOT made harmless: ${repository.failed}. The person must look at it before running git in the workspace.`);
+    if (repository.failed)
+      lines.push(`  NOT made harmless: ${repository.failed}. The person must look at it before running git in the workspace.`);
   }
   lines.push('Tell the person what you created and why; do not put these back.');
   return lines.join('\n');

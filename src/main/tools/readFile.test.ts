@@ -80,7 +80,9 @@ describe('read_file', () => {
     fs.closeSync(handle);
     try {
       const result = await read({ path: 'huge.log', limit: 3 });
-      expect(result.output).toBe(`     1\t${'z'.repeat(99)}\n     2\t${'z'.repeat(99)}\n     3\t${'z'.repeat(99)}\n\n[Showing lines 1-3; the file continues. Continue with offset=4.]`);
+      expect(result.output).toBe(
+        `     1\t${'z'.repeat(99)}\n     2\t${'z'.repeat(99)}\n     3\t${'z'.repeat(99)}\n\n[Showing lines 1-3; the file continues. Continue with offset=4.]`,
+      );
       expect(result.metadata).toMatchObject({ totalLines: null, truncated: true });
     } finally {
       fs.rmSync(big);
@@ -106,7 +108,9 @@ describe('read_file', () => {
   });
 
   it('refuses an offset past the end, saying how many lines there are', async () => {
-    await expect(read({ path: 'src/a.ts', offset: 9 })).rejects.toThrow('read_file: offset 9 is past the end of src/a.ts, which has 5 lines; use an offset from 1 to 5.');
+    await expect(read({ path: 'src/a.ts', offset: 9 })).rejects.toThrow(
+      'read_file: offset 9 is past the end of src/a.ts, which has 5 lines; use an offset from 1 to 5.',
+    );
   });
 
   it('refuses binary files (a NUL byte in the first 8 KB)', async () => {
@@ -126,7 +130,9 @@ describe('read_file', () => {
     await expect(read({ path: 'src/a.js' })).rejects.toThrow(
       'read_file: src/a.js does not exist. Similar names there: src/a.ts. Use list_files on src to see what is there.',
     );
-    await expect(read({ path: 'nope/deeper/x.ts' })).rejects.toThrow('read_file: nope/deeper/x.ts does not exist. Use list_files on the workspace root to see what is there.');
+    await expect(read({ path: 'nope/deeper/x.ts' })).rejects.toThrow(
+      'read_file: nope/deeper/x.ts does not exist. Use list_files on the workspace root to see what is there.',
+    );
   });
 
   it('refuses a pipe instead of waiting on it forever', async () => {

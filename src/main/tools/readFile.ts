@@ -39,12 +39,15 @@ export const readFile = defineTool({
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') throw missingPathError('read_file', ctx.workspace, file.absolute);
       if (code === 'EISDIR') throw folderError(file.relative);
-      throw new ToolError(`read_file: ${file.relative} cannot be opened (${code ?? (error as Error).message}); check the path and its permissions.`);
+      throw new ToolError(
+        `read_file: ${file.relative} cannot be opened (${code ?? (error as Error).message}); check the path and its permissions.`,
+      );
     }
     try {
       const stat = await handle.stat();
       if (stat.isDirectory()) throw folderError(file.relative);
-      if (!stat.isFile()) throw new ToolError(`read_file: ${file.relative} is not a regular file (a device, socket or pipe); read_file only reads files.`);
+      if (!stat.isFile())
+        throw new ToolError(`read_file: ${file.relative} is not a regular file (a device, socket or pipe); read_file only reads files.`);
       const head = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, stat.size));
       const { bytesRead } = await handle.read(head, 0, head.length, 0);
       if (looksBinary(head.subarray(0, bytesRead))) {
@@ -167,7 +170,11 @@ function formatLine(lineNumber: number, bytes: Buffer, fullLength: number): stri
 function describeRead(relative: string, offset: number, read: LinesRead): ToolResult {
   const total = read.totalLines;
   if (total === 0) {
-    return { title: `Read ${relative} (empty)`, output: `(${relative} is empty)`, metadata: { path: relative, startLine: 0, endLine: 0, totalLines: 0, truncated: false } };
+    return {
+      title: `Read ${relative} (empty)`,
+      output: `(${relative} is empty)`,
+      metadata: { path: relative, startLine: 0, endLine: 0, totalLines: 0, truncated: false },
+    };
   }
   if (read.count === 0) {
     throw new ToolError(

@@ -178,16 +178,26 @@ describe('run_command in the sandbox', () => {
     git('worktree', 'add', '-q', path.join(root, 'wt'), '-b', 'session');
     workspace = path.join(root, 'wt');
     const { run } = setup();
-    const result = await run('echo work > work.txt && git add work.txt && git -c user.name=t -c user.email=t@t commit -qm work && git log --oneline | wc -l');
+    const result = await run(
+      'echo work > work.txt && git add work.txt && git -c user.name=t -c user.email=t@t commit -qm work && git log --oneline | wc -l',
+    );
     expect(result.output).toBe('2\n\nexit code 0');
   });
 
   it('runs nothing, and says so, when the sandbox cannot start', async () => {
     const { sandbox } = setup();
-    const broken = { ...sandbox, wrap: () => Promise.reject(new SandboxStartError('The command sandbox could not start: bwrap: setting up uid map: Permission denied. Nothing was run.')) };
+    const broken = {
+      ...sandbox,
+      wrap: () =>
+        Promise.reject(
+          new SandboxStartError('The command sandbox could not start: bwrap: setting up uid map: Permission denied. Nothing was run.'),
+        ),
+    };
     const ctx = makeToolContext(workspace, { terminal, sandbox: broken });
     const running = runCommand.execute(runCommand.parameters.parse({ command: 'touch ran.txt' }), ctx);
-    await expect(running).rejects.toThrow('run_command: The command sandbox could not start: bwrap: setting up uid map: Permission denied. Nothing was run.');
+    await expect(running).rejects.toThrow(
+      'run_command: The command sandbox could not start: bwrap: setting up uid map: Permission denied. Nothing was run.',
+    );
     expect(fs.existsSync(path.join(workspace, 'ran.txt'))).toBe(false);
   });
 

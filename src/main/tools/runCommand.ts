@@ -29,7 +29,9 @@ export const runCommand = defineTool({
       .min(1)
       .max(MAX_TIMEOUT_MS)
       .default(DEFAULT_TIMEOUT_MS)
-      .describe(`How long the command may run before it is killed, in milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}).`),
+      .describe(
+        `How long the command may run before it is killed, in milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}).`,
+      ),
     /** Why, for the person approving. */
     description: z.string().optional().describe('Why you are running this command, in a few words, for the person who approves it.'),
   }),
@@ -49,7 +51,15 @@ export const runCommand = defineTool({
     // Held while the command waits for a person's answer about a connection: its timeout stands still.
     const hold = new TimeoutHold();
     const terminalRun = (text: string, env?: Record<string, string>): Promise<CommandResult> =>
-      ctx.terminal.run({ command: text, cwd: folder, timeoutMs: timeout_ms, signal: ctx.signal, onData: (chunk) => ctx.onOutput(chunk), hold, ...(env ? { env } : {}) });
+      ctx.terminal.run({
+        command: text,
+        cwd: folder,
+        timeoutMs: timeout_ms,
+        signal: ctx.signal,
+        onData: (chunk) => ctx.onOutput(chunk),
+        hold,
+        ...(env ? { env } : {}),
+      });
     const run = async (text: string): Promise<CommandResult> => {
       await planted.begin();
       try {
@@ -61,7 +71,15 @@ export const runCommand = defineTool({
     const connections = new ConnectionAnswers();
     const report = (result: CommandResult, sandbox: SandboxState, note?: string, fenced = false): ToolResult =>
       withConnections(
-        describeRun(command, result, timeout_ms, shownFolder, sandbox, [connections.note(), note, planted.note()].filter(Boolean).join('\n') || undefined, fenced),
+        describeRun(
+          command,
+          result,
+          timeout_ms,
+          shownFolder,
+          sandbox,
+          [connections.note(), note, planted.note()].filter(Boolean).join('\n') || undefined,
+          fenced,
+        ),
         connections,
       );
 
@@ -74,7 +92,9 @@ export const runCommand = defineTool({
     if (!sandbox.availability.available) {
       const why = sandbox.availability.reason;
       if (sandbox.unavailable === 'refuse') {
-        throw new ToolError(`run_command: not run. No sandbox is available (${why}), and the settings say to refuse commands then. Use the other tools, or ask the person to change Settings → Sandbox.`);
+        throw new ToolError(
+          `run_command: not run. No sandbox is available (${why}), and the settings say to refuse commands then. Use the other tools, or ask the person to change Settings → Sandbox.`,
+        );
       }
       if (ctx.approvedWith?.kind !== 'unavailable') {
         const answer = await confirm(ctx, {
@@ -83,7 +103,8 @@ export const runCommand = defineTool({
           args: { command, ...(cwd ? { cwd } : {}) },
           sandbox: { kind: 'unavailable', reason: why, followUp: true },
         });
-        if (!answer.allowed) return notRun(command, `No sandbox is available (${why}) and running the command unsandboxed was not allowed.`, answer.message);
+        if (!answer.allowed)
+          return notRun(command, `No sandbox is available (${why}) and running the command unsandboxed was not allowed.`, answer.message);
       }
       return report(await run(command), 'unavailable');
     }
@@ -123,11 +144,22 @@ export const runCommand = defineTool({
     });
     if (!answer.allowed) {
       const who = answer.message ? ` The person said: ${answer.message}` : '';
-      return report(first, 'sandboxed', [`The command hit the sandbox fence: ${fence}. Running it again outside the sandbox was not allowed.${who}`, earlier].filter(Boolean).join('\n'), true);
+      return report(
+        first,
+        'sandboxed',
+        [`The command hit the sandbox fence: ${fence}. Running it again outside the sandbox was not allowed.${who}`, earlier]
+          .filter(Boolean)
+          .join('\n'),
+        true,
+      );
     }
     ctx.onOutput('\r\n[tether] running the command again outside the sandbox\r\n');
     const second = await run(command);
-    return report(second, 'outside', `The first run hit the sandbox fence (${fence}); the person allowed running it again outside the sandbox, and this is that run.`);
+    return report(
+      second,
+      'outside',
+      `The first run hit the sandbox fence (${fence}); the person allowed running it again outside the sandbox, and this is that run.`,
+    );
   },
 });
 
@@ -161,9 +193,11 @@ class ConnectionAnswers {
     if (this.answers.length === 0) return undefined;
     return this.answers
       .map(({ host, port, allowed, always, withdrawn, message, byPerson }) => {
-        if (always) return `The command connected to ${host}:${port} after the person allowed it always: ${always} is now on this project's allowed domains (Settings → Sandbox).`;
+        if (always)
+          return `The command connected to ${host}:${port} after the person allowed it always: ${always} is now on this project's allowed domains (Settings → Sandbox).`;
         if (allowed) return `The command connected to ${host}:${port} after it was allowed for this command.`;
-        if (withdrawn) return `The command's connection to ${host}:${port} was refused: the command ended before anyone answered the question about it.`;
+        if (withdrawn)
+          return `The command's connection to ${host}:${port} was refused: the command ended before anyone answered the question about it.`;
         const said = message ? (byPerson ? ` The person said: ${message}` : ` ${message}`) : '';
         return `The command's connection to ${host}:${port} was refused: the sandbox fence does not allow it, and it was denied when asked.${said}`;
       })
@@ -176,13 +210,27 @@ class ConnectionAnswers {
  * (ctx.askNetwork), with the command's timeout held while it waits; "Allow always" adds the host to
  * the project's fence. Without ctx.askNetwork (tests of the tool alone) nothing is asked and it is refused.
  */
-function connectionQuestion(ctx: ToolContext, sandbox: CommandSandbox, command: string, cwd: string | undefined, hold: TimeoutHold, answers: ConnectionAnswers): ConnectionQuestion | undefined {
+function connectionQuestion(
+  ctx: ToolContext,
+  sandbox: CommandSandbox,
+  command: string,
+  cwd: string | undefined,
+  hold: TimeoutHold,
+  answers: ConnectionAnswers,
+): ConnectionQuestion | undefined {
   const askNetwork = ctx.askNetwork;
   if (!askNetwork) return undefined;
   return ({ host, port, signal }) =>
     hold.during(async () => {
       const entry = sandbox.alwaysEntry?.(host, port);
-      const answer = await askNetwork({ host, port, command, args: { command, ...(cwd ? { cwd } : {}) }, signal, ...(entry ? { always: entry } : {}) });
+      const answer = await askNetwork({
+        host,
+        port,
+        command,
+        args: { command, ...(cwd ? { cwd } : {}) },
+        signal,
+        ...(entry ? { always: entry } : {}),
+      });
       let always: string | undefined;
       if (answer.allowed && answer.always && entry && sandbox.allowAlways) {
         try {
@@ -207,14 +255,23 @@ function connectionQuestion(ctx: ToolContext, sandbox: CommandSandbox, command: 
 
 function withConnections(result: ToolResult, connections: ConnectionAnswers): ToolResult {
   const reached = connections.reached();
-  if (reached.length === 0 || result.metadata === null || typeof result.metadata !== 'object' || Array.isArray(result.metadata)) return result;
+  if (reached.length === 0 || result.metadata === null || typeof result.metadata !== 'object' || Array.isArray(result.metadata))
+    return result;
   return { ...result, metadata: { ...result.metadata, reachedHosts: reached } };
 }
 
 /** Where the command ran: in the fence, outside it after a fence hit, unsandboxed (none available), with the sandbox turned off for the run (--no-sandbox), or with no sandbox at all (tests). */
 type SandboxState = 'sandboxed' | 'outside' | 'unavailable' | 'off' | 'none';
 
-function describeRun(command: string, result: CommandResult, timeoutMs: number, shownFolder: string, sandbox: SandboxState, note?: string, fenced = false): ToolResult {
+function describeRun(
+  command: string,
+  result: CommandResult,
+  timeoutMs: number,
+  shownFolder: string,
+  sandbox: SandboxState,
+  note?: string,
+  fenced = false,
+): ToolResult {
   const body = result.output.replace(/\n+$/, '');
   return {
     title: `${titleVerb(result)}: ${shortCommand(command)}`,
@@ -253,7 +310,9 @@ function assertFolder(folder: string, shown: string): void {
   try {
     isDirectory = statSync(folder).isDirectory();
   } catch {
-    throw new ToolError(`run_command: the folder "${shown}" does not exist in the workspace; pass an existing folder relative to the workspace root, or leave out cwd to run in the root.`);
+    throw new ToolError(
+      `run_command: the folder "${shown}" does not exist in the workspace; pass an existing folder relative to the workspace root, or leave out cwd to run in the root.`,
+    );
   }
   if (!isDirectory) {
     throw new ToolError(`run_command: "${shown}" is a file, not a folder; pass the folder to run in as cwd.`);

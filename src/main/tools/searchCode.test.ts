@@ -9,7 +9,10 @@ import type { SearchBackend } from './search/SearchQuery';
 import { makeToolContext } from '../../../test/support/toolContext';
 
 const BACKENDS: SearchBackend[] = ['ripgrep', 'git', 'node'];
-const tools = Object.fromEntries(BACKENDS.map((backend) => [backend, createSearchCode({ backend })])) as Record<SearchBackend, typeof searchCode>;
+const tools = Object.fromEntries(BACKENDS.map((backend) => [backend, createSearchCode({ backend })])) as Record<
+  SearchBackend,
+  typeof searchCode
+>;
 
 let base: string;
 /** A git repository holding every case the backends could disagree on. */
@@ -232,7 +235,9 @@ describe('search_code', () => {
 
   it('says when nothing matched, and that the search was case-sensitive', async () => {
     const result = await searchCode.execute({ pattern: 'NEEDLE AT' }, makeToolContext(repo));
-    expect(result.output).toBe('No matches for "NEEDLE AT" in the workspace. The search was case-sensitive; set caseSensitive: false to ignore case.');
+    expect(result.output).toBe(
+      'No matches for "NEEDLE AT" in the workspace. The search was case-sensitive; set caseSensitive: false to ignore case.',
+    );
   });
 
   it('notes that an ignored folder named in path was searched without ignore rules', async () => {
@@ -242,7 +247,9 @@ describe('search_code', () => {
   });
 
   it('refuses paths outside the workspace, naming the tool', async () => {
-    await expect(searchCode.execute({ pattern: 'x', path: '../' }, makeToolContext(repo))).rejects.toThrow(/^search_code: Path "\.\.\/" resolves to .* outside the workspace/);
+    await expect(searchCode.execute({ pattern: 'x', path: '../' }, makeToolContext(repo))).rejects.toThrow(
+      /^search_code: Path "\.\.\/" resolves to .* outside the workspace/,
+    );
     await expect(searchCode.execute({ pattern: 'x', path: 'linkdir/../../..' }, makeToolContext(repo))).rejects.toBeInstanceOf(ToolError);
   });
 

@@ -13,16 +13,15 @@ const DEFAULT_MAX_RESULTS = 200;
 const MAX_RESULTS = 2000;
 
 const parameters = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe('What to find on a line: a regular expression in PCRE2 syntax, or plain text when literal is true.'),
+  pattern: z.string().min(1).describe('What to find on a line: a regular expression in PCRE2 syntax, or plain text when literal is true.'),
   literal: z.boolean().optional().describe('Search for pattern as plain text instead of a regular expression. Default false.'),
   glob: z
     .string()
     .min(1)
     .optional()
-    .describe('Only files matching this glob: "*.ts" matches names in any folder, "src/**" paths from the workspace root, "!*.md" excludes.'),
+    .describe(
+      'Only files matching this glob: "*.ts" matches names in any folder, "src/**" paths from the workspace root, "!*.md" excludes.',
+    ),
   path: z.string().optional().describe('Folder or file to search, relative to the workspace root. Default: the whole workspace.'),
   caseSensitive: z.boolean().optional().describe('Whether letter case must match exactly. Default true.'),
   maxResults: z
@@ -49,11 +48,15 @@ export function createSearchCode(options: { backend?: SearchBackend } = {}) {
       `Search for ${JSON.stringify(pattern)} in ${path ?? 'the workspace'}${glob ? ` (files matching ${glob})` : ''}`,
     async execute(args, ctx) {
       if (/[\r\n]/.test(args.pattern)) {
-        throw new ToolError('search_code: the pattern contains a line break, but search_code matches one line at a time; search for a single line of it.');
+        throw new ToolError(
+          'search_code: the pattern contains a line break, but search_code matches one line at a time; search for a single line of it.',
+        );
       }
       const target = resolvePath('search_code', ctx.workspace, args.path ?? '.');
       if (target.relative.split('/').includes('.git')) {
-        throw new ToolError(`search_code: ${target.relative} is inside .git, which search_code does not search; use run_command with git commands for repository data.`);
+        throw new ToolError(
+          `search_code: ${target.relative} is inside .git, which search_code does not search; use run_command with git commands for repository data.`,
+        );
       }
       let stat: fs.Stats;
       try {
@@ -96,8 +99,12 @@ export function createSearchCode(options: { backend?: SearchBackend } = {}) {
       const where = target.relative === '.' ? 'the workspace' : target.relative;
       const scope = `${where}${args.glob ? ` (files matching ${args.glob})` : ''}`;
       const notes: string[] = [];
-      if (withheld > 0) notes.push(`[${withheld} matching line${withheld === 1 ? ' was' : 's were'} left out: they are in files the permission rules do not let you read.]`);
-      if (!result.ignoreFilesApplied) notes.push(`[${target.relative} is ignored by .gitignore; it was searched anyway, without ignore rules.]`);
+      if (withheld > 0)
+        notes.push(
+          `[${withheld} matching line${withheld === 1 ? ' was' : 's were'} left out: they are in files the permission rules do not let you read.]`,
+        );
+      if (!result.ignoreFilesApplied)
+        notes.push(`[${target.relative} is ignored by .gitignore; it was searched anyway, without ignore rules.]`);
       let output: string;
       if (result.totalMatches === 0) {
         const hint = caseSensitive ? ' The search was case-sensitive; set caseSensitive: false to ignore case.' : '';

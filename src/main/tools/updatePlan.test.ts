@@ -30,11 +30,18 @@ describe('update_plan', () => {
   it('refuses more than one step in progress and records nothing', async () => {
     const ctx = makeToolContext(root);
     const attempt = updatePlan.execute(
-      { steps: [{ step: 'A', status: 'in_progress' }, { step: 'B', status: 'in_progress' }] },
+      {
+        steps: [
+          { step: 'A', status: 'in_progress' },
+          { step: 'B', status: 'in_progress' },
+        ],
+      },
       ctx,
     );
     await expect(attempt).rejects.toBeInstanceOf(ToolError);
-    await expect(attempt).rejects.toThrow('update_plan: 2 steps are in_progress ("A", "B"); mark only the step you are working on now as in_progress, and the others pending or done.');
+    await expect(attempt).rejects.toThrow(
+      'update_plan: 2 steps are in_progress ("A", "B"); mark only the step you are working on now as in_progress, and the others pending or done.',
+    );
     expect(ctx.plans).toEqual([]);
   });
 

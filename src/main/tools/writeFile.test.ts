@@ -39,7 +39,9 @@ describe('write_file', () => {
     const result = await write({ path: 'a.txt', content: 'one\n2\nthree\n' });
     expect(readBack('a.txt')).toBe('one\n2\nthree\n');
     expect(result.title).toBe('Overwrote a.txt');
-    expect(result.output).toBe('Overwrote a.txt (12 bytes, 3 lines; it had 14 bytes, 3 lines).\n\n--- a.txt\n+++ a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n');
+    expect(result.output).toBe(
+      'Overwrote a.txt (12 bytes, 3 lines; it had 14 bytes, 3 lines).\n\n--- a.txt\n+++ a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n',
+    );
     expect(result.metadata).toMatchObject({ created: false, additions: 1, deletions: 1 });
   });
 
@@ -70,7 +72,9 @@ describe('write_file', () => {
   it('refuses a folder, a path ending in a slash, and a path under a file', async () => {
     fs.mkdirSync(path.join(root, 'src'));
     fs.writeFileSync(path.join(root, 'plain.txt'), 'x');
-    await expect(write({ path: 'src', content: 'x' })).rejects.toThrow('write_file: src is a folder; give the path of a file (for example src/index.ts).');
+    await expect(write({ path: 'src', content: 'x' })).rejects.toThrow(
+      'write_file: src is a folder; give the path of a file (for example src/index.ts).',
+    );
     await expect(write({ path: 'newdir/', content: 'x' })).rejects.toThrow(/ends with a slash, so it names a folder/);
     await expect(write({ path: 'plain.txt/inner.txt', content: 'x' })).rejects.toThrow(/write_file: .*plain\.txt\/inner\.txt/);
     expect(fs.existsSync(path.join(root, 'newdir'))).toBe(false);

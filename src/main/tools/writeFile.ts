@@ -32,7 +32,9 @@ export const writeFile = defineTool({
   },
   async execute({ path, content }, ctx) {
     if (/[/\\]$/.test(path)) {
-      throw new ToolError(`write_file: ${JSON.stringify(path)} ends with a slash, so it names a folder; give the path of the file to write.`);
+      throw new ToolError(
+        `write_file: ${JSON.stringify(path)} ends with a slash, so it names a folder; give the path of the file to write.`,
+      );
     }
     const file = resolvePath('write_file', ctx.workspace, path);
 
@@ -54,7 +56,9 @@ export const writeFile = defineTool({
       if (error instanceof ToolError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT') {
-        throw new ToolError(`write_file: ${file.relative} cannot be checked (${code ?? (error as Error).message}); a parent may be a file rather than a folder.`);
+        throw new ToolError(
+          `write_file: ${file.relative} cannot be checked (${code ?? (error as Error).message}); a parent may be a file rather than a folder.`,
+        );
       }
       assertUnchanged('write_file', file.relative, ctx.approvedFile?.hash, null);
     }
@@ -80,7 +84,8 @@ export const writeFile = defineTool({
       await fs.promises.writeFile(file.absolute, text);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of its folder path is a file, not a folder' : (code ?? (error as Error).message);
+      const why =
+        code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of its folder path is a file, not a folder' : (code ?? (error as Error).message);
       throw new ToolError(`write_file: cannot write ${file.relative}: ${why}. Choose another path.`);
     }
 

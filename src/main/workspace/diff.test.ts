@@ -53,7 +53,9 @@ describe('changedFiles', () => {
     const start = await repo.snapshot('start');
     expect(await changedFiles(repo, start.commit, WORKTREE)).toEqual([]);
     write('a.txt', 'one\ntwo\n');
-    expect(await changedFiles(repo, start.commit, WORKTREE)).toEqual([{ path: 'a.txt', status: 'modified', additions: 1, deletions: 0, binary: false }]);
+    expect(await changedFiles(repo, start.commit, WORKTREE)).toEqual([
+      { path: 'a.txt', status: 'modified', additions: 1, deletions: 0, binary: false },
+    ]);
   });
 
   it('flags binary files and counts no lines for them', async () => {
@@ -96,7 +98,9 @@ describe('changedFiles', () => {
     fs.chmodSync(path.join(workspace, 'run.sh'), 0o644);
     const start = await repo.snapshot('start');
     fs.chmodSync(path.join(workspace, 'run.sh'), 0o755);
-    expect(await changedFiles(repo, start.commit, WORKTREE)).toEqual([{ path: 'run.sh', status: 'modified', additions: 0, deletions: 0, binary: false }]);
+    expect(await changedFiles(repo, start.commit, WORKTREE)).toEqual([
+      { path: 'run.sh', status: 'modified', additions: 0, deletions: 0, binary: false },
+    ]);
   });
 
   it('refuses a target that is not a snapshot, including one that looks like an option', async () => {
@@ -127,7 +131,11 @@ describe('fileDiff', () => {
     remove('gone.py');
     write('new.go', 'package main\n');
     const now = await repo.snapshot('now');
-    expect(await fileDiff(repo, start.commit, now.commit, 'gone.py')).toMatchObject({ before: 'print(1)\n', after: '', language: 'python' });
+    expect(await fileDiff(repo, start.commit, now.commit, 'gone.py')).toMatchObject({
+      before: 'print(1)\n',
+      after: '',
+      language: 'python',
+    });
     expect(await fileDiff(repo, start.commit, now.commit, 'new.go')).toMatchObject({ before: '', after: 'package main\n', language: 'go' });
   });
 
@@ -154,7 +162,13 @@ describe('fileDiff', () => {
     write('image.png', Buffer.from([0x89, 0x50, 0x00, 0x47]));
     const start = await repo.snapshot('start');
     write('image.png', Buffer.from([0x89, 0x50, 0x00, 0x48]));
-    expect(await fileDiff(repo, start.commit, WORKTREE, 'image.png')).toEqual({ path: 'image.png', before: '', after: '', language: 'plaintext', binary: true });
+    expect(await fileDiff(repo, start.commit, WORKTREE, 'image.png')).toEqual({
+      path: 'image.png',
+      before: '',
+      after: '',
+      language: 'plaintext',
+      binary: true,
+    });
   });
 
   it('flags a file that became binary', async () => {

@@ -16,13 +16,20 @@ export const WORKTREE = 'worktree';
 
 /** Every file that differs between `from` and `to`, in path order, with added/removed line counts. */
 export async function changedFiles(repo: ShadowRepo, from: string, to: string): Promise<FileChange[]> {
-  const [fromCommit, toCommit] = await Promise.all([commitOf(repo, from, { trustFullId: true }), commitOf(repo, to, { trustFullId: true })]);
+  const [fromCommit, toCommit] = await Promise.all([
+    commitOf(repo, from, { trustFullId: true }),
+    commitOf(repo, to, { trustFullId: true }),
+  ]);
   if (fromCommit === toCommit) return [];
-  const run = await repo.git(['diff-tree', '-r', '-z', '--no-renames', '--no-ext-diff', '--raw', '--numstat', fromCommit, toCommit], { okExitCodes: [128] });
+  const run = await repo.git(['diff-tree', '-r', '-z', '--no-renames', '--no-ext-diff', '--raw', '--numstat', fromCommit, toCommit], {
+    okExitCodes: [128],
+  });
   if (run.exitCode !== 0) {
     // Full ids were not looked up first (one git call fewer on every refresh of the diff); a missing one fails here.
     await Promise.all([commitOf(repo, fromCommit), commitOf(repo, toCommit)]);
-    throw new Error(`Cannot compare snapshots ${fromCommit.slice(0, 12)} and ${toCommit.slice(0, 12)} in ${repo.gitDir}: ${run.stderr.trim()}`);
+    throw new Error(
+      `Cannot compare snapshots ${fromCommit.slice(0, 12)} and ${toCommit.slice(0, 12)} in ${repo.gitDir}: ${run.stderr.trim()}`,
+    );
   }
   return parseRawAndNumstat(run.stdout);
 }
@@ -33,7 +40,9 @@ export async function fileDiff(repo: ShadowRepo, from: string, to: string, fileP
   const [fromCommit, toCommit] = await Promise.all([commitOf(repo, from), commitOf(repo, to)]);
   const [before, after] = await Promise.all([blobAt(repo, fromCommit, relative), blobAt(repo, toCommit, relative)]);
   if (!before && !after) {
-    throw new Error(`There is no file ${JSON.stringify(filePath)} in either snapshot (${fromCommit.slice(0, 12)}, ${toCommit.slice(0, 12)}); list the changed files to find its path.`);
+    throw new Error(
+      `There is no file ${JSON.stringify(filePath)} in either snapshot (${fromCommit.slice(0, 12)}, ${toCommit.slice(0, 12)}); list the changed files to find its path.`,
+    );
   }
   const binary = (before !== null && looksBinary(before)) || (after !== null && looksBinary(after));
   // ignoreBOM keeps a byte-order mark in the text, so adding or removing one shows as a change.
@@ -49,10 +58,14 @@ export async function fileDiff(repo: ShadowRepo, from: string, to: string, fileP
 
 async function commitOf(repo: ShadowRepo, target: string, options: { trustFullId?: boolean } = {}): Promise<string> {
   if (target === WORKTREE) return (await repo.snapshot('diff against the workspace')).commit;
-  if (!target || target.startsWith('-') || /[\s\0]/.test(target)) throw new Error(`${JSON.stringify(target)} is not a snapshot commit; pass the commit a snapshot returned.`);
+  if (!target || target.startsWith('-') || /[\s\0]/.test(target))
+    throw new Error(`${JSON.stringify(target)} is not a snapshot commit; pass the commit a snapshot returned.`);
   if (options.trustFullId && /^[0-9a-f]{40}$/.test(target)) return target;
   const run = await repo.git(['rev-parse', '-q', '--verify', `${target}^{commit}`], { okExitCodes: [1, 128] });
-  if (run.exitCode !== 0) throw new Error(`The shadow repository ${repo.gitDir} has no snapshot ${JSON.stringify(target)}; it may have been removed with its session.`);
+  if (run.exitCode !== 0)
+    throw new Error(
+      `The shadow repository ${repo.gitDir} has no snapshot ${JSON.stringify(target)}; it may have been removed with its session.`,
+    );
   return run.stdout.toString('utf8').trim();
 }
 
@@ -106,26 +119,28 @@ function parseRawAndNumstat(output: Buffer): FileChange[] {
   });
 }
 
-const BY_NAME = new Map<string, string>(Object.entries({
-  dockerfile: 'dockerfile',
-  containerfile: 'dockerfile',
-  makefile: 'plaintext',
-  gnumakefile: 'plaintext',
-  '.bashrc': 'shell',
-  '.bash_profile': 'shell',
-  '.zshrc': 'shell',
-  '.profile': 'shell',
-  '.env': 'ini',
-  '.editorconfig': 'ini',
-  '.gitconfig': 'ini',
-  '.npmrc': 'ini',
-  '.babelrc': 'json',
-  '.eslintrc': 'json',
-  '.prettierrc': 'json',
-  gemfile: 'ruby',
-  rakefile: 'ruby',
-  'cmakelists.txt': 'plaintext',
-}));
+const BY_NAME = new Map<string, string>(
+  Object.entries({
+    dockerfile: 'dockerfile',
+    containerfile: 'dockerfile',
+    makefile: 'plaintext',
+    gnumakefile: 'plaintext',
+    '.bashrc': 'shell',
+    '.bash_profile': 'shell',
+    '.zshrc': 'shell',
+    '.profile': 'shell',
+    '.env': 'ini',
+    '.editorconfig': 'ini',
+    '.gitconfig': 'ini',
+    '.npmrc': 'ini',
+    '.babelrc': 'json',
+    '.eslintrc': 'json',
+    '.prettierrc': 'json',
+    gemfile: 'ruby',
+    rakefile: 'ruby',
+    'cmakelists.txt': 'plaintext',
+  }),
+);
 
 // prettier-ignore
 const BY_EXTENSION = new Map<string, string>(Object.entries({

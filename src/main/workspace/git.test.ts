@@ -37,7 +37,11 @@ describe('runGit', () => {
   it('returns stdout as bytes and treats listed exit codes as answers', async () => {
     const run = await runGit(['init', '-q', 'repo'], { cwd: base, env: cleanEnv() });
     expect(run.exitCode).toBe(0);
-    const missing = await runGit(['rev-parse', '-q', '--verify', 'refs/heads/none'], { cwd: path.join(base, 'repo'), env: cleanEnv(), okExitCodes: [1] });
+    const missing = await runGit(['rev-parse', '-q', '--verify', 'refs/heads/none'], {
+      cwd: path.join(base, 'repo'),
+      env: cleanEnv(),
+      okExitCodes: [1],
+    });
     expect(missing.exitCode).toBe(1);
     expect(missing.stdout.length).toBe(0);
   });
@@ -56,10 +60,14 @@ describe('runGit', () => {
   });
 
   it('reports a failure with the command, the folder and what git said', async () => {
-    const failure = await runGit(['rev-parse', 'HEAD'], { cwd: base, env: cleanEnv({ GIT_CEILING_DIRECTORIES: base }) }).catch((error: unknown) => error);
+    const failure = await runGit(['rev-parse', 'HEAD'], { cwd: base, env: cleanEnv({ GIT_CEILING_DIRECTORIES: base }) }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(GitError);
     expect((failure as GitError).kind).toBe('failed');
-    expect((failure as GitError).message).toMatch(new RegExp(`git rev-parse HEAD failed in ${base} with exit code 128: fatal: not a git repository`));
+    expect((failure as GitError).message).toMatch(
+      new RegExp(`git rev-parse HEAD failed in ${base} with exit code 128: fatal: not a git repository`),
+    );
   });
 
   it('waits for a held lock file, then says another git process kept it', async () => {
@@ -90,7 +98,9 @@ describe('runGit', () => {
   });
 
   it('says git is missing when it is not on PATH, and that a folder is missing when the folder is', async () => {
-    const noGit = await runGit(['--version'], { cwd: base, env: { ...cleanEnv(), PATH: path.join(base, 'empty') } }).catch((error: unknown) => error);
+    const noGit = await runGit(['--version'], { cwd: base, env: { ...cleanEnv(), PATH: path.join(base, 'empty') } }).catch(
+      (error: unknown) => error,
+    );
     expect((noGit as GitError).kind).toBe('missing');
     expect((noGit as GitError).message).toBe(MISSING_GIT_MESSAGE);
     const noFolder = await runGit(['--version'], { cwd: path.join(base, 'gone'), env: cleanEnv() }).catch((error: unknown) => error);

@@ -92,7 +92,9 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
     const what = `git ${commandLine(args)} failed in ${options.cwd} with exit code ${run.exitCode}: ${said}`;
     throw new GitError(
       locked ? 'locked' : 'failed',
-      locked ? `${what}\nAnother git process kept its lock file; wait for it to finish (or remove the stale .lock file) and try again.` : what,
+      locked
+        ? `${what}\nAnother git process kept its lock file; wait for it to finish (or remove the stale .lock file) and try again.`
+        : what,
       { args, exitCode: run.exitCode, stderr: run.stderr },
     );
   }
@@ -111,14 +113,23 @@ function runOnce(args: readonly string[], options: GitOptions): Promise<GitRun> 
             // Node reports a missing cwd exactly like a missing program; tell them apart.
             if (!fs.existsSync(options.cwd)) {
               return reject(
-                new GitError('no_folder', `Cannot run git in ${options.cwd}: the folder does not exist. Open an existing folder, or recreate this one.`, {
-                  args,
-                }),
+                new GitError(
+                  'no_folder',
+                  `Cannot run git in ${options.cwd}: the folder does not exist. Open an existing folder, or recreate this one.`,
+                  {
+                    args,
+                  },
+                ),
               );
             }
             return reject(new GitError('missing', MISSING_GIT_MESSAGE, { args }));
           }
-          return reject(new GitError('failed', `git ${commandLine(args)} could not run in ${options.cwd}: ${error.message}`, { args, stderr: stderrText }));
+          return reject(
+            new GitError('failed', `git ${commandLine(args)} could not run in ${options.cwd}: ${error.message}`, {
+              args,
+              stderr: stderrText,
+            }),
+          );
         }
         resolve({ stdout, stderr: stderrText, exitCode: error ? Number(error.code) : 0 });
       },
@@ -173,7 +184,12 @@ async function checkVersion(minimum: readonly [number, number]): Promise<string>
   const run = await runGit(['--version'], { cwd: os.tmpdir(), env: gitEnv() });
   const said = run.stdout.toString('utf8').trim();
   const match = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(said);
-  if (!match) throw new GitError('failed', `Cannot tell which git this is: \`git --version\` said "${said}". Install git from https://git-scm.com/downloads.`, { args: ['--version'] });
+  if (!match)
+    throw new GitError(
+      'failed',
+      `Cannot tell which git this is: \`git --version\` said "${said}". Install git from https://git-scm.com/downloads.`,
+      { args: ['--version'] },
+    );
   const [major, minor] = [Number(match[1]), Number(match[2])];
   if (major < minimum[0] || (major === minimum[0] && minor < minimum[1])) {
     throw new GitError(
@@ -191,8 +207,13 @@ async function checkVersion(minimum: readonly [number, number]): Promise<string>
  * hook that launched Tether sets GIT_DIR), hooks (a hook the agent wrote must not run on the
  * person's say-so for a merge), prompts, and translated messages (errors are read by their wording).
  */
-export function runUserGit(args: readonly string[], options: { cwd: string; input?: string; okExitCodes?: readonly number[] }): Promise<GitRun> {
-  const env = gitEnv(/^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|COMMON_DIR|PREFIX|CEILING_DIRECTORIES)$/i);
+export function runUserGit(
+  args: readonly string[],
+  options: { cwd: string; input?: string; okExitCodes?: readonly number[] },
+): Promise<GitRun> {
+  const env = gitEnv(
+    /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|COMMON_DIR|PREFIX|CEILING_DIRECTORIES)$/i,
+  );
   Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', LANGUAGE: 'C' });
   return runGit(['-c', `core.hooksPath=${os.devNull}`, '-c', 'core.quotePath=false', ...args], {
     cwd: options.cwd,

@@ -20,7 +20,10 @@ export const PROGRAM_SETTINGS: readonly ProgramSetting[] = [
   { key: /^core\.fsmonitor$/, harmless: isBoolean },
   // Where hooks live: every hook git runs comes from there.
   { key: /^core\.hookspath$/ },
-  { key: /^core\.(?:pager|editor|askpass|gitproxy|sshcommand|alternaterefscommand)$/, harmless: (value) => value === null || value.trim() === '' || value.trim() === 'cat' },
+  {
+    key: /^core\.(?:pager|editor|askpass|gitproxy|sshcommand|alternaterefscommand)$/,
+    harmless: (value) => value === null || value.trim() === '' || value.trim() === 'cat',
+  },
   { key: /^pager\..+$/, harmless: isBoolean },
   { key: /^sequence\.editor$/ },
   // An empty helper clears the list; anything else is a program (or a shell line after `!`).

@@ -23,7 +23,12 @@ afterEach(() => {
 /** git as the person runs it: no guard, their own config only. */
 function git(cwd: string, ...args: string[]): string {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
-  return execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'protocol.file.allow=always', ...args], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'protocol.file.allow=always', ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 function repository(dir: string): string {
@@ -97,10 +102,12 @@ describe('NestedRepositoryWatch', () => {
     const found = await watch.check();
     expect(found.map((repository) => repository.path)).toEqual(['sub']);
     expect(found[0]!.moved.map(({ from }) => from).sort()).toEqual(['sub/.git/config', 'sub/.git/hooks/post-checkout']);
-    expect(fs.readdirSync(path.join(sub, '.git', 'hooks')).filter((name) => !name.endsWith('.sample')).sort()).toEqual([
-      'notes.txt',
-      expect.stringMatching(/^post-checkout\.tether-quarantined-/),
-    ]);
+    expect(
+      fs
+        .readdirSync(path.join(sub, '.git', 'hooks'))
+        .filter((name) => !name.endsWith('.sample'))
+        .sort(),
+    ).toEqual(['notes.txt', expect.stringMatching(/^post-checkout\.tether-quarantined-/)]);
     expect(fs.readFileSync(path.join(sub, '.git', 'config'), 'utf8')).not.toMatch(/hooksPath/i);
   });
 

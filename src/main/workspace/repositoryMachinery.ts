@@ -49,7 +49,11 @@ export interface Examination {
  * index links are listed (with its own git when the probe cannot read the index), and only what
  * changes them is watched.
  */
-export async function examineRepository(worktree: string, show: (absolute: string) => string, options: { person?: boolean } = {}): Promise<Examination> {
+export async function examineRepository(
+  worktree: string,
+  show: (absolute: string) => string,
+  options: { person?: boolean } = {},
+): Promise<Examination> {
   const dotGit = path.join(worktree, '.git');
   const layout = repositoryLayout(dotGit);
   const watched = [dotGit];
@@ -69,14 +73,23 @@ export async function examineRepository(worktree: string, show: (absolute: strin
   }
   // git reads the common folder's config, and config.worktree; a config in a linked worktree's own
   // folder is not read today, but would be if its commondir went: all are looked at.
-  const configFiles = unique([path.join(commonDir, 'config'), path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'), path.join(commonDir, 'config.worktree')]);
+  const configFiles = unique([
+    path.join(commonDir, 'config'),
+    path.join(gitDir, 'config'),
+    path.join(gitDir, 'config.worktree'),
+    path.join(commonDir, 'config.worktree'),
+  ]);
   let objectFormat = 'sha1';
   for (const file of configFiles) {
     watched.push(file);
     if (!fs.existsSync(file)) continue;
     const read = isRegularFile(file) ? await readConfig(file) : null;
     if (read === null) {
-      programs.push({ id: `unreadable:${file}:${hashFile(file)}`, shown: `a config git cannot read (${show(file)})`, fix: { kind: 'move', file } });
+      programs.push({
+        id: `unreadable:${file}:${hashFile(file)}`,
+        shown: `a config git cannot read (${show(file)})`,
+        fix: { kind: 'move', file },
+      });
       continue;
     }
     for (const entry of read) {
@@ -90,9 +103,15 @@ export async function examineRepository(worktree: string, show: (absolute: strin
       } else if (entry.key.toLowerCase() === 'core.hookspath' && entry.value) {
         const target = resolveConfigPath(entry.value, path.dirname(dotGit));
         watched.push(target, ...hookEntries(target));
-        extra = `:${hookEntries(target).map((hook) => `${path.basename(hook)}=${hashFile(hook)}`).join(',')}`;
+        extra = `:${hookEntries(target)
+          .map((hook) => `${path.basename(hook)}=${hashFile(hook)}`)
+          .join(',')}`;
       }
-      programs.push({ id: `setting:${file}:${entry.key}=${entry.value ?? ''}${extra}`, shown: `${showSetting(entry)} (in ${show(file)})`, fix: { kind: 'unset', file, entry } });
+      programs.push({
+        id: `setting:${file}:${entry.key}=${entry.value ?? ''}${extra}`,
+        shown: `${showSetting(entry)} (in ${show(file)})`,
+        fix: { kind: 'unset', file, entry },
+      });
     }
   }
   const hooks = path.join(commonDir, 'hooks');
@@ -104,12 +123,20 @@ export async function examineRepository(worktree: string, show: (absolute: strin
     hooksStat = undefined;
   }
   if (hooksStat?.isSymbolicLink()) {
-    programs.push({ id: `hooks-link:${hooks}:${safeReadlink(hooks)}`, shown: `a hooks folder that is a link to ${safeReadlink(hooks)} (${show(hooks)})`, fix: { kind: 'move', file: hooks } });
+    programs.push({
+      id: `hooks-link:${hooks}:${safeReadlink(hooks)}`,
+      shown: `a hooks folder that is a link to ${safeReadlink(hooks)} (${show(hooks)})`,
+      fix: { kind: 'move', file: hooks },
+    });
   } else if (hooksStat?.isDirectory()) {
     for (const hook of hookEntries(hooks)) {
       watched.push(hook);
       if (!canRun(hook)) continue;
-      programs.push({ id: `hook:${hook}:${hashFile(hook)}`, shown: `the hook ${path.basename(hook)} (${show(hook)})`, fix: { kind: 'move', file: hook } });
+      programs.push({
+        id: `hook:${hook}:${hashFile(hook)}`,
+        shown: `the hook ${path.basename(hook)} (${show(hook)})`,
+        fix: { kind: 'move', file: hook },
+      });
     }
   }
   gitlinks.push(...(await listGitlinks(path.join(gitDir, 'index'), objectFormat)));
@@ -252,10 +279,18 @@ export async function readConfig(file: string): Promise<ConfigEntry[] | null> {
 async function listGitlinks(indexFile: string, objectFormat: string, inRepository?: string): Promise<string[]> {
   if (!isRegularFile(indexFile)) return [];
   const { dir } = await probe(objectFormat === 'sha256' ? 'sha256' : 'sha1');
-  const run = await runGit(['ls-files', '--stage', '-z'], { cwd: dir, env: { ...probeEnv(dir), GIT_INDEX_FILE: indexFile }, okExitCodes: [128] });
+  const run = await runGit(['ls-files', '--stage', '-z'], {
+    cwd: dir,
+    env: { ...probeEnv(dir), GIT_INDEX_FILE: indexFile },
+    okExitCodes: [128],
+  });
   if (run.exitCode === 0) return parseGitlinks(run.stdout);
   if (!inRepository) return [];
-  const own = await runGit(['ls-files', '--stage', '-z'], { cwd: inRepository, env: { ...gitEnv(), GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, okExitCodes: [128] });
+  const own = await runGit(['ls-files', '--stage', '-z'], {
+    cwd: inRepository,
+    env: { ...gitEnv(), GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+    okExitCodes: [128],
+  });
   return own.exitCode === 0 ? parseGitlinks(own.stdout) : [];
 }
 

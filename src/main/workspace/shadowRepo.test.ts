@@ -98,7 +98,9 @@ describe('snapshots of a folder that is not a git repository', () => {
     expect(second.changed).toBe(true);
     const parent = (await repo.git(['rev-parse', `${second.commit}^`])).stdout.toString().trim();
     expect(parent).toBe(first.commit);
-    expect((await repo.git(['log', '-1', '--format=%s%n%an <%ae>', second.commit])).stdout.toString().trim()).toBe('after step 1\nTether <tether@localhost>');
+    expect((await repo.git(['log', '-1', '--format=%s%n%an <%ae>', second.commit])).stdout.toString().trim()).toBe(
+      'after step 1\nTether <tether@localhost>',
+    );
   });
 
   it('snapshots an empty folder as the empty tree', async () => {
@@ -155,7 +157,11 @@ describe('snapshots of a folder that is not a git repository', () => {
     const repo = await openShadowRepo({ workspace, gitDir });
     const snapshot = await repo.snapshot('start');
     const listing = (await repo.git(['ls-tree', '-z', snapshot.commit])).stdout.toString('utf8').split('\0').filter(Boolean);
-    expect(listing.map((line) => `${line.split(' ')[0]} ${line.split('\t')[1]}`).sort()).toEqual(['100644 plain.txt', '100755 run.sh', '120000 link']);
+    expect(listing.map((line) => `${line.split(' ')[0]} ${line.split('\t')[1]}`).sort()).toEqual([
+      '100644 plain.txt',
+      '100755 run.sh',
+      '120000 link',
+    ]);
     expect((await fileDiff(repo, snapshot.commit, snapshot.commit, 'link')).after).toBe(outside);
   });
 
@@ -269,7 +275,7 @@ describe('a workspace that is itself a git repository', () => {
     return fingerprint(path.join(workspace, '.git'));
   }
 
-  it('never touches the person\'s index, HEAD, refs, hooks or config, and ignores their global config and GIT_* variables', async () => {
+  it("never touches the person's index, HEAD, refs, hooks or config, and ignores their global config and GIT_* variables", async () => {
     write('src/app.ts', 'export const app = 1;\n');
     write('README.md', '# app\n');
     write('.gitignore', 'secret.env\n');
@@ -305,7 +311,15 @@ describe('a workspace that is itself a git repository', () => {
     process.env.GIT_INDEX_FILE = path.join(workspace, '.git', 'index');
     process.env.GIT_WORK_TREE = workspace;
 
-    const statusBefore = userGit(['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored']).toString('utf8');
+    const statusBefore = userGit([
+      '--no-optional-locks',
+      'status',
+      '--porcelain=v2',
+      '--branch',
+      '-z',
+      '--untracked-files=all',
+      '--ignored',
+    ]).toString('utf8');
     const refsBefore = userGit(['for-each-ref', '--format=%(refname) %(objectname)']).toString('utf8');
     const headBefore = userGit(['rev-parse', 'HEAD']).toString('utf8');
     const indexBefore = fs.readFileSync(path.join(workspace, '.git', 'index'));
@@ -327,12 +341,14 @@ describe('a workspace that is itself a git repository', () => {
     expect(fs.existsSync(marker)).toBe(false);
     expect(fs.readFileSync(path.join(workspace, '.git', 'index')).equals(indexBefore)).toBe(true);
     expect(gitFolderState()).toEqual(gitBefore);
-    expect(userGit(['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored']).toString('utf8')).toBe(statusBefore);
+    expect(
+      userGit(['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored']).toString('utf8'),
+    ).toBe(statusBefore);
     expect(userGit(['for-each-ref', '--format=%(refname) %(objectname)']).toString('utf8')).toBe(refsBefore);
     expect(userGit(['rev-parse', 'HEAD']).toString('utf8')).toBe(headBefore);
   });
 
-  it('refuses a shadow repository inside the workspace, such as the person\'s own .git', async () => {
+  it("refuses a shadow repository inside the workspace, such as the person's own .git", async () => {
     userGit(['init', '-q']);
     await expect(openShadowRepo({ workspace, gitDir: path.join(workspace, '.git') })).rejects.toThrow(/inside the workspace/);
     await expect(openShadowRepo({ workspace, gitDir: path.join(workspace, 'sub', 'shadow.git') })).rejects.toThrow(/inside the workspace/);
@@ -387,7 +403,7 @@ describe('restoreFiles', () => {
     expect(fingerprint(workspace)).toEqual(beforeRestore);
   });
 
-  it('writes a snapshot\'s file over an ignored or oversized file standing at its path', async () => {
+  it("writes a snapshot's file over an ignored or oversized file standing at its path", async () => {
     write('config.json', '{"v":1}\n');
     const repo = await openShadowRepo({ workspace, gitDir });
     const snapshot = await repo.snapshot('start');

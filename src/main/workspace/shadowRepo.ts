@@ -96,8 +96,9 @@ const REF_ROOT = 'refs/tether/';
 const INFO_FILES: Record<string, string> = {
   // .tether/ is Tether's own (the project's permission rules, MCP servers): the agent may not write it,
   // and a rewind must never change a person's rules. The sandbox may also leave a mount point there.
-  exclude: '# Written by Tether. The workspace\'s own git folder and Tether\'s settings are never snapshotted.\n.git\n/.tether\n',
-  attributes: '# Written by Tether. Snapshots keep exact bytes; binary is decided by content.\n* -text -filter -ident !diff !working-tree-encoding !eol\n',
+  exclude: "# Written by Tether. The workspace's own git folder and Tether's settings are never snapshotted.\n.git\n/.tether\n",
+  attributes:
+    '# Written by Tether. Snapshots keep exact bytes; binary is decided by content.\n* -text -filter -ident !diff !working-tree-encoding !eol\n',
 };
 
 /** One queue per git folder: two snapshots on the same index at once would trip over its lock. */
@@ -229,7 +230,9 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
    * the path itself, or a file where the snapshot has a folder on the way to it.
    */
   async function clearUntrackedObstacles(current: string, target: string): Promise<void> {
-    const incoming = splitNul((await git(['diff-tree', '-r', '-z', '--no-renames', '--diff-filter=A', '--name-only', current, target])).stdout);
+    const incoming = splitNul(
+      (await git(['diff-tree', '-r', '-z', '--no-renames', '--diff-filter=A', '--name-only', current, target])).stdout,
+    );
     const obstacles = new Set<string>();
     for (const relative of incoming.map((item) => item.toString('utf8'))) {
       const parts = relative.split('/');
@@ -249,7 +252,9 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
     }
     if (!obstacles.size) return;
     const tracked = new Set(
-      splitNul((await git(['ls-tree', '-z', '--name-only', '--full-tree', current, '--', ...obstacles])).stdout).map((item) => item.toString('utf8')),
+      splitNul((await git(['ls-tree', '-z', '--name-only', '--full-tree', current, '--', ...obstacles])).stdout).map((item) =>
+        item.toString('utf8'),
+      ),
     );
     for (const obstacle of obstacles) if (!tracked.has(obstacle)) fs.rmSync(path.join(workspace, obstacle), { force: true });
   }
@@ -270,7 +275,10 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
           return await snapshotNow(label, snapshotOptions?.ref);
         } catch (error) {
           // Another process took a snapshot between our read of `latest` and our update: take ours again on top of it.
-          if (error instanceof GitError && /cannot lock ref|reference already exists|is at [0-9a-f]+ but expected/i.test(error.details.stderr ?? '')) {
+          if (
+            error instanceof GitError &&
+            /cannot lock ref|reference already exists|is at [0-9a-f]+ but expected/i.test(error.details.stderr ?? '')
+          ) {
             return snapshotNow(label, snapshotOptions?.ref);
           }
           throw error;
@@ -281,7 +289,10 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
     async ref(name, commit) {
       const refName = fullRefName(name);
       const resolved = await resolveCommit(commit);
-      if (!resolved) throw new Error(`Cannot point ${refName} at ${JSON.stringify(commit)}: the shadow repository ${gitDir} has no such snapshot; take a snapshot first.`);
+      if (!resolved)
+        throw new Error(
+          `Cannot point ${refName} at ${JSON.stringify(commit)}: the shadow repository ${gitDir} has no such snapshot; take a snapshot first.`,
+        );
       await serialized(gitDir, () => git(['update-ref', refName, resolved]));
     },
 
@@ -319,7 +330,9 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
         const restored = await snapshotNow(`restored ${target.slice(0, 12)}`);
         const targetTree = text(await git(['rev-parse', `${target}^{tree}`]));
         if (restored.tree !== targetTree) {
-          const differ = splitNul((await git(['diff-tree', '-r', '-z', '--no-renames', '--name-only', target, restored.commit])).stdout).map(String);
+          const differ = splitNul(
+            (await git(['diff-tree', '-r', '-z', '--no-renames', '--name-only', target, restored.commit])).stdout,
+          ).map(String);
           throw new Error(
             `Restoring ${target.slice(0, 12)} in ${workspace} left ${differ.length} file(s) different from the snapshot (${differ.slice(0, 5).join(', ')}${differ.length > 5 ? ', ...' : ''}); ` +
               'something else may be writing to the folder. Stop it and restore again; the state before is saved as snapshot ' +
@@ -472,7 +485,9 @@ function nulJoined(paths: Buffer[]): Buffer {
 function fullRefName(name: string): string {
   const short = name.startsWith(REF_ROOT) ? name.slice(REF_ROOT.length) : name;
   const segment = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
-  const valid = short.split('/').every((part) => segment.test(part) && !part.endsWith('.lock') && !part.endsWith('.') && !part.includes('..'));
+  const valid = short
+    .split('/')
+    .every((part) => segment.test(part) && !part.endsWith('.lock') && !part.endsWith('.') && !part.includes('..'));
   if (!valid || short === 'latest') {
     throw new Error(
       `Cannot use ${JSON.stringify(name)} as a snapshot ref name: use segments of letters, digits, '_', '-' and '.' separated by '/' (e.g. "sessions/<id>/base")${short === 'latest' ? '; "latest" is reserved' : ''}.`,

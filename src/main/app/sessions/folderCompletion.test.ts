@@ -8,7 +8,8 @@ afterEach(() => removeTempDirs());
 
 function home(): string {
   const dir = tempDir('tether-home-');
-  for (const folder of ['code/tether', 'code/tern', 'Code2', 'code3', '.config/tether', '.cache', 'docs']) mkdirSync(path.join(dir, folder), { recursive: true });
+  for (const folder of ['code/tether', 'code/tern', 'Code2', 'code3', '.config/tether', '.cache', 'docs'])
+    mkdirSync(path.join(dir, folder), { recursive: true });
   writeFileSync(path.join(dir, 'code.txt'), '');
   writeFileSync(path.join(dir, 'code/template.md'), '');
   symlinkSync(path.join(dir, 'docs'), path.join(dir, 'code-link'));
@@ -46,7 +47,18 @@ describe('folder completion for "Open a folder…"', () => {
 
   it('gives nothing for what it cannot or must not complete', async () => {
     const dir = home();
-    for (const typed of ['', 'code', './code', '../', '~root/', '~other/x', `${dir}/nowhere/`, `${dir}/code.txt/`, `${dir}/code-loop-a/`, `${dir}/co\0de`]) {
+    for (const typed of [
+      '',
+      'code',
+      './code',
+      '../',
+      '~root/',
+      '~other/x',
+      `${dir}/nowhere/`,
+      `${dir}/code.txt/`,
+      `${dir}/code-loop-a/`,
+      `${dir}/co\0de`,
+    ]) {
       expect(await completeFolders(typed, { home: dir }), JSON.stringify(typed)).toEqual({ folders: [], truncated: false });
     }
   });

@@ -15,7 +15,10 @@ const MAX_SCANNED = 20_000;
  * link loops and files never show. A relative path, `~user`, or a folder that cannot be read gives
  * nothing. Only names are read, never contents.
  */
-export async function completeFolders(typed: string, options: { home?: string; limit?: number; maxScanned?: number } = {}): Promise<FolderMatches> {
+export async function completeFolders(
+  typed: string,
+  options: { home?: string; limit?: number; maxScanned?: number } = {},
+): Promise<FolderMatches> {
   const home = options.home ?? os.homedir();
   const limit = options.limit ?? DEFAULT_LIMIT;
   const none: FolderMatches = { folders: [], truncated: false };

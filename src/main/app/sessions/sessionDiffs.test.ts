@@ -28,7 +28,14 @@ describe('the live diff', () => {
     for (let i = 0; i < 200; i++) fs.writeFileSync(path.join(workspace, `file${i}.txt`), `line ${i}\n`);
     store = openStore(dataDir);
     const project = store.projects.ensure(workspace);
-    const { id } = store.sessions.create({ workspace, projectId: project.id, model: 'm', api: 'chat', baseUrl: 'http://127.0.0.1:9', maxSteps: 5 });
+    const { id } = store.sessions.create({
+      workspace,
+      projectId: project.id,
+      model: 'm',
+      api: 'chat',
+      baseUrl: 'http://127.0.0.1:9',
+      maxSteps: 5,
+    });
     const diffs = new SessionDiffs(store, new SessionShadowRepos(store, dataDir));
 
     const base = diffs.takeBase(id);

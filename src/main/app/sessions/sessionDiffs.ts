@@ -80,7 +80,8 @@ export class SessionDiffs {
     const relative = normalise(filePath);
     const { changes } = await this.own(sessionId, scope, relative);
     const change = changes[0];
-    if (!change) throw new RequestError('not_found', `${nothingOwned(relative, scope)}; list the changes again to see what the session changed.`);
+    if (!change)
+      throw new RequestError('not_found', `${nothingOwned(relative, scope)}; list the changes again to see what the session changed.`);
     return fileDiffOf(change);
   }
 
@@ -104,12 +105,19 @@ export class SessionDiffs {
     const scope = request.scope ?? 'session';
     const { repo, now, changes } = await this.own(sessionId, scope, relative);
     const change = changes[0];
-    if (!change || !now) throw new RequestError('not_found', `${nothingOwned(relative, scope)}: there is nothing to revert. Refresh the list of changes.`);
+    if (!change || !now)
+      throw new RequestError('not_found', `${nothingOwned(relative, scope)}: there is nothing to revert. Refresh the list of changes.`);
     const target: RevertTarget = request.hunk ? { kind: 'hunk', ...request.hunk } : { kind: 'file' };
     const reverted = revertTo(repo.workspace, relative, treeEntry(change.origin), target, treeEntry(change.current));
     const after = await this.snapshotQuietly(repo, `session ${sessionId} reverted ${relative}`);
     const { path, hunks, note } = reverted;
-    this.options.record(sessionId, { type: 'changes.reverted', path, hunks, note, ...(after ? { snapshots: { before: now, after } } : {}) });
+    this.options.record(sessionId, {
+      type: 'changes.reverted',
+      path,
+      hunks,
+      note,
+      ...(after ? { snapshots: { before: now, after } } : {}),
+    });
     return { path, note, undoId: this.undos.remember(sessionId, reverted) };
   }
 
@@ -119,7 +127,11 @@ export class SessionDiffs {
     const before = await this.snapshotQuietly(repo, `session ${sessionId} before undoing a revert`);
     const undone = this.undos.undo(sessionId, undoId);
     const after = before ? await this.snapshotQuietly(repo, `session ${sessionId} undid a revert`) : null;
-    this.options.record(sessionId, { type: 'changes.revert_undone', ...undone, ...(before && after ? { snapshots: { before, after } } : {}) });
+    this.options.record(sessionId, {
+      type: 'changes.revert_undone',
+      ...undone,
+      ...(before && after ? { snapshots: { before, after } } : {}),
+    });
     return { path: undone.path, note: undone.note };
   }
 
@@ -147,7 +159,11 @@ export class SessionDiffs {
   }
 
   /** The session's own standing changes in `scope` (to the one file `only`, when named), and the snapshot of now they were worked out against. */
-  private async own(sessionId: string, scope: DiffScope, only?: string): Promise<{ repo: ShadowRepo; now: string | null; changes: OwnFileChange[] }> {
+  private async own(
+    sessionId: string,
+    scope: DiffScope,
+    only?: string,
+  ): Promise<{ repo: ShadowRepo; now: string | null; changes: OwnFileChange[] }> {
     await this.ready(sessionId);
     const repo = await this.repoFor(sessionId);
     // Only what decides the steps: a session can hold thousands of events, and the panel asks after every tool call.
@@ -196,7 +212,14 @@ function fileDiffOf(change: OwnFileChange): FileDiff {
   const language = languageForPath(change.path);
   if (change.text) {
     const split = fileHunks(change.text.origin, change.text.current);
-    return { path: change.path, before: change.text.origin, after: change.text.current, language, binary: false, ...(split ? { hunks: split.hunks } : {}) };
+    return {
+      path: change.path,
+      before: change.text.origin,
+      after: change.text.current,
+      language,
+      binary: false,
+      ...(split ? { hunks: split.hunks } : {}),
+    };
   }
   const binary = isBinary(change);
   // ignoreBOM keeps a byte-order mark in the text, so adding or removing one shows as a change.

@@ -27,9 +27,14 @@ function countingLog() {
 }
 
 function turn(log: ReturnType<typeof countingLog>, sessionId: string, callId: string, finished = true): void {
-  log.append(sessionId, { type: 'model.responded', items: [{ type: 'tool_call', callId, name: 'run_command', arguments: '{"command":"ls"}' }], usage });
+  log.append(sessionId, {
+    type: 'model.responded',
+    items: [{ type: 'tool_call', callId, name: 'run_command', arguments: '{"command":"ls"}' }],
+    usage,
+  });
   log.append(sessionId, { type: 'tool.started', callId, name: 'run_command', args: { command: 'ls' } });
-  if (finished) log.append(sessionId, { type: 'tool.finished', callId, name: 'run_command', outcome: 'ok', title: 'ls', output: 'a\n', durationMs: 1 });
+  if (finished)
+    log.append(sessionId, { type: 'tool.finished', callId, name: 'run_command', outcome: 'ok', title: 'ls', output: 'a\n', durationMs: 1 });
 }
 
 describe('the folds main keeps for windows', () => {
@@ -58,7 +63,11 @@ describe('the folds main keeps for windows', () => {
     const log = countingLog();
     for (const sessionId of ['a', 'b', 'c']) {
       log.append(sessionId, { type: 'user.messaged', text: `task ${sessionId}` });
-      log.append(sessionId, { type: 'approval.asked', approvalId: `ap-${sessionId}`, callId: 'x', tool: 'run_command', risk: 'exec', summary: 's', args: {} }, 5000);
+      log.append(
+        sessionId,
+        { type: 'approval.asked', approvalId: `ap-${sessionId}`, callId: 'x', tool: 'run_command', risk: 'exec', summary: 's', args: {} },
+        5000,
+      );
     }
     const folds = new SessionFolds(log, 2);
     expect(folds.snapshot('a').askedAt).toEqual({ 'ap-a': 5001 });

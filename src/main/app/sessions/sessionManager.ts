@@ -144,11 +144,21 @@ export class SessionManager {
   async whileStopped<T>(sessionId: string, what: string, work: () => Promise<T>): Promise<T> {
     this.requireSession(sessionId);
     if (this.running.has(sessionId)) {
-      throw new RequestError('conflict', `Cannot ${what} while the agent is working on this session: stop it (or wait until it finishes), then try again.`);
+      throw new RequestError(
+        'conflict',
+        `Cannot ${what} while the agent is working on this session: stop it (or wait until it finishes), then try again.`,
+      );
     }
-    if (this.holds.has(sessionId)) throw new RequestError('conflict', `Cannot ${what} now: a rewind of this session is still under way. Try again when it is done.`);
+    if (this.holds.has(sessionId))
+      throw new RequestError('conflict', `Cannot ${what} now: a rewind of this session is still under way. Try again when it is done.`);
     const done = work();
-    this.holds.set(sessionId, done.then(() => undefined, () => undefined));
+    this.holds.set(
+      sessionId,
+      done.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     try {
       return await done;
     } finally {

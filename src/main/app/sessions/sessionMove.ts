@@ -33,12 +33,16 @@ export interface SessionMoveDeps {
 export async function moveToWorktree(deps: SessionMoveDeps, sessionId: string): Promise<WorktreeMoved> {
   const session = deps.store.sessions.get(sessionId);
   if (!session) throw new RequestError('not_found', `There is no session ${sessionId}; it may have been deleted.`);
-  if (!session.projectId) throw new RequestError('invalid_input', 'This session belongs to no project, so it has no repository to make a worktree in.');
+  if (!session.projectId)
+    throw new RequestError('invalid_input', 'This session belongs to no project, so it has no repository to make a worktree in.');
   const from = session.workspace;
   const { changes } = await deps.diffs.standing(sessionId);
   const changedSince = changes.filter((change) => !matches(readEntry(insideWorkspace(from, change.path, change.path)), change.current));
   if (changedSince.length > 0) {
-    throw new RequestError('conflict', `${list(changedSince.map((change) => change.path))} changed since this session's changes were worked out; nothing was moved. Try again.`);
+    throw new RequestError(
+      'conflict',
+      `${list(changedSince.map((change) => change.path))} changed since this session's changes were worked out; nothing was moved. Try again.`,
+    );
   }
 
   const made = await deps.worktrees.makeFor(sessionId, session.projectId, from);
@@ -78,7 +82,8 @@ function carry(workspace: string, change: OwnFileChange): boolean {
   const absolute = insideWorkspace(workspace, change.path, change.path);
   const there = readEntry(absolute);
   if (matches(there, change.origin)) {
-    if (!matches(there, change.current)) revertTo(workspace, change.path, treeEntry(change.current), { kind: 'file' }, treeEntry(change.origin));
+    if (!matches(there, change.current))
+      revertTo(workspace, change.path, treeEntry(change.current), { kind: 'file' }, treeEntry(change.origin));
     return true;
   }
   // The committed file differs from what the session found (others' uncommitted work): put the session's hunks on it.

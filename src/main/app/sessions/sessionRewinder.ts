@@ -66,7 +66,10 @@ export class SessionRewinder {
     const log = new SessionLog(this.store, sessionId, onEvent);
     const target = undoableRewind(log.state);
     if (!target) {
-      throw new RequestError('not_found', 'There is no rewind to undo: this session has not been rewound, or its latest rewind was already undone.');
+      throw new RequestError(
+        'not_found',
+        'There is no rewind to undo: this session has not been rewound, or its latest rewind was already undone.',
+      );
     }
     const warnings = await rewindWarnings(this.store.events.list(sessionId, target.seq), target.seq, log.state.workspace);
     const files = restoresFiles(target.restore) && target.beforeCommit ? await this.restore(sessionId, target.beforeCommit) : undefined;
@@ -98,7 +101,10 @@ export class SessionRewinder {
     try {
       result = await repo.restoreFiles(commit);
     } catch (error) {
-      throw new RequestError('failed', `The files could not be restored to snapshot ${commit.slice(0, 12)}: ${(error as Error).message}. Check the workspace, then try again.`);
+      throw new RequestError(
+        'failed',
+        `The files could not be restored to snapshot ${commit.slice(0, 12)}: ${(error as Error).message}. Check the workspace, then try again.`,
+      );
     }
     const changes = await changedFiles(repo, result.saved.commit, result.restored.commit);
     return { beforeCommit: result.saved.commit, restoredCommit: result.restored.commit, paths: changes.map((change) => change.path) };
@@ -118,6 +124,8 @@ function findPoint(state: SessionState, toSeq: number): RewindPoint {
 
 function noCheckpointReason(state: SessionState, point: RewindPoint): string {
   if (point.filesUnavailable) return point.filesUnavailable;
-  const failed = state.checkpoints.find((checkpoint) => checkpoint.error && (checkpoint.callId === point.callId || checkpoint.seq > point.seq));
+  const failed = state.checkpoints.find(
+    (checkpoint) => checkpoint.error && (checkpoint.callId === point.callId || checkpoint.seq > point.seq),
+  );
   return failed?.error ?? 'no checkpoint of the files was taken at this step';
 }

@@ -83,7 +83,8 @@ export class SessionWorktrees {
    */
   async makeFor(sessionId: string, projectId: string, folder: string): Promise<{ event: EventOf<'worktree.created'>; workspace: string }> {
     const open = this.worktreeOf(sessionId);
-    if (open && !open.finished) throw new RequestError('conflict', `This session already works in its own worktree (branch ${open.branch}).`);
+    if (open && !open.finished)
+      throw new RequestError('conflict', `This session already works in its own worktree (branch ${open.branch}).`);
     const repo = await repositoryOf(folder);
     if ('unavailable' in repo) throw new RequestError('invalid_input', `This session cannot move to a worktree: ${repo.unavailable}`);
     return this.make(repo, projectId, sessionId, 'this session');
@@ -121,7 +122,10 @@ export class SessionWorktrees {
   refuseWhileOpen(sessionId: string): void {
     const worktree = this.worktreeOf(sessionId);
     if (worktree && !worktree.finished) {
-      throw new RequestError('conflict', `This session still has its worktree (branch ${worktree.branch}); merge, squash or discard it first, then delete the session.`);
+      throw new RequestError(
+        'conflict',
+        `This session still has its worktree (branch ${worktree.branch}); merge, squash or discard it first, then delete the session.`,
+      );
     }
   }
 
@@ -144,7 +148,8 @@ export class SessionWorktrees {
         'invalid_input',
         'This session works in the project folder itself, not in a worktree of its own: there is nothing to merge or discard.',
       );
-    if (worktree.finished) throw new RequestError('conflict', `This session's worktree was already ${pastTense(worktree.finished.action)}.`);
+    if (worktree.finished)
+      throw new RequestError('conflict', `This session's worktree was already ${pastTense(worktree.finished.action)}.`);
 
     let result: { action: WorktreeAction; commit?: string; into?: string } = { action };
     if (action !== 'discard') {

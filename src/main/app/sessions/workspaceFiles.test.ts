@@ -33,7 +33,15 @@ describe('workspace files for @-mentions', () => {
     const dir = workspace();
     const index = new WorkspaceFiles();
     const all = await index.complete(dir, '', 100);
-    expect([...all.files].sort()).toEqual(['.github/workflows/ci.yml', '.gitignore', 'README.md', 'lib/src/a.js', 'src/a.ts', 'src/app.tsx', 'src/deep/alpha.ts']);
+    expect([...all.files].sort()).toEqual([
+      '.github/workflows/ci.yml',
+      '.gitignore',
+      'README.md',
+      'lib/src/a.js',
+      'src/a.ts',
+      'src/app.tsx',
+      'src/deep/alpha.ts',
+    ]);
     expect((await index.complete(dir, 'src/a')).files).toEqual(['src/a.ts', 'src/app.tsx', 'lib/src/a.js']);
     expect((await index.complete(dir, 'SRC/A')).files).toEqual(['src/a.ts', 'src/app.tsx', 'lib/src/a.js']);
     expect((await index.complete(dir, 'alp')).files).toEqual(['src/deep/alpha.ts']);
@@ -42,7 +50,16 @@ describe('workspace files for @-mentions', () => {
   it('matches nothing outside the workspace, whatever is typed', async () => {
     const dir = workspace();
     const index = new WorkspaceFiles();
-    for (const query of ['../', '../../etc/passwd', '/etc/passwd', `${dir}/src/a.ts`, '~/.ssh', 'node_modules/pkg', '.git/config', 'debug.log']) {
+    for (const query of [
+      '../',
+      '../../etc/passwd',
+      '/etc/passwd',
+      `${dir}/src/a.ts`,
+      '~/.ssh',
+      'node_modules/pkg',
+      '.git/config',
+      'debug.log',
+    ]) {
       expect((await index.complete(dir, query)).files, query).toEqual([]);
     }
   });
@@ -85,7 +102,15 @@ describe('workspace files for @-mentions', () => {
     process.env.PATH = '';
     try {
       const { files } = await new WorkspaceFiles().complete(dir, '', 100);
-      expect([...files].sort()).toEqual(['.github/workflows/ci.yml', '.gitignore', 'README.md', 'lib/src/a.js', 'src/a.ts', 'src/app.tsx', 'src/deep/alpha.ts']);
+      expect([...files].sort()).toEqual([
+        '.github/workflows/ci.yml',
+        '.gitignore',
+        'README.md',
+        'lib/src/a.js',
+        'src/a.ts',
+        'src/app.tsx',
+        'src/deep/alpha.ts',
+      ]);
     } finally {
       process.env.PATH = saved;
     }
@@ -116,7 +141,13 @@ describe('workspace files for @-mentions', () => {
 describe('ranking', () => {
   it('puts a path that starts with the query first, then a name that does, then the rest by position and length', () => {
     const files = ['x/y/readme.md', 'readme.md', 'docs/README.md', 'a/breadme.txt', 'readme/long/path.md'];
-    expect(rankFiles(files, 'readme', 10)).toEqual(['readme.md', 'readme/long/path.md', 'x/y/readme.md', 'docs/README.md', 'a/breadme.txt']);
+    expect(rankFiles(files, 'readme', 10)).toEqual([
+      'readme.md',
+      'readme/long/path.md',
+      'x/y/readme.md',
+      'docs/README.md',
+      'a/breadme.txt',
+    ]);
     expect(rankFiles(files, './readme.md', 1)).toEqual(['readme.md']);
   });
 });

@@ -52,7 +52,11 @@ export class WorkspaceFiles {
  * first within each. Case-insensitive. An empty query lists the shallowest files.
  */
 export function rankFiles(files: readonly string[], query: string, limit: number): string[] {
-  const needle = query.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '').toLowerCase();
+  const needle = query
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .toLowerCase();
   const lastPart = needle.slice(needle.lastIndexOf('/') + 1);
   const scored: { file: string; score: number }[] = [];
   for (const file of files) {
@@ -69,7 +73,13 @@ export function rankFiles(files: readonly string[], query: string, limit: number
 
 async function listFiles(workspace: string, max: number): Promise<Listing> {
   const rg = findExecutable('rg');
-  if (rg) return listByProgram(rg, ['--files', '--hidden', '--no-config', '--no-require-git', '--glob=!.git', '--null', '--color=never'], workspace, max);
+  if (rg)
+    return listByProgram(
+      rg,
+      ['--files', '--hidden', '--no-config', '--no-require-git', '--glob=!.git', '--null', '--color=never'],
+      workspace,
+      max,
+    );
   const git = findExecutable('git');
   if (git) {
     try {

@@ -106,6 +106,8 @@ describe('when updates run at all', () => {
   it('words what holds a restart back', () => {
     expect(restartBlocker([])).toBeUndefined();
     expect(restartBlocker(['working'])).toBe('1 session is working; restart once it is done, or quit Tether to install the update then');
-    expect(restartBlocker(['waiting'])).toBe('1 session waits for your answer; restart once it is done, or quit Tether to install the update then');
+    expect(restartBlocker(['waiting'])).toBe(
+      '1 session waits for your answer; restart once it is done, or quit Tether to install the update then',
+    );
   });
 });

@@ -50,7 +50,9 @@ export function restartBlocker(statuses: SessionStatus[]): string | undefined {
     working > 0 ? `${plural(working, 'session')} ${working === 1 ? 'is' : 'are'} working` : undefined,
     waiting > 0 ? `${plural(waiting, 'session')} ${waiting === 1 ? 'waits' : 'wait'} for your answer` : undefined,
   ].filter((part) => part !== undefined);
-  return parts.length === 0 ? undefined : `${parts.join(' and ')}; restart once ${working + waiting === 1 ? 'it is' : 'they are'} done, or quit Tether to install the update then`;
+  return parts.length === 0
+    ? undefined
+    : `${parts.join(' and ')}; restart once ${working + waiting === 1 ? 'it is' : 'they are'} done, or quit Tether to install the update then`;
 }
 
 /** Whether this run should look for updates at all: only a packaged app, and not when turned off. */
@@ -73,7 +75,11 @@ export function startAutoUpdates(options: AutoUpdatesOptions): AutoUpdates {
   updater.on('error', (error) => options.log?.(`tether: looking for an update failed: ${error.message}`));
 
   const check = () => {
-    updater.checkForUpdates().catch((error: unknown) => options.log?.(`tether: looking for an update failed: ${error instanceof Error ? error.message : String(error)}`));
+    updater
+      .checkForUpdates()
+      .catch((error: unknown) =>
+        options.log?.(`tether: looking for an update failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
   };
   const first = setTimeout(check, options.firstCheckAfterMs ?? FIRST_CHECK_AFTER_MS);
   const every = setInterval(check, options.checkEveryMs ?? CHECK_EVERY_MS);

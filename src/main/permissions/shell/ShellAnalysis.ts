@@ -119,7 +119,15 @@ export class ShellAnalysis {
       this.reason('the command contains a NUL character, which bash and this parser read differently');
       source = source.slice(0, nul);
     }
-    this.script(source, { wrappers: [], writes: [], stdin: 'inherited', blockReadOnly: null, dialect: 'bash', depth: 0, cwdUnknown: false });
+    this.script(source, {
+      wrappers: [],
+      writes: [],
+      stdin: 'inherited',
+      blockReadOnly: null,
+      dialect: 'bash',
+      depth: 0,
+      cwdUnknown: false,
+    });
     for (const name of this.functions) {
       // Calling a function defined on the line is fine (its body is analysed); one named like a
       // builtin or a program makes `name` mean one thing or the other depending on the order of runs.
@@ -227,7 +235,15 @@ export class ShellAnalysis {
       case 'heredoc_redirect': {
         // A redirection alone where a statement goes: `$(< file)` reads the file, `$(> file)` empties it.
         const { writes } = this.redirects([node], frame);
-        if (writes.length) this.commands.push({ argv: [], wrappers: [...frame.wrappers], assignments: [], readOnly: false, mayReachNetwork: false, writesTo: [...frame.writes, ...writes] });
+        if (writes.length)
+          this.commands.push({
+            argv: [],
+            wrappers: [...frame.wrappers],
+            assignments: [],
+            readOnly: false,
+            mayReachNetwork: false,
+            writesTo: [...frame.writes, ...writes],
+          });
         return;
       }
       case 'comment':
@@ -263,7 +279,9 @@ export class ShellAnalysis {
     const [left, ...rest] = named(node);
     if (!left) return;
     this.statement(left, frame);
-    const operator = node.children.find((child) => child !== null && !child.isNamed && (child.type === '&&' || child.type === '||' || child.type === ';'));
+    const operator = node.children.find(
+      (child) => child !== null && !child.isNamed && (child.type === '&&' || child.type === '||' || child.type === ';'),
+    );
     const afterCd = this.cwd !== null && this.cwd === this.cwdAfterCd && left.type === 'command';
     const uncertain = this.cwd;
     if (afterCd && operator?.type === '&&' && uncertain) this.cwd = { dir: uncertain.dir, certain: true };
@@ -292,7 +310,12 @@ export class ShellAnalysis {
       frame,
     );
     const nested = this.commands.splice(mark);
-    const inner: Frame = { ...frame, writes: [...frame.writes, ...writes], stdin: stdin ?? frame.stdin, ...(stdin ? { document, stdinFile } : {}) };
+    const inner: Frame = {
+      ...frame,
+      writes: [...frame.writes, ...writes],
+      stdin: stdin ?? frame.stdin,
+      ...(stdin ? { document, stdinFile } : {}),
+    };
     if (body?.type === 'command') this.command(body, inner, strays);
     else {
       if (strays.length)
@@ -349,7 +372,8 @@ export class ShellAnalysis {
           stdin = isProcess ? 'pipe' : 'file';
           stdinFile = isProcess ? undefined : word.text;
         }
-        if ((operator === '<' || operator === '<>') && !isProcess && !NETWORK_DEVICE.test(word.text)) this.reads.push(...redirectRead(word, this.cwd));
+        if ((operator === '<' || operator === '<>') && !isProcess && !NETWORK_DEVICE.test(word.text))
+          this.reads.push(...redirectRead(word, this.cwd));
         if (operator === '<&' || operator === '>&-' || operator === '<&-') continue;
         if (operator === '>&' && (/^\d+-?$/.test(word.text) || word.text === '-')) continue;
         // bash opens a connection for these names itself (no such files exist): the network, not a file.
@@ -362,7 +386,8 @@ export class ShellAnalysis {
         if (body && !quoted) this.expressions(body, frame);
         stdin = quoted || !body || body.namedChildCount === 0 ? 'literal-document' : 'expanding-document';
         // Unquoted, bash still removes backslashes before $, ` and \ in the body.
-        document = stdin === 'literal-document' ? (quoted ? (body?.text ?? '') : (body?.text ?? '').replace(/\\([$`\\])/g, '$1')) : undefined;
+        document =
+          stdin === 'literal-document' ? (quoted ? (body?.text ?? '') : (body?.text ?? '').replace(/\\([$`\\])/g, '$1')) : undefined;
         let piped = false;
         for (const child of node.children) {
           if (!child) continue;
@@ -387,7 +412,13 @@ export class ShellAnalysis {
         this.statement(node, frame);
       }
     }
-    return { writes, stdin, ...(document !== undefined ? { document } : {}), ...(stdin === 'file' && stdinFile !== undefined ? { stdinFile } : {}), strays };
+    return {
+      writes,
+      stdin,
+      ...(document !== undefined ? { document } : {}),
+      ...(stdin === 'file' && stdinFile !== undefined ? { stdinFile } : {}),
+      strays,
+    };
   }
 
   private functionDefinition(node: Node, frame: Frame): void {

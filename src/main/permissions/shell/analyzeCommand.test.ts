@@ -438,9 +438,13 @@ describe('what cannot be pinned down', () => {
   });
 
   it('still lists a wrapper whose command cannot be told apart, as written', () => {
-    expect(expectUnpinnable('timeout --frobnicate 5 rm -rf /').commands.map((c) => c.argv)).toEqual([['timeout', '--frobnicate', '5', 'rm', '-rf', '/']]);
+    expect(expectUnpinnable('timeout --frobnicate 5 rm -rf /').commands.map((c) => c.argv)).toEqual([
+      ['timeout', '--frobnicate', '5', 'rm', '-rf', '/'],
+    ]);
     expect(expectUnpinnable('bash -c "$x"').commands.map((c) => c.argv)).toEqual([['bash', '-c', '"$x"']]);
-    expect(expectUnpinnable('sudo env -S "rm -rf /" ls').commands.map((c) => [c.wrappers, c.argv])).toEqual([[['sudo'], ['env', '-S', 'rm -rf /', 'ls']]]);
+    expect(expectUnpinnable('sudo env -S "rm -rf /" ls').commands.map((c) => [c.wrappers, c.argv])).toEqual([
+      [['sudo'], ['env', '-S', 'rm -rf /', 'ls']],
+    ]);
   });
 
   it('accepts find -exec sh -c with the file name passed as an argument', () => {

@@ -305,7 +305,16 @@ describe('analysis against real bash', () => {
 
 describe('what bash refuses to parse, against real bash', () => {
   // Lines tree-sitter reads without complaint but bash rejects: never pinned down, so never allowed.
-  const refused = ['ls ;; pwd', 'ls ;& pwd', 'ls ;;& pwd', '(ls ;; pwd)', '{ ls ;; }', 'ls && pwd ;;', 'echo a; ;; echo b', 'if ls; then pwd ;; fi'];
+  const refused = [
+    'ls ;; pwd',
+    'ls ;& pwd',
+    'ls ;;& pwd',
+    '(ls ;; pwd)',
+    '{ ls ;; }',
+    'ls && pwd ;;',
+    'echo a; ;; echo b',
+    'if ls; then pwd ;; fi',
+  ];
 
   it.each(refused)('%s is refused by bash and cannot be pinned down', (line) => {
     const checked = spawnSync('/bin/bash', ['-n', '-c', line], { encoding: 'utf8' });
@@ -314,7 +323,11 @@ describe('what bash refuses to parse, against real bash', () => {
   });
 
   it('still reads a case statement, whose terminators bash accepts', () => {
-    for (const line of ['case x in a) ls ;; b) pwd ;; esac', 'case x in (a) ls;; esac', 'case $1 in\n  -h) echo help ;;\n  *) ls ;;\nesac']) {
+    for (const line of [
+      'case x in a) ls ;; b) pwd ;; esac',
+      'case x in (a) ls;; esac',
+      'case $1 in\n  -h) echo help ;;\n  *) ls ;;\nesac',
+    ]) {
       expect(spawnSync('/bin/bash', ['-n', '-c', line]).status).toBe(0);
       expect(listed(line).unpinnable).toBeUndefined();
     }

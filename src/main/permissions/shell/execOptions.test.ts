@@ -24,7 +24,14 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const rule = (pattern: string, action: PermissionRule['action'] = 'allow'): PermissionRule => ({ pattern, action, source: 'user' });
 
 function engine(rules: PermissionRule[], mode: PermissionMode = 'ask') {
-  return createPermissionEngine({ workspaceRoot: root, home: path.join(root, 'home'), mode, outsideContent: 'ask', projectTrusted: false, rules });
+  return createPermissionEngine({
+    workspaceRoot: root,
+    home: path.join(root, 'home'),
+    mode,
+    outsideContent: 'ask',
+    projectTrusted: false,
+    rules,
+  });
 }
 
 /** The simple command of `line` whose program is the entry's. */
@@ -46,28 +53,36 @@ function prefixRules(argv: readonly string[]): string[] {
 }
 
 function entryName(entry: ExecOptionEntry): string {
-  const options = [...(entry.long ?? []).map((o) => `--${o}`), ...[...(entry.short ?? '')].map((o) => `-${o}`), ...(entry.word ?? []).map((o) => `-${o}`), ...(entry.runsWords ?? [])];
+  const options = [
+    ...(entry.long ?? []).map((o) => `--${o}`),
+    ...[...(entry.short ?? '')].map((o) => `-${o}`),
+    ...(entry.word ?? []).map((o) => `-${o}`),
+    ...(entry.runsWords ?? []),
+  ];
   return `${entry.program}${entry.subcommands ? ` ${entry.subcommands[0]}` : ''} ${options.slice(0, 3).join(' ')}${entry.assignments ? ' NAME=value' : ''}`;
 }
 
 describe('the exec-option table', () => {
-  it.each(EXEC_OPTIONS.map((entry) => [entryName(entry), entry] as const))('%s: its example is found, covered by no prefix rule, and offered no prefix', (_name, entry) => {
-    const part = partOf(entry.example, entry.program);
-    const found = execOptionIn(part);
-    expect(found, entry.example).toBeDefined();
-    expect(found!.why).toContain(entry.program);
-    // No prefix is offered: for this reason, or an earlier one (find runs anything, curl is too sharp).
-    expect(commandPrefix(part)).toHaveProperty('none');
-    for (const prefix of prefixRules(part.argv)) {
-      const verdict = engine([rule(prefix)]).evaluate(command(entry.example));
-      expect(verdict.action, `${prefix} on ${entry.example}: ${verdict.reason}`).toBe('ask');
-      const offer = verdict.allowAlways;
-      // What is offered is the exact line, never a prefix.
-      if (offer && 'rule' in offer) expect(offer.rule).toBe(`run_command(${entry.example})`);
-    }
-    // The exact command, which the person has read, is still something a rule can allow.
-    expect(engine([rule(`run_command(${entry.example})`)]).evaluate(command(entry.example)).action).not.toBe('deny');
-  });
+  it.each(EXEC_OPTIONS.map((entry) => [entryName(entry), entry] as const))(
+    '%s: its example is found, covered by no prefix rule, and offered no prefix',
+    (_name, entry) => {
+      const part = partOf(entry.example, entry.program);
+      const found = execOptionIn(part);
+      expect(found, entry.example).toBeDefined();
+      expect(found!.why).toContain(entry.program);
+      // No prefix is offered: for this reason, or an earlier one (find runs anything, curl is too sharp).
+      expect(commandPrefix(part)).toHaveProperty('none');
+      for (const prefix of prefixRules(part.argv)) {
+        const verdict = engine([rule(prefix)]).evaluate(command(entry.example));
+        expect(verdict.action, `${prefix} on ${entry.example}: ${verdict.reason}`).toBe('ask');
+        const offer = verdict.allowAlways;
+        // What is offered is the exact line, never a prefix.
+        if (offer && 'rule' in offer) expect(offer.rule).toBe(`run_command(${entry.example})`);
+      }
+      // The exact command, which the person has read, is still something a rule can allow.
+      expect(engine([rule(`run_command(${entry.example})`)]).evaluate(command(entry.example)).action).not.toBe('deny');
+    },
+  );
 
   it('cites where each entry comes from and has an example for its test', () => {
     for (const entry of EXEC_OPTIONS) {
@@ -159,7 +174,14 @@ describe('the issue’s lines and other members of the class', () => {
 
   it('counts an argument only known when it runs, or appended by xargs, as a possible exec-option', () => {
     for (const line of ['git fetch "$OPTS" origin', 'find . $ACTION', 'make $TARGET', 'go test $FLAGS ./...']) {
-      const verdict = engine([rule(`run_command(${line.split(' ').slice(0, line.startsWith('git') || line.startsWith('go') ? 2 : 1).join(' ')} *)`)]).evaluate(command(line));
+      const verdict = engine([
+        rule(
+          `run_command(${line
+            .split(' ')
+            .slice(0, line.startsWith('git') || line.startsWith('go') ? 2 : 1)
+            .join(' ')} *)`,
+        ),
+      ]).evaluate(command(line));
       expect(verdict.action, `${line}: ${verdict.reason}`).toBe('ask');
     }
     expect(findExecOption(['git', 'fetch'], { appended: true })).toBeDefined();
@@ -186,15 +208,20 @@ describe('properties', () => {
 
   it('no prefix rule of a line ever allows it when the line holds an exec-option of its program', () => {
     fc.assert(
-      fc.property(withOption, fc.array(benignWord, { maxLength: 3 }), fc.constantFrom<PermissionMode>('ask', 'auto-edit'), (example, extra, mode) => {
-        const line = `${example} ${extra.join(' ')}`.trim();
-        const program = example.split(' ')[0]!;
-        const part = partOf(line, program);
-        for (const prefix of prefixRules(part.argv)) {
-          const verdict = engine([rule(prefix)], mode).evaluate(command(line));
-          if (verdict.action === 'allow') throw new Error(`${prefix} allowed ${line}: ${verdict.reason}`);
-        }
-      }),
+      fc.property(
+        withOption,
+        fc.array(benignWord, { maxLength: 3 }),
+        fc.constantFrom<PermissionMode>('ask', 'auto-edit'),
+        (example, extra, mode) => {
+          const line = `${example} ${extra.join(' ')}`.trim();
+          const program = example.split(' ')[0]!;
+          const part = partOf(line, program);
+          for (const prefix of prefixRules(part.argv)) {
+            const verdict = engine([rule(prefix)], mode).evaluate(command(line));
+            if (verdict.action === 'allow') throw new Error(`${prefix} allowed ${line}: ${verdict.reason}`);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -16,7 +16,8 @@ export function hiddenProgram(command: SimpleCommand): string | undefined {
   const program = path.posix.basename(first);
   if (isOpaqueRunner(program)) return `${program} runs a program taken from its arguments`;
   const subcommand = args.find((arg) => !arg.startsWith('-'));
-  if (subcommand !== undefined && RUNNER_SUBCOMMANDS.has(`${program} ${subcommand}`)) return `${program} ${subcommand} runs whatever it is given`;
+  if (subcommand !== undefined && RUNNER_SUBCOMMANDS.has(`${program} ${subcommand}`))
+    return `${program} ${subcommand} runs whatever it is given`;
   const option = execOptionIn(command);
   if (option && option.effect !== 'writes files') return option.why;
   return undefined;

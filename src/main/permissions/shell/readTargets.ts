@@ -25,11 +25,65 @@ export interface Cwd {
 
 /** Read-only programs whose arguments name no file they read. */
 const NAMES_NO_FILE = new Set([
-  'echo', 'printf', 'true', 'false', ':', 'pwd', 'which', 'type', 'command', 'basename', 'dirname', 'uname', 'whoami', 'id',
-  'seq', 'expr', 'numfmt', 'printenv', 'nproc', 'arch', 'sleep', 'test', '[', 'tr', 'date', 'hostname', 'tty', 'locale',
-  'getconf', 'groups', 'yes', 'env', 'read', 'getopts', 'shift', 'set', 'shopt', 'wait', 'exit', 'return', 'break',
-  'continue', 'times', 'jobs', 'dirs', 'let', 'mapfile', 'readarray', 'trap', 'unalias', 'declare', 'typeset', 'local',
-  'export', 'readonly', 'unset', 'hash', 'help', 'popd',
+  'echo',
+  'printf',
+  'true',
+  'false',
+  ':',
+  'pwd',
+  'which',
+  'type',
+  'command',
+  'basename',
+  'dirname',
+  'uname',
+  'whoami',
+  'id',
+  'seq',
+  'expr',
+  'numfmt',
+  'printenv',
+  'nproc',
+  'arch',
+  'sleep',
+  'test',
+  '[',
+  'tr',
+  'date',
+  'hostname',
+  'tty',
+  'locale',
+  'getconf',
+  'groups',
+  'yes',
+  'env',
+  'read',
+  'getopts',
+  'shift',
+  'set',
+  'shopt',
+  'wait',
+  'exit',
+  'return',
+  'break',
+  'continue',
+  'times',
+  'jobs',
+  'dirs',
+  'let',
+  'mapfile',
+  'readarray',
+  'trap',
+  'unalias',
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'unset',
+  'hash',
+  'help',
+  'popd',
 ]);
 
 /**
@@ -76,7 +130,17 @@ function usesAny(args: readonly Word[], options: { short: string; long: readonly
 }
 
 /** Device files that are no file anybody keeps. */
-const NOT_FILES = new Set(['-', '/dev/null', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/stdin', '/dev/fd/0', '/dev/stdout', '/dev/stderr']);
+const NOT_FILES = new Set([
+  '-',
+  '/dev/null',
+  '/dev/zero',
+  '/dev/random',
+  '/dev/urandom',
+  '/dev/stdin',
+  '/dev/fd/0',
+  '/dev/stdout',
+  '/dev/stderr',
+]);
 
 /** What a read-only command named `program` reads of its arguments. */
 /**
@@ -103,7 +167,8 @@ export function argumentReads(program: string, args: readonly Word[], cwd: Cwd |
       const value = optionValue(word.text);
       // git's option values are revisions, patterns and formats unless the option names a file (--file=, --template=).
       const fileOption = /file|path|dir|template|config|from|input/.test(word.text.split('=', 1)[0]!);
-      const counts = program === 'git' || !readOnly ? fileOption || (program !== 'git' && value !== undefined && PATH_LIKE.test(value)) : true;
+      const counts =
+        program === 'git' || !readOnly ? fileOption || (program !== 'git' && value !== undefined && PATH_LIKE.test(value)) : true;
       if (value !== undefined && counts) pushTarget(reads, { ...word, text: value, source: value }, cwd, readOnly);
       continue;
     }

@@ -12,7 +12,10 @@ const TOP: Frame = { wrappers: [], writes: [], stdin: 'inherited', blockReadOnly
 
 const dynamic = (text: string): Word => ({ text, kind: 'dynamic', splits: true, source: text });
 
-function unwrap(argv: (string | Word)[], stdin: Stdin = 'inherited'): { next: ReturnType<typeof unwrapCommand>['next']; found: ReturnType<typeof unwrapCommand>['found']; invocation: Invocation } {
+function unwrap(
+  argv: (string | Word)[],
+  stdin: Stdin = 'inherited',
+): { next: ReturnType<typeof unwrapCommand>['next']; found: ReturnType<typeof unwrapCommand>['found']; invocation: Invocation } {
   const [name, ...args] = argv.map((word) => (typeof word === 'string' ? literalWord(word) : word));
   const invocation = invocationIn({ ...TOP, stdin }, true);
   const { next, found } = unwrapCommand(name!.text, args, invocation);
@@ -52,10 +55,18 @@ describe('unwrapCommand', () => {
   it('hands a script to the analysis with the frame it runs in', () => {
     const bash = unwrap(['bash', '-c', 'rm -rf build']);
     expect(bash.next).toBe('done');
-    expect(bash.found).toEqual([{ kind: 'script', source: 'rm -rf build', frame: expect.objectContaining({ wrappers: ['bash'], dialect: 'bash', depth: 1 }) }]);
+    expect(bash.found).toEqual([
+      { kind: 'script', source: 'rm -rf build', frame: expect.objectContaining({ wrappers: ['bash'], dialect: 'bash', depth: 1 }) },
+    ]);
 
     const su = unwrap(['su', '-c', 'id']);
-    expect(su.found).toEqual([{ kind: 'script', source: 'id', frame: expect.objectContaining({ wrappers: ['su'], dialect: 'sh', blockReadOnly: expect.any(String) }) }]);
+    expect(su.found).toEqual([
+      {
+        kind: 'script',
+        source: 'id',
+        frame: expect.objectContaining({ wrappers: ['su'], dialect: 'sh', blockReadOnly: expect.any(String) }),
+      },
+    ]);
 
     const trap = unwrap(['trap', 'rm -f /tmp/x', 'EXIT']);
     expect(trap.next).toBe('final');
@@ -65,9 +76,15 @@ describe('unwrapCommand', () => {
   it('gives the reason, in order, before the script for eval, and calls eval of a dynamic string opaque', () => {
     expect(unwrap(['eval', 'ls'])).toMatchObject({
       next: 'done',
-      found: [{ kind: 'reason', text: 'eval runs a string as a command' }, { kind: 'script', source: 'ls' }],
+      found: [
+        { kind: 'reason', text: 'eval runs a string as a command' },
+        { kind: 'script', source: 'ls' },
+      ],
     });
-    expect(unwrap(['eval', dynamic('"$X"')])).toMatchObject({ next: 'opaque', found: [{ kind: 'reason', text: 'eval runs a string as a command' }] });
+    expect(unwrap(['eval', dynamic('"$X"')])).toMatchObject({
+      next: 'opaque',
+      found: [{ kind: 'reason', text: 'eval runs a string as a command' }],
+    });
   });
 
   it('hands find -exec commands over as invocations of their own, the placeholder only known when it runs', () => {
@@ -89,16 +106,24 @@ describe('unwrapCommand', () => {
       { kind: 'variable-name', word: literalWord('parts'), builtin: 'read' },
       { kind: 'variable-name', word: literalWord('line'), builtin: 'read' },
     ]);
-    expect(unwrap(['printf', '-v', 'out', '%s', 'x']).found).toEqual([{ kind: 'variable-name', word: literalWord('out'), builtin: 'printf -v' }]);
+    expect(unwrap(['printf', '-v', 'out', '%s', 'x']).found).toEqual([
+      { kind: 'variable-name', word: literalWord('out'), builtin: 'printf -v' },
+    ]);
     expect(unwrap(['let', 'i=i+1']).found).toEqual([{ kind: 'arithmetic', text: 'i=i+1' }]);
   });
 
   it('gives a reason for what it cannot pin down', () => {
     const reasons = (argv: (string | Word)[], stdin?: Stdin) => unwrap(argv, stdin).found.filter((finding) => finding.kind === 'reason');
-    expect(reasons(['timeout', dynamic('$T'), 'ls'])).toEqual([{ kind: 'reason', text: "timeout's duration $T is only known when it runs" }]);
-    expect(reasons(['env', 'LD_PRELOAD=/tmp/x.so', 'ls'])).toEqual([{ kind: 'reason', text: 'env sets LD_PRELOAD for the command, which changes what it runs' }]);
+    expect(reasons(['timeout', dynamic('$T'), 'ls'])).toEqual([
+      { kind: 'reason', text: "timeout's duration $T is only known when it runs" },
+    ]);
+    expect(reasons(['env', 'LD_PRELOAD=/tmp/x.so', 'ls'])).toEqual([
+      { kind: 'reason', text: 'env sets LD_PRELOAD for the command, which changes what it runs' },
+    ]);
     expect(reasons(['python3'], 'pipe')).toEqual([{ kind: 'reason', text: 'python3 runs a program it reads from a pipe' }]);
-    expect(reasons(['bash', '-c', dynamic('$SCRIPT')])).toEqual([{ kind: 'reason', text: 'bash -c runs a script only known when it runs ($SCRIPT)' }]);
+    expect(reasons(['bash', '-c', dynamic('$SCRIPT')])).toEqual([
+      { kind: 'reason', text: 'bash -c runs a script only known when it runs ($SCRIPT)' },
+    ]);
     expect(unwrap(['env', '-S', 'ls -la']).next).toBe('opaque');
   });
 });

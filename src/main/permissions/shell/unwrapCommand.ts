@@ -281,7 +281,8 @@ function unwrapOne(found: Findings, name: string, args: Word[], invocation: Invo
         return 'done';
       }
       // `runuser -u user -- cmd` runs cmd; `su user` and `runuser user` start a shell for that user.
-      if (name === 'runuser' && parsed.scan.options.some((option) => option.name === 'u' || option.name === 'user')) return wrap(name, parsed.rest);
+      if (name === 'runuser' && parsed.scan.options.some((option) => option.name === 'u' || option.name === 'user'))
+        return wrap(name, parsed.rest);
       if (parsed.rest.length > 1) {
         found.reason(`${name} gives its arguments to a login shell, so what runs is unclear`);
         return 'opaque';
@@ -321,17 +322,11 @@ function unwrapOne(found: Findings, name: string, args: Word[], invocation: Invo
       }
       return 'final';
     case 'read':
-      builtinTargets(
-        found,
-        name,
-        args,
-        'adinNptu',
-        (option, value) => {
-          if (option !== 'a') return [];
-          found.array(value.text);
-          return [value];
-        },
-      );
+      builtinTargets(found, name, args, 'adinNptu', (option, value) => {
+        if (option !== 'a') return [];
+        found.array(value.text);
+        return [value];
+      });
       return 'final';
     case 'mapfile':
     case 'readarray':

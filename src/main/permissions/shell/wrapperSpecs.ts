@@ -102,9 +102,32 @@ export const WRAPPERS: Readonly<Record<string, WrapperTraits>> = {
 
 /** `<program> <word>` pairs that run whatever they are given (`npm exec rm …`, `uv run …`). */
 export const RUNNER_SUBCOMMANDS: ReadonlySet<string> = new Set([
-  'npm exec', 'npm x', 'pnpm dlx', 'pnpm exec', 'yarn dlx', 'yarn exec', 'uv run', 'uv tool', 'pipx run',
-  'poetry run', 'pdm run', 'hatch run', 'go run', 'cargo script', 'bundle exec', 'conda run', 'mamba run', 'dotnet exec',
-  'gh extension', 'deno run', 'bun x', 'rye run', 'nix run', 'mise exec', 'asdf exec', 'direnv exec',
+  'npm exec',
+  'npm x',
+  'pnpm dlx',
+  'pnpm exec',
+  'yarn dlx',
+  'yarn exec',
+  'uv run',
+  'uv tool',
+  'pipx run',
+  'poetry run',
+  'pdm run',
+  'hatch run',
+  'go run',
+  'cargo script',
+  'bundle exec',
+  'conda run',
+  'mamba run',
+  'dotnet exec',
+  'gh extension',
+  'deno run',
+  'bun x',
+  'rye run',
+  'nix run',
+  'mise exec',
+  'asdf exec',
+  'direnv exec',
 ]);
 
 export function isTransparentWrapper(name: string): boolean {

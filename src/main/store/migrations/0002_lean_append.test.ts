@@ -7,7 +7,12 @@ import { SessionHeads } from '../sessionHeads';
 import { SessionTotals } from '../sessionTotals';
 import { ToolCallGuard } from '../toolCallGuard';
 import { migrations } from '.';
-import { migrationFixture, npmTestFinished as finished, npmTestStarted as started, sqlJson as payload } from '../../../../test/support/migrationFixture';
+import {
+  migrationFixture,
+  npmTestFinished as finished,
+  npmTestStarted as started,
+  sqlJson as payload,
+} from '../../../../test/support/migrationFixture';
 
 const fixture = migrationFixture('m0002');
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { migrationFixture, npmTestFinished as finished, npmTestStarted as started, sqlJson as payload } from '../../../../test/support/migrationFixture';
+import {
+  migrationFixture,
+  npmTestFinished as finished,
+  npmTestStarted as started,
+  sqlJson as payload,
+} from '../../../../test/support/migrationFixture';
 
 const fixture = migrationFixture('m0003');
 

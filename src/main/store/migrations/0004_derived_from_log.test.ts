@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { migrationFixture, npmTestFinished as finishedTest, npmTestStarted as startedTest, sqlJson as event } from '../../../../test/support/migrationFixture';
+import {
+  migrationFixture,
+  npmTestFinished as finishedTest,
+  npmTestStarted as startedTest,
+  sqlJson as event,
+} from '../../../../test/support/migrationFixture';
 
 const fixture = migrationFixture('m0004');
 

@@ -41,7 +41,9 @@ describe('migration 6 (a project keeps the mode its new sessions start in)', () 
         expect(db.prepare<[string], { mode: string }>('SELECT default_mode AS mode FROM projects WHERE id = ?').get('p1')?.mode).toBe(mode);
       }
       for (const mode of ['unleashed', 'AUTO', '']) {
-        expect(() => db.prepare<[string, string]>('UPDATE projects SET default_mode = ? WHERE id = ?').run(mode, 'p2')).toThrow(/CHECK constraint/);
+        expect(() => db.prepare<[string, string]>('UPDATE projects SET default_mode = ? WHERE id = ?').run(mode, 'p2')).toThrow(
+          /CHECK constraint/,
+        );
       }
       db.prepare<[string]>('UPDATE projects SET default_mode = NULL WHERE id = ?').run('p1');
     });

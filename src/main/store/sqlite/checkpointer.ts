@@ -76,7 +76,14 @@ export class Checkpointer {
     const binding = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(CHECKPOINT_WORKER, {
       eval: true,
-      workerData: { file: this.file, binding, nativeBinding: nativeBindingOption(sqliteBinding()), pauseMs: CHECKPOINT_PAUSE_MS, idleMs: IDLE_WAKE_MS, shared: this.shared.buffer },
+      workerData: {
+        file: this.file,
+        binding,
+        nativeBinding: nativeBindingOption(sqliteBinding()),
+        pauseMs: CHECKPOINT_PAUSE_MS,
+        idleMs: IDLE_WAKE_MS,
+        shared: this.shared.buffer,
+      },
     });
     this.worker = worker;
     // It must never keep a process alive.

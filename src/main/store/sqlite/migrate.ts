@@ -37,7 +37,9 @@ export function migrate(sqlite: BetterSqlite3.Database, file: string, from: numb
           const broken = sqlite.pragma('foreign_key_check') as { table: string; parent: string }[];
           if (broken.length > 0) {
             const first = broken[0];
-            throw new Error(`it leaves ${broken.length} row(s) whose foreign key points nowhere (first: ${first?.table} -> ${first?.parent})`);
+            throw new Error(
+              `it leaves ${broken.length} row(s) whose foreign key points nowhere (first: ${first?.table} -> ${first?.parent})`,
+            );
           }
         } catch (error) {
           if (isBusy(error)) throw error;

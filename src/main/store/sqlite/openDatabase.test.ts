@@ -128,7 +128,11 @@ describe('backups before migrating', () => {
 
 describe('refusals', () => {
   it('refuses a database from a newer Tether and leaves its bytes alone', () => {
-    const seven = Array.from({ length: 7 }, (_, i): Migration => ({ version: i + 1, name: `m${i + 1}`, sql: `CREATE TABLE t${i + 1} (x);` }));
+    const seven = Array.from({ length: 7 }, (_, i): Migration => ({
+      version: i + 1,
+      name: `m${i + 1}`,
+      sql: `CREATE TABLE t${i + 1} (x);`,
+    }));
     open(file, { migrations: seven }).close();
     const before = fs.readFileSync(file);
     const filesBefore = fs.readdirSync(dir).sort();
@@ -245,7 +249,10 @@ describe('group commit', () => {
       seenElsewhere: (): string[] => {
         const other = open(file, { migrations: [parents], backgroundCheckpoints: false });
         try {
-          return other.prepare<[], { text: string }>('SELECT text FROM notes ORDER BY id').all().map((row) => row.text);
+          return other
+            .prepare<[], { text: string }>('SELECT text FROM notes ORDER BY id')
+            .all()
+            .map((row) => row.text);
         } finally {
           other.close();
         }
@@ -328,7 +335,9 @@ describe('group commit', () => {
 
   it('marks the group lost at once when a grouped write fails in a way that rolls the whole transaction back', () => {
     const { db, note, seenElsewhere } = notesDb();
-    db.exec("CREATE TRIGGER full AFTER INSERT ON notes WHEN NEW.text = 'disk full' BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END");
+    db.exec(
+      "CREATE TRIGGER full AFTER INSERT ON notes WHEN NEW.text = 'disk full' BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END",
+    );
     const { group } = note('lost');
     expect(() => note('disk full')).toThrow(/database or disk is full/);
     expect(group.state).toBe('rolled_back');

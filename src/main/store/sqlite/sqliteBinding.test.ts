@@ -4,7 +4,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../storeError';
 import { openDatabase } from './openDatabase';
-import { chooseSqliteBinding, electronBuildDir, explainBindingFailure, nativeBindingOption, packageRoot, type Runtime } from './sqliteBinding';
+import {
+  chooseSqliteBinding,
+  electronBuildDir,
+  explainBindingFailure,
+  nativeBindingOption,
+  packageRoot,
+  type Runtime,
+} from './sqliteBinding';
 
 const node: Runtime = { modules: '115', platform: 'linux', arch: 'x64' };
 const electron: Runtime = { electron: '45.5.0', modules: '140', platform: 'linux', arch: 'x64' };
@@ -32,7 +39,9 @@ describe('choosing the better-sqlite3 build by runtime', () => {
   });
 
   it('names the build folder by Electron version, platform and architecture', () => {
-    expect(electronBuildDir(root, { electron: '46.0.1', platform: 'darwin', arch: 'arm64' })).toBe('/opt/tether/native/electron-46.0.1-darwin-arm64');
+    expect(electronBuildDir(root, { electron: '46.0.1', platform: 'darwin', arch: 'arm64' })).toBe(
+      '/opt/tether/native/electron-46.0.1-darwin-arm64',
+    );
   });
 
   it('falls back to the default build inside Electron when none was prepared (a packaged app rebuilt it in place)', () => {

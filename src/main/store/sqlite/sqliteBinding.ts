@@ -39,7 +39,11 @@ export function electronBuildDir(packageRoot: string, runtime: Pick<Runtime, 'pl
   return path.join(packageRoot, 'native', `electron-${runtime.electron}-${runtime.platform}-${runtime.arch}`);
 }
 
-export function chooseSqliteBinding(runtime: Runtime, packageRoot: string, exists: (file: string) => boolean = fs.existsSync): SqliteBinding {
+export function chooseSqliteBinding(
+  runtime: Runtime,
+  packageRoot: string,
+  exists: (file: string) => boolean = fs.existsSync,
+): SqliteBinding {
   if (runtime.electron === undefined) return { kind: 'default' };
   const file = path.join(electronBuildDir(packageRoot, { ...runtime, electron: runtime.electron }), 'better_sqlite3.node');
   return exists(file) ? { kind: 'electron-build', file } : { kind: 'default' };
@@ -72,7 +76,12 @@ const WRONG_ABI = /NODE_MODULE_VERSION (\d+)[\s\S]*?NODE_MODULE_VERSION (\d+)/;
 export function explainBindingFailure(error: unknown, runtime: Runtime): unknown {
   const message = error instanceof Error ? error.message : String(error);
   const abi = WRONG_ABI.exec(message);
-  if (!abi && !/was compiled against a different Node\.js version|invalid ELF header|not a valid Win32 application|incompatible architecture/i.test(message)) {
+  if (
+    !abi &&
+    !/was compiled against a different Node\.js version|invalid ELF header|not a valid Win32 application|incompatible architecture/i.test(
+      message,
+    )
+  ) {
     return error;
   }
   const builtFor = abi ? ` (it was built for ABI ${abi[1]})` : '';

@@ -18,9 +18,12 @@ describe('decodeText', () => {
   });
 
   it('finds the charset of an HTML page in its <meta> tags', () => {
-    const page = (meta: string) => Buffer.concat([latin1(`<html><head>${meta}</head><body>`), latin1('\xe9t\xe9'), latin1('</body></html>')]);
+    const page = (meta: string) =>
+      Buffer.concat([latin1(`<html><head>${meta}</head><body>`), latin1('\xe9t\xe9'), latin1('</body></html>')]);
     expect(decodeText(page('<meta charset="ISO-8859-1">'), undefined, 'html').text).toContain('été');
-    expect(decodeText(page('<meta http-equiv="Content-Type" content="text/html; charset=windows-1252">'), undefined, 'html').text).toContain('été');
+    expect(
+      decodeText(page('<meta http-equiv="Content-Type" content="text/html; charset=windows-1252">'), undefined, 'html').text,
+    ).toContain('été');
   });
 
   it('finds the encoding of an XML document in its declaration', () => {
@@ -30,7 +33,10 @@ describe('decodeText', () => {
 
   it('reads undeclared bytes as UTF-8 when they are valid UTF-8, else as windows-1252', () => {
     expect(decodeText(Buffer.from('naïve €', 'utf8'), undefined, 'text')).toEqual({ text: 'naïve €', charset: 'utf-8' });
-    expect(decodeText(Buffer.from([0x6e, 0x61, 0xef, 0x76, 0x65, 0x20, 0x80]), undefined, 'text')).toEqual({ text: 'naïve €', charset: 'windows-1252' });
+    expect(decodeText(Buffer.from([0x6e, 0x61, 0xef, 0x76, 0x65, 0x20, 0x80]), undefined, 'text')).toEqual({
+      text: 'naïve €',
+      charset: 'windows-1252',
+    });
   });
 
   it('reads JSON as UTF-8 without looking for declarations, and ignores an unknown charset', () => {

@@ -83,7 +83,14 @@ export async function fetchPage(address: string, options: FetchPageOptions, stop
         target = nextTarget;
         continue;
       }
-      const page = { kind: 'page' as const, url: current, redirects, status: response.status, statusText: response.statusText, headers: response.headers };
+      const page = {
+        kind: 'page' as const,
+        url: current,
+        redirects,
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      };
       if (!options.wantsBody(response.status, response.headers['content-type'])) {
         response.discard();
         return { ...page, body: Buffer.alloc(0), bodyRead: false, truncated: false };
@@ -109,7 +116,9 @@ function parseUrl(address: string): URL {
   try {
     url = new URL(address.trim());
   } catch {
-    throw new ToolError(`fetch_url: "${address}" is not a valid URL; pass an absolute http:// or https:// URL, e.g. https://example.com/page.`);
+    throw new ToolError(
+      `fetch_url: "${address}" is not a valid URL; pass an absolute http:// or https:// URL, e.g. https://example.com/page.`,
+    );
   }
   const refusal = unsupportedUrl(url);
   if (refusal) throw new ToolError(`fetch_url: ${url.href} ${refusal.replace(/^which /, '')}`);

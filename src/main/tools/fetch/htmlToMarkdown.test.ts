@@ -53,7 +53,9 @@ describe('htmlToMarkdown', () => {
 
   it('fences code blocks with their language, with or without <code>, longer than any backtick run inside', () => {
     expect(md('<pre><code class="language-ts">let a = 1;\n</code></pre>')).toBe('```ts\nlet a = 1;\n```');
-    expect(md('<pre class="highlight-source-python"><span>def f():</span>\n    return 1</pre>')).toBe('```python\ndef f():\n    return 1\n```');
+    expect(md('<pre class="highlight-source-python"><span>def f():</span>\n    return 1</pre>')).toBe(
+      '```python\ndef f():\n    return 1\n```',
+    );
     expect(md('<pre>x ```` y</pre>')).toBe('`````\nx ```` y\n`````');
     expect(md('<p>Call <code>run()</code> now.</p>')).toBe('Call `run()` now.');
   });
@@ -78,7 +80,9 @@ describe('htmlToMarkdown', () => {
 
 describe('htmlToMarkdown on big or broken pages', () => {
   it('drops scripts, styles, svg and comments before parsing, and an unclosed one to the end of the page', () => {
-    expect(md('<p>a</p><!-- <p>comment</p> --><script>if (a < b) document.write("<p>x</p>")</script><SCRIPT type="x">y</SCRIPT ><p>b</p>')).toBe('a\n\nb');
+    expect(
+      md('<p>a</p><!-- <p>comment</p> --><script>if (a < b) document.write("<p>x</p>")</script><SCRIPT type="x">y</SCRIPT ><p>b</p>'),
+    ).toBe('a\n\nb');
     expect(md('<p>a</p><style>p { color: red }')).toBe('a');
     expect(md('<p>a</p><!-- never closed <p>b</p>')).toBe('a');
   });

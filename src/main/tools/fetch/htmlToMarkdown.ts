@@ -29,8 +29,26 @@ type Replacement = (content: string, node: DomNode) => string;
 
 /** Elements that carry no reading text: scripts, chrome, embedded media, form controls. */
 const DROPPED = new Set([
-  'SCRIPT', 'STYLE', 'NOSCRIPT', 'NAV', 'SVG', 'IFRAME', 'TEMPLATE', 'CANVAS', 'OBJECT', 'EMBED',
-  'AUDIO', 'VIDEO', 'MAP', 'BUTTON', 'SELECT', 'INPUT', 'TEXTAREA', 'LINK', 'META', 'BASE',
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'NAV',
+  'SVG',
+  'IFRAME',
+  'TEMPLATE',
+  'CANVAS',
+  'OBJECT',
+  'EMBED',
+  'AUDIO',
+  'VIDEO',
+  'MAP',
+  'BUTTON',
+  'SELECT',
+  'INPUT',
+  'TEXTAREA',
+  'LINK',
+  'META',
+  'BASE',
 ]);
 
 /** Readable Markdown for an HTML page, and its <title>. */
@@ -81,44 +99,84 @@ export function htmlToMarkdown(page: string, pageUrl: URL, maxHtmlChars = DEFAUL
       replacement: replacement as unknown as TurndownService.ReplacementFunction,
     });
 
-  rule('title', (node) => node.nodeName === 'TITLE', (_content, node) => {
-    title ||= collapse(node.textContent ?? '');
-    return '';
-  });
-  rule('link', (node) => node.nodeName === 'A', (content, node) => {
-    const text = content.trim();
-    const href = node.getAttribute('href')?.trim();
-    if (!text) return '';
-    if (!href || href.startsWith('#') || /^javascript:/i.test(href)) return content;
-    const target = absolute(href, base);
-    return target ? `[${text}](${linkDestination(target)})` : content;
-  });
-  rule('image', (node) => node.nodeName === 'IMG', (_content, node) => {
-    const alt = collapse(node.getAttribute('alt') ?? '');
-    const src = node.getAttribute('src')?.trim();
-    if (!alt) return '';
-    if (!src || /^data:/i.test(src)) return alt;
-    const target = absolute(src, base);
-    return target ? `![${alt.replace(/[[\]]/g, '\\$&')}](${linkDestination(target)})` : alt;
-  });
-  rule('codeBlock', (node) => node.nodeName === 'PRE', (_content, node) => codeBlock(node));
-  rule('listItem', (node) => node.nodeName === 'LI', (content, node) => listItem(content, node));
-  rule('tableCell', (node) => node.nodeName === 'TH' || node.nodeName === 'TD', (content, node) => {
-    const flat = content.replace(/\s*\n+\s*/g, ' ').trim();
-    if (!isDataTable(tableOf(node))) return `\n\n${content}\n\n`;
-    // A spanning cell is followed by empty ones, so every row has as many cells as the header says.
-    return ` ${flat.replace(/\|/g, '\\|')} |${' |'.repeat(span(node) - 1)}`;
-  });
-  rule('tableRow', (node) => node.nodeName === 'TR', (content, node) => {
-    const table = tableOf(node);
-    if (!isDataTable(table)) return `\n\n${content}\n\n`;
-    const separator = table?.querySelector('tr') === node ? `\n|${' --- |'.repeat(cellCount(node))}` : '';
-    return `\n|${content}${separator}\n`;
-  });
-  rule('tableSection', (node) => ['THEAD', 'TBODY', 'TFOOT'].includes(node.nodeName), (content) => content);
-  rule('table', (node) => node.nodeName === 'TABLE', (content) => `\n\n${content.replace(/^\n+|\n+$/g, '')}\n\n`);
+  rule(
+    'title',
+    (node) => node.nodeName === 'TITLE',
+    (_content, node) => {
+      title ||= collapse(node.textContent ?? '');
+      return '';
+    },
+  );
+  rule(
+    'link',
+    (node) => node.nodeName === 'A',
+    (content, node) => {
+      const text = content.trim();
+      const href = node.getAttribute('href')?.trim();
+      if (!text) return '';
+      if (!href || href.startsWith('#') || /^javascript:/i.test(href)) return content;
+      const target = absolute(href, base);
+      return target ? `[${text}](${linkDestination(target)})` : content;
+    },
+  );
+  rule(
+    'image',
+    (node) => node.nodeName === 'IMG',
+    (_content, node) => {
+      const alt = collapse(node.getAttribute('alt') ?? '');
+      const src = node.getAttribute('src')?.trim();
+      if (!alt) return '';
+      if (!src || /^data:/i.test(src)) return alt;
+      const target = absolute(src, base);
+      return target ? `![${alt.replace(/[[\]]/g, '\\$&')}](${linkDestination(target)})` : alt;
+    },
+  );
+  rule(
+    'codeBlock',
+    (node) => node.nodeName === 'PRE',
+    (_content, node) => codeBlock(node),
+  );
+  rule(
+    'listItem',
+    (node) => node.nodeName === 'LI',
+    (content, node) => listItem(content, node),
+  );
+  rule(
+    'tableCell',
+    (node) => node.nodeName === 'TH' || node.nodeName === 'TD',
+    (content, node) => {
+      const flat = content.replace(/\s*\n+\s*/g, ' ').trim();
+      if (!isDataTable(tableOf(node))) return `\n\n${content}\n\n`;
+      // A spanning cell is followed by empty ones, so every row has as many cells as the header says.
+      return ` ${flat.replace(/\|/g, '\\|')} |${' |'.repeat(span(node) - 1)}`;
+    },
+  );
+  rule(
+    'tableRow',
+    (node) => node.nodeName === 'TR',
+    (content, node) => {
+      const table = tableOf(node);
+      if (!isDataTable(table)) return `\n\n${content}\n\n`;
+      const separator = table?.querySelector('tr') === node ? `\n|${' --- |'.repeat(cellCount(node))}` : '';
+      return `\n|${content}${separator}\n`;
+    },
+  );
+  rule(
+    'tableSection',
+    (node) => ['THEAD', 'TBODY', 'TFOOT'].includes(node.nodeName),
+    (content) => content,
+  );
+  rule(
+    'table',
+    (node) => node.nodeName === 'TABLE',
+    (content) => `\n\n${content.replace(/^\n+|\n+$/g, '')}\n\n`,
+  );
   // Added last so it is tried first: turndown's remove() would lose to any rule for the same tag.
-  rule('dropped', (node) => DROPPED.has(node.nodeName.toUpperCase()) || isHidden(node), () => '');
+  rule(
+    'dropped',
+    (node) => DROPPED.has(node.nodeName.toUpperCase()) || isHidden(node),
+    () => '',
+  );
 
   const markdown = service
     .turndown(html)
@@ -151,7 +209,11 @@ function withoutNoise(page: string): string {
 }
 
 function isHidden(node: DomNode): boolean {
-  return node.getAttribute('hidden') !== null || node.getAttribute('aria-hidden') === 'true' || /display\s*:\s*none/i.test(node.getAttribute('style') ?? '');
+  return (
+    node.getAttribute('hidden') !== null ||
+    node.getAttribute('aria-hidden') === 'true' ||
+    /display\s*:\s*none/i.test(node.getAttribute('style') ?? '')
+  );
 }
 
 function baseUrl(html: string, pageUrl: URL): URL {
@@ -198,7 +260,10 @@ function listItem(content: string, node: DomNode): string {
     const siblings = Array.from(parent.childNodes).filter((child) => child.nodeName === 'LI');
     prefix = `${(Number.isFinite(start) ? start : 1) + siblings.indexOf(node)}. `;
   }
-  const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
+  const body = content
+    .replace(/^\n+/, '')
+    .replace(/\n+$/, '\n')
+    .replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
   return `${prefix}${body.replace(/\n$/, '')}\n`;
 }
 

@@ -17,7 +17,8 @@ export interface PinnedResponse {
 }
 
 const USER_AGENT = 'Mozilla/5.0 (compatible; Tether/0.1; fetch_url)';
-const ACCEPT = 'text/html,application/xhtml+xml,text/markdown;q=0.95,text/plain;q=0.9,application/json;q=0.9,application/xml;q=0.8,*/*;q=0.5';
+const ACCEPT =
+  'text/html,application/xhtml+xml,text/markdown;q=0.95,text/plain;q=0.9,application/json;q=0.9,application/xml;q=0.8,*/*;q=0.5';
 
 /**
  * GETs a checked Target, connecting only to the addresses it was checked with. Node's fetch gives
@@ -75,17 +76,27 @@ function pinnedLookup(target: Target): LookupFunction {
     const addresses = target.addresses.filter((entry) => !family || entry.family === family);
     const first = addresses[0];
     if (hostname !== target.host || !first) {
-      const error: NodeJS.ErrnoException = new Error(`fetch_url resolved ${target.host}, not ${hostname}${family ? ` (IPv${family})` : ''}`);
+      const error: NodeJS.ErrnoException = new Error(
+        `fetch_url resolved ${target.host}, not ${hostname}${family ? ` (IPv${family})` : ''}`,
+      );
       error.code = 'ENOTFOUND';
       callback(error, '', 0);
       return;
     }
-    if (options.all) callback(null, addresses.map(({ address, family }) => ({ address, family })));
+    if (options.all)
+      callback(
+        null,
+        addresses.map(({ address, family }) => ({ address, family })),
+      );
     else callback(null, first.address, first.family);
   };
 }
 
-async function readBody(request: http.ClientRequest, response: http.IncomingMessage, maxBytes: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+async function readBody(
+  request: http.ClientRequest,
+  response: http.IncomingMessage,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
@@ -127,7 +138,9 @@ function decoded(response: http.IncomingMessage): Readable {
       finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
     });
   } else {
-    const error: NodeJS.ErrnoException = new Error(`the server sent the body with content-encoding "${encoding}", which fetch_url cannot decode`);
+    const error: NodeJS.ErrnoException = new Error(
+      `the server sent the body with content-encoding "${encoding}", which fetch_url cannot decode`,
+    );
     error.code = 'UNSUPPORTED_ENCODING';
     throw error;
   }

@@ -28,9 +28,7 @@ export function compileGlob(glob: string): GlobFilter {
   const source = (negated ? '!' : '') + body;
   const nameOnly = body.replace(/^(\*\*\/)+/, '');
   const byName = !nameOnly.includes('/');
-  const test = byName
-    ? picomatch(nameOnly, { dot: true })
-    : picomatch(body, { dot: true });
+  const test = byName ? picomatch(nameOnly, { dot: true }) : picomatch(body, { dot: true });
   const matches = byName
     ? (path: string) => test(path.slice(path.lastIndexOf('/') + 1)) !== negated
     : (path: string) => test(path) !== negated;

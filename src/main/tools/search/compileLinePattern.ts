@@ -56,7 +56,9 @@ export function compileLinePattern(pattern: string, options: { literal: boolean;
   try {
     line = new RegExp(source, flags);
   } catch (error) {
-    throw new PatternSyntaxError(`JavaScript RegExp: ${(error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`);
+    throw new PatternSyntaxError(
+      `JavaScript RegExp: ${(error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`,
+    );
   }
   if (options.literal && options.caseSensitive) {
     return { test: (text) => text.includes(bytes), mayMatchFile: (content) => content.includes(bytes) };
@@ -77,7 +79,8 @@ function translate(pattern: string): { source: string; caseInsensitive: boolean 
   if (leadingFlags?.[1]) {
     for (const flag of leadingFlags[1]) {
       if (flag === 'i') caseInsensitive = true;
-      else if (flag !== 'm' && flag !== 's') throw new PatternSyntaxError(`the inline flag (?${flag}) is not supported by the built-in search engine`);
+      else if (flag !== 'm' && flag !== 's')
+        throw new PatternSyntaxError(`the inline flag (?${flag}) is not supported by the built-in search engine`);
     }
     i = leadingFlags[0].length;
   }
@@ -112,7 +115,8 @@ function translate(pattern: string): { source: string; caseInsensitive: boolean 
       } else if (next === 'x' && pattern[i] === '{') {
         const end = pattern.indexOf('}', i);
         const code = end === -1 ? NaN : parseInt(pattern.slice(i + 1, end), 16);
-        if (!(code >= 0 && code <= 0xff)) throw new PatternSyntaxError('\\x{...} above \\x{ff} needs Unicode mode, which search_code does not use');
+        if (!(code >= 0 && code <= 0xff))
+          throw new PatternSyntaxError('\\x{...} above \\x{ff} needs Unicode mode, which search_code does not use');
         out += `\\x${code.toString(16).padStart(2, '0')}`;
         i = end + 1;
       } else if (next === 'g' && !inClass) {

@@ -13,7 +13,9 @@ import { BackendUnavailableError, type MatchSink, type SearchQuery } from './Sea
  * own rule looks at the first 8000 bytes only; globs, the size limit and files holding a NUL
  * byte are filtered by search_code afterwards.
  */
-export function gitGrepArguments(query: Pick<SearchQuery, 'folder' | 'pattern' | 'literal' | 'caseSensitive' | 'useIgnoreFiles'>): string[] {
+export function gitGrepArguments(
+  query: Pick<SearchQuery, 'folder' | 'pattern' | 'literal' | 'caseSensitive' | 'useIgnoreFiles'>,
+): string[] {
   const args = [...GUARD_CONFIG, '-c', `core.excludesFile=${os.devNull}`, '-c', 'core.quotePath=false', 'grep', '--no-index'];
   if (query.useIgnoreFiles) args.push('--exclude-standard');
   args.push('--null', '--line-number', '--text', '--no-color');
@@ -58,7 +60,8 @@ export async function gitGrepSearch(query: SearchQuery, sink: MatchSink): Promis
   }
   if (outcome.code !== 0 && outcome.code !== 1) {
     const message = outcome.stderr.replace(/^(fatal|error): /gm, '').trim();
-    if (/not compiled with|PCRE.*not (available|supported)/i.test(message)) throw new BackendUnavailableError(`git grep cannot use PCRE: ${message}`);
+    if (/not compiled with|PCRE.*not (available|supported)/i.test(message))
+      throw new BackendUnavailableError(`git grep cannot use PCRE: ${message}`);
     if (/-e option|command line|pattern|regex|parenthes|bracket|character class|quantifier|escape|lookbehind|group/i.test(message)) {
       throw new PatternSyntaxError(`git grep: ${message}`);
     }

@@ -86,7 +86,7 @@ async function searchFile(absolute: string, relative: string, pattern: LinePatte
   const text = content.toString('latin1');
   if (pattern.mayMatchFile && !pattern.mayMatchFile(text)) return;
   let line = 0;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = text.indexOf('\n', start);
     const next = end === -1 ? text.length : end + 1;
     if (end === -1) end = text.length;

@@ -8,7 +8,7 @@ export function portablePattern(pattern: string): string {
   let out = '';
   let inClass = false;
   let classStart = false;
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const c = pattern[i] as string;
     if (c === '\\') {
       const next = pattern[i + 1] ?? '';

@@ -13,7 +13,9 @@ const PREVIEW_BYTES = 4096;
  * into), hidden files included but never `.git`, .gitignore and .git/info/exclude honoured but not
  * .ignore/.rgignore or the global excludes file, no config file, no transcoding.
  */
-export function ripgrepArguments(query: Pick<SearchQuery, 'folder' | 'pattern' | 'literal' | 'caseSensitive' | 'glob' | 'useIgnoreFiles' | 'inGitRepository'>): string[] {
+export function ripgrepArguments(
+  query: Pick<SearchQuery, 'folder' | 'pattern' | 'literal' | 'caseSensitive' | 'glob' | 'useIgnoreFiles' | 'inGitRepository'>,
+): string[] {
   const args = [
     '--no-config',
     '--null',
@@ -37,7 +39,10 @@ export function ripgrepArguments(query: Pick<SearchQuery, 'folder' | 'pattern' |
   args.push(query.literal ? '--fixed-strings' : '--pcre2');
   if (query.glob?.nameGlob) {
     // A type filter narrows by name without overriding .gitignore, which --glob would do.
-    args.push(`--type-add=searchcode:${query.glob.nameGlob.glob}`, query.glob.nameGlob.negated ? '--type-not=searchcode' : '--type=searchcode');
+    args.push(
+      `--type-add=searchcode:${query.glob.nameGlob.glob}`,
+      query.glob.nameGlob.negated ? '--type-not=searchcode' : '--type=searchcode',
+    );
   }
   // Always name the folder: without one, ripgrep would search its stdin when that is a pipe.
   args.push(`--regexp=${query.pattern}`, '--', query.folder === '.' ? './' : query.folder);

@@ -74,11 +74,18 @@ export async function searchFiles(options: SearchOptions): Promise<SearchResult>
     inGitRepository: findGitRepository(options.root) !== null,
     signal: options.signal,
   };
-  const empty = (backend: SearchBackend): SearchResult => ({ matches: [], totalMatches: 0, totalFiles: 0, backend, ignoreFilesApplied: useIgnoreFiles });
+  const empty = (backend: SearchBackend): SearchResult => ({
+    matches: [],
+    totalMatches: 0,
+    totalFiles: 0,
+    backend,
+    ignoreFilesApplied: useIgnoreFiles,
+  });
 
   if (options.isFile) {
     const collector = new MatchCollector(options.maxResults);
-    if (!glob || glob.matches(options.path)) await nodeSearchFile(query, options.path, (file, line, text) => collector.add(file, line, text));
+    if (!glob || glob.matches(options.path))
+      await nodeSearchFile(query, options.path, (file, line, text) => collector.add(file, line, text));
     return { ...collector.result(), backend: 'node', ignoreFilesApplied: true };
   }
 
@@ -169,7 +176,12 @@ function isSearchable(absolute: string): boolean {
  * The folder to hand the backend: the glob's fixed leading folders when they lie inside `folder`
  * (`src/**` searches only src/), `folder` itself otherwise, or null when nothing can match.
  */
-function narrowToGlobBase(root: string, folder: string, glob: ReturnType<typeof compileGlob> | null, rules: IgnoreRules | null): string | null {
+function narrowToGlobBase(
+  root: string,
+  folder: string,
+  glob: ReturnType<typeof compileGlob> | null,
+  rules: IgnoreRules | null,
+): string | null {
   if (!glob?.base) return folder;
   const base = glob.base;
   if (folder === '.' || base === folder || base.startsWith(`${folder}/`)) {

@@ -11,7 +11,14 @@ export function SidebarRail() {
 
   return (
     <nav className="pane-rail sidebar-rail" aria-label="Sidebar (folded)" data-testid="sidebar-rail">
-      <button type="button" className="ghost" aria-expanded="false" title="Show the sidebar (Ctrl+B)" data-testid="sidebar-open" onClick={toggleSidebar}>
+      <button
+        type="button"
+        className="ghost"
+        aria-expanded="false"
+        title="Show the sidebar (Ctrl+B)"
+        data-testid="sidebar-open"
+        onClick={toggleSidebar}
+      >
         <Icon name="panelLeft" />
       </button>
       {waiting > 0 && (

@@ -14,7 +14,9 @@ export function UpdateBanner() {
     <div className="update-banner" role="status" data-testid="update-banner">
       <span>
         Tether {update.version} is ready.{' '}
-        {update.blockedBy ? `It installs when you quit, or restart once no session needs Tether: ${update.blockedBy}.` : 'It installs when you quit, or restart now.'}
+        {update.blockedBy
+          ? `It installs when you quit, or restart once no session needs Tether: ${update.blockedBy}.`
+          : 'It installs when you quit, or restart now.'}
       </span>
       <button type="button" onClick={() => void restart()} disabled={restarting || update.blockedBy !== undefined} title={update.blockedBy}>
         Restart to update

@@ -29,7 +29,10 @@ export const shortcutGroups: { title: string; shortcuts: Shortcut[] }[] = [
   {
     title: 'Permission requests',
     shortcuts: [
-      { keys: `${reachKeys.first} or ${reachKeys.second}`, does: 'go to the request waiting (the oldest, in its session, if this one has none); again: back' },
+      {
+        keys: `${reachKeys.first} or ${reachKeys.second}`,
+        does: 'go to the request waiting (the oldest, in its session, if this one has none); again: back',
+      },
       { keys: 'A or Enter', does: 'allow once' },
       { keys: 'Shift+A', does: 'allow always (when offered)' },
       { keys: 'D', does: 'deny' },

@@ -51,7 +51,9 @@ export function useGlobalShortcuts(): void {
           box.focus();
         }
       } else if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
-        const ordered = [...state.projects.map((project) => project.id), null].flatMap((projectId) => selectProjectSessions(state, projectId));
+        const ordered = [...state.projects.map((project) => project.id), null].flatMap((projectId) =>
+          selectProjectSessions(state, projectId),
+        );
         if (ordered.length === 0) return;
         event.preventDefault();
         const index = ordered.findIndex((session) => session.id === state.selectedSessionId);
@@ -67,7 +69,8 @@ export function useGlobalShortcuts(): void {
 
 /** Focuses a pane, opening it first if it is folded (the sidebar, the review column, the terminal). */
 function focusPane(code: string, state: AppState): void {
-  const find = () => paneTargets[code]!.map((selector) => document.querySelector<HTMLElement>(selector)).find((element) => element !== null);
+  const find = () =>
+    paneTargets[code]!.map((selector) => document.querySelector<HTMLElement>(selector)).find((element) => element !== null);
   const target = find();
   if (target && !target.matches('[data-testid="sidebar-open"], [data-testid="review-open"]')) {
     target.focus();

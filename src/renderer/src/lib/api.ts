@@ -16,7 +16,9 @@ export function getApi(): TetherClient {
 }
 
 function pageSocketClient(): TetherClient {
-  const token = takeSessionToken(window.location, sessionStorageOrNull(), (url) => window.history.replaceState(window.history.state, '', url));
+  const token = takeSessionToken(window.location, sessionStorageOrNull(), (url) =>
+    window.history.replaceState(window.history.state, '', url),
+  );
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   return createSocketClient({ url: `${scheme}://${window.location.host}${WS_PATH}`, token, WebSocket: window.WebSocket });
 }

@@ -31,7 +31,8 @@ export function connectStore(store: AppStore, api: TetherApi, schedule: Schedule
     api.on('app:updateChanged', (view) => store.getState().updateChanged(view)),
   ];
   if (link) {
-    const report = (state: LinkState) => store.getState().setConnection(connectionOf(state), state.status === 'reconnecting' ? state.failedAttempts : 0);
+    const report = (state: LinkState) =>
+      store.getState().setConnection(connectionOf(state), state.status === 'reconnecting' ? state.failedAttempts : 0);
     report(link.connection());
     unsubscribers.push(
       link.onConnectionChange(report),

@@ -137,12 +137,17 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
 
     revertHunk(sessionId, path, index, hunk) {
       return review(sessionId, 'Reverting…', async () =>
-        reverted(sessionId, await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId), hunk: { index, fingerprint: hunk.fingerprint } })),
+        reverted(
+          sessionId,
+          await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId), hunk: { index, fingerprint: hunk.fingerprint } }),
+        ),
       );
     },
 
     revertFile(sessionId, path) {
-      return review(sessionId, 'Reverting…', async () => reverted(sessionId, await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId) })));
+      return review(sessionId, 'Reverting…', async () =>
+        reverted(sessionId, await api.request('diff:revert', { sessionId, path, ...scopeOf(sessionId) })),
+      );
     },
 
     undoRevert(sessionId) {
@@ -196,8 +201,14 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     moveToWorktree(sessionId) {
       return review(sessionId, 'Moving to a worktree…', async () => {
         const moved = await api.request('worktree:move', { sessionId });
-        const carried = moved.carried.length === 0 ? 'it had no changes to carry' : `with its changes to ${moved.carried.length === 1 ? moved.carried[0] : `${moved.carried.length} files`}`;
-        const left = moved.leftBehind.length > 0 ? ` ${moved.leftBehind.join(', ')} changed meanwhile, so this session’s change is still in the shared folder too.` : '';
+        const carried =
+          moved.carried.length === 0
+            ? 'it had no changes to carry'
+            : `with its changes to ${moved.carried.length === 1 ? moved.carried[0] : `${moved.carried.length} files`}`;
+        const left =
+          moved.leftBehind.length > 0
+            ? ` ${moved.leftBehind.join(', ')} changed meanwhile, so this session’s change is still in the shared folder too.`
+            : '';
         return `This session now works in its own worktree on ${moved.branch}, ${carried}.${left}`;
       });
     },
@@ -209,14 +220,23 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
         timers.delete(sessionId);
       }
       set((state) => ({
-        diffs: { ...state.diffs, [sessionId]: { files: state.diffs[sessionId]?.files ?? [], status: state.diffs[sessionId]?.status === 'ready' ? 'ready' : 'loading' } },
+        diffs: {
+          ...state.diffs,
+          [sessionId]: {
+            files: state.diffs[sessionId]?.files ?? [],
+            status: state.diffs[sessionId]?.status === 'ready' ? 'ready' : 'loading',
+          },
+        },
       }));
       let files: FileChange[];
       try {
         files = await api.request('diff:files', { sessionId, ...scopeOf(sessionId) });
       } catch (error) {
         set((state) => ({
-          diffs: { ...state.diffs, [sessionId]: { files: state.diffs[sessionId]?.files ?? [], status: 'error', error: errorMessage(error) } },
+          diffs: {
+            ...state.diffs,
+            [sessionId]: { files: state.diffs[sessionId]?.files ?? [], status: 'error', error: errorMessage(error) },
+          },
         }));
         return;
       }

@@ -41,7 +41,11 @@ export function createInboxSlice(deps: StoreDeps, set: SetState, get: GetState):
     const { logs } = get();
     const fromServer = list.filter((entry) => !logs[entry.sessionId]?.loaded);
     const followed = get().inbox.filter((entry) => logs[entry.sessionId]?.loaded);
-    set((state) => ({ inbox: sortInbox([...followed, ...fromServer]), inboxStatus: 'ready', answerErrors: keepFor(state.answerErrors, [...followed, ...fromServer]) }));
+    set((state) => ({
+      inbox: sortInbox([...followed, ...fromServer]),
+      inboxStatus: 'ready',
+      answerErrors: keepFor(state.answerErrors, [...followed, ...fromServer]),
+    }));
     // The dialog draws a request from its session's log.
     for (const sessionId of new Set(fromServer.map((entry) => entry.sessionId))) {
       if (!logs[sessionId]) void get().loadSession(sessionId);

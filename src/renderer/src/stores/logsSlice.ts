@@ -41,7 +41,10 @@ export function createLogsSlice(deps: StoreDeps, set: SetState, get: GetState): 
       const { log: opened, applied } = openFromSnapshot({ ...current, fetching: false, error: undefined }, snapshot);
       set((state) => ({
         logs: { ...state.logs, [sessionId]: opened },
-        terminals: { ...state.terminals, [sessionId]: feedEvents(feedSnapshot(state.terminals[sessionId] ?? emptyTerminalFeed, snapshot.state), applied) },
+        terminals: {
+          ...state.terminals,
+          [sessionId]: feedEvents(feedSnapshot(state.terminals[sessionId] ?? emptyTerminalFeed, snapshot.state), applied),
+        },
       }));
       afterFolding(sessionId, opened, applied, true);
     } catch (error) {
@@ -100,7 +103,9 @@ export function createLogsSlice(deps: StoreDeps, set: SetState, get: GetState): 
       if (responseEnded(applied)) get().clearLive(sessionId);
       dequeueDelivered(sessionId, applied);
       get().reconcileInbox(sessionId);
-      const changedFiles = opened ? Object.keys(next.state.toolCalls).length > 0 : applied.some((stored) => stored.event.type === 'tool.finished');
+      const changedFiles = opened
+        ? Object.keys(next.state.toolCalls).length > 0
+        : applied.some((stored) => stored.event.type === 'tool.finished');
       if (changedFiles) get().scheduleDiffRefresh(sessionId);
     }
     if (hasGap(next) || next.stale) void fetchFrom(sessionId);

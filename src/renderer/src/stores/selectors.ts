@@ -11,7 +11,9 @@ import type { AppState } from './appState';
 export function selectProjectSessions(state: AppState, projectId: string | null): SessionSummary[] {
   const known = new Set(state.projects.map((project) => project.id));
   return Object.values(state.sessions)
-    .filter((session) => (projectId === null ? session.projectId === null || !known.has(session.projectId) : session.projectId === projectId))
+    .filter((session) =>
+      projectId === null ? session.projectId === null || !known.has(session.projectId) : session.projectId === projectId,
+    )
     .sort((a, b) => b.updatedAt - a.updatedAt);
 }
 
@@ -72,7 +74,10 @@ export function selectSessionApproval(state: AppState, sessionId: string): Sessi
   }
   if (waiting.length === 0) return null;
   const picked = state.pickedApprovals[sessionId];
-  const index = Math.max(0, waiting.findIndex((item) => item.entry.approvalId === picked));
+  const index = Math.max(
+    0,
+    waiting.findIndex((item) => item.entry.approvalId === picked),
+  );
   return { ...waiting[index]!, position: index + 1, inSession: waiting.length, total: state.inbox.length };
 }
 

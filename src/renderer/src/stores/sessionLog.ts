@@ -43,7 +43,14 @@ export const emptySessionLog: SessionLog = {
 
 /** The log opened from `snapshot`, replacing what it held; events that came meanwhile fold on top. */
 export function openFromSnapshot(log: SessionLog, snapshot: SessionSnapshot): AppendResult {
-  const opened: SessionLog = { ...log, state: snapshot.state, startedAt: snapshot.startedAt, askedAt: snapshot.askedAt, loaded: true, stale: false };
+  const opened: SessionLog = {
+    ...log,
+    state: snapshot.state,
+    startedAt: snapshot.startedAt,
+    askedAt: snapshot.askedAt,
+    loaded: true,
+    stale: false,
+  };
   return appendToLog(opened, []);
 }
 

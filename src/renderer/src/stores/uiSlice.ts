@@ -50,7 +50,14 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
 
     async init() {
       const state = get();
-      await Promise.all([state.loadProjects(), state.loadSessions(), state.refreshInbox(), state.loadSettings(), state.loadUpdate(), state.loadLayout()]);
+      await Promise.all([
+        state.loadProjects(),
+        state.loadSessions(),
+        state.refreshInbox(),
+        state.loadSettings(),
+        state.loadUpdate(),
+        state.loadLayout(),
+      ]);
     },
 
     async resync() {

@@ -19,7 +19,9 @@ export function showsChange(tool: string): boolean {
 export function ChangeOutput({ sessionId, call, args }: { sessionId: string; call: ToolCallView; args: Record<string, Json> | null }) {
   const output = call.output ?? '';
   // What ran is the person's version when they edited the call before allowing it.
-  const edited = useApp((state) => (call.approvalId ? state.logs[sessionId]?.state.approvals[call.approvalId]?.decision?.editedArgs : undefined));
+  const edited = useApp((state) =>
+    call.approvalId ? state.logs[sessionId]?.state.approvals[call.approvalId]?.decision?.editedArgs : undefined,
+  );
   const ran = useMemo(() => (edited !== undefined ? argsObject(edited) : args), [edited, args]);
   const shown = useMemo(() => changeIn(call, ran, output), [call, ran, output]);
   if (!shown) return <ToolOutput text={output} />;
@@ -38,7 +40,11 @@ export function ChangeOutput({ sessionId, call, args }: { sessionId: string; cal
   );
 }
 
-function changeIn(call: ToolCallView, args: Record<string, Json> | null, output: string): { message: string; diff: ChangeDiff; cut?: string } | undefined {
+function changeIn(
+  call: ToolCallView,
+  args: Record<string, Json> | null,
+  output: string,
+): { message: string; diff: ChangeDiff; cut?: string } | undefined {
   if (call.status !== 'ok') return undefined;
   // The last patch is the tool's own: a note about the person's edit, before it, may quote one too.
   const start = [...output.matchAll(/^--- .*\n\+\+\+ .*\n@@ /gm)].at(-1)?.index ?? -1;

@@ -12,17 +12,15 @@ export function CompactionMarker({ compaction }: { compaction: CompactionView })
       <summary>
         <span className="compaction-rule" aria-hidden="true" />
         <span className="compaction-label">
-          Compacted here: older turns summarised for the model · {formatTokens(compaction.tokensBefore)} → {formatTokens(compaction.tokensAfter)}{' '}
-          tokens
+          Compacted here: older turns summarised for the model · {formatTokens(compaction.tokensBefore)} →{' '}
+          {formatTokens(compaction.tokensAfter)} tokens
         </span>
         <span className="compaction-rule" aria-hidden="true" />
       </summary>
       <div className="compaction-summary" data-testid="compaction-summary">
         <pre>{compaction.summary}</pre>
         {compaction.files.length > 0 && (
-          <p className="faint">
-            Files: {compaction.files.map((file) => `${file.path}${file.edited ? ' (changed)' : ''}`).join(', ')}
-          </p>
+          <p className="faint">Files: {compaction.files.map((file) => `${file.path}${file.edited ? ' (changed)' : ''}`).join(', ')}</p>
         )}
       </div>
     </details>

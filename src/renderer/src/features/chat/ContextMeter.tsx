@@ -8,7 +8,17 @@ const NEAR_FULL = 0.75;
  * How full the model's context is: the size of the next request (as last estimated or reported)
  * against the model's window. While a compaction runs it says so; after one fails, it shows why.
  */
-export function ContextMeter({ tokens, window, compacting, warning }: { tokens: number; window?: number; compacting: boolean; warning?: string }) {
+export function ContextMeter({
+  tokens,
+  window,
+  compacting,
+  warning,
+}: {
+  tokens: number;
+  window?: number;
+  compacting: boolean;
+  warning?: string;
+}) {
   const share = window ? Math.min(1, tokens / window) : undefined;
   const percent = share === undefined ? undefined : Math.round(share * 100);
   const level = compacting ? 'compacting' : share !== undefined && share >= NEAR_FULL ? 'high' : 'normal';

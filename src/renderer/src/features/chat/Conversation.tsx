@@ -120,7 +120,15 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   }, []);
 
   return (
-    <div className="conversation scroll" ref={scroller} onScroll={handleScroll} data-testid="conversation" role="log" aria-label="Conversation" aria-busy={!loaded}>
+    <div
+      className="conversation scroll"
+      ref={scroller}
+      onScroll={handleScroll}
+      data-testid="conversation"
+      role="log"
+      aria-label="Conversation"
+      aria-busy={!loaded}
+    >
       <div className="conversation-content" ref={content}>
         {!loaded && !error && <p className="faint conversation-note">Loading the session…</p>}
         {error && !loaded && (
@@ -132,25 +140,49 @@ export function Conversation({ sessionId }: { sessionId: string }) {
           </div>
         )}
         {start > 0 && (
-          <button type="button" className="ghost conversation-earlier" data-testid="conversation-earlier" aria-busy={paging} onClick={showEarlier}>
+          <button
+            type="button"
+            className="ghost conversation-earlier"
+            data-testid="conversation-earlier"
+            aria-busy={paging}
+            onClick={showEarlier}
+          >
             {paging ? 'Loading earlier messages…' : 'Show earlier messages'}
           </button>
         )}
         {items?.slice(start - itemsFrom).map((item, offset) => (
           <Fragment key={start + offset}>
-            {markers.get(start + offset)?.map((rewind) => <RewindMarker key={`rewind-${rewind.seq}`} sessionId={sessionId} rewind={rewind} />)}
-            {compactedAt.get(start + offset)?.map((compaction, index) => <CompactionMarker key={`compaction-${index}`} compaction={compaction} />)}
-            {endedAt.get(start + offset)?.map(({ index, ending }) => <EndingNotice key={`ending-${index}`} sessionId={sessionId} ending={ending} latest={index === lastEnding} />)}
+            {markers.get(start + offset)?.map((rewind) => (
+              <RewindMarker key={`rewind-${rewind.seq}`} sessionId={sessionId} rewind={rewind} />
+            ))}
+            {compactedAt.get(start + offset)?.map((compaction, index) => (
+              <CompactionMarker key={`compaction-${index}`} compaction={compaction} />
+            ))}
+            {endedAt.get(start + offset)?.map(({ index, ending }) => (
+              <EndingNotice key={`ending-${index}`} sessionId={sessionId} ending={ending} latest={index === lastEnding} />
+            ))}
             <ConversationEntry
               sessionId={sessionId}
               item={item}
-              rewindSeq={item.type === 'user' ? anchors.byItem.get(start + offset) : item.type === 'tool_call' ? anchors.byCall.get(item.callId) : undefined}
+              rewindSeq={
+                item.type === 'user'
+                  ? anchors.byItem.get(start + offset)
+                  : item.type === 'tool_call'
+                    ? anchors.byCall.get(item.callId)
+                    : undefined
+              }
             />
           </Fragment>
         ))}
-        {markers.get(count)?.map((rewind) => <RewindMarker key={`rewind-${rewind.seq}`} sessionId={sessionId} rewind={rewind} />)}
-        {compactedAt.get(count)?.map((compaction, index) => <CompactionMarker key={`compaction-${index}`} compaction={compaction} />)}
-        {endedAt.get(count)?.map(({ index, ending }) => <EndingNotice key={`ending-${index}`} sessionId={sessionId} ending={ending} latest={index === lastEnding} />)}
+        {markers.get(count)?.map((rewind) => (
+          <RewindMarker key={`rewind-${rewind.seq}`} sessionId={sessionId} rewind={rewind} />
+        ))}
+        {compactedAt.get(count)?.map((compaction, index) => (
+          <CompactionMarker key={`compaction-${index}`} compaction={compaction} />
+        ))}
+        {endedAt.get(count)?.map(({ index, ending }) => (
+          <EndingNotice key={`ending-${index}`} sessionId={sessionId} ending={ending} latest={index === lastEnding} />
+        ))}
         <QueuedMessages sessionId={sessionId} />
         <StreamingReasoning sessionId={sessionId} />
         <StreamingMessage sessionId={sessionId} />

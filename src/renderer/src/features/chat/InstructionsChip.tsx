@@ -13,7 +13,8 @@ export function InstructionsChip({ instructions }: { instructions: InstructionsS
   ];
   const { warnings } = instructions;
   if (instructions.system === null && files.length === 0 && warnings.length === 0) return null;
-  const label = files.length === 0 ? 'no instruction files' : files.length === 1 ? files[0]!.path : `${files[0]!.path} +${files.length - 1}`;
+  const label =
+    files.length === 0 ? 'no instruction files' : files.length === 1 ? files[0]!.path : `${files[0]!.path} +${files.length - 1}`;
   return (
     <details className="instructions-chip" data-testid="instructions-chip">
       <summary

@@ -11,7 +11,14 @@ export function ReviewRail({ sessionId }: { sessionId: string }) {
 
   return (
     <aside className="pane-rail review-rail" aria-label="Plan and changes (folded)" data-testid="review-rail">
-      <button type="button" className="ghost" aria-expanded="false" title="Show the plan and changes" data-testid="review-open" onClick={() => toggleReview(false)}>
+      <button
+        type="button"
+        className="ghost"
+        aria-expanded="false"
+        title="Show the plan and changes"
+        data-testid="review-open"
+        onClick={() => toggleReview(false)}
+      >
         <Icon name="panelRight" />
         <span className="rail-label">{label}</span>
       </button>

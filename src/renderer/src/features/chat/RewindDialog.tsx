@@ -174,7 +174,8 @@ function PreviewDetails({
             <ul className="rewind-files" data-testid="rewind-files">
               {preview.files.map((file) => (
                 <li key={file.path}>
-                  <span className={`rewind-effect rewind-effect-${file.status}`}>{fileEffect[file.status]}</span> <span className="mono">{file.path}</span>
+                  <span className={`rewind-effect rewind-effect-${file.status}`}>{fileEffect[file.status]}</span>{' '}
+                  <span className="mono">{file.path}</span>
                 </li>
               ))}
             </ul>
@@ -204,7 +205,8 @@ function PreviewDetails({
       {preview.unasked.length > 0 && (
         <section className="rewind-section rewind-unasked" aria-label="Commands that ran unasked" data-testid="rewind-unasked">
           <h3>
-            {plural(preview.unasked.length, 'command')} after this step ran unasked: nobody was asked before {preview.unasked.length === 1 ? 'it' : 'they'} ran.
+            {plural(preview.unasked.length, 'command')} after this step ran unasked: nobody was asked before{' '}
+            {preview.unasked.length === 1 ? 'it' : 'they'} ran.
           </h3>
           <ul>
             {preview.unasked.map((call) => (

@@ -16,7 +16,9 @@ const restoreLabels = { both: 'files and conversation', files: 'files only', con
 export function RewindMarker({ sessionId, rewind }: { sessionId: string; rewind: RewindView }) {
   const label = useApp((state) => {
     const log = state.logs[sessionId]?.state;
-    return log ? stepLabel(log, rewind.kind === 'undo' ? (log.rewinds.find((r) => r.seq === rewind.toSeq)?.toSeq ?? rewind.toSeq) : rewind.toSeq) : '';
+    return log
+      ? stepLabel(log, rewind.kind === 'undo' ? (log.rewinds.find((r) => r.seq === rewind.toSeq)?.toSeq ?? rewind.toSeq) : rewind.toSeq)
+      : '';
   });
   const undoable = useApp((state) => {
     const log = state.logs[sessionId]?.state;
@@ -39,14 +41,21 @@ export function RewindMarker({ sessionId, rewind }: { sessionId: string; rewind:
   const droppedId = `rewound-${rewind.seq}`;
 
   return (
-    <section className={`rewind-marker rewind-${rewind.kind}`} data-testid="rewind-marker" data-kind={rewind.kind} aria-label={rewind.kind === 'undo' ? 'Rewind undone' : 'Rewind'}>
+    <section
+      className={`rewind-marker rewind-${rewind.kind}`}
+      data-testid="rewind-marker"
+      data-kind={rewind.kind}
+      aria-label={rewind.kind === 'undo' ? 'Rewind undone' : 'Rewind'}
+    >
       <div className="rewind-marker-line">
         <span className="rewind-marker-icon" aria-hidden="true">
           {rewind.kind === 'undo' ? '⟳' : '⟲'}
         </span>
         <span className="rewind-marker-text" data-testid="rewind-marker-text">
           {rewind.kind === 'undo' ? (
-            <>Rewind undone ({restoreLabels[rewind.restore]}): back to how things were before the rewind to {label}.</>
+            <>
+              Rewind undone ({restoreLabels[rewind.restore]}): back to how things were before the rewind to {label}.
+            </>
           ) : (
             <>
               Rewound to {label} ({restoreLabels[rewind.restore]}).
@@ -61,7 +70,14 @@ export function RewindMarker({ sessionId, rewind }: { sessionId: string; rewind:
           )}
         </span>
         {entries > 0 && (
-          <button type="button" className="ghost" aria-expanded={showDropped} aria-controls={droppedId} data-testid="rewind-show-dropped" onClick={() => setShowDropped(!showDropped)}>
+          <button
+            type="button"
+            className="ghost"
+            aria-expanded={showDropped}
+            aria-controls={droppedId}
+            data-testid="rewind-show-dropped"
+            onClick={() => setShowDropped(!showDropped)}
+          >
             {showDropped ? 'Hide' : 'Show'} {plural(entries, 'rewound entry', 'rewound entries')}
             {rewind.droppedMore ? ` (and ${plural(rewind.droppedMore, 'later item')}, kept in the log)` : ''}
           </button>

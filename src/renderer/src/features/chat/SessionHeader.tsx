@@ -17,7 +17,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
     useShallow((state) => {
       const log = state.logs[sessionId]?.state;
       return {
-        status: log && log.lastSeq > 0 ? log.status : summary?.status ?? 'new',
+        status: log && log.lastSeq > 0 ? log.status : (summary?.status ?? 'new'),
         model: log?.model || summary?.model || '',
         usage: log?.usage,
         steps: log?.steps ?? 0,
@@ -71,7 +71,11 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
         )}
         <ModeControl sessionId={sessionId} mode={mode} />
         {mode === 'unleashed' && (
-          <span className="badge unleashed" data-testid="unleashed-badge" title="Unleashed: actions that would ask run without asking. Deny rules still hold.">
+          <span
+            className="badge unleashed"
+            data-testid="unleashed-badge"
+            title="Unleashed: actions that would ask run without asking. Deny rules still hold."
+          >
             UNLEASHED
           </span>
         )}

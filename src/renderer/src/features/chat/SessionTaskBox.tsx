@@ -22,7 +22,11 @@ export function SessionTaskBox({ sessionId }: { sessionId: string }) {
 
   return (
     <TaskBox
-      placeholder={active ? 'Message the agent; it reads it on its next turn (Enter sends, Shift+Enter new line)' : 'Continue this session (Enter sends, Shift+Enter new line)'}
+      placeholder={
+        active
+          ? 'Message the agent; it reads it on its next turn (Enter sends, Shift+Enter new line)'
+          : 'Continue this session (Enter sends, Shift+Enter new line)'
+      }
       submitLabel={active ? 'Queue' : 'Send'}
       onSubmit={handleSubmit}
       mentions={mentions}

@@ -82,4 +82,3 @@ export function SessionWorkspace({ sessionId }: { sessionId: string }) {
     </main>
   );
 }
-

@@ -24,10 +24,19 @@ const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file']);
 
 /** Where a command ran, as its result's metadata says; a command that did not run says nothing. */
 const sandboxLabels: Record<string, { text: string; title: string }> = {
-  sandboxed: { text: 'ran in the sandbox', title: 'It ran inside the sandbox fence: writes only in the workspace, secrets unreadable, network only to allowed hosts.' },
-  outside: { text: 'ran outside the sandbox', title: 'It hit the fence, and you allowed running it again outside the sandbox, with your full access.' },
+  sandboxed: {
+    text: 'ran in the sandbox',
+    title: 'It ran inside the sandbox fence: writes only in the workspace, secrets unreadable, network only to allowed hosts.',
+  },
+  outside: {
+    text: 'ran outside the sandbox',
+    title: 'It hit the fence, and you allowed running it again outside the sandbox, with your full access.',
+  },
   unavailable: { text: 'ran unsandboxed', title: 'No sandbox was available, and you allowed running it with your full access.' },
-  off: { text: 'ran with the sandbox off', title: 'The sandbox was turned off for that run (tether run --no-sandbox): it had your full access.' },
+  off: {
+    text: 'ran with the sandbox off',
+    title: 'The sandbox was turned off for that run (tether run --no-sandbox): it had your full access.',
+  },
 };
 
 function sandboxOf(call: ToolCallView): string | undefined {
@@ -44,12 +53,21 @@ function Provenance({ call }: { call: ToolCallView }) {
   return (
     <span className="tool-provenance">
       {sandbox && (
-        <span className={`badge tool-tag tool-tag-${sandbox}`} data-testid="tool-card-sandbox" data-sandbox={sandbox} title={sandboxLabels[sandbox]!.title}>
+        <span
+          className={`badge tool-tag tool-tag-${sandbox}`}
+          data-testid="tool-card-sandbox"
+          data-sandbox={sandbox}
+          title={sandboxLabels[sandbox]!.title}
+        >
           {sandboxLabels[sandbox]!.text}
         </span>
       )}
       {unasked && (
-        <span className="badge tool-tag tool-tag-unasked" data-testid="tool-card-unasked" title="Nobody was asked: the permission mode or a rule let it run on its own.">
+        <span
+          className="badge tool-tag tool-tag-unasked"
+          data-testid="tool-card-unasked"
+          title="Nobody was asked: the permission mode or a rule let it run on its own."
+        >
           unasked
         </span>
       )}
@@ -70,13 +88,31 @@ export function ToolCard({ sessionId, callId }: { sessionId: string; callId: str
   const open = expanded ?? call.status === 'error';
   const subject = callSubject(args);
   const filePath = FILE_TOOLS.has(call.name) ? stringArg(args, 'path') : undefined;
-  const duration = call.durationMs !== undefined ? formatDuration(call.durationMs) : running && startedAt !== undefined ? formatDuration(Math.max(0, now - startedAt)) : '';
+  const duration =
+    call.durationMs !== undefined
+      ? formatDuration(call.durationMs)
+      : running && startedAt !== undefined
+        ? formatDuration(Math.max(0, now - startedAt))
+        : '';
   const bodyId = `tool-body-${callId}`;
 
   return (
-    <article className={`tool-card tool-${call.status}`} data-testid="tool-card" data-call-id={callId} data-status={call.status} data-tool={call.name}>
+    <article
+      className={`tool-card tool-${call.status}`}
+      data-testid="tool-card"
+      data-call-id={callId}
+      data-status={call.status}
+      data-tool={call.name}
+    >
       <div className="tool-card-head">
-        <button type="button" className="tool-card-header" aria-expanded={open} aria-controls={bodyId} data-testid="tool-card-toggle" onClick={() => setExpanded(!open)}>
+        <button
+          type="button"
+          className="tool-card-header"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          data-testid="tool-card-toggle"
+          onClick={() => setExpanded(!open)}
+        >
           <span className={`tool-status-dot tool-${call.status}`} aria-hidden="true" />
           <span className="tool-name mono">{call.name}</span>
           <span className="tool-title" data-testid="tool-card-title">
@@ -87,7 +123,11 @@ export function ToolCard({ sessionId, callId }: { sessionId: string; callId: str
             {statusLabels[call.status]}
           </span>
           {duration && (
-            <span className="tool-duration faint" data-testid="tool-card-duration" title="How long the call took, without the time it waited for you">
+            <span
+              className="tool-duration faint"
+              data-testid="tool-card-duration"
+              title="How long the call took, without the time it waited for you"
+            >
               {duration}
             </span>
           )}

@@ -13,7 +13,9 @@ export function renderTokens(nodes: ReadonlyArray<RootContent | ElementContent>)
     if (node.type === 'text') return node.value;
     if (node.type !== 'element') return null;
     const classes = node.properties.className;
-    const className = Array.isArray(classes) ? classes.filter((name): name is string => typeof name === 'string' && TOKEN_CLASS.test(name)).join(' ') : '';
+    const className = Array.isArray(classes)
+      ? classes.filter((name): name is string => typeof name === 'string' && TOKEN_CLASS.test(name)).join(' ')
+      : '';
     return (
       <span key={index} className={className || undefined}>
         {renderTokens(node.children)}

@@ -22,7 +22,8 @@ const modelHeadline: Record<ModelFailureKind, string> = {
 
 /** What failed, in a few words, above the model layer's full message. */
 export function endingHeadline(ending: Pick<EndingView, 'status' | 'modelFailure'>): string {
-  if (ending.modelFailure) return modelHeadline[ending.modelFailure.kind] + (ending.modelFailure.status ? ` (${ending.modelFailure.status})` : '');
+  if (ending.modelFailure)
+    return modelHeadline[ending.modelFailure.kind] + (ending.modelFailure.status ? ` (${ending.modelFailure.status})` : '');
   switch (ending.status) {
     case 'failed':
       return 'The session failed';

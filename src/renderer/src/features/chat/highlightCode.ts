@@ -20,7 +20,25 @@ import yaml from 'highlight.js/lib/languages/yaml';
 
 // The languages a coding agent's answers mostly hold (with their aliases: ts, js, sh, py, html, yml…).
 // This module is loaded on demand, the first time a code block names a language.
-const lowlight = createLowlight({ bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml });
+const lowlight = createLowlight({
+  bash,
+  c,
+  cpp,
+  css,
+  diff,
+  go,
+  java,
+  javascript,
+  json,
+  markdown,
+  python,
+  rust,
+  shell,
+  sql,
+  typescript,
+  xml,
+  yaml,
+});
 
 /** Past this a block is drawn plain: highlighting it would hold up the frame, and nobody reads 50 kB of colour. */
 export const MAX_HIGHLIGHT_CHARS = 50_000;

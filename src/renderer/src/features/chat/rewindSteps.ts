@@ -20,7 +20,10 @@ export function rewindAnchors(points: readonly RewindPoint[]): RewindAnchors {
 const LABEL_CHARS = 60;
 
 /** A step in a few words, for the dialog and the marker: `your message "fix it"`, `run_command npm test`. */
-export function stepLabel(state: Pick<SessionState, 'rewindPoints' | 'rewinds' | 'items' | 'itemsFrom' | 'toolCalls'>, seq: number): string {
+export function stepLabel(
+  state: Pick<SessionState, 'rewindPoints' | 'rewinds' | 'items' | 'itemsFrom' | 'toolCalls'>,
+  seq: number,
+): string {
   const live = state.rewindPoints.find((candidate) => candidate.seq === seq);
   // A step a rewind took out of the conversation is found in what that rewind kept of it.
   const rewound = live ? undefined : state.rewinds.find((rewind) => rewind.before.points.some((candidate) => candidate.seq === seq));

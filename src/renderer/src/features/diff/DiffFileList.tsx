@@ -30,8 +30,19 @@ export function DiffFileList({ sessionId }: { sessionId: string }) {
         const slash = file.path.lastIndexOf('/');
         const isSelected = file.path === selected;
         return (
-          <li key={file.path} data-testid="diff-file" data-path={file.path} data-status={file.status} className={isSelected ? 'selected' : undefined}>
-            <button type="button" aria-current={isSelected ? 'true' : undefined} title={file.path} onClick={() => void selectDiffFile(sessionId, file.path)}>
+          <li
+            key={file.path}
+            data-testid="diff-file"
+            data-path={file.path}
+            data-status={file.status}
+            className={isSelected ? 'selected' : undefined}
+          >
+            <button
+              type="button"
+              aria-current={isSelected ? 'true' : undefined}
+              title={file.path}
+              onClick={() => void selectDiffFile(sessionId, file.path)}
+            >
               <span className={`file-status file-${file.status}`} aria-label={file.status}>
                 {letters[file.status]}
               </span>

@@ -146,7 +146,10 @@ export default function DiffViewer({
     if (!current || !model) return;
     const language = knownLanguage(diff.language);
     if (shownPath.current !== diff.path) {
-      current.setModel({ original: monaco.editor.createModel(diff.before, language), modified: monaco.editor.createModel(diff.after, language) });
+      current.setModel({
+        original: monaco.editor.createModel(diff.before, language),
+        modified: monaco.editor.createModel(diff.after, language),
+      });
       model.original.dispose();
       model.modified.dispose();
       shownPath.current = diff.path;
@@ -186,5 +189,15 @@ export default function DiffViewer({
     modified.setSelection({ startLineNumber: reveal.line, startColumn: 1, endLineNumber: reveal.line, endColumn: 1 });
   }, [reveal]);
 
-  return <div className="diff-viewer" ref={host} data-testid="diff-viewer" data-path={diff.path} data-layout={layout} aria-label={`Changes to ${diff.path}`} role="region" />;
+  return (
+    <div
+      className="diff-viewer"
+      ref={host}
+      data-testid="diff-viewer"
+      data-path={diff.path}
+      data-layout={layout}
+      aria-label={`Changes to ${diff.path}`}
+      role="region"
+    />
+  );
 }

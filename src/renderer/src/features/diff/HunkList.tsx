@@ -103,7 +103,12 @@ function HunkItem({
   return (
     <li className="hunk" data-testid="hunk" data-new-start={hunk.newStart}>
       <div className="hunk-head">
-        <button type="button" className="ghost hunk-place" title="Show this hunk in the editor" onClick={() => onReveal(Math.max(1, hunk.newStart))}>
+        <button
+          type="button"
+          className="ghost hunk-place"
+          title="Show this hunk in the editor"
+          onClick={() => onReveal(Math.max(1, hunk.newStart))}
+        >
           {hunkLabel(hunk)}
           <span className="mono">
             {' '}
@@ -154,7 +159,9 @@ function PreviewRow({ line }: { line: PreviewLine }) {
         {line.kind === 'removed' ? '−' : '+'}
       </span>
       <span className="hunk-line-text">{line.text === '' ? ' ' : line.text}</span>
-      <span className="visually-hidden">{line.kind === 'removed' ? ` (removed, old line ${line.line})` : ` (added, line ${line.line})`}</span>
+      <span className="visually-hidden">
+        {line.kind === 'removed' ? ` (removed, old line ${line.line})` : ` (added, line ${line.line})`}
+      </span>
     </div>
   );
 }

@@ -47,7 +47,11 @@ export function SharedFolderNotice({ sessionId, busy }: { sessionId: string; bus
         </button>
       </div>
       {confirming && (
-        <div className="shared-folder-confirm" data-testid="move-to-worktree-confirm" onKeyDown={(event) => event.key === 'Escape' && setConfirming(false)}>
+        <div
+          className="shared-folder-confirm"
+          data-testid="move-to-worktree-confirm"
+          onKeyDown={(event) => event.key === 'Escape' && setConfirming(false)}
+        >
           <span>
             A new worktree and branch from the last commit.{' '}
             {changed === 0

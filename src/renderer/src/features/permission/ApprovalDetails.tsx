@@ -116,8 +116,8 @@ function Heading({ edit, children }: { edit: ArgEdit | undefined; children: Reac
 function EditedNote({ what }: { what: string }) {
   return (
     <p className="edited-note" data-testid="permission-edited-note">
-      You changed the {what}. Allowing uses your version, once: Tether checks it against your rules again first (a deny rule still stops it) and tells
-      the model exactly what you changed.
+      You changed the {what}. Allowing uses your version, once: Tether checks it against your rules again first (a deny rule still stops it)
+      and tells the model exactly what you changed.
     </p>
   );
 }

@@ -15,13 +15,26 @@ interface Line {
  * 40–52"). `after` is the new text (the model's, or the person's edit). A request logged before
  * requests carried the file (`change` absent) shows the old and new text alone.
  */
-export function EditPreview({ change, tool, before, after }: { change?: FileChange | undefined; tool: string; before: string; after: string }) {
+export function EditPreview({
+  change,
+  tool,
+  before,
+  after,
+}: {
+  change?: FileChange | undefined;
+  tool: string;
+  before: string;
+  after: string;
+}) {
   if (!change) return <PlainEditPreview before={before} after={after} />;
   return <FileChangePreview change={change} tool={tool} after={after} />;
 }
 
 function FileChangePreview({ change, tool, after }: { change: FileChange; tool: string; after: string }) {
-  const diff = useMemo(() => (change.file === 'text' || change.file === 'new' ? diffChange(change, after) : diffNewFile(after)), [change, after]);
+  const diff = useMemo(
+    () => (change.file === 'text' || change.file === 'new' ? diffChange(change, after) : diffNewFile(after)),
+    [change, after],
+  );
   const notes = lineEndingNotes(change, tool, after);
   if (!diff) return null;
   let position: string;
@@ -36,12 +49,14 @@ function FileChangePreview({ change, tool, after }: { change: FileChange; tool: 
       </p>
       {change.file === 'binary' && (
         <p className="diff-notice" data-testid="permission-diff-notice">
-          {change.path} is a binary file of {count(change.bytes, 'byte')} now, so no diff can be shown: allowing replaces it with the text below.
+          {change.path} is a binary file of {count(change.bytes, 'byte')} now, so no diff can be shown: allowing replaces it with the text
+          below.
         </p>
       )}
       {change.file === 'too-large' && (
         <p className="diff-notice" data-testid="permission-diff-notice">
-          {change.path} is {formatBytes(change.bytes)} ({count(change.lines, 'line')}) now, too large to diff here: allowing replaces {tool === 'edit_file' ? 'the matched text' : 'all of it'} as below.
+          {change.path} is {formatBytes(change.bytes)} ({count(change.lines, 'line')}) now, too large to diff here: allowing replaces{' '}
+          {tool === 'edit_file' ? 'the matched text' : 'all of it'} as below.
         </p>
       )}
       {notes.map((note) => (
@@ -66,7 +81,8 @@ function lineEndingNotes(change: FileChange, tool: string, after: string): strin
   const crlfText = after.includes('\r\n');
   // edit_file writes new text with the file's endings; write_file keeps CRLF only when the content has none of its own.
   if (change.crlf && (tool === 'edit_file' || !crlfText)) return ['The file’s CRLF line endings are kept.'];
-  if (!change.crlf && crlfText && tool === 'write_file') return ['The new content has CRLF line endings; the file has LF now, so every line’s ending changes.'];
+  if (!change.crlf && crlfText && tool === 'write_file')
+    return ['The new content has CRLF line endings; the file has LF now, so every line’s ending changes.'];
   return [];
 }
 

@@ -20,13 +20,20 @@ export function SandboxNotice({ note }: { note: SandboxNote }) {
           <p data-testid="permission-sandbox-reason">{note.reason}.</p>
           {note.host !== undefined && (
             <p className="sandbox-host">
-              Host <span className="mono" data-testid="permission-network-host">{note.host}</span>, port{' '}
-              <span className="mono" data-testid="permission-network-port">{note.port}</span>
+              Host{' '}
+              <span className="mono" data-testid="permission-network-host">
+                {note.host}
+              </span>
+              , port{' '}
+              <span className="mono" data-testid="permission-network-port">
+                {note.port}
+              </span>
             </p>
           )}
           <p className="sandbox-consequence">
-            This project’s sandbox fence does not allow it. The command waits, its timeout stopped, until you answer: Allow once lets this command reach the
-            host, Allow always also adds it to this project’s allowed domains (Settings → Sandbox), Deny refuses the connection.
+            This project’s sandbox fence does not allow it. The command waits, its timeout stopped, until you answer: Allow once lets this
+            command reach the host, Allow always also adds it to this project’s allowed domains (Settings → Sandbox), Deny refuses the
+            connection.
           </p>
         </>
       ) : note.kind === 'fence_hit' ? (
@@ -34,14 +41,16 @@ export function SandboxNotice({ note }: { note: SandboxNote }) {
           <p data-testid="permission-sandbox-reason">This command hit {note.reason}.</p>
           <p className="sandbox-question">Run it again outside the sandbox?</p>
           <p className="sandbox-consequence">
-            Allowing runs it again outside the sandbox, once, with your full access to files and the network. It is never remembered as “always”.
+            Allowing runs it again outside the sandbox, once, with your full access to files and the network. It is never remembered as
+            “always”.
           </p>
         </>
       ) : (
         <>
           <p data-testid="permission-sandbox-reason">{note.reason}</p>
           <p className="sandbox-consequence">
-            Allowing runs this command unsandboxed, with your full access to files and the network. Settings → Sandbox can refuse commands instead.
+            Allowing runs this command unsandboxed, with your full access to files and the network. Settings → Sandbox can refuse commands
+            instead.
           </p>
         </>
       )}

@@ -26,7 +26,9 @@ const fields = {
   write_file: { name: 'content', label: 'content' },
 } as const;
 
-export function editableField(approval: Pick<ApprovalView, 'tool' | 'args'> & Partial<Pick<ApprovalView, 'sandbox'>>): EditableField | undefined {
+export function editableField(
+  approval: Pick<ApprovalView, 'tool' | 'args'> & Partial<Pick<ApprovalView, 'sandbox'>>,
+): EditableField | undefined {
   // A sandbox question asked within a call (run it outside the sandbox?) is a yes or no about that command, not a new one.
   if (approval.sandbox?.followUp) return undefined;
   const field = fields[approval.tool as keyof typeof fields] as (typeof fields)[keyof typeof fields] | undefined;

@@ -96,7 +96,10 @@ function summarise(hunks: DiffHunk[]): ChangeDiff {
   const last = hunks.at(-1);
   if (!first || !last) return { hunks, additions, deletions };
   // The span of the hunks in the file as it is now (a new file: in the file as it will be).
-  const side = (hunk: DiffHunk) => (hunk.oldLines > 0 ? { start: hunk.oldStart, count: hunk.oldLines } : { start: Math.max(hunk.newStart, 1), count: Math.max(hunk.newLines, 1) });
+  const side = (hunk: DiffHunk) =>
+    hunk.oldLines > 0
+      ? { start: hunk.oldStart, count: hunk.oldLines }
+      : { start: Math.max(hunk.newStart, 1), count: Math.max(hunk.newLines, 1) };
   const from = Math.max(side(first).start, 1);
   const to = Math.max(side(last).start + side(last).count - 1, from);
   return { hunks, additions, deletions, lines: { from, to } };

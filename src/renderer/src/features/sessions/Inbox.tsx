@@ -10,7 +10,12 @@ export function Inbox() {
   const count = inbox.length;
 
   return (
-    <section className={`inbox${count > 0 ? ' has-items' : ''}`} aria-label="Inbox: approvals waiting for you" data-testid="inbox" data-count={count}>
+    <section
+      className={`inbox${count > 0 ? ' has-items' : ''}`}
+      aria-label="Inbox: approvals waiting for you"
+      data-testid="inbox"
+      data-count={count}
+    >
       <button type="button" className="ghost inbox-header" aria-expanded={open} onClick={() => setOpen((value) => !value)}>
         <Icon name="inbox" />
         <span>Inbox</span>

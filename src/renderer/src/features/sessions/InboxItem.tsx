@@ -13,7 +13,8 @@ export function InboxItem({ entry }: { entry: PendingApproval }) {
     (state) =>
       state.view === 'main' &&
       state.selectedSessionId === entry.sessionId &&
-      (state.pickedApprovals[entry.sessionId] ?? state.inbox.find((other) => other.sessionId === entry.sessionId)?.approvalId) === entry.approvalId,
+      (state.pickedApprovals[entry.sessionId] ?? state.inbox.find((other) => other.sessionId === entry.sessionId)?.approvalId) ===
+        entry.approvalId,
   );
   const openApproval = useApp((state) => state.openApproval);
   const now = useNow(30_000);
@@ -22,7 +23,12 @@ export function InboxItem({ entry }: { entry: PendingApproval }) {
   const riskWords = risk ? (risk.part ? partRiskLabels[risk.part] : toolRiskLabels[risk.colour]) : undefined;
 
   return (
-    <li data-testid="inbox-item" data-approval-id={entry.approvalId} data-session-id={entry.sessionId} data-risk={risk?.part ?? risk?.colour}>
+    <li
+      data-testid="inbox-item"
+      data-approval-id={entry.approvalId}
+      data-session-id={entry.sessionId}
+      data-risk={risk?.part ?? risk?.colour}
+    >
       <button
         type="button"
         className={`inbox-item${risk ? ` risk-${risk.colour}` : ''}${shown ? ' shown' : ''}`}

@@ -79,7 +79,13 @@ export function OpenFolderForm({ autoOpen = false }: { autoOpen?: boolean }) {
   if (!open) {
     return (
       <div className="open-folder">
-        <button ref={trigger} type="button" className="ghost open-folder-button" data-testid="open-folder-button" onClick={() => setOpen(true)}>
+        <button
+          ref={trigger}
+          type="button"
+          className="ghost open-folder-button"
+          data-testid="open-folder-button"
+          onClick={() => setOpen(true)}
+        >
           <Icon name="folder" />
           <span>Open a folder…</span>
         </button>
@@ -133,7 +139,13 @@ export function OpenFolderForm({ autoOpen = false }: { autoOpen?: boolean }) {
         {busy ? 'Opening…' : 'Open'}
       </button>
       {canPickFolders() && (
-        <button type="button" data-testid="open-folder-pick" disabled={busy} title="Choose the folder in your system's folder picker" onClick={() => void handlePick()}>
+        <button
+          type="button"
+          data-testid="open-folder-pick"
+          disabled={busy}
+          title="Choose the folder in your system's folder picker"
+          onClick={() => void handlePick()}
+        >
           Browse…
         </button>
       )}

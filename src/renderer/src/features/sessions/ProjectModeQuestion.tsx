@@ -28,15 +28,21 @@ export function ProjectModeQuestion({ project }: { project: ProjectView }) {
     <section className="project-mode-question" aria-labelledby={titleId} data-testid="project-mode-question" data-project-id={project.id}>
       <h2 id={titleId}>How should Tether work in {project.name}?</h2>
       <p className="muted">
-        Asked once for <span className="mono">{project.path}</span>. New sessions here start the way you choose; change it later in Settings, or
-        for one session in its header.
+        Asked once for <span className="mono">{project.path}</span>. New sessions here start the way you choose; change it later in
+        Settings, or for one session in its header.
       </p>
       <div className="project-mode-choices">
-        <button type="button" className="project-mode-choice" data-testid="project-mode-ask" disabled={saving !== null} onClick={() => void choose('ask')}>
+        <button
+          type="button"
+          className="project-mode-choice"
+          data-testid="project-mode-ask"
+          disabled={saving !== null}
+          onClick={() => void choose('ask')}
+        >
           <span className="project-mode-choice-title">Ask before every command</span>
           <span className="project-mode-choice-line">
-            Edits and commands wait for your Allow; only reading and searching inside the project run on their own. What you allow still runs in the
-            sandbox.
+            Edits and commands wait for your Allow; only reading and searching inside the project run on their own. What you allow still
+            runs in the sandbox.
           </span>
         </button>
         <button
@@ -52,8 +58,8 @@ export function ProjectModeQuestion({ project }: { project: ProjectView }) {
           </span>
           <span className="project-mode-choice-line">Edits in the project and commands the sandbox holds run unasked.</span>
           <span className="project-mode-choice-line">
-            <strong>The fence:</strong> commands write only inside this folder, cannot read your secrets (~/.ssh, ~/.aws, .env files), and reach only the
-            hosts you allowed.
+            <strong>The fence:</strong> commands write only inside this folder, cannot read your secrets (~/.ssh, ~/.aws, .env files), and
+            reach only the hosts you allowed.
           </span>
           <span className="project-mode-choice-line">
             <strong>Still asks:</strong> writes outside the folder, web fetches, MCP tools, and running a command again outside the sandbox.

@@ -123,7 +123,14 @@ export function SessionItem({ session }: { session: SessionSummary }) {
       )}
       {mode === 'idle' && (
         <span className="session-actions">
-          <button type="button" className="ghost icon-button" aria-label={`Rename ${title}`} title="Rename (F2)" data-testid="session-rename-button" onClick={handleStartRename}>
+          <button
+            type="button"
+            className="ghost icon-button"
+            aria-label={`Rename ${title}`}
+            title="Rename (F2)"
+            data-testid="session-rename-button"
+            onClick={handleStartRename}
+          >
             <Icon name="pencil" size={12} />
           </button>
           <button

@@ -39,10 +39,24 @@ export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
         >
           <Icon name="gear" />
         </button>
-        <button type="button" className="ghost icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" data-testid="shortcuts-button" onClick={() => setShortcutsOpen(true)}>
+        <button
+          type="button"
+          className="ghost icon-button"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          data-testid="shortcuts-button"
+          onClick={() => setShortcutsOpen(true)}
+        >
           <Icon name="keyboard" />
         </button>
-        <button type="button" className="ghost icon-button" aria-label="Fold the sidebar" title="Fold the sidebar (Ctrl+B)" data-testid="sidebar-fold" onClick={toggleSidebar}>
+        <button
+          type="button"
+          className="ghost icon-button"
+          aria-label="Fold the sidebar"
+          title="Fold the sidebar (Ctrl+B)"
+          data-testid="sidebar-fold"
+          onClick={toggleSidebar}
+        >
           <Icon name="panelLeft" />
         </button>
       </header>

@@ -17,7 +17,11 @@ export function useSandboxAvailability(projectId: string | undefined): SandboxAv
     getApi()
       .request('sandbox:get', { projectId })
       .then(
-        (view) => live && setAvailability(view.available ? { available: true } : { available: false, reason: view.reason ?? 'no sandbox is available here' }),
+        (view) =>
+          live &&
+          setAvailability(
+            view.available ? { available: true } : { available: false, reason: view.reason ?? 'no sandbox is available here' },
+          ),
         // Unknown: the choices are still offered, without the note.
         () => undefined,
       );

@@ -18,7 +18,15 @@ const failureLabel: Record<ConnectionFailureKind, string> = {
 const toolsLabel: Record<ToolSupport, string> = { yes: 'tools', no: 'no tools', unknown: 'tools: unknown' };
 
 /** What "Test connection" found: the models (which can use tools, where the server says), or what failed. */
-export function ConnectionResult({ result, selectedModel, onPick }: { result: ConnectionTestResult; selectedModel?: string; onPick?: (model: string) => void }) {
+export function ConnectionResult({
+  result,
+  selectedModel,
+  onPick,
+}: {
+  result: ConnectionTestResult;
+  selectedModel?: string;
+  onPick?: (model: string) => void;
+}) {
   if (!result.ok) {
     return (
       <div className="connection-result connection-failed" role="alert" data-testid="connection-failed" data-failure={result.failure}>
@@ -50,14 +58,22 @@ export function ConnectionResult({ result, selectedModel, onPick }: { result: Co
 
 function ModelRow({ model, selected, onPick }: { model: ListedModel; selected: boolean; onPick?: (model: string) => void }) {
   const badge = (
-    <span className={`badge tools-${model.tools}`} title={model.toolsNote ?? (model.tools === 'unknown' ? 'The server’s listing does not say.' : undefined)}>
+    <span
+      className={`badge tools-${model.tools}`}
+      title={model.toolsNote ?? (model.tools === 'unknown' ? 'The server’s listing does not say.' : undefined)}
+    >
       {toolsLabel[model.tools]}
     </span>
   );
   return (
     <li data-testid="connection-model" data-model={model.id} data-tools={model.tools}>
       {onPick ? (
-        <button type="button" className={`ghost connection-model${selected ? ' selected' : ''}`} aria-pressed={selected} onClick={() => onPick(model.id)}>
+        <button
+          type="button"
+          className={`ghost connection-model${selected ? ' selected' : ''}`}
+          aria-pressed={selected}
+          onClick={() => onPick(model.id)}
+        >
           <span className="mono">{model.id}</span>
           {badge}
         </button>

@@ -97,9 +97,7 @@ function McpServerItem({ server }: { server: McpServerView }) {
       )}
       {server.tools.length > 0 && (
         <details className="mcp-tools" open={server.tools.length <= 8}>
-          <summary>
-            {plural(server.tools.length, 'tool')}
-          </summary>
+          <summary>{plural(server.tools.length, 'tool')}</summary>
           <ul data-testid="mcp-tools">
             {server.tools.map((tool) => (
               <li key={tool.modelName} data-testid="mcp-tool">
@@ -114,9 +112,7 @@ function McpServerItem({ server }: { server: McpServerView }) {
       )}
       {server.stderr.length > 0 && (
         <details className="mcp-stderr">
-          <summary>
-            Recent stderr ({plural(server.stderr.length, 'line')})
-          </summary>
+          <summary>Recent stderr ({plural(server.stderr.length, 'line')})</summary>
           <pre className="code-block wrap" data-testid="mcp-stderr">
             {server.stderr.join('\n')}
           </pre>

@@ -23,7 +23,8 @@ export function ProjectDefaults() {
     <section className="project-defaults" aria-labelledby="project-defaults-title" data-testid="project-defaults">
       <h2 id="project-defaults-title">Projects</h2>
       <p className="faint">
-        The mode each project’s new sessions start in, as you answered when you first opened it. It is kept in Tether’s data, never in the project.
+        The mode each project’s new sessions start in, as you answered when you first opened it. It is kept in Tether’s data, never in the
+        project.
         <span className="mono"> tether run</span> does not use it: pass <span className="mono">--mode auto</span> there.
       </p>
       {availability?.available === false && (
@@ -31,7 +32,11 @@ export function ProjectDefaults() {
           No sandbox is available here, so auto works as ask: every command asks first. {availability.reason}
         </p>
       )}
-      {projects.length === 0 ? <p className="faint">No project is open yet.</p> : projects.map((project) => <ProjectDefault key={project.id} project={project} />)}
+      {projects.length === 0 ? (
+        <p className="faint">No project is open yet.</p>
+      ) : (
+        projects.map((project) => <ProjectDefault key={project.id} project={project} />)
+      )}
     </section>
   );
 }

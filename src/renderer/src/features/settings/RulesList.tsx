@@ -52,7 +52,12 @@ export function RulesList() {
                 <td>{where(rule.scope, rule.projectId, rule.sessionId)}</td>
                 <td className="faint">{new Date(rule.createdAt).toLocaleString()}</td>
                 <td>
-                  <button type="button" data-testid="rule-revoke" aria-label={`Revoke ${rule.pattern}`} onClick={() => void revokeRule(rule.id)}>
+                  <button
+                    type="button"
+                    data-testid="rule-revoke"
+                    aria-label={`Revoke ${rule.pattern}`}
+                    onClick={() => void revokeRule(rule.id)}
+                  >
                     Revoke
                   </button>
                 </td>

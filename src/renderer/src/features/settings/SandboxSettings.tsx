@@ -20,7 +20,9 @@ const FIELDS: ReadonlyArray<{ key: FenceKey; label: string; hint: string }> = [
  */
 export function SandboxSettings() {
   const projects = useApp((state) => state.projects);
-  const selectedProjectId = useApp((state) => (state.selectedSessionId ? state.sessions[state.selectedSessionId]?.projectId : null) ?? state.draftProjectId);
+  const selectedProjectId = useApp(
+    (state) => (state.selectedSessionId ? state.sessions[state.selectedSessionId]?.projectId : null) ?? state.draftProjectId,
+  );
   const [chosen, setChosen] = useState<string | undefined>();
   const projectId = chosen ?? selectedProjectId ?? projects[0]?.id;
   const { view, error, saving, change } = useSandboxView(projectId);
@@ -48,18 +50,34 @@ export function SandboxSettings() {
           {error}
         </p>
       )}
-      {view && projectId && <FenceForm key={`${projectId}:${JSON.stringify(view.fence)}`} view={view} saving={saving} onSave={(fence) => change({ fence })} onRegistries={() => change('registries')} />}
+      {view && projectId && (
+        <FenceForm
+          key={`${projectId}:${JSON.stringify(view.fence)}`}
+          view={view}
+          saving={saving}
+          onSave={(fence) => change({ fence })}
+          onRegistries={() => change('registries')}
+        />
+      )}
     </section>
   );
 }
 
-function Availability({ view, saving, onChoose }: { view: SandboxView; saving: boolean; onChoose(choice: SandboxView['unavailable']): void }) {
+function Availability({
+  view,
+  saving,
+  onChoose,
+}: {
+  view: SandboxView;
+  saving: boolean;
+  onChoose(choice: SandboxView['unavailable']): void;
+}) {
   return (
     <>
       {view.available ? (
         <p className="sandbox-status" data-testid="sandbox-status" data-available="true">
-          Every command the agent runs is sandboxed: it writes only inside its project, cannot read the secrets below, and reaches the network only
-          through a proxy, to the allowed domains.
+          Every command the agent runs is sandboxed: it writes only inside its project, cannot read the secrets below, and reaches the
+          network only through a proxy, to the allowed domains.
         </p>
       ) : (
         <p className="sandbox-status sandbox-missing" role="alert" data-testid="sandbox-status" data-available="false">
@@ -68,7 +86,12 @@ function Availability({ view, saving, onChoose }: { view: SandboxView; saving: b
       )}
       <label className="field">
         <span>When no sandbox is available</span>
-        <select data-testid="sandbox-unavailable" value={view.unavailable} disabled={saving} onChange={(event) => onChoose(event.target.value as SandboxView['unavailable'])}>
+        <select
+          data-testid="sandbox-unavailable"
+          value={view.unavailable}
+          disabled={saving}
+          onChange={(event) => onChoose(event.target.value as SandboxView['unavailable'])}
+        >
           <option value="ask">Ask before every command, and run it unsandboxed if allowed</option>
           <option value="refuse">Refuse to run commands</option>
         </select>
@@ -77,7 +100,17 @@ function Availability({ view, saving, onChoose }: { view: SandboxView; saving: b
   );
 }
 
-function FenceForm({ view, saving, onSave, onRegistries }: { view: SandboxView; saving: boolean; onSave(fence: SandboxFence): Promise<boolean>; onRegistries(): Promise<boolean> }) {
+function FenceForm({
+  view,
+  saving,
+  onSave,
+  onRegistries,
+}: {
+  view: SandboxView;
+  saving: boolean;
+  onSave(fence: SandboxFence): Promise<boolean>;
+  onRegistries(): Promise<boolean>;
+}) {
   const [drafts, setDrafts] = useState<Record<FenceKey, string>>(() => ({
     allowedDomains: view.fence.allowedDomains.join('\n'),
     allowWrite: view.fence.allowWrite.join('\n'),
@@ -119,7 +152,13 @@ function FenceForm({ view, saving, onSave, onRegistries }: { view: SandboxView; 
         <button type="submit" className="primary" data-testid="sandbox-save" disabled={!dirty || saving}>
           {saving ? 'Saving…' : 'Save fence'}
         </button>
-        <button type="button" data-testid="sandbox-registries" disabled={saving || dirty} title={dirty ? 'Save or undo your changes first' : undefined} onClick={() => void onRegistries()}>
+        <button
+          type="button"
+          data-testid="sandbox-registries"
+          disabled={saving || dirty}
+          title={dirty ? 'Save or undo your changes first' : undefined}
+          onClick={() => void onRegistries()}
+        >
           Add the package registries this project uses
         </button>
       </div>
@@ -143,5 +182,12 @@ function FenceList({ label, items, testId }: { label: string; items: string[]; t
 }
 
 function lines(text: string): string[] {
-  return [...new Set(text.split('\n').map((line) => line.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

@@ -95,7 +95,14 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
       <h2>Model</h2>
       <label className="field">
         <span>Base URL</span>
-        <input type="url" className="mono" data-testid="settings-base-url" spellCheck={false} value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
+        <input
+          type="url"
+          className="mono"
+          data-testid="settings-base-url"
+          spellCheck={false}
+          value={baseUrl}
+          onChange={(event) => setBaseUrl(event.target.value)}
+        />
         <small className="faint">
           {api === 'anthropic'
             ? 'Anthropic (https://api.anthropic.com) or a server that speaks its Messages API.'
@@ -104,12 +111,23 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
       </label>
       <div className="field">
         <div className="connection-row">
-          <button type="button" data-testid="settings-test-connection" disabled={connection.status === 'testing' || baseUrl.trim() === ''} onClick={handleTest}>
+          <button
+            type="button"
+            data-testid="settings-test-connection"
+            disabled={connection.status === 'testing' || baseUrl.trim() === ''}
+            onClick={handleTest}
+          >
             {connection.status === 'testing' ? 'Testing…' : 'Test connection'}
           </button>
-          <small className="faint">Lists the models the server offers and which can use tools; uses the key typed below, else the stored one for this address.</small>
+          <small className="faint">
+            Lists the models the server offers and which can use tools; uses the key typed below, else the stored one for this address.
+          </small>
         </div>
-        {connection.invalid && <small className="error-text" role="alert">{connection.invalid}</small>}
+        {connection.invalid && (
+          <small className="error-text" role="alert">
+            {connection.invalid}
+          </small>
+        )}
         {shownResult && !deadAddress && <ConnectionResult result={shownResult} selectedModel={model.trim()} onPick={setModel} />}
       </div>
       <label className="field">
@@ -119,11 +137,20 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
           <option value="chat">Chat Completions</option>
           <option value="anthropic">Anthropic Messages</option>
         </select>
-        <small className="faint" data-testid="settings-api-hint">{apiHint[api]}</small>
+        <small className="faint" data-testid="settings-api-hint">
+          {apiHint[api]}
+        </small>
       </label>
       <label className="field">
         <span>Model</span>
-        <input type="text" className="mono" data-testid="settings-model" spellCheck={false} value={model} onChange={(event) => setModel(event.target.value)} />
+        <input
+          type="text"
+          className="mono"
+          data-testid="settings-model"
+          spellCheck={false}
+          value={model}
+          onChange={(event) => setModel(event.target.value)}
+        />
         <small className="faint">New sessions use it; a running session keeps the model it started with.</small>
       </label>
       <div className="field">
@@ -157,7 +184,15 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
       <h2>Agent</h2>
       <label className="field">
         <span>Step limit</span>
-        <input type="number" min={1} step={1} data-testid="settings-max-steps" value={maxSteps} aria-invalid={!stepsValid} onChange={(event) => setMaxSteps(event.target.value)} />
+        <input
+          type="number"
+          min={1}
+          step={1}
+          data-testid="settings-max-steps"
+          value={maxSteps}
+          aria-invalid={!stepsValid}
+          onChange={(event) => setMaxSteps(event.target.value)}
+        />
         {!stepsValid && <small className="error-text">A whole number of steps, 1 or more.</small>}
       </label>
       <label className="field">
@@ -171,7 +206,11 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
       </label>
       <label className="field">
         <span>After reading outside content</span>
-        <select data-testid="settings-outside-content" value={outsideContent} onChange={(event) => setOutsideContent(event.target.value as Outside)}>
+        <select
+          data-testid="settings-outside-content"
+          value={outsideContent}
+          onChange={(event) => setOutsideContent(event.target.value as Outside)}
+        >
           <option value="ask">ask before anything that can send data out</option>
           <option value="block">block anything that can send data out</option>
           <option value="off">off: no extra checks</option>

@@ -14,7 +14,12 @@ export function SettingsScreen() {
   const showMain = useApp((state) => state.showMain);
 
   return (
-    <main className="main-area settings-screen scroll" data-testid="settings" aria-labelledby="settings-title" onKeyDown={(event) => event.key === 'Escape' && showMain()}>
+    <main
+      className="main-area settings-screen scroll"
+      data-testid="settings"
+      aria-labelledby="settings-title"
+      onKeyDown={(event) => event.key === 'Escape' && showMain()}
+    >
       <div className="settings-body">
         <header className="settings-header">
           <h1 id="settings-title">Settings</h1>

@@ -93,7 +93,13 @@ export function TerminalPanel({ sessionId, ref }: { sessionId: string; ref?: Ref
 
   return (
     <section ref={ref} className={`terminal-panel${open ? ' open' : ''}`} aria-label="Terminal" data-testid="terminal-panel">
-      <button type="button" className="panel-header ghost" aria-expanded={open} onClick={() => toggleTerminal(open)} title="Show or hide the terminal (Ctrl+`)">
+      <button
+        type="button"
+        className="panel-header ghost"
+        aria-expanded={open}
+        onClick={() => toggleTerminal(open)}
+        title="Show or hide the terminal (Ctrl+`)"
+      >
         <Icon name="terminal" />
         <span className="panel-title">Terminal</span>
         <span className="faint">{empty ? 'no commands yet' : "the agent's commands, live"}</span>
@@ -144,7 +150,12 @@ function writeFeed(terminal: Terminal, feed: TerminalFeed | undefined, before: W
     terminal.reset();
     written = fresh();
   } else {
-    written = { callIds: written.callIds.slice(), headers: written.headers.slice(), lengths: written.lengths.slice(), endsWithNewline: written.endsWithNewline };
+    written = {
+      callIds: written.callIds.slice(),
+      headers: written.headers.slice(),
+      lengths: written.lengths.slice(),
+      endsWithNewline: written.endsWithNewline,
+    };
   }
   let out = '';
   for (let i = Math.max(0, written.callIds.length - 1); i < blocks.length; i++) {

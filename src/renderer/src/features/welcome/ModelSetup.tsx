@@ -67,7 +67,9 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
     if (answer?.ok && answer.models.length > 0) {
       setModel((current) => {
         if (current && answer.models.some((listed) => listed.id === current)) return current;
-        return (answer.models.find((listed) => listed.tools === 'yes') ?? answer.models.find((listed) => listed.tools !== 'no') ?? answer.models[0])!.id;
+        return (answer.models.find((listed) => listed.tools === 'yes') ??
+          answer.models.find((listed) => listed.tools !== 'no') ??
+          answer.models[0])!.id;
       });
     }
     return answer;
@@ -174,15 +176,32 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
             </div>
           )}
           <div className="connection-row">
-            <button type="button" data-testid="setup-test" disabled={connection.status === 'testing' || !baseUrl.trim()} onClick={() => void test()}>
+            <button
+              type="button"
+              data-testid="setup-test"
+              disabled={connection.status === 'testing' || !baseUrl.trim()}
+              onClick={() => void test()}
+            >
               {connection.status === 'testing' ? 'Testing…' : 'Test connection'}
             </button>
           </div>
-          {connection.invalid && <small className="error-text" role="alert">{connection.invalid}</small>}
+          {connection.invalid && (
+            <small className="error-text" role="alert">
+              {connection.invalid}
+            </small>
+          )}
           {shownResult && !deadAddress && <ConnectionResult result={shownResult} selectedModel={model.trim()} onPick={setModel} />}
           <label className="field">
             <span>Model</span>
-            <input type="text" className="mono" data-testid="setup-model" spellCheck={false} placeholder="pick one above, or type its id" value={model} onChange={(event) => setModel(event.target.value)} />
+            <input
+              type="text"
+              className="mono"
+              data-testid="setup-model"
+              spellCheck={false}
+              placeholder="pick one above, or type its id"
+              value={model}
+              onChange={(event) => setModel(event.target.value)}
+            />
           </label>
           {deadAddress && (
             <div className="dead-url-warning" role="alert" data-testid="setup-dead-url">
@@ -201,7 +220,12 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
             </div>
           )}
           <div className="settings-actions">
-            <button type="submit" className="primary" data-testid="setup-save" disabled={saving || connection.status === 'testing' || !baseUrl.trim() || !model.trim()}>
+            <button
+              type="submit"
+              className="primary"
+              data-testid="setup-save"
+              disabled={saving || connection.status === 'testing' || !baseUrl.trim() || !model.trim()}
+            >
               {saving ? 'Saving…' : `Use ${preset.name}`}
             </button>
           </div>

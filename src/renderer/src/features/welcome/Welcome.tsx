@@ -13,7 +13,8 @@ export function Welcome() {
       <div className={`welcome${needsModel ? ' welcome-setup' : ''}`}>
         <h1>Welcome to Tether</h1>
         <p className="muted">
-          A coding agent on a tether: it reads, edits and runs commands in a folder you open, and every risky action waits for your approval.
+          A coding agent on a tether: it reads, edits and runs commands in a folder you open, and every risky action waits for your
+          approval.
         </p>
         {needsModel && <ModelSetup settings={settings} />}
         {noProjects && (

@@ -187,14 +187,17 @@ export function createSocketClient({
   return {
     request<R extends RequestName>(name: R, input: Input<R>): Promise<Output<R>> {
       if (!isRequestName(name)) {
-        return Promise.reject(new RequestError('invalid_input', `There is no request ${JSON.stringify(String(name))} in Tether's contract.`));
+        return Promise.reject(
+          new RequestError('invalid_input', `There is no request ${JSON.stringify(String(name))} in Tether's contract.`),
+        );
       }
       if (state.status === 'unauthenticated') {
         return Promise.reject(
           new RequestError('failed', 'This page has no access token. Open the address tether serve printed (it ends in #token=...).'),
         );
       }
-      if (state.status === 'closed') return Promise.reject(new RequestError('failed', `The connection to Tether was closed; reload the page to send ${name}.`));
+      if (state.status === 'closed')
+        return Promise.reject(new RequestError('failed', `The connection to Tether was closed; reload the page to send ${name}.`));
 
       const id = nextId++;
       let frame: string;
@@ -204,7 +207,9 @@ export function createSocketClient({
         return Promise.reject(new RequestError('invalid_input', `${name}: the input cannot be sent as JSON (${String(error)}).`));
       }
       if (frame.length > WS_MAX_FRAME_BYTES / 4 && new TextEncoder().encode(frame).length > WS_MAX_FRAME_BYTES) {
-        return Promise.reject(new RequestError('invalid_input', `${name}: the input is larger than ${WS_MAX_FRAME_BYTES / 1024 / 1024} MB; send less at once.`));
+        return Promise.reject(
+          new RequestError('invalid_input', `${name}: the input is larger than ${WS_MAX_FRAME_BYTES / 1024 / 1024} MB; send less at once.`),
+        );
       }
 
       return new Promise<Output<R>>((resolve, reject) => {
