@@ -2,6 +2,7 @@ import type { TetherApi } from '../../../shared/contract';
 import type { DiffSlice } from './diffSlice';
 import type { InboxSlice } from './inboxSlice';
 import type { Schedule } from './liveBatcher';
+import type { LayoutSlice } from './layoutSlice';
 import type { LiveSlice } from './liveSlice';
 import type { LogsSlice } from './logsSlice';
 import type { McpSlice } from './mcpSlice';
@@ -12,7 +13,7 @@ import type { UiSlice } from './uiSlice';
 import type { UpdateSlice } from './updateSlice';
 
 /** The whole renderer state: one store, one slice per concern, actions beside their state. */
-export type AppState = SessionsSlice & LogsSlice & LiveSlice & InboxSlice & SettingsSlice & DiffSlice & UiSlice & McpSlice & RewindSlice & UpdateSlice;
+export type AppState = SessionsSlice & LogsSlice & LiveSlice & InboxSlice & SettingsSlice & DiffSlice & UiSlice & McpSlice & RewindSlice & UpdateSlice & LayoutSlice;
 
 /** What the store needs from outside; tests pass a fake api and a synchronous schedule. */
 export interface StoreDeps {

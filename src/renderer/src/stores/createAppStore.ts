@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppState, StoreDeps } from './appState';
 import { createDiffSlice } from './diffSlice';
 import { createInboxSlice } from './inboxSlice';
+import { createLayoutSlice } from './layoutSlice';
 import { createLiveSlice } from './liveSlice';
 import { createLogsSlice } from './logsSlice';
 import { createMcpSlice } from './mcpSlice';
@@ -26,5 +27,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createMcpSlice(deps, set, get),
     ...createRewindSlice(deps, set, get),
     ...createUpdateSlice(deps, set, get),
+    ...createLayoutSlice(deps, set, get),
   }));
 }
