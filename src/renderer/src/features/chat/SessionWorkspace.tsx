@@ -1,4 +1,4 @@
-import { useRef, type CSSProperties } from 'react';
+import { useEffect, useRef, type CSSProperties } from 'react';
 import { useApp } from '../../stores/useApp';
 import { Splitter } from '../../ui/Splitter';
 import { clampReview, clampTerminal, paneBounds } from '../../ui/paneSizes';
@@ -9,7 +9,7 @@ import { ReviewRail } from './ReviewRail';
 import { selectReviewShown, selectTerminalShown } from '../../stores/paneDefaults';
 import { SessionRequest } from '../permission/SessionRequest';
 import { PlanPanel } from '../plan/PlanPanel';
-import { DiffPanel } from '../diff/DiffPanel';
+import { DiffPanel, preloadDiffViewer } from '../diff/DiffPanel';
 import { TerminalPanel } from '../terminal/TerminalPanel';
 
 /**
@@ -22,6 +22,12 @@ export function SessionWorkspace({ sessionId }: { sessionId: string }) {
   const setLayout = useApp((state) => state.setLayout);
   const reviewShown = useApp((state) => selectReviewShown(state, sessionId));
   const terminalOpen = useApp((state) => selectTerminalShown(state, sessionId));
+  // A session with checkpoints may have changes to show: the diff editor starts loading now, while
+  // the list of changes is worked out, not once it has arrived.
+  const mayHaveChanges = useApp((state) => (state.logs[sessionId]?.state.checkpoints.length ?? 0) > 0);
+  useEffect(() => {
+    if (mayHaveChanges) preloadDiffViewer();
+  }, [mayHaveChanges]);
   const workspace = useRef<HTMLElement>(null);
   const review = useRef<HTMLElement>(null);
   const terminal = useRef<HTMLElement>(null);

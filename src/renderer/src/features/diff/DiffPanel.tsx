@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { plural } from '../../lib/format';
 import { Icon } from '../../ui/Icon';
 import { isActive } from '../../stores/selectors';
@@ -12,8 +12,14 @@ import { UndoRevertButton } from './UndoRevertButton';
 import { WorktreeBar } from './WorktreeBar';
 import './review.css';
 
-// Monaco is large; it loads the first time a diff is shown, not with the window.
-const DiffViewer = lazy(() => import('./DiffViewer'));
+// Monaco is large; it loads once a session has a change to show, not with the window.
+const loadDiffViewer = () => import('./DiffViewer');
+const DiffViewer = lazy(loadDiffViewer);
+
+/** Starts loading the diff editor ahead of need (a session whose steps may have changed files). */
+export function preloadDiffViewer(): void {
+  void loadDiffViewer();
+}
 
 /**
  * The live diff: every file the session's own steps changed (since it started or was last accepted,
@@ -32,6 +38,12 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
   const dismissReviewNotice = useApp((state) => state.dismissReviewNotice);
   const worktreeGone = useApp((state) => state.logs[sessionId]?.state.worktree?.finished !== undefined);
   const count = diff?.files.length ?? 0;
+  // Monaco starts loading as soon as there is a change to show, while the file's two versions are
+  // fetched, instead of after they arrive: a freshly loaded page shows a big diff that much sooner.
+  const hasChanges = count > 0;
+  useEffect(() => {
+    if (hasChanges) void loadDiffViewer();
+  }, [hasChanges]);
   // The core refuses a revert while the agent works; the buttons say so before anyone tries.
   const busy = status !== undefined && isActive(status) ? 'The agent is working: stop it or let it finish, then revert.' : null;
 

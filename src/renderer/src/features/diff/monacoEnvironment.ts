@@ -9,6 +9,10 @@ import TsWorker from 'monaco-editor/language/typescript/ts.worker?worker';
  * diff never computes, so every label gets one, bundled with the app: it works offline.
  * (monaco-editor 0.57 maps `monaco-editor/*` to `esm/vs/*` in its exports.)
  */
+// The diff worker starts with this module, while the editor is being made, instead of when the
+// first diff is asked for: its script loads and compiles meanwhile. Monaco takes it on first ask.
+let warmEditorWorker: Worker | null = new EditorWorker();
+
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string): Worker {
     switch (label) {
@@ -25,8 +29,11 @@ self.MonacoEnvironment = {
       case 'typescript':
       case 'javascript':
         return new TsWorker();
-      default:
-        return new EditorWorker();
+      default: {
+        const worker = warmEditorWorker ?? new EditorWorker();
+        warmEditorWorker = null;
+        return worker;
+      }
     }
   },
 };
