@@ -103,7 +103,7 @@ const boundaryRules = [
     from: { path: '^src/shared/', pathNot: '\\.test\\.ts$' },
     to: {
       dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
-      pathNot: '^node_modules/zod/',
+      pathNot: '(^|/)node_modules/zod/',
     },
   },
   {
@@ -148,25 +148,25 @@ const boundaryRules = [
     name: 'electron outside the Electron layer',
     comment: 'Only src/main/index.ts, ipc.ts, window.ts and the preload import Electron: the core runs in plain Node too.',
     from: { pathNot: ['^src/main/(index|ipc|window)\\.ts$', '^src/preload/'] },
-    to: { path: '^node_modules/(electron|electron-updater)/' },
+    to: { path: '(^|/)node_modules/(electron|electron-updater)/' },
   },
   {
     name: 'better-sqlite3 outside store/',
     comment: 'The store is the one door to SQLite.',
     from: { pathNot: '^src/main/store/' },
-    to: { path: '^node_modules/better-sqlite3/' },
+    to: { path: '(^|/)node_modules/better-sqlite3/' },
   },
   {
     name: 'node-pty outside terminal/pty.ts',
     comment: 'terminal/pty.ts is the one door to node-pty; everything else uses the Terminal interface.',
     from: { pathNot: '^src/main/terminal/pty(\\.test)?\\.ts$' },
-    to: { path: '^node_modules/node-pty/' },
+    to: { path: '(^|/)node_modules/node-pty/' },
   },
   {
     name: 'ws outside host/serve.ts',
     comment: 'host/serve.ts is the one WebSocket server.',
     from: { path: '^src/', pathNot: '^src/main/host/serve\\.ts$' },
-    to: { path: '^node_modules/ws/' },
+    to: { path: '(^|/)node_modules/ws/' },
   },
 ].map((rule) => ({ severity: 'error', ...rule }));
 
