@@ -1,10 +1,8 @@
-import { realpathSync, statSync } from 'node:fs';
 import type { LiveEvent, SessionEvent, StoredEvent } from '../shared/events';
 import type { OutsideContentSetting, PermissionMode } from '../shared/permissions';
 import { compactConversation, type CompactionResult } from './agent/compaction';
 import { contextBudgetFor } from './agent/contextBudget';
 import { systemPromptFor } from './agent/systemPrompt';
-import { warmUpTokenizer } from './agent/tokenCount';
 import { readAppSettings } from './settings/appSettings';
 import { modelFailureOf, runLoop, type LoopOutcome } from './agent/loop';
 import { SessionLog } from './store/sessionLog';
@@ -25,6 +23,7 @@ import { builtinTools } from './tools/builtinTools';
 import type { AnyTool } from './tools/defineTool';
 import { createFetchUrl, fetchUrl } from './tools/fetchUrl';
 import { ToolRegistry } from './tools/registry';
+import { realFolder } from './workspace/filePaths';
 import { openWorkspace } from './workspace/paths';
 import { createCommandSandbox, turnedOffSandbox, type CommandSandbox } from './sandbox/commandSandbox';
 import { projectFence, readSandboxSettings } from './sandbox/fenceSettings';
@@ -123,8 +122,6 @@ export { DEFAULT_MAX_STEPS } from './agent/maxSteps';
 
 export function createCore(options: CoreOptions): Core {
   const store = openStore(options.dataDir);
-  // Loads while the store opens and the first checkpoint is taken; a run awaits it before its first request.
-  const tokenizerReady = warmUpTokenizer().catch(() => undefined);
   const mcp = new McpHub(options.mcpTimings);
   const shadowRepos = new SessionShadowRepos(store, options.dataDir);
   const checkpoints = new Checkpoints(store, shadowRepos);
@@ -210,7 +207,6 @@ export function createCore(options: CoreOptions): Core {
       const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES);
       // Before the first model request: the log then always reads message, checkpoint, request.
       await startCheckpoint;
-      await tokenizerReady;
       const terminal = createPtyTerminal(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {});
       try {
         return await runLoop({
@@ -307,14 +303,9 @@ function sessionSandbox(dataDir: string, store: Store, sessionId: string, worksp
 }
 
 function canonicalWorkspace(path: string): string {
-  let root: string;
-  try {
-    root = realpathSync(path);
-  } catch {
-    throw new Error(`The workspace folder ${path} does not exist.`);
-  }
-  if (!statSync(root).isDirectory()) throw new Error(`The workspace ${path} is not a folder.`);
-  return root;
+  const folder = realFolder(path);
+  if ('path' in folder) return folder.path;
+  throw new Error(folder.problem === 'missing' ? `The workspace folder ${path} does not exist.` : `The workspace ${path} is not a folder.`);
 }
 
 function titleFrom(task: string): string {

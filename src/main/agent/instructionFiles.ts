@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { InstructionFile } from '../../shared/events';
 import type { SessionLog } from '../store/sessionLog';
+import { isInside } from '../workspace/filePaths';
 
 /**
  * The project's own instructions for agents: AGENTS.md and CLAUDE.md files.
@@ -67,7 +68,7 @@ export function readInstructionFiles(workspace: string, folders: readonly string
       if (!isFile(absolute)) continue;
       known.add(relative);
       const real = realpath(absolute);
-      if (real === undefined || !isInside(root, real)) {
+      if (real === undefined || !isInside(real, root)) {
         warnings.push(`${relative} leads outside the workspace (to ${real ?? 'nowhere'}); it was not read. Replace the link with a file inside the workspace.`);
         skipped.push(relative);
         continue;
@@ -180,7 +181,7 @@ export function folderWorkedIn(workspace: string, tool: string, args: unknown): 
   if (folder === undefined) return undefined;
   const root = path.resolve(workspace);
   const absolute = path.resolve(root, folder);
-  if (!isInside(root, absolute)) return undefined;
+  if (!isInside(absolute, root)) return undefined;
   return toPosix(path.relative(root, absolute));
 }
 
@@ -222,11 +223,6 @@ function realpath(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isInside(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 function toPosix(file: string): string {

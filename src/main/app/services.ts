@@ -1,5 +1,3 @@
-import { realpathSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { EVENTS_PAGE_CHARS, EVENTS_PAGE_MAX, type EventName, type EventPayload, type Handlers, type ProjectView, type RuleView, type SettingsView } from '../../shared/contract';
 import { commandsRanUnaskedAfter } from '../../shared/rewinds';
 import type { ToolCallView } from '../../shared/session';
@@ -27,6 +25,7 @@ import { readAppSettings, writeAppSettings } from '../settings/appSettings';
 import { readPaneLayout, writePaneLayout } from '../settings/paneLayout';
 import type { ProjectRow } from '../store/projects';
 import type { RuleRow } from '../store/storedRules';
+import { realFolder } from '../workspace/filePaths';
 import { startAutoUpdates } from './updates/autoUpdates';
 
 const VERSION = '0.1.0';
@@ -303,12 +302,9 @@ function ruleView(row: RuleRow): RuleView {
 }
 
 function canonicalFolder(folder: string): string {
-  let resolved: string;
-  try {
-    resolved = realpathSync(path.resolve(folder));
-  } catch {
-    throw new RequestError('not_found', `The folder ${folder} does not exist.`);
-  }
-  if (!statSync(resolved).isDirectory()) throw new RequestError('invalid_input', `${folder} is a file, not a folder.`);
-  return resolved;
+  const found = realFolder(folder);
+  if ('path' in found) return found.path;
+  throw found.problem === 'missing'
+    ? new RequestError('not_found', `The folder ${folder} does not exist.`)
+    : new RequestError('invalid_input', `${folder} is a file, not a folder.`);
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { RewindWarning, StoredEvent } from '../../shared/events';
 import type { CommandAnalysis } from '../permissions/commandAnalysis';
 import { analyzeCommand, initShellParser } from '../permissions/shell/analyzeCommand';
-import { isInside } from '../sandbox/fence';
+import { isInside } from '../workspace/filePaths';
 
 /**
  * What a rewind to the step at `afterSeq` cannot take back: calls that ran after it and reached

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ import { DATABASE_FILE_NAME, openStore } from '../store/store';
 import { builtinTools } from '../tools/builtinTools';
 import type { AnyTool } from '../tools/defineTool';
 import { fetchUrl } from '../tools/fetchUrl';
+import { realFolder } from '../workspace/filePaths';
 import { CliError, dataDirFrom } from './cliError';
 import { permissionsUsage } from './usage';
 
@@ -248,9 +249,7 @@ function parseMode(text: string | undefined): PermissionMode {
 }
 
 function canonicalFolder(folder: string): string {
-  try {
-    return realpathSync(folder);
-  } catch {
-    throw new CliError(`The folder ${folder} does not exist.`);
-  }
+  const found = realFolder(folder);
+  if ('path' in found) return found.path;
+  throw new CliError(found.problem === 'missing' ? `The folder ${folder} does not exist.` : `${folder} is a file, not a folder.`);
 }

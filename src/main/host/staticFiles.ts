@@ -3,6 +3,7 @@ import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { createGzip } from 'node:zlib';
+import { isInside } from '../workspace/filePaths';
 
 /**
  * Serves the built renderer (index.html and its assets) and nothing else: no listings, no dotfiles,
@@ -47,7 +48,7 @@ export function staticFiles(rootDir: string): StaticFileHandler {
     try {
       real = await realpath(file);
       const info = await stat(real);
-      if (!info.isFile() || !isInside(root, real)) return plain(response, 404, 'Not found.', headers);
+      if (!info.isFile() || !isInside(real, root)) return plain(response, 404, 'Not found.', headers);
       size = info.size;
     } catch {
       return plain(response, 404, 'Not found.', headers);
@@ -109,7 +110,7 @@ async function chooseEncoding(root: string, file: string, accepted: string | str
     try {
       const copyPath = await realpath(file + suffix);
       const copy = await stat(copyPath);
-      if (copy.isFile() && isInside(root, copyPath) && copy.mtimeMs >= original.mtimeMs) return { name, file: copyPath, size: copy.size };
+      if (copy.isFile() && isInside(copyPath, root) && copy.mtimeMs >= original.mtimeMs) return { name, file: copyPath, size: copy.size };
     } catch {
       // No copy: try the next, then gzip as it streams.
     }
@@ -143,12 +144,7 @@ function resolveInside(root: string, pathname: string): string | null {
   // `.` and `..` are dot segments, `.env` and `.git` dotfiles: none belongs to a built renderer.
   if (segments.some((segment) => segment.startsWith('.'))) return null;
   const file = path.resolve(root, segments.length === 0 ? 'index.html' : segments.join('/'));
-  return isInside(root, file) ? file : null;
-}
-
-function isInside(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  return isInside(file, root) ? file : null;
 }
 
 export function plain(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {

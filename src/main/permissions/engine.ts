@@ -1,13 +1,13 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OutsideContentSetting, PermissionMode, PermissionRule, PolicyAction } from '../../shared/permissions';
 import type { PermissionSubject } from './permissionSubject';
+import { canonicalPath, isInside as isWithin, physicalPath, SymlinkLoopError } from '../workspace/filePaths';
 import { openWorkspace } from '../workspace/paths';
 import { offerAllowAlways, type AllowAlwaysSubject } from './allowAlways';
 import type { CommandAnalysis, ReadTarget, SimpleCommand } from './commandAnalysis';
 import { DEFAULT_RULES } from './defaultRules';
-import { expandGlob, physicalPath } from './readPlaces';
+import { expandGlob } from './readPlaces';
 import { modeDefault, modeForbids, type ActionClass } from './modes';
 import type { AllowAlwaysOffer, PermissionQuery, Policy, PolicyVerdict } from './policyVerdict';
 import { parseRule, RuleSyntaxError, type ParsedRule } from './ruleSyntax';
@@ -156,7 +156,7 @@ const SINKS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 export function createPermissionEngine(options: PermissionEngineOptions): PermissionEngine {
   const workspace = openWorkspace(options.workspaceRoot);
   const root = workspace.root;
-  const home = canonicalPath(options.home ?? os.homedir());
+  const home = leadsTo(canonicalPath, options.home ?? os.homedir()).path;
   const analyze = options.analyze ?? analyzeCommand;
   const pathEnv = options.pathEnv ?? process.env.PATH;
   let mode = options.mode;
@@ -278,9 +278,12 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (/[$`*?[\]{}]/.test(target) || target.startsWith('~') && !target.startsWith('~/')) {
       return { kind: 'path', access: 'write', candidates: [], shown: target, inside: false, redirect: true, unknown: true };
     }
-    const absolute = target.startsWith('~/') ? path.join(home, target.slice(2)) : path.resolve(cwd, target);
-    const canonical = canonicalPath(absolute);
-    return { kind: 'path', access: 'write', candidates: unique([canonical, absolute]), shown: target, inside: isInside(canonical), redirect: true };
+    // As written, `..` folded (what a rule names), and where the kernel opens it: each symlink followed
+    // before the `..` after it, a dangling one to the place it names (`echo x > link` writes there).
+    const spelled = target.startsWith('~/') ? `${home}/${target.slice(2)}` : path.isAbsolute(target) ? target : `${cwd}/${target}`;
+    const absolute = path.resolve(spelled);
+    const opened = leadsTo(physicalPath, spelled);
+    return { kind: 'path', access: 'write', candidates: unique([opened.path, absolute]), shown: target, inside: !opened.loops && isInside(opened.path), redirect: true };
   }
 
   /** A file the line reads, as an item when it is (or may be) outside the workspace; inside, it is the command's business. */
@@ -294,8 +297,9 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     for (const name of names) {
       // Where the line spells it (`..` folded) and where the kernel takes it (each symlink followed first).
       const lexical = path.resolve(name);
-      const physical = name.split('/').includes('..') ? physicalPath(name) : canonicalPath(lexical);
-      if (isInside(physical) && isInside(lexical)) continue;
+      const opened = leadsTo(physicalPath, path.isAbsolute(name) ? name : lexical);
+      const physical = opened.path;
+      if (!opened.loops && isInside(physical) && isInside(lexical)) continue;
       const shown = names.length > 1 ? `${target.shown} (${name})` : target.shown;
       return { kind: 'path', access: 'read', candidates: unique([physical, lexical]), shown, inside: false, commandRead: true, ...(target.named ? { named: true } : {}) };
     }
@@ -313,7 +317,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
         canonical = workspace.resolve(given);
       } catch (error) {
         inside = false;
-        canonical = canonicalPath(lexical);
+        canonical = leadsTo(canonicalPath, lexical).path;
         if (subject.access === 'write') guard ??= `${toolName} would write ${canonical}, outside the workspace ${root}; file tools only change files inside it (${(error as Error).message})`;
       }
       items.push({ kind: 'path', access: subject.access, candidates: unique([canonical, lexical]), shown: inside ? workspace.relative(canonical) : canonical, inside });
@@ -327,7 +331,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   }
 
   function isInside(absolute: string): boolean {
-    return absolute === root || absolute.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+    return isWithin(absolute, root);
   }
 
   function wholeLine(pattern: CommandPattern, call: Call): boolean {
@@ -653,7 +657,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
 
     canRead(absolutePath) {
       const lexical = path.resolve(root, absolutePath);
-      const candidates = unique([canonicalPath(lexical), lexical]);
+      const candidates = unique([leadsTo(canonicalPath, lexical).path, lexical]);
       if (!candidates.some(isInside)) return false;
       const readers = (r: CompiledRule) => {
         const t = r.parsed.target;
@@ -712,21 +716,16 @@ function readsOnly(command: SimpleCommand): boolean {
   return command.readOnly && command.writesTo.every((t) => SINKS.has(t) || t.startsWith('/dev/fd/')) && !command.wrappers.some(isPrivilegedWrapper);
 }
 
-/** The realpath of the longest existing prefix, the rest appended: where the path would really be. */
-function canonicalPath(absolute: string): string {
-  const rest: string[] = [];
-  let prefix = absolute;
-  // existsSync first: a thrown ENOENT costs more than the whole rule match.
-  while (!fs.existsSync(prefix)) {
-    const parent = path.dirname(prefix);
-    if (parent === prefix) return absolute;
-    rest.unshift(path.basename(prefix));
-    prefix = parent;
-  }
+/**
+ * Where a path leads (through `resolve`, canonicalPath or physicalPath); a path whose links loop
+ * leads nowhere a rule can name: it is kept as given and never counts as inside the workspace.
+ */
+function leadsTo(resolve: (absolute: string) => string, absolute: string): { path: string; loops?: true } {
   try {
-    return path.join(fs.realpathSync.native(prefix), ...rest);
-  } catch {
-    return absolute;
+    return { path: resolve(absolute) };
+  } catch (error) {
+    if (error instanceof SymlinkLoopError) return { path: path.resolve(absolute), loops: true };
+    throw error;
   }
 }
 

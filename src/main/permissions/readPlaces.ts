@@ -3,33 +3,13 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 
 /**
- * Where a path a command line names really leads, as the kernel resolves it: each symlink is
- * followed before the `..` after it is applied (`outdir/../x`, with outdir a link elsewhere, is x
- * beside where outdir points, not inside the workspace), and a glob is expanded the way bash does
- * (a leading dot matched only by a dot; no `**`), so a match that is a symlink out is seen.
+ * The places a command line names for reading: a glob is expanded the way bash does (a leading dot
+ * matched only by a dot; no `**`), so a match that is a symlink out is seen. Where each then leads,
+ * as the kernel resolves it, is workspace/filePaths.ts's physicalPath.
  */
 
 /** How many names a glob may expand to before the engine stops looking and asks. */
 const MAX_MATCHES = 500;
-
-/** The path with every symlink resolved in order, `..` applied to what each resolved to. */
-export function physicalPath(raw: string): string {
-  let current: string = path.sep;
-  for (const part of raw.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      current = path.dirname(current);
-      continue;
-    }
-    const next = path.join(current, part);
-    try {
-      current = fs.realpathSync.native(next);
-    } catch {
-      current = next;
-    }
-  }
-  return current;
-}
 
 /**
  * The files an absolute path with glob characters names, or null when there are more than the

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { builtInFence, effectiveFence, isInside } from './fence';
+import { isInside } from '../workspace/filePaths';
+import { builtInFence, effectiveFence } from './fence';
 
 let root = '';
 afterEach(() => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxFence } from '../../shared/sandbox';
+import { isInside } from '../workspace/filePaths';
 import { HOME_CREDENTIAL_STORES, WORKSPACE_SECRET_FILES } from '../workspace/secretPlaces';
 import { gitFence, removeOwnCommondir } from './gitFence';
 
@@ -75,13 +76,6 @@ export function expandHome(entry: string, home: string, workspace: string): stri
   if (entry === '~') return home;
   if (entry.startsWith('~/')) return path.join(home, entry.slice(2));
   return path.resolve(workspace, entry);
-}
-
-/** Whether `target` is `folder` or inside it. */
-export function isInside(target: string, folder: string): boolean {
-  const relative = path.relative(folder, target);
-  // `..foo` is a name inside; only `..` itself or `../...` leaves.
-  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 function unique(items: string[]): string[] {

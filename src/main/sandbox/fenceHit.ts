@@ -3,7 +3,8 @@ import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist
 import os from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { isInside, type EffectiveFence } from './fence';
+import { isInside } from '../workspace/filePaths';
+import type { EffectiveFence } from './fence';
 import { gitMachineryHolding } from './gitFence';
 import type { NetworkDenial } from './sandboxRuntime';
 

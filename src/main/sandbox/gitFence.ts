@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isInside } from './fence';
+import { isInside } from '../workspace/filePaths';
 
 /**
  * Git's machinery is out of the sandbox's reach. A git directory holds what git runs on the person's

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { QuarantinedRepository } from '../../shared/events';
+import { isInside } from './filePaths';
 import { runGit } from './git';
 import { quarantineRepository } from './quarantineRepository';
 import { examineRepository, probe, probeEnv, repositoryLayout, type Examination } from './repositoryMachinery';
@@ -399,10 +400,6 @@ function fingerprint(exam: Examination): string {
     .join('|');
 }
 
-function isInside(target: string, folder: string): boolean {
-  const relative = path.relative(folder, target);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-}
 
 /** `20261202T065615Z`: when something was moved aside, in its new name. */
 function stamp(): string {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isInside } from './filePaths';
 import { runGit } from './git';
 import { examineRepository, probe, probeEnv, QUARANTINE_MARK, type Examination, type Program } from './repositoryMachinery';
 
@@ -150,7 +151,3 @@ function escapeRegex(value: string): string {
   return value.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 }
 
-function isInside(target: string, folder: string): boolean {
-  const relative = path.relative(folder, target);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-}

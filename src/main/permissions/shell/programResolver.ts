@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { canonicalPath, isInside, SymlinkLoopError } from '../../workspace/filePaths';
 
 /**
  * Where a program name will be found when the command runs, as far as read-only trust goes:
@@ -198,26 +199,12 @@ function isExecutableFile(file: string): boolean {
   return stat !== undefined && stat.isFile() && (stat.mode & 0o111) !== 0;
 }
 
-/** The real path of the longest existing prefix, with the rest appended: symbolic links cannot hide where a path leads. */
+/** Where a path leads (its symbolic links cannot hide it); one whose links loop is kept as written, and leads to no program. */
 function canonical(target: string): string {
-  const absolute = path.resolve(target);
-  let existing = absolute;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      const real = fs.realpathSync.native(existing);
-      return rest.length ? path.join(real, ...rest.reverse()) : real;
-    } catch {
-      const parent = path.dirname(existing);
-      if (parent === existing) return absolute;
-      rest.push(path.basename(existing));
-      existing = parent;
-    }
+  try {
+    return canonicalPath(path.resolve(target));
+  } catch (error) {
+    if (error instanceof SymlinkLoopError) return path.resolve(target);
+    throw error;
   }
-}
-
-function isInside(child: string, root: string): boolean {
-  if (child === root) return true;
-  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  return child.startsWith(prefix);
 }
