@@ -129,6 +129,29 @@ describe('the layers check (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it('keeps each library behind its one door', async () => {
+    const library = (name: string) => ({
+      [`node_modules/${name}/package.json`]: JSON.stringify({ name, main: 'index.js' }),
+      [`node_modules/${name}/index.js`]: 'module.exports = {};\n',
+    });
+    expect(
+      await violationsIn({
+        ...library('better-sqlite3'),
+        ...library('electron'),
+        ...library('node-pty'),
+        'src/main/store/sqlite/database.ts': "import Database from 'better-sqlite3';\nexport const db = Database;\n",
+        'src/main/tools/runCommand.ts': "import { spawn } from 'node-pty';\nexport const run = spawn;\n",
+        'src/main/app/services.ts':
+          "import { app } from 'electron';\nimport Database from 'better-sqlite3';\nexport const services = [app, Database];\n",
+        'src/main/index.ts': "import { app } from 'electron';\nexport const main = app;\n",
+      }),
+    ).toEqual([
+      { rule: 'better-sqlite3 outside store/', from: 'src/main/app/services.ts', to: 'node_modules/better-sqlite3/index.js' },
+      { rule: 'electron outside the Electron layer', from: 'src/main/app/services.ts', to: 'node_modules/electron/index.js' },
+      { rule: 'node-pty outside terminal/pty.ts', from: 'src/main/tools/runCommand.ts', to: 'node_modules/node-pty/index.js' },
+    ]);
+  });
+
   it('is what npm run lint runs', () => {
     const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.lint).toContain('npm run lint:layers');
