@@ -299,7 +299,13 @@ function sessionSandbox(dataDir: string, store: Store, sessionId: string, worksp
   const settings = readSandboxSettings(dataDir);
   const projectId = store.sessions.get(sessionId)?.projectId;
   const projectPath = (projectId ? store.projects.get(projectId)?.path : undefined) ?? workspace;
-  return createCommandSandbox({ workspace, dataDir, projectPath, custom: projectFence(settings, projectPath), unavailable: settings.unavailable });
+  return createCommandSandbox({
+    workspace,
+    dataDir,
+    projectPath,
+    custom: projectFence(settings, projectPath),
+    unavailable: settings.unavailable,
+  });
 }
 
 function canonicalWorkspace(path: string): string {

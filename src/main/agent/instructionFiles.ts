@@ -50,7 +50,11 @@ const READ_WHOLE_BYTES = 4 * 1024 * 1024;
  * given, skipping files already known. A file that cannot be read, or that leads out of the
  * workspace, is skipped with a warning; one over the caps is cut with a warning.
  */
-export function readInstructionFiles(workspace: string, folders: readonly string[], options: ReadInstructionsOptions = {}): FoundInstructions {
+export function readInstructionFiles(
+  workspace: string,
+  folders: readonly string[],
+  options: ReadInstructionsOptions = {},
+): FoundInstructions {
   const limits = options.limits ?? defaultInstructionLimits;
   const known = new Set(options.known ?? []);
   let used = options.usedChars ?? 0;
@@ -69,7 +73,9 @@ export function readInstructionFiles(workspace: string, folders: readonly string
       known.add(relative);
       const real = realpath(absolute);
       if (real === undefined || !isInside(real, root)) {
-        warnings.push(`${relative} leads outside the workspace (to ${real ?? 'nowhere'}); it was not read. Replace the link with a file inside the workspace.`);
+        warnings.push(
+          `${relative} leads outside the workspace (to ${real ?? 'nowhere'}); it was not read. Replace the link with a file inside the workspace.`,
+        );
         skipped.push(relative);
         continue;
       }

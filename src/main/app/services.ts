@@ -1,4 +1,13 @@
-import { EVENTS_PAGE_CHARS, EVENTS_PAGE_MAX, type EventName, type EventPayload, type Handlers, type ProjectView, type RuleView, type SettingsView } from '../../shared/contract';
+import {
+  EVENTS_PAGE_CHARS,
+  EVENTS_PAGE_MAX,
+  type EventName,
+  type EventPayload,
+  type Handlers,
+  type ProjectView,
+  type RuleView,
+  type SettingsView,
+} from '../../shared/contract';
 import { commandsRanUnaskedAfter } from '../../shared/rewinds';
 import type { ToolCallView } from '../../shared/session';
 import { PAGE_ITEMS_MAX } from '../../shared/sessionWindow';
@@ -147,7 +156,9 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       const place = await worktrees.prepare(folder);
       // The mode asked for, else the project's own default (the person's answer when it was first opened), else the settings'.
       const startMode = mode ?? core.store.projects.byPath(folder)?.defaultMode ?? undefined;
-      return { sessionId: sessions.start({ workspace: folder, task, ...(startMode ? { mode: startMode } : {}), ...(place ? { place } : {}) }) };
+      return {
+        sessionId: sessions.start({ workspace: folder, task, ...(startMode ? { mode: startMode } : {}), ...(place ? { place } : {}) }),
+      };
     },
     'session:open': async ({ sessionId }) => {
       sessions.summary(sessionId);
@@ -233,8 +244,13 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
         ...(model ? { model } : {}),
       };
       // A new key belongs to the address it was typed with; forgetting the key forgets that too.
-      const nextKeyOrigin = typeof apiKey === 'string' ? originOf(resolveModelConfig(where).baseUrl) : apiKey === null ? undefined : keyOrigin;
-      writeAppSettings(dataDir, { ...current, ...rest, model: { ...where, ...(nextKeyOrigin !== undefined ? { keyOrigin: nextKeyOrigin } : {}) } });
+      const nextKeyOrigin =
+        typeof apiKey === 'string' ? originOf(resolveModelConfig(where).baseUrl) : apiKey === null ? undefined : keyOrigin;
+      writeAppSettings(dataDir, {
+        ...current,
+        ...rest,
+        model: { ...where, ...(nextKeyOrigin !== undefined ? { keyOrigin: nextKeyOrigin } : {}) },
+      });
       if (apiKey !== undefined) keyStore.set(apiKey);
       return settingsView();
     },
@@ -245,7 +261,10 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     },
     'session:rewindPreview': async ({ sessionId, toSeq }) => {
       sessions.summary(sessionId);
-      const unasked = commandsRanUnaskedAfter(folds.state(sessionId), toSeq).map((call) => ({ callId: call.callId, command: commandOf(call) }));
+      const unasked = commandsRanUnaskedAfter(folds.state(sessionId), toSeq).map((call) => ({
+        callId: call.callId,
+        command: commandOf(call),
+      }));
       return { ...(await rewinder.preview(sessionId, toSeq)), working: sessions.isRunning(sessionId), unasked };
     },
     'session:rewind': async ({ sessionId, toSeq, restore }) =>

@@ -22,9 +22,19 @@ export async function rewindWarnings(events: readonly StoredEvent[], afterSeq: n
       const why = commandReach(fields.command, typeof fields.cwd === 'string' ? fields.cwd : '.', workspace);
       if (why) warnings.push({ callId, tool: name, summary: fields.command, why });
     } else if (name === 'fetch_url') {
-      warnings.push({ callId, tool: name, summary: typeof fields.url === 'string' ? fields.url : 'a web request', why: 'sent a request over the network' });
+      warnings.push({
+        callId,
+        tool: name,
+        summary: typeof fields.url === 'string' ? fields.url : 'a web request',
+        why: 'sent a request over the network',
+      });
     } else if (name.startsWith('mcp__')) {
-      warnings.push({ callId, tool: name, summary: name.split('__').slice(1).join(' › '), why: 'called an MCP server, whose effects live outside the workspace' });
+      warnings.push({
+        callId,
+        tool: name,
+        summary: name.split('__').slice(1).join(' › '),
+        why: 'called an MCP server, whose effects live outside the workspace',
+      });
     }
   }
   return warnings;

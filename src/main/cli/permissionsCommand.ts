@@ -180,7 +180,8 @@ export function explain(input: ExplainInput): Explanation {
  * everywhere, and whether the project is trusted. No database yet means no grants and no trust.
  */
 function folderRuleSet(dataDir: string, workspace: string, cliRulesFile?: string): SessionRuleSet {
-  if (!existsSync(path.join(dataDir, DATABASE_FILE_NAME))) return sessionRuleSet({ dataDir, workspace, ...(cliRulesFile ? { cliRulesFile } : {}) });
+  if (!existsSync(path.join(dataDir, DATABASE_FILE_NAME)))
+    return sessionRuleSet({ dataDir, workspace, ...(cliRulesFile ? { cliRulesFile } : {}) });
   const store = openStore(dataDir);
   try {
     return sessionRuleSet({ dataDir, workspace, store, ...(cliRulesFile ? { cliRulesFile } : {}) });

@@ -34,7 +34,12 @@ const contentTypes: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-export type StaticFileHandler = (pathname: string, request: IncomingMessage, response: ServerResponse, headers: Record<string, string>) => Promise<void>;
+export type StaticFileHandler = (
+  pathname: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  headers: Record<string, string>,
+) => Promise<void>;
 
 export function staticFiles(rootDir: string): StaticFileHandler {
   const root = realpathSync(rootDir);
@@ -105,7 +110,10 @@ interface Encoding {
 async function chooseEncoding(root: string, file: string, accepted: string | string[] | undefined): Promise<Encoding | undefined> {
   const accepts = parseAcceptEncoding(Array.isArray(accepted) ? accepted.join(',') : (accepted ?? ''));
   const original = await stat(file);
-  for (const [name, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+  for (const [name, suffix] of [
+    ['br', '.br'],
+    ['gzip', '.gz'],
+  ] as const) {
     if (!accepts.has(name)) continue;
     try {
       const copyPath = await realpath(file + suffix);

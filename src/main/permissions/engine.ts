@@ -50,10 +50,7 @@ import { describeParts } from './describeParts';
  * reading (`cat /etc/hosts`, `< ~/.netrc`, `cd ..`): outside the workspace it asks, as read_file does.
  */
 
-export type CommandAnalyzer = (
-  command: string,
-  context: { cwd: string; workspaceRoot: string; pathEnv?: string },
-) => CommandAnalysis;
+export type CommandAnalyzer = (command: string, context: { cwd: string; workspaceRoot: string; pathEnv?: string }) => CommandAnalysis;
 
 export interface PermissionEngineOptions {
   /** The workspace folder; canonicalised (realpath) once. */
@@ -208,7 +205,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     try {
       if (query.tool.subject) subject = query.tool.subject(query.args as never);
     } catch (error) {
-      return { toolName, subject, items: [{ kind: 'call' }], cls: 'exec', egress: true, problem: `${toolName} could not say what it touches (${(error as Error).message})` };
+      return {
+        toolName,
+        subject,
+        items: [{ kind: 'call' }],
+        cls: 'exec',
+        egress: true,
+        problem: `${toolName} could not say what it touches (${(error as Error).message})`,
+      };
     }
     switch (subject.kind) {
       case 'command':
@@ -220,7 +224,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
         try {
           host = new URL(subject.url).hostname;
         } catch {
-          return { toolName, subject, items: [{ kind: 'call' }], cls: 'egress', egress: true, problem: `${JSON.stringify(subject.url)} is not a URL` };
+          return {
+            toolName,
+            subject,
+            items: [{ kind: 'call' }],
+            cls: 'egress',
+            egress: true,
+            problem: `${JSON.stringify(subject.url)} is not a URL`,
+          };
         }
         return { toolName, subject, items: [{ kind: 'host', host }], cls: 'egress', egress: true };
       }
@@ -269,13 +280,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       items.push(item);
       outsideReads++;
     }
-    if (!analysis.unpinnable && redirects === 0 && total > 0 && analysis.commands.every(readsOnly)) call.cls = outsideReads > 0 ? 'read-outside' : 'read';
+    if (!analysis.unpinnable && redirects === 0 && total > 0 && analysis.commands.every(readsOnly))
+      call.cls = outsideReads > 0 ? 'read-outside' : 'read';
     if (total === 0 && !analysis.unpinnable) call.problem = 'the command is empty';
     return call;
   }
 
   function redirectItem(target: string, cwd: string): Item {
-    if (/[$`*?[\]{}]/.test(target) || target.startsWith('~') && !target.startsWith('~/')) {
+    if (/[$`*?[\]{}]/.test(target) || (target.startsWith('~') && !target.startsWith('~/'))) {
       return { kind: 'path', access: 'write', candidates: [], shown: target, inside: false, redirect: true, unknown: true };
     }
     // As written, `..` folded (what a rule names), and where the kernel opens it: each symlink followed
@@ -283,7 +295,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const spelled = target.startsWith('~/') ? `${home}/${target.slice(2)}` : path.isAbsolute(target) ? target : `${cwd}/${target}`;
     const absolute = path.resolve(spelled);
     const opened = leadsTo(physicalPath, spelled);
-    return { kind: 'path', access: 'write', candidates: unique([opened.path, absolute]), shown: target, inside: !opened.loops && isInside(opened.path), redirect: true };
+    return {
+      kind: 'path',
+      access: 'write',
+      candidates: unique([opened.path, absolute]),
+      shown: target,
+      inside: !opened.loops && isInside(opened.path),
+      redirect: true,
+    };
   }
 
   /** A file the line reads, as an item when it is (or may be) outside the workspace; inside, it is the command's business. */
@@ -293,7 +312,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     }
     const raw = target.path === '~' || target.path.startsWith('~/') ? `${home}${target.path.slice(1)}` : target.path;
     const names = target.pattern ? expandGlob(raw) : [raw];
-    if (names === null) return { kind: 'path', access: 'read', candidates: [], shown: target.shown, inside: false, unknown: true, commandRead: true };
+    if (names === null)
+      return { kind: 'path', access: 'read', candidates: [], shown: target.shown, inside: false, unknown: true, commandRead: true };
     for (const name of names) {
       // Where the line spells it (`..` folded) and where the kernel takes it (each symlink followed first).
       const lexical = path.resolve(name);
@@ -301,7 +321,15 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       const physical = opened.path;
       if (!opened.loops && isInside(physical) && isInside(lexical)) continue;
       const shown = names.length > 1 ? `${target.shown} (${name})` : target.shown;
-      return { kind: 'path', access: 'read', candidates: unique([physical, lexical]), shown, inside: false, commandRead: true, ...(target.named ? { named: true } : {}) };
+      return {
+        kind: 'path',
+        access: 'read',
+        candidates: unique([physical, lexical]),
+        shown,
+        inside: false,
+        commandRead: true,
+        ...(target.named ? { named: true } : {}),
+      };
     }
     return undefined;
   }
@@ -318,9 +346,16 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       } catch (error) {
         inside = false;
         canonical = leadsTo(canonicalPath, lexical).path;
-        if (subject.access === 'write') guard ??= `${toolName} would write ${canonical}, outside the workspace ${root}; file tools only change files inside it (${(error as Error).message})`;
+        if (subject.access === 'write')
+          guard ??= `${toolName} would write ${canonical}, outside the workspace ${root}; file tools only change files inside it (${(error as Error).message})`;
       }
-      items.push({ kind: 'path', access: subject.access, candidates: unique([canonical, lexical]), shown: inside ? workspace.relative(canonical) : canonical, inside });
+      items.push({
+        kind: 'path',
+        access: subject.access,
+        candidates: unique([canonical, lexical]),
+        shown: inside ? workspace.relative(canonical) : canonical,
+        inside,
+      });
     }
     const outside = items.some((i) => i.kind === 'path' && !i.inside);
     const cls: ActionClass = subject.access === 'write' ? 'edit' : outside ? 'read-outside' : 'read';
@@ -412,7 +447,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   function allowedBy(rules: CompiledRule[], call: Call, item: Item): CompiledRule[] | undefined {
     const r = firstMatch(rules, call, item);
     if (!r) return undefined;
-    if (item.kind !== 'part' || r.parsed.target.kind !== 'command' || (r.parsed.target.pattern && wholeLine(r.parsed.target.pattern, call))) return [r];
+    if (item.kind !== 'part' || r.parsed.target.kind !== 'command' || (r.parsed.target.pattern && wholeLine(r.parsed.target.pattern, call)))
+      return [r];
     const used = [r];
     for (const [index, wrapper] of item.command.wrappers.entries()) {
       if (isTransparentWrapper(wrapper)) continue;
@@ -430,8 +466,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
 
   function what(call: Call, item: Item): string {
     switch (item.kind) {
-      case 'part':
-      {
+      case 'part': {
         const notes = [
           ...(item.total > 1 ? [`part ${item.index + 1} of ${item.total}`] : []),
           ...(item.command.wrappers.length > 0 ? [`through ${item.command.wrappers.join(', ')}`] : []),
@@ -462,14 +497,24 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     else cls = call.cls;
     const command = item.kind === 'part' || (item.kind === 'path' && (item.redirect === true || item.commandRead === true));
     const d = modeDefault(mode, cls, { command, fenced: command && fenced() });
-    const subject = item.kind === 'call' ? call.toolName : item.kind === 'path' && !item.redirect ? `${call.toolName} on ${item.shown}` : what(call, item);
+    const subject =
+      item.kind === 'call'
+        ? call.toolName
+        : item.kind === 'path' && !item.redirect
+          ? `${call.toolName} on ${item.shown}`
+          : what(call, item);
     if (item.kind === 'path' && item.commandRead) {
       const line = `\`${call.command?.text.trim() ?? call.toolName}\``;
       const where = item.unknown ? 'a place only known when it runs, which may be outside the workspace' : 'outside the workspace';
-      if (item.named) return { action: d.action, reason: `${line} names ${item.shown}, ${where}; a path outside the workspace asks, as it does for the file tools` };
+      if (item.named)
+        return {
+          action: d.action,
+          reason: `${line} names ${item.shown}, ${where}; a path outside the workspace asks, as it does for the file tools`,
+        };
       return { action: d.action, reason: `${line} reads ${item.shown}, ${where}; reading outside the workspace asks, as read_file does` };
     }
-    const reason = item.kind === 'path' && item.unknown ? `${subject} writes to a place only known when it runs` : `${capitalise(subject)} ${d.reason}`;
+    const reason =
+      item.kind === 'path' && item.unknown ? `${subject} writes to a place only known when it runs` : `${capitalise(subject)} ${d.reason}`;
     return { action: d.action, reason };
   }
 
@@ -483,10 +528,19 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     // A deny rule names programs, and a line that runs a program no rule can see by its name (a name
     // only known when it runs, `$(echo rm) -rf x`; a runner, `flock l -c 'rm x'`; an option that runs
     // one, `git rebase -x 'rm x'`) could be any of them: it is denied whenever such a rule exists, in every mode.
-    const hidden = call.command ? (call.command.analysis.unpinnable ? `the command cannot be pinned down (${call.command.analysis.unpinnable})` : hiddenIn(call.command.analysis)) : undefined;
+    const hidden = call.command
+      ? call.command.analysis.unpinnable
+        ? `the command cannot be pinned down (${call.command.analysis.unpinnable})`
+        : hiddenIn(call.command.analysis)
+      : undefined;
     if (hidden) {
       const denier = byAction.deny.find((r) => sameTool(r.parsed.tool, call.toolName));
-      if (denier) return { action: 'deny', reason: `${capitalise(hidden)}, so it could be what ${denier.rule.pattern} denies${builtIn(denier)}.`, rule: denier };
+      if (denier)
+        return {
+          action: 'deny',
+          reason: `${capitalise(hidden)}, so it could be what ${denier.rule.pattern} denies${builtIn(denier)}.`,
+          rule: denier,
+        };
     }
 
     const forbidden = modeForbids(mode, call.cls);
@@ -527,7 +581,12 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     if (unpinnable && !(mode === 'auto' && fenced())) {
       const why = `the command cannot be pinned down (${unpinnable})`;
       // Unleashed mode does not answer this one: nobody can say what it runs.
-      return { action: 'ask', reason: `${capitalise(why)}, so it asks whatever the rules say.`, noOffer: `${why}, so no rule can cover it`, holdsWhenUnleashed: true };
+      return {
+        action: 'ask',
+        reason: `${capitalise(why)}, so it asks whatever the rules say.`,
+        noOffer: `${why}, so no rule can cover it`,
+        holdsWhenUnleashed: true,
+      };
     }
     if (call.problem) return { action: 'ask', reason: `${capitalise(call.problem)}, so a person decides.`, noOffer: call.problem };
     const allowRules = extraAllow ? [...byAction.allow, extraAllow] : byAction.allow;
@@ -544,7 +603,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       const d = itemDefault(call, item);
       if (d.action === 'ask') {
         // Reading outside the workspace is the more telling reason than a program no rule allows.
-        if (!asked || (item.kind === 'path' && item.commandRead && !asked.outsideRead)) asked = { ...d, outsideRead: item.kind === 'path' && item.commandRead === true };
+        if (!asked || (item.kind === 'path' && item.commandRead && !asked.outsideRead))
+          asked = { ...d, outsideRead: item.kind === 'path' && item.commandRead === true };
       } else {
         fragments.push(d.reason.charAt(0).toLowerCase() + d.reason.slice(1));
       }
@@ -650,7 +710,13 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     },
 
     evaluateHost(host, taint) {
-      const call: Call = { toolName: 'fetch_url', subject: { kind: 'url', url: `https://${host}/` }, items: [{ kind: 'host', host }], cls: 'egress', egress: true };
+      const call: Call = {
+        toolName: 'fetch_url',
+        subject: { kind: 'url', url: `https://${host}/` },
+        items: [{ kind: 'host', host }],
+        cls: 'egress',
+        egress: true,
+      };
       const decided = decide(call, taint);
       return { action: decided.action, reason: decided.reason, ...(decided.rule ? { rule: decided.rule.rule.pattern } : {}) };
     },
@@ -680,7 +746,9 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     removeRule(which) {
       const before = compiled.length;
       compiled = compiled.filter((c) =>
-        'id' in which ? c.rule.id !== which.id : !(c.rule.pattern === which.pattern && c.rule.action === which.action && c.rule.source === which.source),
+        'id' in which
+          ? c.rule.id !== which.id
+          : !(c.rule.pattern === which.pattern && c.rule.action === which.action && c.rule.source === which.source),
       );
       regroup();
       return before - compiled.length;
@@ -713,7 +781,11 @@ function sameTool(ruleTool: string, toolName: string): boolean {
 }
 
 function readsOnly(command: SimpleCommand): boolean {
-  return command.readOnly && command.writesTo.every((t) => SINKS.has(t) || t.startsWith('/dev/fd/')) && !command.wrappers.some(isPrivilegedWrapper);
+  return (
+    command.readOnly &&
+    command.writesTo.every((t) => SINKS.has(t) || t.startsWith('/dev/fd/')) &&
+    !command.wrappers.some(isPrivilegedWrapper)
+  );
 }
 
 /**

@@ -39,7 +39,14 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 const ECHO: PermissionRule[] = [{ pattern: 'run_command(echo *)', action: 'allow', source: 'user' }];
 
 function decide(mode: PermissionMode, line: string, rules: PermissionRule[] = []) {
-  const engine = createPermissionEngine({ workspaceRoot: root, home: path.join(base, 'home'), mode, outsideContent: 'ask', projectTrusted: false, rules });
+  const engine = createPermissionEngine({
+    workspaceRoot: root,
+    home: path.join(base, 'home'),
+    mode,
+    outsideContent: 'ask',
+    projectTrusted: false,
+    rules,
+  });
   return engine.evaluate(command(line));
 }
 
@@ -58,9 +65,12 @@ describe('a redirection through a symbolic link', () => {
     expect(verdict.reason).toMatch(/the redirection that writes/i);
   });
 
-  it.each(['echo x > src/plain.txt', 'echo x > dangling-in', 'echo x > src/../src/plain.txt'])('%s runs in auto-edit mode: it writes inside', (line) => {
-    expect(decide('auto-edit', line, ECHO).action).toBe('allow');
-  });
+  it.each(['echo x > src/plain.txt', 'echo x > dangling-in', 'echo x > src/../src/plain.txt'])(
+    '%s runs in auto-edit mode: it writes inside',
+    (line) => {
+      expect(decide('auto-edit', line, ECHO).action).toBe('allow');
+    },
+  );
 
   it('offers no prefix for a redirection that leads out', () => {
     const verdict = decide('auto-edit', 'echo x > dangling-out');
@@ -69,11 +79,14 @@ describe('a redirection through a symbolic link', () => {
 });
 
 describe('a read through a symbolic link', () => {
-  it.each(['cat outdir/../x', 'cat outdir/x', 'cat loop-a', 'cat src/dangling-rel'])('%s asks: it reads outside the workspace (or nowhere inside)', (line) => {
-    const verdict = decide('ask', line);
-    expect(verdict.action).toBe('ask');
-    expect(verdict.readsOutside).toBeDefined();
-  });
+  it.each(['cat outdir/../x', 'cat outdir/x', 'cat loop-a', 'cat src/dangling-rel'])(
+    '%s asks: it reads outside the workspace (or nowhere inside)',
+    (line) => {
+      const verdict = decide('ask', line);
+      expect(verdict.action).toBe('ask');
+      expect(verdict.readsOutside).toBeDefined();
+    },
+  );
 
   it('cat src/../src/a runs: a `..` that stays inside', () => {
     expect(decide('ask', 'cat src/../src/a').action).toBe('allow');

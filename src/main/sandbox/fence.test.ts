@@ -22,8 +22,13 @@ describe('the fence', () => {
     const ws = workspace(true);
     const fence = effectiveFence({ workspace: ws, dataDir: '/data/tether', home: '/home/me' });
     expect(fence.allowWrite).toEqual([ws]);
-    expect(fence.denyWrite).toEqual([...['commondir', 'config', 'config.worktree', 'hooks', 'info', 'modules'].map((name) => `${ws}/.git/${name}`), `${ws}/.tether`]);
-    expect(fence.denyRead).toEqual(expect.arrayContaining(['/home/me/.ssh', '/home/me/.aws', '/home/me/.gnupg', `${ws}/.env*`, `${ws}/*/.env*`, '/data/tether']));
+    expect(fence.denyWrite).toEqual([
+      ...['commondir', 'config', 'config.worktree', 'hooks', 'info', 'modules'].map((name) => `${ws}/.git/${name}`),
+      `${ws}/.tether`,
+    ]);
+    expect(fence.denyRead).toEqual(
+      expect.arrayContaining(['/home/me/.ssh', '/home/me/.aws', '/home/me/.gnupg', `${ws}/.env*`, `${ws}/*/.env*`, '/data/tether']),
+    );
     expect(fence.allowedDomains).toEqual([]);
     expect(fence.allowRead).toEqual([]);
   });
@@ -59,7 +64,8 @@ describe('the fence of a git worktree', () => {
     root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-fence-wt-')));
     const main = path.join(root, 'main');
     fs.mkdirSync(main);
-    const git = (...args: string[]) => execFileSync('git', ['-C', main, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'ignore' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', main, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'ignore' });
     git('init', '-q');
     fs.writeFileSync(path.join(main, 'a.txt'), 'a');
     git('add', '.');
@@ -67,7 +73,12 @@ describe('the fence of a git worktree', () => {
     git('worktree', 'add', '-q', path.join(root, 'wt'), '-b', 'session');
     const fence = effectiveFence({ workspace: path.join(root, 'wt'), dataDir: '/d', home: '/h' });
     expect(fence.allowWrite).toEqual(
-      expect.arrayContaining([path.join(root, 'wt'), path.join(main, '.git', 'worktrees', 'wt'), path.join(main, '.git', 'objects'), path.join(main, '.git', 'refs')]),
+      expect.arrayContaining([
+        path.join(root, 'wt'),
+        path.join(main, '.git', 'worktrees', 'wt'),
+        path.join(main, '.git', 'objects'),
+        path.join(main, '.git', 'refs'),
+      ]),
     );
     expect(fence.allowWrite).not.toContain(path.join(main, '.git'));
     expect(fence.allowWrite.some((entry) => entry.includes('hooks') || entry.endsWith('config'))).toBe(false);

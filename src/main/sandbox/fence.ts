@@ -49,7 +49,11 @@ export function builtInFence(input: Omit<FenceInput, 'custom'>): Omit<EffectiveF
     workspace: ws,
     allowWrite: [ws, ...git.allowWrite],
     denyWrite: [...git.denyWrite, path.join(ws, '.tether')],
-    denyRead: [...HOME_CREDENTIAL_STORES.map((name) => path.join(home, name)), ...ENV_FILE_GLOBS.map((glob) => path.join(ws, glob)), path.resolve(input.dataDir)],
+    denyRead: [
+      ...HOME_CREDENTIAL_STORES.map((name) => path.join(home, name)),
+      ...ENV_FILE_GLOBS.map((glob) => path.join(ws, glob)),
+      path.resolve(input.dataDir),
+    ],
   };
 }
 

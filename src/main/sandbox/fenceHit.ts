@@ -23,8 +23,10 @@ export interface FenceHit {
   leftBehind?: boolean;
 }
 
-const WRITE_ERRORS = /read-only file system|permission denied|operation not permitted|not a directory|EROFS|EACCES|EPERM|ENOTDIR|Errno 30|Errno 13|Errno 1\b/i;
-const READ_ERRORS = /no such file or directory|permission denied|operation not permitted|not a directory|ENOENT|EACCES|EPERM|Errno 2\b|Errno 13\b/i;
+const WRITE_ERRORS =
+  /read-only file system|permission denied|operation not permitted|not a directory|EROFS|EACCES|EPERM|ENOTDIR|Errno 30|Errno 13|Errno 1\b/i;
+const READ_ERRORS =
+  /no such file or directory|permission denied|operation not permitted|not a directory|ENOENT|EACCES|EPERM|Errno 2\b|Errno 13\b/i;
 // A path the sandbox covered with an empty read-only file looks like a file that is in the way.
 const COVERED_ERRORS = /file exists|not a directory|EEXIST|ENOTDIR/i;
 // Quoted paths (node, python, touch, mkdir) count on any line that reports an error; a bare one only
@@ -33,7 +35,13 @@ const QUOTED_PATH = /['"`‘’“”]((?:~|\.{1,2})?[^'"`‘’“”\s]*[/.][^
 const BARE_PATH_BEFORE_ERROR = /(?:^|[\s(])((?:~|\.{1,2})?[^\s:'"`,()]*[/.][^\s:'"`,()]*): (?=([^:\n]*))/g;
 const MAX_LINES = 400;
 
-export function findFenceHits(input: { output: string; cwd: string; fence: EffectiveFence; denials: NetworkDenial[]; home?: string }): FenceHit[] {
+export function findFenceHits(input: {
+  output: string;
+  cwd: string;
+  fence: EffectiveFence;
+  denials: NetworkDenial[];
+  home?: string;
+}): FenceHit[] {
   const hits: FenceHit[] = [];
   const seen = new Set<string>();
   const add = (hit: FenceHit): void => {
@@ -70,15 +78,33 @@ export function findFenceHits(input: { output: string; cwd: string; fence: Effec
       const absolute = candidate.startsWith('~/') ? path.join(home, candidate.slice(2)) : path.resolve(input.cwd, candidate);
       const denied = deniedRead(absolute, input.fence);
       if (denied && READ_ERRORS.test(error)) {
-        add({ fence: 'read', target: shown(absolute, input.fence.workspace), message: `the read fence: ${shown(absolute, input.fence.workspace)} is a secret commands may not read (${shown(denied, input.fence.workspace)})` });
+        add({
+          fence: 'read',
+          target: shown(absolute, input.fence.workspace),
+          message: `the read fence: ${shown(absolute, input.fence.workspace)} is a secret commands may not read (${shown(denied, input.fence.workspace)})`,
+        });
         continue;
       }
       // Git's machinery as it is now: what appeared in .git since the session began is fenced too.
-      const protectedBy = input.fence.denyWrite.find((folder) => isInside(absolute, folder)) ?? gitMachineryHolding(absolute, input.fence.workspace);
+      const protectedBy =
+        input.fence.denyWrite.find((folder) => isInside(absolute, folder)) ?? gitMachineryHolding(absolute, input.fence.workspace);
       if (protectedBy && (WRITE_ERRORS.test(error) || COVERED_ERRORS.test(error))) {
-        add({ fence: 'write', target: shown(absolute, input.fence.workspace), message: `the write fence: ${shown(protectedBy, input.fence.workspace)} is protected from commands` });
-      } else if (!protectedBy && WRITE_ERRORS.test(error) && !input.fence.allowWrite.some((folder) => isInside(absolute, folder)) && !isSystemPath(absolute)) {
-        add({ fence: 'write', target: absolute, message: `the write fence: ${absolute} is outside the workspace, and commands may only write inside it` });
+        add({
+          fence: 'write',
+          target: shown(absolute, input.fence.workspace),
+          message: `the write fence: ${shown(protectedBy, input.fence.workspace)} is protected from commands`,
+        });
+      } else if (
+        !protectedBy &&
+        WRITE_ERRORS.test(error) &&
+        !input.fence.allowWrite.some((folder) => isInside(absolute, folder)) &&
+        !isSystemPath(absolute)
+      ) {
+        add({
+          fence: 'write',
+          target: absolute,
+          message: `the write fence: ${absolute} is outside the workspace, and commands may only write inside it`,
+        });
       }
     }
   }

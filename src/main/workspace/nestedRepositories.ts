@@ -174,7 +174,13 @@ export class NestedRepositoryWatch {
    * Starts knowing the repository at `worktree` (and those its index links). As found at the start it
    * is the person's: what it can run is accepted. Found later, it is new: what it can run is taken away.
    */
-  private async adopt(worktree: string, via: Repo['via'], mode: 'baseline' | 'new', depth: number, results: QuarantinedRepository[]): Promise<void> {
+  private async adopt(
+    worktree: string,
+    via: Repo['via'],
+    mode: 'baseline' | 'new',
+    depth: number,
+    results: QuarantinedRepository[],
+  ): Promise<void> {
     if (this.repos.has(worktree) || depth > MAX_DEPTH) return;
     const own = mode === 'baseline' && worktree === this.root;
     const exam = await examineRepository(worktree, this.show, { person: own });
@@ -306,7 +312,18 @@ export class NestedRepositoryWatch {
   private async ignoredIn(paths: string[]): Promise<Set<string>> {
     const { dir } = await probe('sha1');
     const run = await runGit(
-      ['-c', `core.excludesFile=${path.join(dir, 'no-such-file')}`, 'ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z', '--', ...paths],
+      [
+        '-c',
+        `core.excludesFile=${path.join(dir, 'no-such-file')}`,
+        'ls-files',
+        '--others',
+        '--ignored',
+        '--exclude-standard',
+        '--directory',
+        '-z',
+        '--',
+        ...paths,
+      ],
       { cwd: this.root, env: { ...probeEnv(dir), GIT_WORK_TREE: this.root }, okExitCodes: [128] },
     );
     const ignored = new Set<string>();
@@ -400,8 +417,10 @@ function fingerprint(exam: Examination): string {
     .join('|');
 }
 
-
 /** `20261202T065615Z`: when something was moved aside, in its new name. */
 function stamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }

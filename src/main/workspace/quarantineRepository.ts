@@ -63,7 +63,8 @@ export async function quarantineRepository(input: QuarantineInput): Promise<Quar
   // Not changeable in place, or the change did not hold: the repository stops being one.
   const dotGit = path.join(input.worktree, '.git');
   try {
-    if (!isInside(fs.realpathSync.native(input.worktree), input.workspace)) throw new Error(`${input.show(input.worktree)} leads out of the workspace`);
+    if (!isInside(fs.realpathSync.native(input.worktree), input.workspace))
+      throw new Error(`${input.show(input.worktree)} leads out of the workspace`);
     outcome.moved.push({ from: dotGit, to: moveAside(dotGit, input.stamp) });
     return outcome;
   } catch (error) {
@@ -150,4 +151,3 @@ function exists(file: string): boolean {
 function escapeRegex(value: string): string {
   return value.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 }
-
