@@ -13,7 +13,17 @@ import type { UiSlice } from './uiSlice';
 import type { UpdateSlice } from './updateSlice';
 
 /** The whole renderer state: one store, one slice per concern, actions beside their state. */
-export type AppState = SessionsSlice & LogsSlice & LiveSlice & InboxSlice & SettingsSlice & DiffSlice & UiSlice & McpSlice & RewindSlice & UpdateSlice & LayoutSlice;
+export type AppState = SessionsSlice &
+  LogsSlice &
+  LiveSlice &
+  InboxSlice &
+  SettingsSlice &
+  DiffSlice &
+  UiSlice &
+  McpSlice &
+  RewindSlice &
+  UpdateSlice &
+  LayoutSlice;
 
 /** What the store needs from outside; tests pass a fake api and a synchronous schedule. */
 export interface StoreDeps {

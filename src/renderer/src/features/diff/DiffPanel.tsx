@@ -77,7 +77,11 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
       <WorktreeBar sessionId={sessionId} busy={busy} />
       <SharedFolderNotice sessionId={sessionId} busy={busy} />
       {notice && (
-        <div className={`panel-note review-notice${notice.kind === 'error' ? ' error-text' : ''}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="review-notice">
+        <div
+          className={`panel-note review-notice${notice.kind === 'error' ? ' error-text' : ''}`}
+          role={notice.kind === 'error' ? 'alert' : 'status'}
+          data-testid="review-notice"
+        >
           <span>{notice.message}</span>
           <UndoRevertButton sessionId={sessionId} busy={busy} />
           <button type="button" className="ghost" aria-label="Dismiss" onClick={() => dismissReviewNotice(sessionId)}>
@@ -135,7 +139,9 @@ function DiffBody({ sessionId, busy }: { sessionId: string; busy: string | null 
               diff={shown}
               layout={layout}
               reveal={reveal}
-              onRevertHunk={canRevert ? (index) => shown.hunks?.[index] && void revertHunk(sessionId, shown.path, index, shown.hunks[index]) : undefined}
+              onRevertHunk={
+                canRevert ? (index) => shown.hunks?.[index] && void revertHunk(sessionId, shown.path, index, shown.hunks[index]) : undefined
+              }
             />
           </Suspense>
         ) : (
