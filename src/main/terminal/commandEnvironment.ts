@@ -21,7 +21,22 @@ import { withGitGuard } from '../workspace/gitGuard';
 export const TETHER_KEY_VARIABLES = ['TETHER_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GLOO_API_KEY'] as const;
 
 /** What `inherit: core` keeps: enough for programs to find themselves, their home and a locale. */
-const CORE_VARIABLES = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', 'USERNAME', 'TMPDIR', 'TEMP', 'TMP', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ'];
+const CORE_VARIABLES = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'USER',
+  'USERNAME',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TERM',
+  'TZ',
+];
 
 /** A name that says it holds a secret. */
 const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|PRIVATE/i;
@@ -119,5 +134,21 @@ export function commandEnvironment(source: NodeJS.ProcessEnv, policy: ShellEnvir
 }
 
 function matchesAny(name: string, globs: readonly string[]): boolean {
-  return globs.length > 0 && picomatch.isMatch(name, globs as string[], { nocase: true, dot: true });
+  return globs.length > 0 && matcherFor(globs)(name);
+}
+
+/**
+ * Globs compiled once per list: every git call and every command filters the whole environment, and
+ * compiling the credential globs for each variable cost milliseconds a call (picomatch.isMatch
+ * compiles on every call). Keyed by the list's contents, as settings are read anew for each run.
+ */
+const matchers = new Map<string, (name: string) => boolean>();
+function matcherFor(globs: readonly string[]): (name: string) => boolean {
+  const key = globs.join('\0');
+  let matcher = matchers.get(key);
+  if (!matcher) {
+    matcher = picomatch(globs as string[], { nocase: true, dot: true });
+    matchers.set(key, matcher);
+  }
+  return matcher;
 }
