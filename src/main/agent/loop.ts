@@ -133,7 +133,10 @@ async function keepWithinBudget(deps: LoopDeps, memory: RunMemory): Promise<{ to
   const manual = deps.takeCompactRequest?.() ?? false;
   if (!budget) return { tokens: 0 };
   const request = { instructions: deps.instructions, tools: deps.tools.specs() };
-  let tokens = estimateNextRequest(log.state, request, deps.context);
+  // Counted exactly only where the count decides something: past the compaction line or the window,
+  // or for a compaction the person asked for (its size before is logged).
+  const exactFrom = manual ? 0 : budget.contextWindow * Math.min(budget.compactAt, 1);
+  let tokens = estimateNextRequest(log.state, request, deps.context, exactFrom);
   // Past a known window the request would fail anyway: then a summary is worth another try, failed or not.
   const full = budget.windowKnown && tokens > budget.contextWindow;
   if (manual || (tokens > budget.compactAt * budget.contextWindow && (!memory.compactionFailed || full))) {

@@ -5,6 +5,10 @@ import type { ToolSpec } from '../model/provider';
 /**
  * Token counts estimated before the provider reports them, with OpenAI's o200k tokenizer. Other
  * models' tokenizers differ by a few percent, which the compaction threshold leaves room for.
+ *
+ * The tokenizer costs tens of megabytes and a hundred milliseconds or more to load, so a request far
+ * from its budget is sized from its bytes instead (see estimateNextRequest): `textTokensAtMost`
+ * bounds the count from above, `textTokensRoughly` is about what the tokenizer would say.
  */
 
 /** What each message costs beyond its text (role markers, call ids), roughly as the APIs count it. */
@@ -19,15 +23,20 @@ const asText = { disallowedSpecial: new Set<string>() };
  */
 const SLICE = 1024;
 
+/** Counts the tokens of one text: exactly (textTokens), or from its size (textTokensAtMost, textTokensRoughly). */
+export type TextCounter = (text: string) => number;
+
+/** UTF-8 bytes per o200k token, about, in prose, code and JSON schemas (4.2 in Tether's own prompt and tool list). */
+const BYTES_PER_TOKEN = 4;
+
 type Tokenizer = typeof import('gpt-tokenizer');
 
 let tokenizer: Tokenizer | undefined;
 let loading: Promise<void> | undefined;
 
 /**
- * Loads the tokenizer in the background (its tables take a hundred milliseconds or more to load and
- * tens of megabytes): a run starts this first and awaits it before its first request, so the load
- * overlaps the run's setup. Counting before it is loaded loads it there and then, synchronously.
+ * Loads the tokenizer in the background, for a count that will soon be needed (a request nearing
+ * its budget). Counting before it is loaded loads it there and then, synchronously.
  */
 export function loadTokenizer(): Promise<void> {
   loading ??= import('gpt-tokenizer').then((loaded) => {
@@ -47,40 +56,42 @@ export function textTokens(text: string): number {
   return total;
 }
 
-export function itemTokens(item: ConversationItem): number {
+/** More than the tokenizer can count, never less: every o200k token stands for at least one byte of UTF-8. */
+export function textTokensAtMost(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** About what the tokenizer would count (within a fifth or so), from the size alone; never more than textTokensAtMost. */
+export function textTokensRoughly(text: string): number {
+  return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
+}
+
+export function itemTokens(item: ConversationItem, count: TextCounter = textTokens): number {
   switch (item.type) {
     case 'user':
     case 'assistant':
-      return PER_ITEM + textTokens(item.text);
+      return PER_ITEM + count(item.text);
     case 'reasoning':
-      return PER_ITEM + textTokens(item.summary);
+      return PER_ITEM + count(item.summary);
     case 'tool_call':
-      return PER_ITEM + textTokens(item.name) + textTokens(item.arguments);
+      return PER_ITEM + count(item.name) + count(item.arguments);
     case 'tool_result':
-      return PER_ITEM + textTokens(item.output);
+      return PER_ITEM + count(item.output);
   }
 }
 
-export function itemsTokens(items: readonly ConversationItem[]): number {
+export function itemsTokens(items: readonly ConversationItem[], count: TextCounter = textTokens): number {
   let total = 0;
-  for (const item of items) total += itemTokens(item);
+  for (const item of items) total += itemTokens(item, count);
   return total;
 }
 
 /** A whole request: system prompt, tool definitions and conversation. */
-export function requestTokens(request: { instructions: string; tools: readonly ToolSpec[]; items: readonly ConversationItem[] }): number {
+export function requestTokens(
+  request: { instructions: string; tools: readonly ToolSpec[]; items: readonly ConversationItem[] },
+  count: TextCounter = textTokens,
+): number {
   return (
-    textTokens(request.instructions) +
-    (request.tools.length > 0 ? textTokens(JSON.stringify(request.tools)) : 0) +
-    itemsTokens(request.items)
+    count(request.instructions) + (request.tools.length > 0 ? count(JSON.stringify(request.tools)) : 0) + itemsTokens(request.items, count)
   );
-}
-
-/**
- * The tokenizer builds its tables on first use (tens of milliseconds, more on a busy machine): a host
- * calls this when it starts, so a session's first request does not wait for it.
- */
-export async function warmUpTokenizer(): Promise<void> {
-  await loadTokenizer();
-  textTokens('warm up');
 }
