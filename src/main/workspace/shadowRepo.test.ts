@@ -467,6 +467,111 @@ describe('refs', () => {
   });
 });
 
+describe('making and reopening the repository with few git processes', () => {
+  /** Puts a `git` first on PATH that logs each call's arguments, then runs the real one. */
+  function countGitCalls(): { calls: () => string[][]; restore: () => void } {
+    const bin = path.join(base, 'logging-bin');
+    const log = path.join(base, 'git-calls.log');
+    const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\nprintf '%s\\037' "$@" >> '${log}'\necho >> '${log}'\nexec '${realGit}' "$@"\n`, {
+      mode: 0o755,
+    });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`;
+    return {
+      calls: () =>
+        fs.existsSync(log)
+          ? fs
+              .readFileSync(log, 'utf8')
+              .split('\n')
+              .filter(Boolean)
+              .map((line) =>
+                line
+                  .split('\x1f')
+                  .filter((arg, i, all) => i < all.length - 1 || arg !== '')
+                  .filter((arg, i, all) => !(arg === '-c' || all[i - 1] === '-c')),
+              )
+          : [],
+      restore: () => {
+        process.env.PATH = savedPath;
+      },
+    };
+  }
+  /** The subcommands run, less the version check (asked again whenever PATH changes). */
+  const subcommands = (calls: string[][]) => calls.map((call) => call[0]).filter((name) => name !== '--version');
+
+  it("is git's own empty repository, copied from a template git made once, so a new project's runs no git init", async () => {
+    write('a.txt', 'a\n');
+    await openShadowRepo({ workspace, gitDir });
+    const template = path.join(path.dirname(gitDir), '.template.git');
+    expect(fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim()).toBe('ref: refs/tether/latest');
+    const made = path.join(base, 'by-git-init.git');
+    userGit(['init', '--quiet', '--bare', '--template=', made], base);
+    userGit(['--git-dir', made, 'symbolic-ref', 'HEAD', 'refs/tether/latest'], base);
+    expect(fingerprint(template)).toEqual(fingerprint(made));
+    expect(fs.readFileSync(path.join(gitDir, 'config'), 'utf8')).toBe(fs.readFileSync(path.join(made, 'config'), 'utf8'));
+
+    const git = countGitCalls();
+    try {
+      const second = await openShadowRepo({ workspace, gitDir: path.join(path.dirname(gitDir), 'second.git') });
+      expect(await second.resolveRef('sessions/new/base')).toBeNull();
+      const snapshot = await second.snapshot('start', { ref: 'sessions/new/base' });
+      expect(await second.resolveRef('sessions/new/base')).toBe(snapshot.commit);
+      // Only the snapshot itself: status, update-index, write-tree, commit-tree, update-ref (then rev-parse, asked for a ref that is there).
+      expect(subcommands(git.calls())).toEqual(['status', 'update-index', 'write-tree', 'commit-tree', 'update-ref', 'rev-parse']);
+      expect(await treeFiles(second, snapshot.commit)).toEqual(['a.txt']);
+    } finally {
+      git.restore();
+    }
+  });
+
+  it('reads the latest snapshot of an earlier run from its loose commit, and still from git once refs and objects are packed', async () => {
+    write('a.txt', 'a\n');
+    const first = await (await openShadowRepo({ workspace, gitDir })).snapshot('start', { ref: 'sessions/s1/base' });
+    const git = countGitCalls();
+    try {
+      const reopened = await openShadowRepo({ workspace, gitDir });
+      const again = await reopened.snapshot('next run');
+      expect(again).toMatchObject({ changed: false, commit: first.commit, tree: first.tree });
+      expect(subcommands(git.calls())).toEqual(['status']);
+    } finally {
+      git.restore();
+    }
+
+    userGit(['--git-dir', gitDir, 'pack-refs', '--all'], base);
+    userGit(['--git-dir', gitDir, 'repack', '-a', '-d', '-q'], base);
+    userGit(['--git-dir', gitDir, 'prune-packed'], base);
+    expect(fs.existsSync(path.join(gitDir, 'refs', 'tether', 'latest'))).toBe(false);
+    expect(fs.existsSync(path.join(gitDir, 'objects', first.commit.slice(0, 2), first.commit.slice(2)))).toBe(false);
+    const packed = await openShadowRepo({ workspace, gitDir });
+    expect(await packed.resolveRef('sessions/s1/base')).toBe(first.commit);
+    expect(await packed.resolveRef('sessions/s1/bas')).toBeNull();
+    expect(await packed.snapshot('packed')).toMatchObject({ changed: false, commit: first.commit, tree: first.tree });
+    write('a.txt', 'b\n');
+    const changed = await packed.snapshot('changed');
+    expect(changed.changed).toBe(true);
+    expect((await packed.git(['rev-parse', `${changed.commit}^`])).stdout.toString().trim()).toBe(first.commit);
+  });
+
+  it('makes a repository in a folder that is already there, empty or not, and in two processes at once', async () => {
+    fs.mkdirSync(gitDir, { recursive: true });
+    write('a.txt', 'a\n');
+    expect((await (await openShadowRepo({ workspace, gitDir })).snapshot('start')).changed).toBe(true);
+
+    const cluttered = path.join(path.dirname(gitDir), 'cluttered.git');
+    fs.mkdirSync(cluttered);
+    fs.writeFileSync(path.join(cluttered, 'stray.txt'), 'left here\n');
+    expect((await (await openShadowRepo({ workspace, gitDir: cluttered })).snapshot('start')).changed).toBe(true);
+
+    const raced = path.join(path.dirname(gitDir), 'raced.git');
+    const [one, two] = await Promise.all([openShadowRepo({ workspace, gitDir: raced }), openShadowRepo({ workspace, gitDir: raced })]);
+    const [a, b] = await Promise.all([one.snapshot('one'), two.snapshot('two')]);
+    expect(b.tree).toBe(a.tree);
+    expect(fs.readdirSync(path.dirname(gitDir)).filter((name) => name.includes('.making-'))).toEqual([]);
+  });
+});
+
 describe('when git cannot be used', () => {
   it('says Tether needs git when git is not on PATH', async () => {
     const savedPath = process.env.PATH;

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { inflateSync } from 'node:zlib';
 import { GitError, gitEnv, requireGit, runGit, type GitOptions, type GitRun } from './git';
 
 /**
@@ -135,7 +137,6 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
     );
   }
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  await requireGit(MINIMUM_GIT);
 
   const indexFile = path.join(gitDir, 'index');
   const env = isolatedEnv({ GIT_DIR: gitDir, GIT_WORK_TREE: workspace, GIT_INDEX_FILE: indexFile });
@@ -143,7 +144,8 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
   const git = (args: readonly string[], extra: Pick<GitOptions, 'input' | 'okExitCodes'> = {}) =>
     runGit([...configArgs, ...args], { cwd: workspace, env, ...extra });
 
-  await serialized(gitDir, () => initialize(gitDir));
+  // The version is asked while the repository is made (from the template, without git, when one is there).
+  await Promise.all([requireGit(MINIMUM_GIT), serialized(gitDir, () => initialize(gitDir))]);
 
   const text = (run: GitRun) => run.stdout.toString('utf8').trim();
   let known: { commit: string; tree: string } | null = null;
@@ -190,11 +192,19 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
    * it), which saves a git call on every snapshot.
    */
   async function latestSnapshot(): Promise<{ commit?: string; tree?: string }> {
+    let onDisk: string | undefined;
     try {
-      const onDisk = fs.readFileSync(path.join(gitDir, ...LATEST.split('/')), 'utf8').trim();
+      onDisk = fs.readFileSync(path.join(gitDir, ...LATEST.split('/')), 'utf8').trim();
       if (known && onDisk === known.commit) return known;
     } catch {
-      // No loose ref file (no snapshot yet, or packed by some other git): ask git.
+      // No loose ref file (no snapshot yet, or packed by some other git): ask git, unless no ref can be there.
+      if (!mayBePacked(LATEST)) return {};
+    }
+    // A commit another process (or an earlier run) made is read from its loose object; packed, git reads it.
+    const looseTree = onDisk === undefined ? undefined : treeOfLooseCommit(gitDir, onDisk);
+    if (onDisk !== undefined && looseTree !== undefined) {
+      known = { commit: onDisk, tree: looseTree };
+      return known;
     }
     const [commit, tree] = text(await git(['for-each-ref', '--format=%(objectname) %(tree)', LATEST])).split(' ');
     if (!commit || !tree) return {};
@@ -297,7 +307,10 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
     },
 
     async resolveRef(name) {
-      return resolveCommit(fullRefName(name));
+      const refName = fullRefName(name);
+      // Most asks are for a ref not made yet (a new session's base): neither its file nor packed-refs has it.
+      if (!fs.existsSync(path.join(gitDir, ...refName.split('/'))) && !mayBePacked(refName)) return null;
+      return resolveCommit(refName);
     },
 
     async listRefs(prefix = '') {
@@ -349,11 +362,19 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
   };
   return repo;
 
+  /** Whether packed-refs may hold `refName` (a ref git packed; a longer name sharing its start also answers yes, and git is asked). */
+  function mayBePacked(refName: string): boolean {
+    try {
+      return fs.readFileSync(path.join(gitDir, 'packed-refs'), 'utf8').includes(` ${refName}`);
+    } catch {
+      return false;
+    }
+  }
+
   async function initialize(dir: string): Promise<void> {
     if (!fs.existsSync(path.join(dir, 'HEAD'))) {
       fs.mkdirSync(path.dirname(dir), { recursive: true });
-      // No work tree yet (git refuses one for --bare) and no template: no sample hooks, no description.
-      await runGit(['init', '--quiet', '--bare', '--template=', dir], { cwd: path.dirname(dir), env: isolatedEnv({}) });
+      await copyTemplate(dir);
     }
     // HEAD follows the latest snapshot, so status compares the index with it.
     if (fs.readFileSync(path.join(dir, 'HEAD'), 'utf8').trim() !== `ref: ${LATEST}`) {
@@ -370,6 +391,70 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
       }
       if (current !== content) fs.writeFileSync(file, content);
     }
+  }
+}
+
+/**
+ * Makes the shadow repository `dir` as a copy of an empty one that git made once beside it
+ * (`.template.git`: git init, HEAD on refs/tether/latest), rather than running git init and
+ * symbolic-ref for every new project: two processes fewer before a new project's first checkpoint.
+ * Being git's own init, on the same file system, it is what init would have made here (its config
+ * records what git found of the file system). Copies are made aside and renamed into place, so a
+ * second process never sees half of one. A folder already there without a repository in it (nothing
+ * renames onto a full folder) gets git init in place, as before.
+ */
+async function copyTemplate(dir: string): Promise<void> {
+  const template = path.join(path.dirname(dir), '.template.git');
+  if (!fs.existsSync(path.join(template, 'HEAD'))) {
+    const making = asideOf(template);
+    try {
+      await initBare(making);
+      await runGit(['symbolic-ref', 'HEAD', LATEST], { cwd: path.dirname(dir), env: isolatedEnv({ GIT_DIR: making }) });
+      putInPlace(making, template);
+    } finally {
+      fs.rmSync(making, { recursive: true, force: true });
+    }
+  }
+  const making = asideOf(dir);
+  try {
+    fs.cpSync(template, making, { recursive: true });
+    putInPlace(making, dir);
+  } finally {
+    fs.rmSync(making, { recursive: true, force: true });
+  }
+  if (!fs.existsSync(path.join(dir, 'HEAD'))) await initBare(dir);
+}
+
+/** git init of a bare repository: no work tree yet (git refuses one for --bare) and no template (no sample hooks, no description). */
+async function initBare(dir: string): Promise<void> {
+  await runGit(['init', '--quiet', '--bare', '--template=', dir], { cwd: path.dirname(dir), env: isolatedEnv({}) });
+}
+
+function asideOf(target: string): string {
+  return `${target}.making-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Renames the finished `made` to `target`, unless a folder is there already (another process's, or one left without a repository). */
+function putInPlace(made: string, target: string): void {
+  try {
+    fs.renameSync(made, target);
+  } catch {
+    // Not ours to replace; the caller looks at what is there.
+  }
+}
+
+/**
+ * The tree of commit `commit` when it is a loose object (the way commit-tree writes it), read without
+ * a git process; undefined when it is packed, unreadable or not a commit, and git is asked instead.
+ */
+function treeOfLooseCommit(gitDir: string, commit: string): string | undefined {
+  if (!/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(commit)) return undefined;
+  try {
+    const object = inflateSync(fs.readFileSync(path.join(gitDir, 'objects', commit.slice(0, 2), commit.slice(2))));
+    const header = object.subarray(0, Math.min(object.length, 128)).toString('latin1');
+    return /^commit \d+\0tree ([0-9a-f]{40}|[0-9a-f]{64})\n/.exec(header)?.[1];
+  } catch {
+    return undefined;
   }
 }
 
