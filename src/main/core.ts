@@ -19,6 +19,7 @@ import { parseRule } from './permissions/ruleSyntax';
 import { createSessionPermissions, permissionDefaults } from './permissions/sessionPermissions';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
+import { BUILTIN_TOOL_NAMES } from '../shared/toolCatalog';
 import { builtinTools } from './tools/builtinTools';
 import type { AnyTool } from './tools/defineTool';
 import { createFetchUrl, fetchUrl } from './tools/fetchUrl';
@@ -253,7 +254,7 @@ export function createCore(options: CoreOptions): Core {
           budget: contextBudgetFor(log.state.model, readAppSettings(options.dataDir)),
           instructions: systemPromptFor(log),
           // The built-in tools only: the count after compacting is an estimate, and MCP servers need not start for it.
-          tools: new ToolRegistry([...builtinTools, fetchUrl as AnyTool]).specs(),
+          tools: new ToolRegistry(builtinTools()).specs(),
           signal: run.signal,
           ...(run.retry ? { retry: run.retry } : {}),
         },
@@ -280,10 +281,8 @@ function sessionTools(engine: PermissionEngine, mcpTools: readonly AnyTool[] = [
     allowPrivateHosts: (host) => hasDomainAllowRule(engine, host),
     followRedirect: (_from, to) => allowedWithoutAsking(to.href),
   });
-  return new ToolRegistry([...builtinTools, fetchTool as AnyTool, ...mcpTools]);
+  return new ToolRegistry([...builtinTools(fetchTool as AnyTool), ...mcpTools]);
 }
-
-const BUILTIN_TOOL_NAMES = [...builtinTools.map((tool) => tool.name), fetchUrl.name];
 
 /** A private address is reached only when a rule names its host outright: `fetch_url(domain:localhost)`. */
 function hasDomainAllowRule(engine: PermissionEngine, host: string): boolean {

@@ -2,6 +2,7 @@ import type { ConversationItem } from './conversation';
 import type { EventOf, RewindRestore, RewindWarning } from './events';
 import type { PlanStep } from './plan';
 import type { SessionState, ToolCallView } from './session';
+import { toolTraits } from './toolCatalog';
 
 /**
  * Checkpoints and rewinds, as the fold (session.ts) keeps them: the steps a person can rewind to,
@@ -102,7 +103,7 @@ export function commandsRanUnaskedAfter(state: Pick<SessionState, 'ranUnasked' |
   const calls: ToolCallView[] = [];
   for (const callId of state.ranUnasked) {
     const call = state.toolCalls[callId];
-    if (call?.name === 'run_command' && call.startedSeq !== undefined && call.startedSeq > seq) calls.push(call);
+    if (call && toolTraits(call.name)?.rules === 'command' && call.startedSeq !== undefined && call.startedSeq > seq) calls.push(call);
   }
   return calls;
 }

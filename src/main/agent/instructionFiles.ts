@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InstructionFile } from '../../shared/events';
+import { toolTraits } from '../../shared/toolCatalog';
 import type { SessionLog } from '../store/sessionLog';
 import { isInside } from '../workspace/filePaths';
 
@@ -167,24 +168,17 @@ export function foldersUpToRoot(folder: string): string[] {
 export function folderWorkedIn(workspace: string, tool: string, args: unknown): string | undefined {
   if (typeof args !== 'object' || args === null) return undefined;
   const given = args as Record<string, unknown>;
-  let folder: string | undefined;
-  switch (tool) {
-    case 'read_file':
-    case 'edit_file':
-    case 'write_file':
-      folder = typeof given.path === 'string' ? path.dirname(given.path) : undefined;
-      break;
-    case 'list_files':
-    case 'search_code':
-      folder = typeof given.path === 'string' ? given.path : '';
-      break;
-    case 'run_command':
-      folder = typeof given.cwd === 'string' ? given.cwd : '';
-      break;
-    default:
-      return undefined;
+  // Which argument names the folder, and how, is the tool catalog's.
+  const works = toolTraits(tool)?.folder;
+  if (!works) return undefined;
+  const named = given[works.argument];
+  let folder: string;
+  if (works.names === 'file') {
+    if (typeof named !== 'string') return undefined;
+    folder = path.dirname(named);
+  } else {
+    folder = typeof named === 'string' ? named : '';
   }
-  if (folder === undefined) return undefined;
   const root = path.resolve(workspace);
   const absolute = path.resolve(root, folder);
   if (!isInside(absolute, root)) return undefined;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RewindWarning, StoredEvent } from '../../shared/events';
+import { toolTraits } from '../../shared/toolCatalog';
 import type { CommandAnalysis } from '../permissions/commandAnalysis';
 import { analyzeCommand, initShellParser } from '../permissions/shell/analyzeCommand';
 import { isInside } from '../workspace/filePaths';
@@ -18,10 +19,11 @@ export async function rewindWarnings(events: readonly StoredEvent[], afterSeq: n
     if (stored.seq <= afterSeq || stored.event.type !== 'tool.started') continue;
     const { callId, name, args } = stored.event;
     const fields = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-    if (name === 'run_command' && typeof fields.command === 'string') {
+    const rules = toolTraits(name)?.rules;
+    if (rules === 'command' && typeof fields.command === 'string') {
       const why = commandReach(fields.command, typeof fields.cwd === 'string' ? fields.cwd : '.', workspace);
       if (why) warnings.push({ callId, tool: name, summary: fields.command, why });
-    } else if (name === 'fetch_url') {
+    } else if (rules === 'domain') {
       warnings.push({
         callId,
         tool: name,

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Json } from '../../shared/json';
 import { PermissionMode, type PermissionRule } from '../../shared/permissions';
+import { toolTraits } from '../../shared/toolCatalog';
 import { createPermissionEngine } from '../permissions/engine';
 import type { PolicyVerdict } from '../permissions/policyVerdict';
 import { sessionRuleSet, type SessionRuleSet } from '../permissions/sessionRules';
@@ -13,7 +14,6 @@ import { initShellParser } from '../permissions/shell/parser';
 import { DATABASE_FILE_NAME, openStore } from '../store/store';
 import { builtinTools } from '../tools/builtinTools';
 import type { AnyTool } from '../tools/defineTool';
-import { fetchUrl } from '../tools/fetchUrl';
 import { realFolder } from '../workspace/filePaths';
 import { CliError, dataDirFrom } from './cliError';
 import { permissionsUsage } from './usage';
@@ -105,7 +105,7 @@ async function explainCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${result.decision}: ${result.reason}\n`);
     if (result.rule) process.stdout.write(`rule: ${result.rule}\n`);
     if (result.commands) for (const command of result.commands) process.stdout.write(`  runs: ${command.join(' ')}\n`);
-    else if (values.tool === 'run_command') process.stdout.write('  the command could not be pinned down\n');
+    else if (toolTraits(values.tool)?.rules === 'command') process.stdout.write('  the command could not be pinned down\n');
   }
   return 0;
 }
@@ -141,7 +141,7 @@ interface ExplainInput {
   projectTrusted: boolean;
 }
 
-const knownTools = new Map<string, AnyTool>([...builtinTools, fetchUrl as AnyTool].map((tool) => [tool.name, tool]));
+const knownTools = new Map<string, AnyTool>(builtinTools().map((tool) => [tool.name, tool]));
 
 export function explain(input: ExplainInput): Explanation {
   const tool = knownTools.get(input.tool) ?? mcpStandIn(input.tool);

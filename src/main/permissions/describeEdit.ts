@@ -1,11 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
+import { toolTraits } from '../../shared/toolCatalog';
 import { unifiedDiff } from '../workspace/unifiedDiff';
 
 /** The most characters of one quoted text (a command, a new_string, a diff) the note carries. */
 const MAX_QUOTED_CHARS = 8000;
-
-/** The argument a person edits in the dialog, per tool; other tools' edits are described field by field. */
-const mainField: Record<string, string> = { run_command: 'command', edit_file: 'new_string', write_file: 'content' };
 
 /**
  * Tells the model exactly what the person changed in its call before allowing it, so it does not
@@ -16,7 +14,8 @@ export function describeEdit(toolName: string, asked: object, edited: object, ra
   const before = asked as Record<string, unknown>;
   const after = edited as Record<string, unknown>;
   const changed = changedFields(before, after);
-  const field = mainField[toolName];
+  // The argument a person edits in the dialog (the tool catalog's); other tools' edits are described field by field.
+  const field = toolTraits(toolName)?.editable?.name;
   const lines: string[] = [];
   const others = changed.filter((name) => name !== field);
 

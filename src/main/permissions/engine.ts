@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { OutsideContentSetting, PermissionMode, PermissionRule, PolicyAction } from '../../shared/permissions';
+import { sameRuleFamily } from '../../shared/toolCatalog';
 import type { PermissionSubject } from './permissionSubject';
 import { canonicalPath, isInside as isWithin, physicalPath, SymlinkLoopError } from '../workspace/filePaths';
 import { openWorkspace } from '../workspace/paths';
@@ -377,7 +378,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const t = r.parsed.target;
     const allow = r.rule.action === 'allow';
     // A bare tool name matches that tool by name, whether or not it says what it touches.
-    if (t.kind !== 'tool' && !t.pattern && sameTool(r.parsed.tool, call.toolName)) return true;
+    if (t.kind !== 'tool' && !t.pattern && sameRuleFamily(r.parsed.tool, call.toolName)) return true;
     switch (t.kind) {
       case 'tool':
         return t.names.test(call.toolName);
@@ -437,7 +438,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const words = [...command.wrappers.slice(index), ...command.argv];
     return rules.find((r) => {
       const t = r.parsed.target;
-      if (t.kind !== 'command' || !sameTool(r.parsed.tool, call.toolName)) return false;
+      if (t.kind !== 'command' || !sameRuleFamily(r.parsed.tool, call.toolName)) return false;
       if (!t.pattern) return true;
       return !t.pattern.wholeLine && matchTokens(t.pattern.tokens, words);
     });
@@ -534,7 +535,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
         : hiddenIn(call.command.analysis)
       : undefined;
     if (hidden) {
-      const denier = byAction.deny.find((r) => sameTool(r.parsed.tool, call.toolName));
+      const denier = byAction.deny.find((r) => sameRuleFamily(r.parsed.tool, call.toolName));
       if (denier)
         return {
           action: 'deny',
@@ -772,12 +773,6 @@ function hiddenIn(analysis: CommandAnalysis): string | undefined {
     if (why) return why;
   }
   return undefined;
-}
-
-function sameTool(ruleTool: string, toolName: string): boolean {
-  if (ruleTool === toolName) return true;
-  const writers = ['edit_file', 'write_file'];
-  return writers.includes(ruleTool) && writers.includes(toolName);
 }
 
 function readsOnly(command: SimpleCommand): boolean {

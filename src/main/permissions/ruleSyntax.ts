@@ -1,3 +1,4 @@
+import { BUILTIN_TOOL_NAMES, toolTraits, type RuleFamily } from '../../shared/toolCatalog';
 import { CommandPatternError, parseCommandPattern, type CommandPattern } from './ruleMatchCommand';
 import { DomainPatternError, parseDomainPattern, type DomainPattern } from './ruleMatchDomain';
 import { PathPatternError, parsePathPattern, type PathPattern } from './ruleMatchPath';
@@ -16,7 +17,7 @@ import { PathPatternError, parsePathPattern, type PathPattern } from './ruleMatc
  *   *                              every tool
  */
 
-export type PathFamily = 'read' | 'write' | 'list_files' | 'search_code';
+export type PathFamily = Exclude<RuleFamily, 'command' | 'domain' | 'plain'>;
 
 export type RuleTarget =
   | { kind: 'command'; pattern?: CommandPattern }
@@ -47,20 +48,6 @@ export class RuleSyntaxError extends Error {
     super(`The permission rule ${JSON.stringify(rule)}${origin ? ` ${origin}` : ''} cannot be read: ${problem}.`);
   }
 }
-
-/** The built-in tools a rule may name, and what their specifier means. */
-const TOOL_TARGETS: Record<string, 'command' | PathFamily | 'domain' | 'plain'> = {
-  run_command: 'command',
-  read_file: 'read',
-  edit_file: 'write',
-  write_file: 'write',
-  list_files: 'list_files',
-  search_code: 'search_code',
-  fetch_url: 'domain',
-  update_plan: 'plain',
-};
-
-export const RULE_TOOL_NAMES: readonly string[] = Object.keys(TOOL_TARGETS);
 
 /** Names other agents use, so a rule copied from one gets a useful hint instead of a bare "unknown". */
 const FOREIGN_NAMES: Record<string, string> = {
@@ -132,10 +119,11 @@ function targetFor(text: string, tool: string, specifier: string | undefined): R
   if (tool.includes('*')) {
     throw new RuleSyntaxError(text, 'a * in a tool name is only for MCP tools (mcp__server__*, mcp__*) or * alone for every tool');
   }
-  const kind = TOOL_TARGETS[tool];
+  // What the specifier means is the tool's rule family, in the tool catalog.
+  const kind = toolTraits(tool)?.rules;
   if (kind === undefined) {
     const hint = FOREIGN_NAMES[tool.toLowerCase()];
-    const advice = hint ? `did you mean ${hint}?` : `rules name ${RULE_TOOL_NAMES.join(', ')}, or an MCP tool as mcp__server__tool`;
+    const advice = hint ? `did you mean ${hint}?` : `rules name ${BUILTIN_TOOL_NAMES.join(', ')}, or an MCP tool as mcp__server__tool`;
     throw new RuleSyntaxError(text, `the tool "${tool}" is unknown; ${advice}`);
   }
   try {

@@ -1,15 +1,16 @@
 import { useMemo } from 'react';
 import type { Json } from '../../../../shared/json';
 import type { ToolCallView } from '../../../../shared/session';
+import { toolTraits } from '../../../../shared/toolCatalog';
 import { argsObject, stringArg } from '../../lib/toolArgs';
 import { useApp } from '../../stores/useApp';
 import { diffFromPatch, diffNewFile, linesLabel, type ChangeDiff } from '../permission/changeDiff';
 import { DiffHunks } from '../permission/DiffHunks';
 import { ToolOutput } from './ToolOutput';
 
-/** The tools whose card shows the change they made as a coloured diff. */
+/** The tools whose card shows the change they made as a coloured diff: those that write a file (the tool catalog's write family). */
 export function showsChange(tool: string): boolean {
-  return tool === 'edit_file' || tool === 'write_file';
+  return toolTraits(tool)?.rules === 'write';
 }
 
 /**

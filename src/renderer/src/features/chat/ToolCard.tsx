@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { actedUnasked, type ToolCallStatus, type ToolCallView } from '../../../../shared/session';
+import { toolTraits } from '../../../../shared/toolCatalog';
 import { useApp } from '../../stores/useApp';
 import { argsObject, callSubject, stringArg } from '../../lib/toolArgs';
 import { formatDuration } from '../../lib/format';
@@ -19,8 +20,11 @@ const statusLabels: Record<ToolCallStatus, string> = {
   aborted: 'aborted',
 };
 
-/** The tools that act on one file named by their `path`: their card links to that file's diff. */
-const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file']);
+/** The tools that act on one file named by their `path` (the tool catalog's): their card links to that file's diff. */
+function namesOneFile(tool: string): boolean {
+  const folder = toolTraits(tool)?.folder;
+  return folder?.argument === 'path' && folder.names === 'file';
+}
 
 /** Where a command ran, as its result's metadata says; a command that did not run says nothing. */
 const sandboxLabels: Record<string, { text: string; title: string }> = {
@@ -87,7 +91,7 @@ export function ToolCard({ sessionId, callId }: { sessionId: string; callId: str
   if (!call) return null;
   const open = expanded ?? call.status === 'error';
   const subject = callSubject(args);
-  const filePath = FILE_TOOLS.has(call.name) ? stringArg(args, 'path') : undefined;
+  const filePath = namesOneFile(call.name) ? stringArg(args, 'path') : undefined;
   const duration =
     call.durationMs !== undefined
       ? formatDuration(call.durationMs)

@@ -1,5 +1,6 @@
 import type { Json } from '../../../../shared/json';
 import type { ApprovalView } from '../../../../shared/session';
+import { toolTraits, type EditableArgument } from '../../../../shared/toolCatalog';
 import { argsObject, stringArg } from '../../lib/toolArgs';
 
 /**
@@ -8,11 +9,8 @@ import { argsObject, stringArg } from '../../lib/toolArgs';
  * person hears about a plain mistake before sending, not after.
  */
 
-/** The argument a person may edit, per tool: the command, the new text of an edit, a file's content. */
-export interface EditableField {
-  name: 'command' | 'new_string' | 'content';
-  /** What the field is called on its Edit button and textarea. */
-  label: string;
+/** The argument a person may edit, per tool (the tool catalog's): the command, the new text of an edit, a file's content. */
+export interface EditableField extends EditableArgument {
   /** The model's value. */
   original: string;
 }
@@ -20,18 +18,12 @@ export interface EditableField {
 /** What the draft comes to: the model's call as it was, a draft that cannot be sent, or the person's version. */
 export type EditOutcome = { kind: 'unchanged' } | { kind: 'invalid'; problem: string } | { kind: 'changed'; args: Record<string, Json> };
 
-const fields = {
-  run_command: { name: 'command', label: 'command' },
-  edit_file: { name: 'new_string', label: 'new text' },
-  write_file: { name: 'content', label: 'content' },
-} as const;
-
 export function editableField(
   approval: Pick<ApprovalView, 'tool' | 'args'> & Partial<Pick<ApprovalView, 'sandbox'>>,
 ): EditableField | undefined {
   // A sandbox question asked within a call (run it outside the sandbox?) is a yes or no about that command, not a new one.
   if (approval.sandbox?.followUp) return undefined;
-  const field = fields[approval.tool as keyof typeof fields] as (typeof fields)[keyof typeof fields] | undefined;
+  const field = toolTraits(approval.tool)?.editable;
   if (!field) return undefined;
   const original = stringArg(argsObject(approval.args), field.name);
   return original === undefined ? undefined : { ...field, original };
