@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { SessionEvent, StoredEvent } from '../../shared/events';
+import type { Decision } from '../../shared/permissions';
+import { foldEvents, initialSessionState, type SessionState } from '../../shared/session';
+import { turnedOffSandbox } from '../sandbox/commandSandbox';
+import { openWorkspace } from '../workspace/paths';
+import type { Workspace } from '../workspace/workspace';
+import { ApprovalGate, type ApprovalLog, type GatedTool } from './approvalGate';
+import type { Broker } from './broker';
+import type { Grant } from './grant';
+import type { Policy } from './policy';
+
+// The gate alone: what an answer becomes, and what reaches the grant keeper (the one place an
+// "Allow always" goes to be stored). The whole conversation, through a session, is in
+// test/approvals.test.ts, editedApproval.test.ts, networkPrompts.test.ts and waitingTime.test.ts.
+
+let folder = '';
+let workspace: Workspace;
+beforeAll(() => {
+  folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-gate-')));
+  workspace = openWorkspace(folder);
+});
+afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+function memoryLog(): ApprovalLog & { events: SessionEvent[] } {
+  const stored: StoredEvent[] = [];
+  let state: SessionState = initialSessionState;
+  const add = (event: SessionEvent) => {
+    stored.push({ sessionId: 's', seq: stored.length + 1, at: stored.length + 1, event });
+    state = foldEvents(stored, state);
+  };
+  return {
+    sessionId: 's',
+    get state() {
+      return state;
+    },
+    get events() {
+      return stored.map((s) => s.event);
+    },
+    append: add,
+    record: add,
+  };
+}
+
+const runCommand: GatedTool = {
+  name: 'run_command',
+  risk: 'exec',
+  parameters: z.object({ command: z.string().min(1) }) as z.ZodType<unknown>,
+  summarize: (args: never) => (args as { command: string }).command,
+  subject: (args: never) => ({ kind: 'command', command: (args as { command: string }).command }),
+};
+
+/** Asks for everything, and offers `npm test *`; a deny rule for `rm *` still wins over an edit. */
+const policy: Policy = {
+  evaluate: (query) =>
+    String((query.args as { command?: string }).command).startsWith('rm ')
+      ? { action: 'deny', reason: 'rm is denied', rule: 'run_command(rm *)' }
+      : { action: 'ask', reason: 'no rule allows it', allowAlways: { rule: 'run_command(npm test *)' } },
+};
+
+async function answer(decision: Decision, command = 'npm test') {
+  const log = memoryLog();
+  const grants: Grant[] = [];
+  let asked = 0;
+  const broker: Broker = {
+    decide: async () => {
+      asked++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return decision;
+    },
+  };
+  const gate = new ApprovalGate(
+    {
+      log,
+      policy,
+      broker,
+      workspace,
+      signal: new AbortController().signal,
+      sandbox: turnedOffSandbox({ workspace: folder, dataDir: folder }, 'test'),
+      grants: { remember: (grant) => grants.push(grant) },
+    },
+    'call-1',
+    runCommand,
+  );
+  const permission = await gate.check({ command });
+  const answered = log.events.find((event) => event.type === 'approval.answered');
+  return {
+    permission,
+    grants,
+    asked,
+    waitedMs: gate.waitedMs,
+    answered: answered?.type === 'approval.answered' ? answered.decision : undefined,
+  };
+}
+
+describe('ApprovalGate', () => {
+  it('stores an Allow always within the offer through the grant keeper, narrowed as the person wrote it', async () => {
+    const offered = await answer({ action: 'allow', scope: 'project', by: 'person', rule: 'run_command(npm test *)' });
+    expect(offered.permission).toMatchObject({ action: 'allow', args: { command: 'npm test' } });
+    expect(offered.grants).toEqual([{ approvalId: expect.any(String), rule: 'run_command(npm test *)', scope: 'project' }]);
+    const narrowed = await answer({ action: 'allow', scope: 'session', by: 'person', rule: 'run_command(npm test)' });
+    expect(narrowed.grants).toEqual([{ approvalId: expect.any(String), rule: 'run_command(npm test)', scope: 'session' }]);
+  });
+
+  it.each([
+    ['broader than the offer', { action: 'allow', scope: 'everywhere', by: 'person', rule: 'run_command(npm *)' }],
+    ['another program', { action: 'allow', scope: 'project', by: 'person', rule: 'run_command(curl *)' }],
+    ['once', { action: 'allow', scope: 'once', by: 'person' }],
+    ['a denial', { action: 'deny', scope: 'project', by: 'person', rule: 'run_command(npm test *)' }],
+  ] as const)('stores nothing for an answer that is %s', async (_what, decision) => {
+    const result = await answer(decision);
+    expect(result.grants).toEqual([]);
+    if (decision.action === 'allow') expect(result.answered).toMatchObject({ action: 'allow', scope: 'once' });
+  });
+
+  it('allows an edited call once, with a note to the model, and stores no rule', async () => {
+    const result = await answer({
+      action: 'allow',
+      scope: 'project',
+      by: 'person',
+      rule: 'run_command(npm test *)',
+      editedArgs: { command: 'npm test -- a.test.ts' },
+    });
+    expect(result.grants).toEqual([]);
+    expect(result.permission).toMatchObject({
+      action: 'allow',
+      args: { command: 'npm test -- a.test.ts' },
+      editNote: expect.stringContaining('changed the command'),
+    });
+    expect(result.answered).toMatchObject({ scope: 'once', editedArgs: { command: 'npm test -- a.test.ts' } });
+  });
+
+  it('refuses an edit that a deny rule covers, and one the schema refuses', async () => {
+    const denied = await answer({ action: 'allow', scope: 'once', by: 'person', editedArgs: { command: 'rm -rf build' } });
+    expect(denied.permission).toMatchObject({ action: 'refuse', outcome: 'denied', message: expect.stringContaining('run_command(rm *)') });
+    const invalid = await answer({ action: 'allow', scope: 'once', by: 'person', editedArgs: { command: '' } });
+    expect(invalid.permission).toMatchObject({ action: 'refuse', outcome: 'error' });
+  });
+
+  it('counts the time the broker took as waited, not as the call’s', async () => {
+    const result = await answer({ action: 'allow', scope: 'once', by: 'person' });
+    expect(result.asked).toBe(1);
+    expect(result.waitedMs).toBeGreaterThanOrEqual(15);
+  });
+});
