@@ -3,7 +3,7 @@
  * value or by type (tsPreCompilationDeps), so a type-only import up the layers fails as well: a type
  * carries its module's vocabulary with it, and the next change turns it into a value import.
  *
- * A rule's name says what was crossed (`main-layers: base imports tools`), so a failure reads as the
+ * A rule's name says what was crossed (`main-layers: base imports tools-mcp`), so a failure reads as the
  * fix: move the file to the room it belongs in, or pass what it needs down from above.
  * docs/ARCHITECTURE.md ("The layers") describes each room. test/layers.test.ts proves the check fails.
  */
