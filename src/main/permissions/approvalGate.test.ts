@@ -12,7 +12,7 @@ import type { Workspace } from '../workspace/workspace';
 import { ApprovalGate, type ApprovalLog, type GatedTool } from './approvalGate';
 import type { Broker } from './broker';
 import type { Grant } from './grant';
-import type { Policy } from './policy';
+import type { Policy } from './policyVerdict';
 
 // The gate alone: what an answer becomes, and what reaches the grant keeper (the one place an
 // "Allow always" goes to be stored). The whole conversation, through a session, is in
