@@ -23,7 +23,7 @@ export function describeEdit(toolName: string, asked: object, edited: object, ra
     const was = String(before[field] ?? '');
     const now = String(after[field] ?? '');
     const path = typeof after.path === 'string' ? after.path : '';
-    if (toolName === 'run_command') {
+    if (field === 'command') {
       lines.push(
         joinSentences([
           'The person changed the command before allowing it.',
@@ -31,7 +31,7 @@ export function describeEdit(toolName: string, asked: object, edited: object, ra
           labelled(ran ? 'It ran' : 'They changed it to', now),
         ]),
       );
-    } else if (toolName === 'edit_file') {
+    } else if (field === 'new_string') {
       lines.push(
         `The person changed new_string before allowing the edit of ${path}. ${labelled(`${ran ? 'The edit used' : 'Their version has'} this new_string instead of yours`, now)}`,
       );
