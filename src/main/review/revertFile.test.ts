@@ -67,6 +67,23 @@ describe('revertFile', () => {
     await expect(revertFile(repo, base, '.git/config', { kind: 'file' })).rejects.toThrow(/\.git folder/);
   });
 
+  it('refuses a path whose folder became a dangling link out of the workspace, or a link loop', async () => {
+    const outside = temp('tether-revert-out-');
+    const { workspace, repo, base } = await setup((ws) => {
+      fs.mkdirSync(path.join(ws, 'sub'));
+      fs.writeFileSync(path.join(ws, 'sub', 'a.txt'), 'a\n');
+      fs.mkdirSync(path.join(ws, 'loop'));
+      fs.writeFileSync(path.join(ws, 'loop', 'b.txt'), 'b\n');
+    });
+    fs.rmSync(path.join(workspace, 'sub'), { recursive: true });
+    fs.symlinkSync(path.join(outside, 'missing'), path.join(workspace, 'sub'));
+    await expect(revertFile(repo, base, 'sub/a.txt', { kind: 'file' })).rejects.toThrow(/leads outside the workspace/);
+    expect(fs.existsSync(path.join(outside, 'missing'))).toBe(false);
+    fs.rmSync(path.join(workspace, 'loop'), { recursive: true });
+    fs.symlinkSync(path.join(workspace, 'loop'), path.join(workspace, 'loop'));
+    await expect(revertFile(repo, base, 'loop/b.txt', { kind: 'file' })).rejects.toThrow(/leads outside the workspace/);
+  });
+
   it('refuses, and writes nothing, when the file is no longer what the change was worked out from', async () => {
     const { workspace } = await setup((ws) => fs.writeFileSync(path.join(ws, 'a.txt'), 'one\nTWO\nthree\n'));
     const file = path.join(workspace, 'a.txt');

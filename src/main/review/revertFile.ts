@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HunkRange } from '../../shared/events';
 import { RequestError } from '../../shared/requestError';
+import { canonicalPath, isInside, SymlinkLoopError } from '../workspace/filePaths';
 import { looksBinary } from '../workspace/looksBinary';
 import { treeEntryAt, type TreeEntry } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
@@ -131,10 +132,14 @@ export function normalise(filePath: string): string {
 /** The file's absolute path, refusing a folder on the way that is a link leading out of the workspace. */
 export function insideWorkspace(workspace: string, relative: string, shown: string): string {
   const absolute = path.join(workspace, ...relative.split('/'));
-  let parent = path.dirname(absolute);
-  while (!fs.existsSync(parent)) parent = path.dirname(parent);
-  const real = fs.realpathSync.native(parent);
-  if (real !== workspace && !real.startsWith(workspace + path.sep)) {
+  // Where its folder really is: through every link, a dangling one to the place it names; a loop leads nowhere inside.
+  let real: string | undefined;
+  try {
+    real = canonicalPath(path.dirname(absolute));
+  } catch (error) {
+    if (!(error instanceof SymlinkLoopError)) throw error;
+  }
+  if (real === undefined || !isInside(real, workspace)) {
     throw new RequestError(
       'invalid_input',
       `${shown} leads outside the workspace ${workspace} through a symbolic link; it was not touched.`,
