@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startServedApp, type ServedApp } from './support/servedApp';
+import { sessionEventTypes } from './support/sessionEvents';
 import { keepScreenshot, permissionDialog, reachRequest, sessionStatus, startTask } from './support/ui';
 
 // Issue #18, items 1, 5 and 6: a request is docked in its own session's view and covers nothing; the
@@ -13,20 +12,6 @@ test.afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-function eventTypes(sessionId: string): string[] {
-  const out = execFileSync(
-    process.execPath,
-    [path.resolve('bin/tether.js'), 'sessions', 'show', sessionId, '--data-dir', app!.dataDir, '--json'],
-    {
-      encoding: 'utf8',
-    },
-  );
-  return out
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => (JSON.parse(line) as { event: { type: string } }).event.type);
-}
 
 /** Whether the element is what a click at its centre would reach: nothing lies over it. */
 async function uncovered(locator: Locator): Promise<boolean> {
@@ -104,7 +89,7 @@ test('a request waits in its own session, covers nothing, and the inbox opens an
   await expect(again).toHaveAttribute('data-focused', 'false');
   await page.waitForTimeout(300);
   await expect(again).toBeVisible();
-  expect(eventTypes(firstSession)).not.toContain('approval.answered');
+  expect(sessionEventTypes(app!, firstSession)).not.toContain('approval.answered');
 
   // The inbox opens the second one, in its session, ready for keys; D denies it alone.
   await items.filter({ hasText: 'Second task' }).click();
@@ -115,7 +100,7 @@ test('a request waits in its own session, covers nothing, and the inbox opens an
   await page.keyboard.press('d');
   await expect(page.getByTestId('inbox-item')).toHaveCount(1);
   await sessionStatus(page, 'done');
-  expect(eventTypes(firstSession)).not.toContain('approval.answered');
+  expect(sessionEventTypes(app!, firstSession)).not.toContain('approval.answered');
 
   // With nothing waiting here, the reach shortcut goes to the one waiting elsewhere.
   await page.getByTestId('task-box').click();

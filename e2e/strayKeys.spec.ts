@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startServedApp, type ServedApp } from './support/servedApp';
+import { sessionEventTypes } from './support/sessionEvents';
 import { dialogGone, keepScreenshot, permissionDialog, reachRequest, sessionStatus, startTask } from './support/ui';
 
 // No stray key decides (issue #16, item 6). The Permission required request comes on screen while the
@@ -29,21 +29,6 @@ function gatedRequest() {
     { text: 'Understood, not pushing.' },
   ];
   return { turns, release };
-}
-
-/** The types of the session's events, read with the CLI from the served app's data folder. */
-function sessionEvents(sessionId: string): string[] {
-  const out = execFileSync(
-    process.execPath,
-    [path.resolve('bin/tether.js'), 'sessions', 'show', sessionId, '--data-dir', app!.dataDir, '--json'],
-    {
-      encoding: 'utf8',
-    },
-  );
-  return out
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => (JSON.parse(line) as { event: { type: string } }).event.type);
 }
 
 /** Records in the page every key, where focus was when it came, each time the box lost focus, and when the request appeared. */
@@ -127,7 +112,7 @@ test('a message typed key by key across the request’s appearance answers nothi
   await expect(dialog.getByTestId('permission-command')).toHaveText(command);
   await expect(page.getByTestId('inbox-item')).toHaveCount(1);
   await sessionStatus(page, 'waiting');
-  let types = sessionEvents(sessionId);
+  let types = sessionEventTypes(app!, sessionId);
   expect(types).toContain('approval.asked');
   expect(types).not.toContain('approval.answered');
   expect(types).not.toContain('tool.started');
@@ -156,7 +141,7 @@ test('a message typed key by key across the request’s appearance answers nothi
   await expect(dialog).toBeVisible();
   await expect(page.getByTestId('inbox-item')).toHaveCount(1);
   await sessionStatus(page, 'waiting');
-  expect(sessionEvents(sessionId)).not.toContain('approval.answered');
+  expect(sessionEventTypes(app!, sessionId)).not.toContain('approval.answered');
   await expect(box).toHaveValue('x');
   // Reached again, its hint says what Esc does, the Deny button shows only D, and D denies.
   await reachRequest(page);
@@ -165,7 +150,7 @@ test('a message typed key by key across the request’s appearance answers nothi
   await page.keyboard.press('d');
   await dialogGone(page);
   await sessionStatus(page, 'done');
-  types = sessionEvents(sessionId);
+  types = sessionEventTypes(app!, sessionId);
   expect(types).toContain('approval.answered');
   expect(types).not.toContain('tool.started');
   expect(existsSync(path.join(app.workspace, 'PUSHED'))).toBe(false);

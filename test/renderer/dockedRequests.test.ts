@@ -1,24 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionEvent } from '../../src/shared/events';
 import { selectNextApproval, selectSessionApproval } from '../../src/renderer/src/stores/selectors';
 import { selectReviewShown, selectTerminalShown } from '../../src/renderer/src/stores/paneDefaults';
 import { clampReview, clampSidebar, clampTerminal, paneBounds } from '../../src/renderer/src/ui/paneSizes';
-import { FakeApi, settle, storedEvents, usage } from './fakeApi';
+import { FakeApi, settle, storedEvents } from './fakeApi';
+import { asking, opening } from './askingLogs';
 import { harness } from './storeHarness';
 
 // Requests are docked in their own session's view: each session shows one of its own (the oldest,
 // or the one the person picked), the inbox opens any of them, and Next walks all of them.
-
-function asking(callId: string, approvalId: string, command: string): SessionEvent[] {
-  return [
-    { type: 'model.responded', usage, items: [{ type: 'tool_call', callId, name: 'run_command', arguments: JSON.stringify({ command }) }] },
-    { type: 'approval.asked', approvalId, callId, tool: 'run_command', risk: 'exec', summary: `Run ${command}`, args: { command } },
-  ];
-}
-const opening: SessionEvent[] = [
-  { type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'http://127.0.0.1:1/v1', maxSteps: 5 },
-  { type: 'user.messaged', text: 'go' },
-];
 
 /** s1 asks two requests (a at 1003, b at 1005); s2 one (c at 1004). */
 async function twoSessions() {

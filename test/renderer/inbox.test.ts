@@ -1,23 +1,11 @@
 import { zeroUsage } from '../../src/shared/conversation';
 import { describe, expect, it } from 'vitest';
 import type { PendingApproval, SessionSummary } from '../../src/shared/contract';
-import type { SessionEvent } from '../../src/shared/events';
 import { selectCurrentApproval } from '../../src/renderer/src/stores/selectors';
 import { sortInbox } from '../../src/renderer/src/stores/inboxSlice';
-import { FakeApi, settle, storedEvents, usage } from './fakeApi';
+import { FakeApi, settle, storedEvents } from './fakeApi';
+import { asking, opening } from './askingLogs';
 import { harness } from './storeHarness';
-
-function asking(callId: string, approvalId: string, command: string): SessionEvent[] {
-  return [
-    { type: 'model.responded', usage, items: [{ type: 'tool_call', callId, name: 'run_command', arguments: JSON.stringify({ command }) }] },
-    { type: 'approval.asked', approvalId, callId, tool: 'run_command', risk: 'exec', summary: `Run ${command}`, args: { command } },
-  ];
-}
-
-const opening: SessionEvent[] = [
-  { type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'http://127.0.0.1:1/v1', maxSteps: 5 },
-  { type: 'user.messaged', text: 'go' },
-];
 
 function summary(id: string, pendingApprovals: number): SessionSummary {
   return {

@@ -92,7 +92,7 @@ const ANY_ARGUMENTS = [
  * dangerous (a variable that changes what runs, set -k, mapfile -C, a trap's action) is judged by the
  * analysis before it gets here.
  */
-const SHELL_STATE = [
+export const SHELL_STATE: readonly string[] = [
   'read',
   'getopts',
   'shift',

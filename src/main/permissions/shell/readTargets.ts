@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ReadTarget } from '../commandAnalysis';
 import type { Word } from './readWord';
+import { SHELL_STATE } from './classifyInvocation';
 import { couldBeLongOption } from './scanOptions';
 
 /**
@@ -23,7 +24,7 @@ export interface Cwd {
   alternatives?: readonly string[];
 }
 
-/** Read-only programs whose arguments name no file they read. */
+/** Read-only programs whose arguments name no file they read, and the builtins that only change the shell's state. */
 const NAMES_NO_FILE = new Set([
   'echo',
   'printf',
@@ -57,30 +58,7 @@ const NAMES_NO_FILE = new Set([
   'groups',
   'yes',
   'env',
-  'read',
-  'getopts',
-  'shift',
-  'set',
-  'shopt',
-  'wait',
-  'exit',
-  'return',
-  'break',
-  'continue',
-  'times',
-  'jobs',
-  'dirs',
-  'let',
-  'mapfile',
-  'readarray',
-  'trap',
-  'unalias',
-  'declare',
-  'typeset',
-  'local',
-  'export',
-  'readonly',
-  'unset',
+  ...SHELL_STATE,
   'hash',
   'help',
   'popd',
