@@ -4,6 +4,7 @@ import type { AllowAlwaysOffer } from './policyVerdict';
 import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchCommand';
 import { escapeGlob } from './ruleMatchPath';
 import { execOptionIn } from './shell/execOptions';
+import { isInterpreter } from './shell/interpreters';
 import { RUNNER_SUBCOMMANDS, WRAPPERS } from './shell/wrapperSpecs';
 import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './ruleSyntax';
 
@@ -58,39 +59,11 @@ export function offerAllowAlways(subject: AllowAlwaysSubject): AllowAlwaysOffer 
   }
 }
 
-/** Interpreters, wrappers and runners: a prefix rule on them would allow any program at all. */
+/**
+ * Runners that are not interpreters (those are in shell/interpreters.ts) and wrappers: a prefix rule
+ * on them would allow any program at all.
+ */
 const RUNS_ANYTHING = new Set([
-  'bash',
-  'sh',
-  'zsh',
-  'dash',
-  'ksh',
-  'mksh',
-  'fish',
-  'csh',
-  'tcsh',
-  'ash',
-  'python',
-  'python2',
-  'python3',
-  'pypy',
-  'pypy3',
-  'node',
-  'nodejs',
-  'deno',
-  'bun',
-  'ruby',
-  'irb',
-  'perl',
-  'php',
-  'lua',
-  'luajit',
-  'tclsh',
-  'wish',
-  'rscript',
-  'osascript',
-  'pwsh',
-  'powershell',
   'java',
   'awk',
   'gawk',
@@ -197,7 +170,7 @@ export function commandPrefix(command: SimpleCommand): { words: string[] } | { n
   if (command.wrappers.length > 0) return { none: `it runs through ${command.wrappers.join(', ')}` };
   if (!PROGRAM_WORD.test(program)) return { none: 'its program is given as a path' };
   const name = program.toLowerCase();
-  if (RUNS_ANYTHING.has(name) || /^python\d/.test(name) || /^(ruby|perl|php|node)\d/.test(name)) {
+  if (RUNS_ANYTHING.has(name) || isInterpreter(name)) {
     return { none: `${program} runs whatever it is given` };
   }
   if (TOO_SHARP.has(name)) return { none: `${program} with any arguments can destroy or send out anything` };

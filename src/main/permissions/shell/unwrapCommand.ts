@@ -2,6 +2,7 @@ import { isDangerousVariable } from './dangerousVariable';
 import { globMatches } from './globMatches';
 import { invocationIn, type Dialect, type Frame, type Invocation } from './invocation';
 import { asDynamic, literalWord, type Word } from './readWord';
+import { FOREIGN_SHELLS, interpreterKind, SHELLS, STDIN_INTERPRETERS } from './interpreters';
 import { scanOptions } from './scanOptions';
 import { wrapperSpecs } from './wrapperSpecs';
 
@@ -79,45 +80,6 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 interface ParsedWrapper {
   scan: Extract<ReturnType<typeof scanOptions>, { ok: true }>;
   rest: Word[];
-}
-
-const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'posh', 'yash']);
-const FOREIGN_SHELLS = new Set(['fish', 'csh', 'tcsh', 'nu', 'elvish', 'xonsh', 'pwsh', 'powershell']);
-
-/** Interpreters that read their program from standard input when given no script. */
-const STDIN_INTERPRETERS: Record<string, { inline: readonly string[]; withValue: readonly string[] }> = {
-  python: { inline: ['-c', '-m'], withValue: ['-W', '-X', '-Q'] },
-  node: {
-    inline: ['-e', '--eval', '-p', '--print'],
-    withValue: [
-      '-r',
-      '--require',
-      '--import',
-      '--loader',
-      '--experimental-loader',
-      '-C',
-      '--conditions',
-      '--input-type',
-      '--env-file',
-      '--title',
-    ],
-  },
-  perl: { inline: ['-e', '-E'], withValue: ['-I', '-M', '-m', '-x'] },
-  ruby: { inline: ['-e'], withValue: ['-I', '-r', '-C', '-E'] },
-  php: { inline: ['-r'], withValue: ['-c', '-d', '-z'] },
-  lua: { inline: ['-e'], withValue: ['-l'] },
-  Rscript: { inline: ['-e'], withValue: [] },
-  osascript: { inline: ['-e'], withValue: ['-l'] },
-  tclsh: { inline: [], withValue: [] },
-  deno: { inline: ['eval'], withValue: [] },
-  bun: { inline: ['-e', '--eval', '-p', '--print'], withValue: [] },
-};
-
-function interpreterKind(name: string): string | null {
-  if (/^python[0-9.]*$/.test(name) || name === 'pypy' || name === 'pypy3') return 'python';
-  if (name === 'nodejs') return 'node';
-  if (/^lua(jit|[0-9.]*)$/.test(name)) return 'lua';
-  return name in STDIN_INTERPRETERS ? name : null;
 }
 
 /**
