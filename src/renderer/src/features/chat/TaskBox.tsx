@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Icon } from '../../ui/Icon';
 import { useMentionCompletion, type MentionSource } from './useMentionCompletion';
+import '../../ui/completionList.css';
 import './mentions.css';
 
 interface TaskBoxProps {
@@ -78,14 +79,14 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mention
       </label>
       <div className="task-box-field">
         {completion.open && (
-          <ul className="mention-list" id={listId} role="listbox" aria-label="Files" data-testid="mention-list">
+          <ul className="completion-list mention-list" id={listId} role="listbox" aria-label="Files" data-testid="mention-list">
             {completion.files.map((file, index) => (
               <li
                 key={file}
                 id={`${listId}-${index}`}
                 role="option"
                 aria-selected={index === completion.active}
-                className="mention-option mono"
+                className="completion-option mono"
                 data-testid="mention-option"
                 // Picking with the mouse must not take focus from the box.
                 onMouseDown={(event) => event.preventDefault()}
@@ -94,7 +95,7 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mention
                 {file}
               </li>
             ))}
-            {completion.truncated && <li className="mention-more faint">More files match: type more of the path</li>}
+            {completion.truncated && <li className="completion-more faint">More files match: type more of the path</li>}
           </ul>
         )}
         <textarea

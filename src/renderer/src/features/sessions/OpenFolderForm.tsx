@@ -3,6 +3,7 @@ import { useApp } from '../../stores/useApp';
 import { getApi } from '../../lib/api';
 import { Icon } from '../../ui/Icon';
 import { useFolderCompletion } from './useFolderCompletion';
+import '../../ui/completionList.css';
 import './openFolder.css';
 
 /** Only the desktop app can show the OS's folder picker; a page under `tether serve` cannot. */
@@ -116,14 +117,14 @@ export function OpenFolderForm({ autoOpen = false }: { autoOpen?: boolean }) {
           onKeyDown={handleKeyDown}
         />
         {completion.open && (
-          <ul className="folder-list" id={listId} role="listbox" aria-label="Folders" data-testid="folder-list">
+          <ul className="completion-list folder-list" id={listId} role="listbox" aria-label="Folders" data-testid="folder-list">
             {completion.folders.map((folder, index) => (
               <li
                 key={folder}
                 id={`${listId}-${index}`}
                 role="option"
                 aria-selected={index === completion.active}
-                className="folder-option mono"
+                className="completion-option mono"
                 data-testid="folder-option"
                 onMouseDown={(event) => event.preventDefault()}
                 onClick={() => take(folder)}
@@ -131,7 +132,7 @@ export function OpenFolderForm({ autoOpen = false }: { autoOpen?: boolean }) {
                 {folder}
               </li>
             ))}
-            {completion.truncated && <li className="folder-more faint">More folders: type more of the name</li>}
+            {completion.truncated && <li className="completion-more faint">More folders: type more of the name</li>}
           </ul>
         )}
       </div>
