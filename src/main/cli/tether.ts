@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CliError } from './cliError';
-import { permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
+import { auditUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
 
 const usage = `tether: a coding agent on a tether
 
@@ -8,6 +8,7 @@ Commands:
   tether run "<task>"         run the agent headless (see tether run --help)
   tether sessions [show <id>] list sessions, or print one's log
   tether permissions ...      explain a decision; list or revoke remembered rules
+  tether audit                every permission decision: what, when, where, and who decided
   tether serve                the app in a browser, on 127.0.0.1 with a one-time token
 
 ${runUsage}
@@ -15,6 +16,8 @@ ${runUsage}
 ${sessionsUsage}
 
 ${permissionsUsage}
+
+${auditUsage}
 
 ${serveUsage}`;
 
@@ -28,6 +31,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./sessionsCommand')).sessionsCommand(rest);
     case 'permissions':
       return (await import('./permissionsCommand')).permissionsCommand(rest);
+    case 'audit':
+      return (await import('./auditCommand')).auditCommand(rest);
     case 'serve':
       // The renderer is built beside this entry (out/main/cli.js -> out/renderer); the command's own module is a chunk deeper.
       return (await import('../host/serveCommand')).serveCommand(rest, { rendererDir: path.join(import.meta.dirname, '..', 'renderer') });
@@ -38,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${usage}\n`);
       return command === undefined ? 1 : 0;
     default:
-      throw new CliError(`Unknown command "${command}". Commands: run, sessions, permissions, serve. See tether --help.`);
+      throw new CliError(`Unknown command "${command}". Commands: run, sessions, permissions, audit, serve. See tether --help.`);
   }
 }
 

@@ -53,6 +53,19 @@ explain  says what the permission engine decides for one tool call, and why, wit
 list     lists the rules remembered from "Allow always".
 revoke   revokes one of them.`;
 
+export const auditUsage = `Usage: tether audit [--since <date>] [--session <id>] [--json | --csv] [--data-dir <dir>]
+
+Lists every permission decision, oldest first: what was asked or run, when, in which session and
+project, and who decided (the person, a rule, the headless default or --unleashed, a run option
+such as --no-sandbox). Questions still waiting are listed as waiting.
+
+Options:
+  --since <date>       only decisions from then on: 2026-12-01, 2026-12-01T09:00, or back from now: 30m, 12h, 7d
+  --session <id>       only this session's decisions
+  --json               one JSON array of the decisions
+  --csv                CSV with a header row (RFC 4180; a field a spreadsheet would run as a formula starts with ')
+  --data-dir <dir>     where sessions are kept (env TETHER_HOME)`;
+
 export const serveUsage = `Usage: tether serve [options]
 
 Serves Tether's UI to a browser on this machine, at http://127.0.0.1:<port>/ with a fresh access

@@ -1,0 +1,162 @@
+import type { EventOf, StoredEvent } from './events';
+import type { Scope } from './permissions';
+
+/**
+ * Every permission decision a session's log records, read back out of it: what was decided, when,
+ * and who decided. The log is the only source (nothing is kept twice), so the CLI's `tether audit`
+ * and the UI's permission history read the same list.
+ */
+
+/** Who settled a decision, in the words the audit prints. */
+export type AuditDecider =
+  /** The person answered the request. */
+  | 'person'
+  /** A headless run answered for nobody: its default (deny), or allow under `--unleashed`. */
+  | 'headless default'
+  | 'headless --unleashed'
+  /** The rules, the mode or the built-in defaults, with no question asked (`rule` names the rule when the log kept it). */
+  | 'rules'
+  /** The rules settled a question asked earlier (after a restart), or the question lapsed (its command ended). */
+  | 'policy'
+  /** The person's own choice for a run, made on the command line (`tether run --no-sandbox`). */
+  | 'run option';
+
+export type AuditAction = 'allow' | 'deny' | 'waiting' | 'no sandbox';
+
+export interface AuditEntry {
+  /** When it was decided (ms since the epoch): the answer's, or the call's start or refusal. */
+  at: number;
+  sessionId: string;
+  /** The log position of the event that records the decision. */
+  seq: number;
+  callId: string | null;
+  tool: string | null;
+  /** What was decided about, in one line: the request's summary, or the call's title. */
+  what: string;
+  action: AuditAction;
+  by: AuditDecider;
+  /** The rule that decided, or the rule an "Allow always" created. */
+  rule?: string;
+  /** How long an allow lasts (an "Allow always" is wider than once). */
+  scope?: Scope;
+  /** Why: the engine's reason for asking, the person's message, the refusal. */
+  reason?: string;
+}
+
+/** A refusal by the rules reads `Denied by the rule <pattern>: <reason>` or `Denied by policy: <reason>` (approvalGate's deniedBy). */
+const DENIED_BY_RULE = /^Denied by the rule (.+?): ([\s\S]*)$/;
+const DENIED_BY_POLICY = /^Denied by policy: ([\s\S]*)$/;
+
+export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
+  const entries: AuditEntry[] = [];
+  const asked = new Map<string, { stored: StoredEvent; event: EventOf<'approval.asked'> }>();
+  const answered = new Set<string>();
+  const callsAsked = new Set<string>();
+  /** Calls that ran unasked, by call id: their entry, so the finish can give it the call's title. */
+  const ranUnasked = new Map<string, AuditEntry>();
+
+  for (const stored of events) {
+    const { event, sessionId, seq, at } = stored;
+    const base = { sessionId, seq, at };
+    switch (event.type) {
+      case 'approval.asked':
+        asked.set(event.approvalId, { stored, event });
+        callsAsked.add(event.callId);
+        break;
+      case 'approval.answered': {
+        const request = asked.get(event.approvalId);
+        answered.add(event.approvalId);
+        const { decision } = event;
+        const by: AuditDecider =
+          decision.by === 'person'
+            ? 'person'
+            : decision.by === 'policy'
+              ? 'policy'
+              : decision.action === 'allow'
+                ? 'headless --unleashed'
+                : 'headless default';
+        entries.push({
+          ...base,
+          callId: event.callId,
+          tool: request?.event.tool ?? null,
+          what: request?.event.summary ?? `request ${event.approvalId}`,
+          action: decision.action,
+          by,
+          ...(decision.rule ? { rule: decision.rule } : {}),
+          scope: decision.scope,
+          ...(decision.message ? { reason: decision.message } : request?.event.reason ? { reason: request.event.reason } : {}),
+        });
+        break;
+      }
+      case 'tool.started':
+        if (!callsAsked.has(event.callId) && !ranUnasked.has(event.callId)) {
+          const entry: AuditEntry = {
+            ...base,
+            callId: event.callId,
+            tool: event.name,
+            what: event.name,
+            action: 'allow',
+            by: 'rules',
+            reason: 'allowed without asking (a rule, the mode or the built-in defaults)',
+          };
+          ranUnasked.set(event.callId, entry);
+          entries.push(entry);
+        }
+        break;
+      case 'tool.finished': {
+        const unasked = ranUnasked.get(event.callId);
+        if (unasked) {
+          unasked.what = event.title;
+        } else if (event.outcome === 'denied' && !callsAsked.has(event.callId)) {
+          entries.push({
+            ...base,
+            callId: event.callId,
+            tool: event.name,
+            what: event.title,
+            action: 'deny',
+            by: 'rules',
+            ...refusal(event.output),
+          });
+        }
+        break;
+      }
+      case 'sandbox.turned_off':
+        entries.push({
+          ...base,
+          callId: null,
+          tool: null,
+          what: 'commands ran with no OS sandbox',
+          action: 'no sandbox',
+          by: 'run option',
+          reason: event.by,
+        });
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Questions nobody has answered yet are decisions still to be made: listed, so none goes unseen.
+  for (const [approvalId, { stored, event }] of asked) {
+    if (answered.has(approvalId)) continue;
+    entries.push({
+      sessionId: stored.sessionId,
+      seq: stored.seq,
+      at: stored.at,
+      callId: event.callId,
+      tool: event.tool,
+      what: event.summary,
+      action: 'waiting',
+      by: 'person',
+      ...(event.reason ? { reason: event.reason } : {}),
+    });
+  }
+  return entries.sort((a, b) => a.at - b.at || a.seq - b.seq);
+}
+
+function refusal(output: string): Pick<AuditEntry, 'rule' | 'reason'> {
+  const byRule = DENIED_BY_RULE.exec(output);
+  if (byRule) return { rule: byRule[1] as string, reason: byRule[2] as string };
+  const byPolicy = DENIED_BY_POLICY.exec(output);
+  return { reason: byPolicy ? (byPolicy[1] as string) : output };
+}
