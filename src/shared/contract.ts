@@ -333,6 +333,23 @@ export const SettingsUpdate = SettingsView.omit({
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;
 
 /**
+ * The kinds of system notification, each of which the person can turn off. A window's preference, like
+ * the pane sizes: it changes nothing the agent may do, so it is not a setting (settings are layered,
+ * reviewed and can be fixed by a managed policy).
+ */
+export const NotificationChoices = z
+  .object({
+    /** A request is waiting for the person's answer. */
+    waiting: z.boolean().optional(),
+    /** A session finished its task. */
+    finished: z.boolean().optional(),
+    /** A session failed or ran out of steps. */
+    failed: z.boolean().optional(),
+  })
+  .strict();
+export type NotificationChoices = z.infer<typeof NotificationChoices>;
+
+/**
  * The window's panes as the person sized them, kept across runs (in the data folder, since the page's
  * own storage is per address and `tether serve` gets a new port each run). Absent: the default for
  * the window's size. The bounds keep a hand-edited file from hiding a pane for good.
@@ -346,6 +363,8 @@ export const PaneLayout = z
     /** Absent: the review column opens when the session has something to review, and folds when it has not. */
     reviewCollapsed: z.boolean().optional(),
     terminalOpen: z.boolean().optional(),
+    /** Which system notifications the window shows while it is not in front; absent: each is on. */
+    notifications: NotificationChoices.optional(),
   })
   .strict();
 export type PaneLayout = z.infer<typeof PaneLayout>;

@@ -8,7 +8,7 @@ import { SidebarRail } from './SidebarRail';
 import { ShortcutsSheet } from './ShortcutsSheet';
 import { paneBounds } from '../ui/paneSizes';
 import { useWindowTitle } from './useWindowTitle';
-import { useApprovalNotifications } from './useApprovalNotifications';
+import { useSystemNotifications } from './useSystemNotifications';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { useApp } from '../stores/useApp';
 import { Sidebar } from '../features/sessions/Sidebar';
@@ -20,7 +20,7 @@ import { RequestAnnouncer } from '../features/permission/RequestAnnouncer';
  */
 export function App() {
   useWindowTitle();
-  useApprovalNotifications();
+  useSystemNotifications();
   useGlobalShortcuts();
   const sidebarWidth = useApp((state) => state.layout.sidebarWidth);
   const sidebarFolded = useApp((state) => state.layout.sidebarCollapsed ?? false);

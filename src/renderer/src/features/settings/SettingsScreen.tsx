@@ -4,6 +4,7 @@ import { RulesList } from './RulesList';
 import { McpServersList } from './McpServersList';
 import { SandboxSettings } from './SandboxSettings';
 import { ProjectDefaults } from './ProjectDefaults';
+import { NotificationSettings } from './NotificationSettings';
 
 /** Model and permission defaults, and the rules "Allow always" remembered. Esc goes back. */
 export function SettingsScreen() {
@@ -43,6 +44,7 @@ export function SettingsScreen() {
         <RulesList />
         <McpServersList />
         <SandboxSettings />
+        <NotificationSettings />
       </div>
     </main>
   );
