@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startServedApp, type ServedApp } from './support/servedApp';
-import { permissionDialog, sessionStatus, startTask } from './support/ui';
+import { keepScreenshot, permissionDialog, sessionStatus, startTask } from './support/ui';
 
 // System notifications say what waits (issue #21, item 3): a request waiting names the session, the
 // tool and the command; a finished session and a failed one are told apart; clicking the waiting one
@@ -90,7 +90,7 @@ test('a waiting request names the session, tool and command; clicking it opens t
 
 test('a finished session and a failed one are distinct notifications, each opening its session, and each can be turned off', async ({
   page,
-}) => {
+}, testInfo) => {
   app = await startServedApp({
     turns: [
       { text: 'All tidy.' },
@@ -128,6 +128,8 @@ test('a finished session and a failed one are distinct notifications, each openi
     .toEqual({ finished: false });
   await expect(page.getByTestId('notify-waiting')).toBeChecked();
   await expect(page.getByTestId('notify-failed')).toBeChecked();
+  await page.getByTestId('notification-settings').scrollIntoViewIfNeeded();
+  await keepScreenshot(page, testInfo, 'notification-settings');
   await page.getByTestId('settings-close').click();
   await startTask(page, 'Tidy once more');
   await sessionStatus(page, 'done');

@@ -146,6 +146,19 @@ describe('system notifications', () => {
     expect(sink.texts()).toEqual([{ kind: 'failed', title: 'Failed: Fix the build', body: 'The model answered 500. Finished: all good' }]);
   });
 
+  it('gives no reason from the log until the log has seen the same end', async () => {
+    const { api, sink } = await watched();
+    api.emit('session:event', {
+      sessionId: 's1',
+      seq: 3,
+      at: 3000,
+      event: { type: 'session.finished', status: 'failed', reason: 'The model answered 500.' },
+    });
+    api.emit('session:event', { sessionId: 's1', seq: 4, at: 3001, event: { type: 'user.messaged', text: 'again' } });
+    api.emit('sessions:changed', summary('s1', 'done', 'Fix the build'));
+    expect(sink.texts()).toEqual([{ kind: 'finished', title: 'Finished: Fix the build', body: 'The session finished its task.' }]);
+  });
+
   it('shows nothing while the window is in front, for requests waiting when it opened, or for sessions already ended', async () => {
     const logs = { s1: storedEvents('s1', [...opening, ...asking('c0', 'old', 'ls')]) };
     const { api, sink } = await watched([{ approvalId: 'old', sessionId: 's1', sessionTitle: 'Fix the build', askedAt: 1 }], {

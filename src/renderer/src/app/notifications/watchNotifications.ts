@@ -32,7 +32,9 @@ export function watchNotifications(store: AppStore, sink: NoticeSink): () => voi
       if (before === session.status) continue;
       lastStatus.set(session.id, session.status);
       if (before === undefined || !isActive(before)) continue;
-      const notice = endedNotice(session, state.logs[session.id]?.state.endReason);
+      // The log's reason only once the log has seen this same end: the row can come before the event.
+      const log = state.logs[session.id]?.state;
+      const notice = endedNotice(session, log?.status === session.status ? log.endReason : undefined);
       if (notice && wanted(notice)) {
         sink.show(notice, () => store.getState().selectSession(session.id));
       }
