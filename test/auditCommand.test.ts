@@ -82,6 +82,16 @@ function sessionWithEveryDecision(): { dataDir: string; sessionId: string; other
         output: 'Denied by the rule run_command(rm *): run_command(rm *) denies rm -rf /.',
         durationMs: 0,
       },
+      // A rule of the managed policy denied it.
+      {
+        type: 'tool.finished',
+        callId: 'c4m',
+        name: 'fetch_url',
+        outcome: 'denied',
+        title: 'Denied: fetch evil.example',
+        output: 'Denied by the rule fetch_url: fetch_url denies fetching from evil.example (a rule of the managed policy).',
+        durationMs: 0,
+      },
       // The headless default, and --unleashed.
       asked('a5', 'c5', 'curl example.com'),
       {
@@ -129,6 +139,7 @@ describe('tether audit', () => {
       ['c2', 'deny', 'person', null],
       ['c3', 'allow', 'rules', null],
       ['c4', 'deny', 'rules', 'run_command(rm *)'],
+      ['c4m', 'deny', 'managed policy', 'fetch_url'],
       ['c5', 'deny', 'headless default', null],
       ['c6', 'allow', 'headless --unleashed', null],
       ['c7', 'allow', 'policy', null],
@@ -175,7 +186,7 @@ describe('tether audit', () => {
       'scope',
       'reason',
     ]);
-    expect(records).toHaveLength(10);
+    expect(records).toHaveLength(11);
     expect(records.every((record) => record.length === 12)).toBe(true);
     const denied = records.find((record) => record[4] === 'c2');
     expect(denied?.[6]).toBe(HOSTILE);
@@ -189,7 +200,7 @@ describe('tether audit', () => {
     const { dataDir, sessionId } = sessionWithEveryDecision();
     const { out } = await run(['--session', sessionId, '--data-dir', dataDir]);
     const lines = out.trimEnd().split('\n');
-    expect(lines).toHaveLength(9);
+    expect(lines).toHaveLength(10);
     expect(lines[1]).toMatch(/allow\s+by person \(rule run_command\(npm test \*\), project\)\s+run_command: npm test/);
     expect(lines[2]).toContain('echo "a, b" ⏎ rm -rf x');
   });

@@ -57,6 +57,7 @@ describe('tether permissions explain', () => {
       decision: 'allow',
       reason: expect.any(String),
       rule: 'run_command(npm test *)',
+      source: 'cli',
       commands: [['npm', 'test', '--', '--watch']],
     });
     const denied = await runCli(
@@ -78,6 +79,7 @@ describe('tether permissions explain', () => {
     expect(JSON.parse(denied.stdout)).toMatchObject({
       decision: 'deny',
       rule: 'run_command(rm *)',
+      source: 'cli',
       commands: [
         ['npm', 'test'],
         ['rm', '-rf', 'build'],

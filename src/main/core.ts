@@ -36,6 +36,7 @@ import type { McpTimings } from './mcp/mcpConnection';
 import { McpHub } from './mcp/mcpHub';
 import type { McpServerSpec } from './mcp/mcpServerSpec';
 import { sessionMcpServers } from './mcp/loadMcpServers';
+import { outsideContentWithFloor, policyRefusal, readManagedPolicy } from './settings/managedPolicy';
 
 /**
  * The composition root: builds the services every host needs (Electron, `tether serve`, `tether run`)
@@ -157,6 +158,14 @@ export function createCore(options: CoreOptions): Core {
       const log = new SessionLog(store, sessionId, run.onEvent);
       const { state } = log;
       if (state.status === 'new') throw new Error(`Session ${sessionId} has no events; it cannot be run.`);
+      // Read for every run, before anything is written: a run the managed policy forbids never starts.
+      const policy = readManagedPolicy();
+      const refused = policyRefusal(policy, {
+        unleashed: run.mode === 'unleashed',
+        noSandbox: run.sandboxOffBy !== undefined,
+        baseUrl: run.model.baseUrl,
+      });
+      if (refused) throw new Error(refused);
       if (run.resume) log.append({ type: 'session.resumed' });
       if (run.message) log.append({ type: 'user.messaged', text: run.message });
       if (run.sandboxOffBy) log.append({ type: 'sandbox.turned_off', by: run.sandboxOffBy });
@@ -193,7 +202,7 @@ export function createCore(options: CoreOptions): Core {
         workspace: state.workspace,
         sessionId,
         mode: run.mode ?? defaults.mode,
-        outsideContent: run.outsideContent ?? defaults.outsideContent,
+        outsideContent: outsideContentWithFloor(policy, run.outsideContent ?? defaults.outsideContent),
         ...(run.rulesFile ? { cliRulesFile: run.rulesFile } : {}),
       });
       run.onPermissions?.(permissions.engine);

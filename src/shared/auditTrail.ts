@@ -16,6 +16,8 @@ export type AuditDecider =
   | 'headless --unleashed'
   /** The rules, the mode or the built-in defaults, with no question asked (`rule` names the rule when the log kept it). */
   | 'rules'
+  /** A rule of the machine's managed policy refused it. */
+  | 'managed policy'
   /** The rules settled a question asked earlier (after a restart), or the question lapsed (its command ended). */
   | 'policy'
   /** The person's own choice for a run, made on the command line (`tether run --no-sandbox`). */
@@ -45,6 +47,8 @@ export interface AuditEntry {
 
 /** A refusal by the rules reads `Denied by the rule <pattern>: <reason>` or `Denied by policy: <reason>` (approvalGate's deniedBy). */
 const DENIED_BY_RULE = /^Denied by the rule (.+?): ([\s\S]*)$/;
+/** How the engine's reason names a rule of the managed policy (engine.ts's builtIn). */
+const MANAGED_RULE_NOTE = '(a rule of the managed policy)';
 const DENIED_BY_POLICY = /^Denied by policy: ([\s\S]*)$/;
 
 export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
@@ -114,7 +118,6 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
             tool: event.name,
             what: event.title,
             action: 'deny',
-            by: 'rules',
             ...refusal(event.output),
           });
         }
@@ -154,9 +157,12 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
   return entries.sort((a, b) => a.at - b.at || a.seq - b.seq);
 }
 
-function refusal(output: string): Pick<AuditEntry, 'rule' | 'reason'> {
+function refusal(output: string): Pick<AuditEntry, 'by' | 'rule' | 'reason'> {
   const byRule = DENIED_BY_RULE.exec(output);
-  if (byRule) return { rule: byRule[1] as string, reason: byRule[2] as string };
+  if (byRule) {
+    const reason = byRule[2] as string;
+    return { by: reason.includes(MANAGED_RULE_NOTE) ? 'managed policy' : 'rules', rule: byRule[1] as string, reason };
+  }
   const byPolicy = DENIED_BY_POLICY.exec(output);
-  return { reason: byPolicy ? (byPolicy[1] as string) : output };
+  return { by: 'rules', reason: byPolicy ? (byPolicy[1] as string) : output };
 }

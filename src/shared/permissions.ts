@@ -35,8 +35,11 @@ export type Decision = z.infer<typeof Decision>;
 export const RuleAction = z.enum(['allow', 'ask', 'deny']);
 export type RuleAction = z.infer<typeof RuleAction>;
 
-/** Where a rule came from; project rules may only add ask and deny until the folder is trusted. */
-export const RuleSource = z.enum(['default', 'user', 'project', 'session', 'cli']);
+/**
+ * Where a rule came from; project rules may only add ask and deny until the folder is trusted.
+ * `managed`: the machine's managed policy, which no other source can loosen.
+ */
+export const RuleSource = z.enum(['default', 'managed', 'user', 'project', 'session', 'cli']);
 export type RuleSource = z.infer<typeof RuleSource>;
 
 /**

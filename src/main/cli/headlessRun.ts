@@ -10,6 +10,7 @@ import { CliError, dataDirFrom } from './cliError';
 import { formatEvent } from './formatEvent';
 import { readMcpConfigFile } from '../mcp/loadMcpServers';
 import { McpConfigError } from '../mcp/mcpServerConfig';
+import { policyRefusal, readManagedPolicy } from '../settings/managedPolicy';
 import { checkSandboxAvailability } from '../sandbox/availability';
 import type { McpServerSpec } from '../mcp/mcpServerSpec';
 import { runUsage } from './usage';
@@ -48,6 +49,14 @@ export async function headlessRun(argv: string[]): Promise<number> {
   const maxSteps = parseMaxSteps(values['max-steps']);
   const mode = values.unleashed ? 'unleashed' : parseRunMode(values.mode);
   const model = resolveModelConfig({ baseUrl: values['base-url'], model: values.model, api: values.api, maxTokens: values['max-tokens'] });
+
+  // Before anything is written: a run the managed policy forbids creates no session.
+  const refused = policyRefusal(readManagedPolicy(), {
+    unleashed: values.unleashed,
+    noSandbox: values['no-sandbox'],
+    baseUrl: model.baseUrl,
+  });
+  if (refused) throw new CliError(refused);
 
   const workspace = resolve(values.cwd ?? process.cwd());
   let mcpServers = values['mcp-config'] ? readMcpConfig(values['mcp-config'], workspace) : undefined;

@@ -4,7 +4,7 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Json } from '../../shared/json';
-import { PermissionMode, type PermissionRule } from '../../shared/permissions';
+import { PermissionMode, type PermissionRule, type RuleSource } from '../../shared/permissions';
 import { toolTraits } from '../../shared/toolCatalog';
 import { createPermissionEngine } from '../permissions/engine';
 import type { PolicyVerdict } from '../permissions/policyVerdict';
@@ -15,6 +15,7 @@ import { DATABASE_FILE_NAME, openStore } from '../store/store';
 import { builtinTools } from '../tools/builtinTools';
 import type { AnyTool } from '../tools/defineTool';
 import { realFolder } from '../workspace/filePaths';
+import { managedPolicyPath } from '../settings/managedPolicy';
 import { CliError, dataDirFrom } from './cliError';
 import { permissionsUsage } from './usage';
 
@@ -23,6 +24,8 @@ export interface Explanation {
   decision: 'allow' | 'ask' | 'deny';
   reason: string;
   rule: string | null;
+  /** Where the deciding rule came from: `managed` is the machine's managed policy. */
+  source: RuleSource | null;
   commands: string[][] | null;
 }
 
@@ -103,7 +106,7 @@ async function explainCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
     process.stdout.write(`${result.decision}: ${result.reason}\n`);
-    if (result.rule) process.stdout.write(`rule: ${result.rule}\n`);
+    if (result.rule) process.stdout.write(`rule: ${result.rule}${result.source ? ` (${ruleSourceName(result.source)})` : ''}\n`);
     if (result.commands) for (const command of result.commands) process.stdout.write(`  runs: ${command.join(' ')}\n`);
     else if (toolTraits(values.tool)?.rules === 'command') process.stdout.write('  the command could not be pinned down\n');
   }
@@ -126,7 +129,7 @@ function explainLine(line: string, workspaceRoot: string, base: SessionRuleSet):
   } catch (error) {
     // One bad line must not stop the others: it gets its own answer, in order.
     const message = error instanceof z.ZodError ? z.prettifyError(error) : (error as Error).message;
-    return { decision: 'deny', reason: `The request could not be read: ${message}`, rule: null, commands: null };
+    return { decision: 'deny', reason: `The request could not be read: ${message}`, rule: null, source: null, commands: null };
   }
 }
 
@@ -146,7 +149,13 @@ const knownTools = new Map<string, AnyTool>(builtinTools().map((tool) => [tool.n
 export function explain(input: ExplainInput): Explanation {
   const tool = knownTools.get(input.tool) ?? mcpStandIn(input.tool);
   if (!tool) {
-    return { decision: 'deny', reason: `There is no tool named "${input.tool}"; a call to it would fail.`, rule: null, commands: null };
+    return {
+      decision: 'deny',
+      reason: `There is no tool named "${input.tool}"; a call to it would fail.`,
+      rule: null,
+      source: null,
+      commands: null,
+    };
   }
   const parsed = tool.parameters.safeParse(input.args);
   if (!parsed.success) {
@@ -154,6 +163,7 @@ export function explain(input: ExplainInput): Explanation {
       decision: 'deny',
       reason: `Invalid arguments for ${tool.name}, so it would not run:\n${z.prettifyError(parsed.error)}`,
       rule: null,
+      source: null,
       commands: null,
     };
   }
@@ -171,7 +181,13 @@ export function explain(input: ExplainInput): Explanation {
     args: parsed.data,
     ...(input.tainted ? { taint: 'the session has read outside content (--tainted)' } : {}),
   });
-  return { decision: verdict.action, reason: verdict.reason, rule: verdict.rule ?? null, commands: verdict.commands ?? null };
+  return {
+    decision: verdict.action,
+    reason: verdict.reason,
+    rule: verdict.rule ?? null,
+    source: verdict.source ?? null,
+    commands: verdict.commands ?? null,
+  };
 }
 
 /**
@@ -253,4 +269,10 @@ function canonicalFolder(folder: string): string {
   const found = realFolder(folder);
   if ('path' in found) return found.path;
   throw new CliError(found.problem === 'missing' ? `The folder ${folder} does not exist.` : `${folder} is a file, not a folder.`);
+}
+
+/** A rule's source as `explain` names it; the managed policy by its file, since that is what a person goes to look at. */
+function ruleSourceName(source: RuleSource): string {
+  if (source === 'managed') return `managed policy ${managedPolicyPath()}`;
+  return { default: 'built-in', user: 'your settings', project: "the project's settings", session: 'this session', cli: '--rules' }[source];
 }

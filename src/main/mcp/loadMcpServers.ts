@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { projectSettingsPath } from '../settings/settingsFile';
 import { readAppSettings, settingsFile, type AppSettings } from '../settings/appSettings';
+import { readManagedPolicy, type ManagedPolicy } from '../settings/managedPolicy';
 import { isStdio, McpConfigError, parseMcpConfigText, parseMcpServers, type McpServerEntry } from './mcpServerConfig';
 import type { McpServerSource, McpServerSpec } from './mcpServerSpec';
 
@@ -32,7 +33,21 @@ export function sessionMcpServers(input: SessionServersInput): McpServerSpec[] {
     if (!spec.untrusted || !byName.has(spec.name)) byName.set(spec.name, spec);
   }
   for (const spec of input.extra ?? []) byName.set(spec.name, spec);
-  return [...byName.values()];
+  return withinManagedPolicy([...byName.values()], readManagedPolicy());
+}
+
+/** A server the managed policy does not list is kept on the list, never started, with why. */
+function withinManagedPolicy(specs: McpServerSpec[], policy: ManagedPolicy | undefined): McpServerSpec[] {
+  const allowed = policy?.allowedMcpServers;
+  if (!policy || !allowed) return specs;
+  return specs.map((spec) =>
+    allowed.includes(spec.name)
+      ? spec
+      : {
+          ...spec,
+          problem: `Not started: the managed policy ${policy.file} allows only the MCP servers ${allowed.join(', ') || '(none)'}.`,
+        },
+  );
 }
 
 /** The person's own servers, from `mcpServers` in settings.json (read here unless the caller has it already). */

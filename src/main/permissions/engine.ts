@@ -175,7 +175,8 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       rule,
       parsed,
       ...(extra ? { why: extra.why } : {}),
-      holdsWhenUnleashed: extra?.holdsWhenUnleashed ?? false,
+      // Unleashed mode answers what would ask, but never one of the managed policy's questions.
+      holdsWhenUnleashed: extra?.holdsWhenUnleashed ?? rule.source === 'managed',
       ...(t.kind === 'path' && t.pattern ? { matchPath: compilePathPattern(t.pattern, places) } : {}),
     };
   };
@@ -484,7 +485,9 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     }
   }
 
+  /** Where a deciding rule came from, when the person did not write it: built in, or the managed policy. */
   function builtIn(r: CompiledRule): string {
+    if (r.rule.source === 'managed') return ' (a rule of the managed policy)';
     return r.why ? ` (a built-in rule: ${r.why.replace(/\.$/, '')})` : '';
   }
 

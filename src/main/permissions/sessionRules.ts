@@ -1,8 +1,9 @@
 import type { PermissionRule } from '../../shared/permissions';
 import { settingsFile } from '../settings/appSettings';
+import { readManagedPolicy } from '../settings/managedPolicy';
 import type { ProjectRow } from '../store/projects';
 import type { Store } from '../store/store';
-import { loadPermissionRules } from './settings';
+import { loadPermissionRules, parsePermissionRules } from './settings';
 
 /**
  * The rules that apply to a session, and whether its project is trusted: built here once, for a
@@ -40,6 +41,11 @@ export function sessionRuleSet(source: SessionRuleSource): SessionRuleSet {
   // A worktree session works outside its project's folder: its project is the one it was started in.
   const projectId = sessionId ? store?.sessions.get(sessionId)?.projectId : undefined;
   const project = (projectId ? store?.projects.get(projectId) : undefined) ?? store?.projects.byPath(source.workspace);
+  // The managed policy's rules come first and always apply: deny beats ask beats allow whatever the source.
+  const policy = readManagedPolicy();
+  const managedRules = policy
+    ? parsePermissionRules(JSON.stringify({ permissions: policy.permissions ?? {} }), policy.file, 'managed')
+    : [];
   const fileRules = loadPermissionRules({
     workspaceRoot: source.workspace,
     userSettings: settingsFile(source.dataDir),
@@ -60,5 +66,9 @@ export function sessionRuleSet(source: SessionRuleSource): SessionRuleSet {
       action: row.action,
       source: row.scope === 'session' ? 'session' : 'user',
     }));
-  return { rules: [...fileRules, ...remembered], projectTrusted: project?.trusted ?? false, ...(project ? { project } : {}) };
+  return {
+    rules: [...managedRules, ...fileRules, ...remembered],
+    projectTrusted: project?.trusted ?? false,
+    ...(project ? { project } : {}),
+  };
 }

@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { OutsideContentSetting } from '../../shared/permissions';
+import { PermissionSettings } from './settingsFile';
+
+/**
+ * The managed policy: a system-wide file an administrator writes, which the person's, the project's
+ * and a run's settings cannot loosen. Its deny and ask rules always apply (deny beats ask beats allow
+ * whatever the source), its allow rules apply, and its switches refuse what it forbids with a message
+ * naming the file. A file that is there but cannot be read or understood fails closed: nothing runs
+ * until it is fixed, since ignoring it would silently lift every restriction it holds.
+ */
+
+export const MANAGED_POLICY_ENV = 'TETHER_MANAGED_SETTINGS';
+
+const ManagedPolicyFile = z.strictObject({
+  permissions: PermissionSettings.optional(),
+  /** `--unleashed` (allow everything that would ask) is refused. */
+  disableUnleashed: z.boolean().optional(),
+  /** `--no-sandbox` (commands with the person's full access) is refused. */
+  disableNoSandbox: z.boolean().optional(),
+  /** Commands never run outside the OS sandbox: where none is available they are refused, not asked about. */
+  requireSandbox: z.boolean().optional(),
+  /** The only model servers a session may talk to: base URLs, matched exactly or as a prefix ending in `/`. */
+  allowedModelBaseUrls: z.array(z.url()).optional(),
+  /** The least care for outside content: a person's or a run's setting below it is raised to it. */
+  outsideContent: OutsideContentSetting.optional(),
+  /** The only MCP servers that start, by name; any other is listed with why it did not. */
+  allowedMcpServers: z.array(z.string().min(1)).optional(),
+});
+
+export type ManagedPolicySettings = z.infer<typeof ManagedPolicyFile>;
+
+export interface ManagedPolicy extends ManagedPolicySettings {
+  /** Where it was read from, for every message that names it. */
+  file: string;
+}
+
+/** The policy file cannot be used; every session refuses to start until it is fixed. */
+export class ManagedPolicyError extends Error {
+  override readonly name = 'ManagedPolicyError';
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
+    super(`The managed policy ${file} ${problem} Nothing runs until it is fixed (ask whoever manages this machine).`);
+  }
+}
+
+/** Where the policy is on this machine: `TETHER_MANAGED_SETTINGS`, else the platform's system-wide place. */
+export function managedPolicyPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const named = env[MANAGED_POLICY_ENV];
+  if (namedByEnvironment(env)) return path.resolve(named as string);
+  if (platform === 'darwin') return '/Library/Application Support/Tether/managed-settings.json';
+  if (platform === 'win32') return path.win32.join(env['ProgramData'] ?? 'C:\\ProgramData', 'Tether', 'managed-settings.json');
+  return '/etc/tether/managed-settings.json';
+}
+
+function namedByEnvironment(env: NodeJS.ProcessEnv): boolean {
+  return (env[MANAGED_POLICY_ENV] ?? '').trim() !== '';
+}
+
+/** The machine's policy, or undefined when there is none; throws ManagedPolicyError when it is there and unusable. */
+export function readManagedPolicy(file: string = managedPolicyPath()): ManagedPolicy | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Named through the environment and missing is a mistake (a typo must not lift the policy); the system path missing is no policy.
+    if (code === 'ENOENT' && !namedByEnvironment(process.env)) return undefined;
+    if (code === 'ENOENT') throw new ManagedPolicyError(file, `(named by ${MANAGED_POLICY_ENV}) does not exist.`);
+    throw new ManagedPolicyError(file, `cannot be read (${(error as Error).message}).`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ManagedPolicyError(file, `is not valid JSON (${(error as Error).message}).`);
+  }
+  const parsed = ManagedPolicyFile.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'the top level';
+      return issue.code === 'unrecognized_keys'
+        ? `${where} has unknown key(s) ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}`
+        : `${where}: ${issue.message}`;
+    });
+    throw new ManagedPolicyError(file, `is not a valid policy: ${problems.join('; ')}.`);
+  }
+  return { ...parsed.data, file };
+}
+
+/** Whether the policy lets a session talk to the model server at `baseUrl`. */
+export function modelBaseUrlAllowed(policy: ManagedPolicy | undefined, baseUrl: string): boolean {
+  const allowed = policy?.allowedModelBaseUrls;
+  if (!allowed) return true;
+  const wanted = baseUrl.replace(/\/+$/, '');
+  return allowed.some((entry) => {
+    const base = entry.replace(/\/+$/, '');
+    return wanted === base || wanted.startsWith(`${base}/`);
+  });
+}
+
+const CARE: readonly OutsideContentSetting[] = ['off', 'ask', 'block'];
+
+/** The setting a session gets: the person's or the run's, raised to the policy's floor. */
+export function outsideContentWithFloor(policy: ManagedPolicy | undefined, setting: OutsideContentSetting): OutsideContentSetting {
+  const floor = policy?.outsideContent;
+  return floor !== undefined && CARE.indexOf(floor) > CARE.indexOf(setting) ? floor : setting;
+}
+
+/** What a run asks for that the policy may refuse. */
+export interface RunRequest {
+  unleashed: boolean;
+  noSandbox: boolean;
+  baseUrl: string;
+}
+
+/** Why the policy refuses this run, naming the policy file; undefined when it may go ahead. */
+export function policyRefusal(policy: ManagedPolicy | undefined, run: RunRequest): string | undefined {
+  if (!policy) return undefined;
+  if (run.unleashed && policy.disableUnleashed) return `--unleashed is turned off by the managed policy ${policy.file} (disableUnleashed).`;
+  if (run.noSandbox && (policy.disableNoSandbox || policy.requireSandbox)) {
+    const switchName = policy.disableNoSandbox ? 'disableNoSandbox' : 'requireSandbox';
+    return `--no-sandbox is turned off by the managed policy ${policy.file} (${switchName}).`;
+  }
+  if (!modelBaseUrlAllowed(policy, run.baseUrl)) {
+    return `The model server ${run.baseUrl} is not allowed by the managed policy ${policy.file}; it allows ${(policy.allowedModelBaseUrls ?? []).join(', ')}.`;
+  }
+  return undefined;
+}
