@@ -101,7 +101,7 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
             what: event.name,
             action: 'allow',
             by: 'rules',
-            reason: 'allowed without asking (a rule, the mode or the built-in defaults)',
+            reason: 'allowed without asking (a rule, the mode: auto, auto-edit or unleashed, or the built-in defaults)',
           };
           ranUnasked.set(event.callId, entry);
           entries.push(entry);
