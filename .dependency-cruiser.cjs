@@ -17,7 +17,8 @@
  *   `sessionLog.ts`: a session's events appended and folded, which tools, the loop, checkpoints and
  *   the app all write to), the terminal, the workspace (the path guard, git, snapshots, what makes a
  *   file binary) and settings (the files' shapes; permissions reads its rules out of them).
- * - permissions, sandbox, model are the policies and the outside services a tool call goes through.
+ * - permissions, sandbox, model are the policies and the outside services a tool call goes through;
+ *   hooks (the person's and the project's commands run around a call, as in Claude Code) are policy too.
  * - tools run under permissions and the fence; mcp tools are tools from elsewhere.
  * - agent is the loop: it calls tools and the model, and says to the model what happened (the notes
  *   about reverts and rewinds are part of what the model sees, so they live in agent, not in review).
@@ -32,7 +33,8 @@
 const mainLayers = [
   { name: 'shared', path: '^src/shared/' },
   { name: 'base', path: '^src/main/(store|terminal|workspace|settings)/' },
-  { name: 'permissions-sandbox-model', path: '^src/main/(permissions|sandbox|model)/' },
+  // hooks sit with permissions: the approval gate weighs a hook's answer, and hooks read only settings and the command environment.
+  { name: 'permissions-sandbox-model', path: '^src/main/(permissions|sandbox|model|hooks)/' },
   { name: 'tools-mcp', path: '^src/main/(tools|mcp)/' },
   { name: 'agent', path: '^src/main/agent/' },
   { name: 'checkpoints-review', path: '^src/main/(checkpoints|review)/' },

@@ -19,6 +19,9 @@ import { parseRule } from './permissions/ruleSyntax';
 import { createSessionPermissions, permissionDefaults } from './permissions/sessionPermissions';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
+import { commandEnvironment } from './terminal/commandEnvironment';
+import { SessionHooks } from './hooks/sessionHooks';
+import { sessionHookConfig } from './hooks/sessionHookConfig';
 import { BUILTIN_TOOL_NAMES } from '../shared/toolCatalog';
 import { builtinTools } from './tools/builtinTools';
 import type { AnyTool } from './tools/defineTool';
@@ -206,6 +209,15 @@ export function createCore(options: CoreOptions): Core {
         ...(run.rulesFile ? { cliRulesFile: run.rulesFile } : {}),
       });
       run.onPermissions?.(permissions.engine);
+      // A settings file whose hooks cannot be read stops the run, as one whose rules cannot: a guard must not silently go missing.
+      const hooks = new SessionHooks({
+        hooks: sessionHookConfig(options.dataDir, state.workspace),
+        sessionId,
+        workspace: state.workspace,
+        projectTrusted: permissions.projectTrusted,
+        env: commandEnvironment(process.env, settings.shellEnvironment).env,
+        append: (event) => log.append(event),
+      });
       // Servers start here, the first time a session needs the tool list; the list then stays fixed for the run.
       const mcpServers = sessionMcpServers({
         dataDir: options.dataDir,
@@ -222,6 +234,7 @@ export function createCore(options: CoreOptions): Core {
         return await runLoop({
           log,
           sandbox,
+          hooks,
           beforeToolCall: (call) => (mayChangeFiles(call.tool) ? checkpoints.before(log, call.callId) : Promise.resolve()),
           afterToolCall: (call) => (mayChangeFiles(call.tool) ? checkpoints.take(log, call.callId) : Promise.resolve()),
           tools: sessionTools(permissions.engine, mcpTools),

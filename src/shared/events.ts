@@ -394,6 +394,29 @@ export const SessionRewindUndone = z.object({
   warnings: z.array(RewindWarning),
 });
 
+/**
+ * A hook (a command the person or the project configured, as in Claude Code) ran for an event. `result`:
+ * it let things go on (`ok`), blocked them (`blocked`: exit 2, or a deny), failed (`failed`: timed out,
+ * crashed, bad JSON; things went on and `problem` says what), or did not run because the project that
+ * configured it is not trusted (`untrusted`).
+ */
+export const HookRan = z.object({
+  type: z.literal('hook.ran'),
+  hookEvent: z.enum(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop']),
+  source: z.enum(['user', 'project']),
+  command: z.string(),
+  /** The tool call it ran for (the tool events). */
+  callId: z.string().optional(),
+  result: z.enum(['ok', 'blocked', 'failed', 'untrusted']),
+  exitCode: z.number().int().nullable().optional(),
+  /** Its answer about the call: allow, ask or deny. */
+  decision: z.enum(['allow', 'ask', 'deny']).optional(),
+  /** Its reason for a decision or a block, or the context it added, as it wrote it. */
+  reason: z.string().optional(),
+  problem: z.string().optional(),
+  durationMs: z.number().nonnegative(),
+});
+
 export const SessionEndStatus = z.enum(['done', 'max_steps', 'failed', 'aborted']);
 export type SessionEndStatus = z.infer<typeof SessionEndStatus>;
 
@@ -435,6 +458,7 @@ export const SessionEvent = z.discriminatedUnion('type', [
   CheckpointFailed,
   SessionRewound,
   SessionRewindUndone,
+  HookRan,
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;
 export type SessionEventType = SessionEvent['type'];

@@ -50,6 +50,8 @@ export interface ToolCallView {
   startedSeq?: number;
   /** Git repositories the call left that could run programs, and what Tether moved aside (repository.quarantined). */
   quarantined?: QuarantinedRepository[];
+  /** Hooks that ran for the call and failed (timed out, crashed, printed bad JSON), in words for its card (hook.ran). */
+  hookProblems?: string[];
 }
 
 /**
@@ -459,6 +461,12 @@ function apply(draft: Draft, event: SessionEvent): void {
     }
     case 'plan.updated':
       state.plan = event.steps;
+      return;
+    case 'hook.ran':
+      if (event.callId !== undefined && event.result === 'failed' && event.problem !== undefined) {
+        const problems = state.toolCalls[event.callId]?.hookProblems ?? [];
+        draft.updateCall(event.callId, { hookProblems: [...problems, event.problem] });
+      }
       return;
     case 'session.finished':
       state.status = event.status;

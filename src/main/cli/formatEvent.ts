@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../../shared/events';
+import type { EventOf, StoredEvent } from '../../shared/events';
 
 /** One stored event as a person reads it in a terminal; the same words for `run` and `sessions show`. */
 export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {}): string[] {
@@ -103,6 +103,22 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
         `⟳ rewind at event ${event.rewindSeq} undone (${event.restore})`,
         ...event.warnings.map((w) => `  ⚠ not undone: ${w.summary} (${w.why})`),
       ];
+    case 'hook.ran':
+      return [formatHookRan(event)];
+  }
+}
+
+function formatHookRan(event: EventOf<'hook.ran'>): string {
+  const hook = `${event.hookEvent} hook (${event.source}) \`${event.command}\``;
+  switch (event.result) {
+    case 'ok':
+      return `  ↪ ${hook}${event.decision ? `: ${event.decision}${event.reason ? ` (${event.reason})` : ''}` : ''}`;
+    case 'blocked':
+      return `  ✗ ${hook} blocked: ${event.reason ?? 'no reason given'}`;
+    case 'failed':
+      return `  ⚠ ${event.problem ?? `${hook} failed`}`;
+    case 'untrusted':
+      return `  ↪ ${hook} not run: the project's folder is not trusted`;
   }
 }
 

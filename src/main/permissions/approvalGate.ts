@@ -9,6 +9,7 @@ import type { SandboxNote } from '../../shared/sandbox';
 import type { SessionState } from '../../shared/session';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import { isPackageRegistry } from '../sandbox/packageRegistries';
+import type { HookDecision } from '../hooks/hookAnswer';
 import { isShuttingDown } from '../terminal/shuttingDown';
 import type { Workspace } from '../workspace/workspace';
 import { validateAllowAlwaysRule } from './allowAlways';
@@ -74,6 +75,16 @@ export type Permission =
   | ({ action: 'allow'; args: unknown; editNote?: string; sandboxNote?: SandboxNote; approvedFile?: { hash: string } } & OutsideContent)
   | { action: 'refuse'; outcome: Extract<ToolOutcome, 'denied' | 'error'>; title: string; message: string };
 
+/**
+ * What the session's hooks say about the call: the PreToolUse hooks' decision, and the PermissionRequest
+ * hooks, run when a person would be asked. A hook's deny always holds; its ask makes an allowed call ask;
+ * its allow answers only a question no rule, taint or fence raised (`hookMayAnswer`).
+ */
+export interface HookSay {
+  decision?: HookDecision;
+  onRequest?(): Promise<HookDecision | undefined>;
+}
+
 /** What became of the person's edit: nothing changed after all, not valid for the tool, or a changed call. */
 type Edit = { kind: 'unchanged' } | { kind: 'invalid'; problem: string } | { kind: 'changed'; args: unknown };
 
@@ -93,7 +104,7 @@ export class ApprovalGate {
   }
 
   /** Whether the call may run, and with which arguments: the policy's verdict, and the person's when it asks. */
-  async check(args: unknown): Promise<Permission> {
+  async check(args: unknown, hooks: HookSay = {}): Promise<Permission> {
     const { deps, tool, callId } = this;
     const { log } = deps;
     const taint = sessionTaint(log);
@@ -106,7 +117,15 @@ export class ApprovalGate {
         ...(taint ? { taint } : {}),
         ...(tool.mcpReadOnly ? { mcpReadOnly: true } : {}),
       });
-    const verdict = evaluate(args);
+    const verdict = withHook(evaluate(args), hooks.decision);
+    if (verdict.action !== 'deny' && hooks.decision?.action === 'deny') {
+      settleQuestions(log, callId, { action: 'deny', scope: 'once', by: 'policy', message: 'A PreToolUse hook denied the call.' });
+      return this.refusedByHook(args, 'PreToolUse', hooks.decision);
+    }
+    if (verdict.action === 'ask' && hooks.decision?.action === 'allow' && hookMayAnswer(verdict, tool, deps.sandbox)) {
+      settleQuestions(log, callId, { action: 'allow', scope: 'once', by: 'policy', message: 'A PreToolUse hook allowed the call.' });
+      return { action: 'allow', args, ...outsideContent(verdict) };
+    }
     if (verdict.action !== 'ask') {
       // A question asked before a restart that the rules now settle (a rule added, the folder trusted
       // meanwhile) is answered by them, so it leaves the inbox and the session is no longer waiting.
@@ -122,6 +141,13 @@ export class ApprovalGate {
     // The diff the person is shown is against the file as it is now; the call checks it is still so.
     const change = approvalId !== existing ? await previewChange(tool, args, deps.workspace) : log.state.approvals[approvalId]?.change;
     const approvedFile = change ? { approvedFile: { hash: change.hash } } : {};
+    if (approvalId !== existing && hooks.onRequest) {
+      // The PermissionRequest hooks answer before a person is asked, as Claude Code's do.
+      const said = await hooks.onRequest();
+      if (said?.action === 'deny') return this.refusedByHook(args, 'PermissionRequest', said);
+      if (said?.action === 'allow' && hookMayAnswer(verdict, tool, deps.sandbox))
+        return { action: 'allow', args, ...outsideContent(verdict) };
+    }
     if (approvalId !== existing) {
       log.append({
         type: 'approval.asked',
@@ -335,6 +361,15 @@ export class ApprovalGate {
     }
   }
 
+  private refusedByHook(args: unknown, event: 'PreToolUse' | 'PermissionRequest', said: HookDecision): Permission {
+    return {
+      action: 'refuse',
+      outcome: 'denied',
+      title: `Blocked by a hook: ${safeSummary(this.tool, args)}`,
+      message: `Blocked by a ${event} hook: ${said.reason ?? 'it gave no reason'}`,
+    };
+  }
+
   private refused(args: unknown, message: string): Permission {
     return { action: 'refuse', outcome: 'denied', title: `Denied: ${safeSummary(this.tool, args)}`, message };
   }
@@ -388,6 +423,26 @@ function unsandboxedNote(tool: GatedTool, sandbox: CommandSandbox | undefined): 
   if (tool.risk !== 'exec' || !sandbox || sandbox.off || sandbox.availability.available || sandbox.unavailable === 'refuse')
     return undefined;
   return { kind: 'unavailable', reason: sandbox.availability.reason };
+}
+
+/** A hook's ask turns an allowed call into a question for the person (never one "Allow always" could settle). */
+function withHook(verdict: PolicyVerdict, said: HookDecision | undefined): PolicyVerdict {
+  if (verdict.action !== 'allow' || said?.action !== 'ask') return verdict;
+  const { rule: _rule, source: _source, ...rest } = verdict;
+  return {
+    ...rest,
+    action: 'ask',
+    reason: `A PreToolUse hook asks about this call: ${said.reason ?? 'it gave no reason'}`,
+    allowAlways: { refused: 'a hook asked about this call; it asks again next time.' },
+  };
+}
+
+/**
+ * A hook may answer a question only the mode raised (nothing allowed the call): never one an ask rule
+ * raised (the built-in ones included), the outside-content gate, or a command that would run unsandboxed.
+ */
+function hookMayAnswer(verdict: PolicyVerdict, tool: GatedTool, sandbox: CommandSandbox): boolean {
+  return verdict.rule === undefined && verdict.taint === undefined && unsandboxedNote(tool, sandbox) === undefined;
 }
 
 function deniedBy(verdict: PolicyVerdict): string {

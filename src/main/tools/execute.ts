@@ -6,7 +6,8 @@ import type { PlanStep } from '../../shared/plan';
 import type { SandboxNote } from '../../shared/sandbox';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import type { SessionLog } from '../store/sessionLog';
-import { ApprovalGate, safeSummary, type OutsideContent } from '../permissions/approvalGate';
+import { ApprovalGate, safeSummary, type HookSay, type OutsideContent } from '../permissions/approvalGate';
+import type { HooksOutcome, SessionHooks } from '../hooks/sessionHooks';
 import type { Broker } from '../permissions/broker';
 import type { GrantKeeper } from '../permissions/grant';
 import type { Policy } from '../permissions/policyVerdict';
@@ -55,6 +56,8 @@ export interface ToolRunnerDeps {
    * Required: a host that forgot it would run commands unfenced without telling anyone.
    */
   sandbox: CommandSandbox;
+  /** The session's hooks (PreToolUse, PermissionRequest, PostToolUse run here); none when absent. */
+  hooks?: SessionHooks;
 }
 
 /** A call that ran, as afterToolCall sees it. */
@@ -115,9 +118,16 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
     call.callId,
     tool,
   );
-  const permission = await gate.check(args);
+  const { hooks } = deps;
+  const facts = { callId: call.callId, tool: tool.name, args };
+  const before = hooks?.has('PreToolUse') ? await hooks.forToolCall('PreToolUse', facts) : undefined;
+  const say: HookSay = {
+    ...(before?.decision ? { decision: before.decision } : {}),
+    ...(hooks?.has('PermissionRequest') ? { onRequest: async () => (await hooks.forToolCall('PermissionRequest', facts)).decision } : {}),
+  };
+  const permission = await gate.check(args, say);
   if (permission.action === 'refuse') {
-    finish(permission.outcome, permission.title, permission.message);
+    finish(permission.outcome, permission.title, withHookNotes(permission.message, mergeOutcomes(before, undefined)));
     return;
   }
   // What runs is what the person allowed: the model's arguments, or their edit of them.
@@ -136,8 +146,20 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   }
   deps.log.append({ type: 'tool.started', callId: call.callId, name: tool.name, args: allowed as Json });
   const result = await runWithTimeout(tool, allowed, call.callId, deps, gate, permission.sandboxNote, permission.approvedFile);
+  // As Claude Code's: PostToolUse hooks run after a call that succeeded, and what they say goes to the model with its result.
+  const after =
+    result.outcome === 'ok' && hooks?.has('PostToolUse')
+      ? await hooks.forToolCall('PostToolUse', {
+          ...facts,
+          args: allowed,
+          response: { title: result.title, output: result.output, success: true },
+        })
+      : undefined;
   // The note comes first so trimming, which keeps the head, never cuts it from what the model reads.
-  const output = permission.editNote ? `${permission.editNote}\n\n${result.output}` : result.output;
+  const output = withHookNotes(
+    permission.editNote ? `${permission.editNote}\n\n${result.output}` : result.output,
+    mergeOutcomes(before, after),
+  );
   finish(result.outcome, result.title, output, result.metadata);
   // What the tool brought in is outside content whether or not it "succeeded" (an error page is a page too).
   const taint =
@@ -154,6 +176,30 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
       // The call's result is logged and stands; the hook reports its own failures in the log.
     }
   }
+}
+
+/**
+ * What the hooks said that the model and the person should read with the result: a PostToolUse
+ * block's reason (the call already ran), context they added, and the hooks that failed.
+ */
+function withHookNotes(output: string, said: HooksOutcome | undefined): string {
+  if (!said) return output;
+  const notes = [
+    ...(said.blocked !== undefined ? [`A PostToolUse hook objected: ${said.blocked}`] : []),
+    ...said.context.map((text) => `A hook added: ${text}`),
+    ...said.problems,
+  ];
+  return notes.length > 0 ? `${output}\n\n${notes.join('\n')}` : output;
+}
+
+/** The notes of both: a PreToolUse block is already the refusal's message, so only PostToolUse's counts here. */
+function mergeOutcomes(before: HooksOutcome | undefined, after: HooksOutcome | undefined): HooksOutcome | undefined {
+  if (!before && !after) return undefined;
+  return {
+    ...(after?.blocked !== undefined ? { blocked: after.blocked } : {}),
+    context: [...(before?.context ?? []), ...(after?.context ?? [])],
+    problems: [...(before?.problems ?? []), ...(after?.problems ?? [])],
+  };
 }
 
 type Parsed = { ok: true; args: unknown } | { ok: false; message: string };

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * Runs one hook's command as Claude Code does: in a shell, in the session's folder, the event's JSON
+ * on stdin, with a timeout. It never throws: a command that cannot start, or that outlives its
+ * timeout (killed with its whole process group), is a result like any other, for the caller to report.
+ */
+
+export interface HookCommandRun {
+  command: string;
+  stdin: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface HookCommandResult {
+  /** The exit code; null when it was killed or never started. */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Why it could not start at all. */
+  startError?: string;
+  durationMs: number;
+}
+
+/** What is kept of each stream: a hook's answer is a line or a small JSON object, not a log. */
+const KEEP_CHARS = 64 * 1024;
+
+export function runHookCommand(run: HookCommandRun): Promise<HookCommandResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const windows = process.platform === 'win32';
+    const child = spawn(windows ? run.command : 'bash', windows ? [] : ['-c', run.command], {
+      cwd: run.cwd,
+      env: run.env,
+      shell: windows,
+      // Its own process group, so a timeout kills what it started too.
+      detached: !windows,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let startError: string | undefined;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stdout.length < KEEP_CHARS) stdout += chunk.slice(0, KEEP_CHARS - stdout.length);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < KEEP_CHARS) stderr += chunk.slice(0, KEEP_CHARS - stderr.length);
+    });
+    // A hook that does not read its stdin closes the pipe early: that is not a failure.
+    child.stdin.on('error', () => {});
+    child.stdin.end(run.stdin);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill(child.pid, windows);
+    }, run.timeoutMs);
+    child.on('error', (error) => {
+      startError = error.message;
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({
+        exitCode: timedOut ? null : code,
+        stdout,
+        stderr,
+        timedOut,
+        ...(startError !== undefined ? { startError } : {}),
+        durationMs: Math.round(performance.now() - started),
+      });
+    });
+  });
+}
+
+function kill(pid: number | undefined, windows: boolean): void {
+  if (pid === undefined) return;
+  try {
+    if (windows) process.kill(pid);
+    else process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,140 @@
+import path from 'node:path';
+import type { EventOf, SessionEvent } from '../../shared/events';
+import type { Json } from '../../shared/json';
+import type { ConfiguredHook, HookEvent } from './hookSettings';
+import { readHookAnswer, type HookDecision } from './hookAnswer';
+import { runHookCommand } from './runHookCommand';
+import { hookToolName, matcherMatches } from './toolNames';
+
+/**
+ * A session's hooks: for an event, run every configured hook whose matcher names the tool, each with
+ * Claude Code's JSON on stdin, log each run (`hook.ran`), and sum up what they answered: a block (exit
+ * 2, with its stderr for the model), a decision about the call (deny beats ask beats allow), context
+ * for the model, and the problems of hooks that failed. A failing hook never fails the session.
+ *
+ * Where hooks run: outside the sandbox, like Claude Code's. They are configuration the person wrote
+ * (or a project's, run only once the person trusts its folder), not the model's actions, and formatters
+ * and notifiers need the person's tools and network. They do get the environment commands get
+ * (terminal/commandEnvironment.ts), so no secret the fence hides from commands reaches a hook.
+ */
+
+export interface SessionHooksOptions {
+  hooks: readonly ConfiguredHook[];
+  sessionId: string;
+  /** The session's folder: the hooks' working directory, and `cwd` and `CLAUDE_PROJECT_DIR` for them. */
+  workspace: string;
+  /** Whether the person trusts the project: its hooks run only then. */
+  projectTrusted: boolean;
+  /** The environment commands get, secrets left out. */
+  env: Record<string, string>;
+  /** Commits before it returns. */
+  append(event: SessionEvent): unknown;
+}
+
+/** What the hooks of one event came to. */
+export interface HooksOutcome {
+  /** A hook blocked: exit 2 (its stderr), or `decision: "block"`. What the model is told. */
+  blocked?: string;
+  /** Their say about a tool call, the strictest first. */
+  decision?: HookDecision;
+  /** Text for the model (`additionalContext`, or a SessionStart or UserPromptSubmit hook's plain output). */
+  context: string[];
+  /** Hooks that failed, in words a person reads on the tool card. */
+  problems: string[];
+}
+
+export interface ToolCallFacts {
+  callId: string;
+  tool: string;
+  args: unknown;
+  /** PostToolUse: what the call returned. */
+  response?: Json;
+}
+
+const STRICTNESS = { deny: 3, ask: 2, allow: 1 } as const;
+
+export class SessionHooks {
+  constructor(private readonly options: SessionHooksOptions) {}
+
+  /** Whether any hook is configured for the event (trusted or not: an untrusted one is logged as not run). */
+  has(event: HookEvent): boolean {
+    return this.options.hooks.some((hook) => hook.event === event);
+  }
+
+  /** The hooks of a tool event (PreToolUse, PermissionRequest, PostToolUse) for one call. */
+  forToolCall(event: 'PreToolUse' | 'PermissionRequest' | 'PostToolUse', call: ToolCallFacts): Promise<HooksOutcome> {
+    const input: Record<string, Json> = {
+      tool_name: hookToolName(call.tool),
+      tool_input: toolInput(call.tool, call.args, this.options.workspace),
+      tool_use_id: call.callId,
+      ...(call.response !== undefined ? { tool_response: call.response } : {}),
+    };
+    return this.run(event, input, call.tool, call.callId);
+  }
+
+  /** The hooks of a session event (SessionStart, UserPromptSubmit, Stop). */
+  forSession(event: 'SessionStart' | 'UserPromptSubmit' | 'Stop', input: Record<string, Json>): Promise<HooksOutcome> {
+    return this.run(event, input);
+  }
+
+  private async run(event: HookEvent, fields: Record<string, Json>, tool?: string, callId?: string): Promise<HooksOutcome> {
+    const { options } = this;
+    const outcome: HooksOutcome = { context: [], problems: [] };
+    const hooks = options.hooks.filter((hook) => hook.event === event && (tool === undefined || matcherMatches(hook.matcher, tool)));
+    const stdin = JSON.stringify({ session_id: options.sessionId, cwd: options.workspace, hook_event_name: event, ...fields });
+    for (const hook of hooks) {
+      const ran = {
+        type: 'hook.ran',
+        hookEvent: event,
+        source: hook.source,
+        command: hook.command,
+        ...(callId ? { callId } : {}),
+      } as const;
+      if (hook.source === 'project' && !options.projectTrusted) {
+        options.append({ ...ran, result: 'untrusted', durationMs: 0 });
+        continue;
+      }
+      const result = await runHookCommand({
+        command: hook.command,
+        stdin,
+        cwd: options.workspace,
+        env: { ...options.env, CLAUDE_PROJECT_DIR: options.workspace, TETHER_PROJECT_DIR: options.workspace },
+        timeoutMs: hook.timeoutSeconds * 1000,
+      });
+      const answer = readHookAnswer(event, hook, result);
+      const logged: EventOf<'hook.ran'> = {
+        ...ran,
+        result: answer.kind,
+        exitCode: result.exitCode,
+        durationMs: result.durationMs,
+        ...(answer.decision ? { decision: answer.decision.action } : {}),
+        ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+        ...(answer.problem !== undefined ? { problem: answer.problem } : {}),
+      };
+      options.append(logged);
+      if (answer.kind === 'blocked' && outcome.blocked === undefined)
+        outcome.blocked = answer.reason ?? `Blocked by the hook \`${hook.command}\`.`;
+      if (answer.decision && (!outcome.decision || STRICTNESS[answer.decision.action] > STRICTNESS[outcome.decision.action])) {
+        outcome.decision = answer.decision;
+      }
+      outcome.context.push(...answer.context);
+      if (answer.problem !== undefined) outcome.problems.push(answer.problem);
+    }
+    return outcome;
+  }
+}
+
+/**
+ * The call's arguments as Claude Code's scripts read them: Tether's own, plus `file_path` (absolute)
+ * for a tool that names a file, since Claude Code's Read, Edit and Write call it so.
+ */
+function toolInput(tool: string, args: unknown, workspace: string): Json {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return (args ?? null) as Json;
+  const input = { ...(args as Record<string, Json>) };
+  const file = input.path;
+  if (FILE_TOOLS.has(tool) && typeof file === 'string' && input.file_path === undefined) input.file_path = path.resolve(workspace, file);
+  return input;
+}
+
+/** The tools whose `path` names one file (Claude Code's Read, Edit and Write). */
+const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'edit_file', 'write_file']);

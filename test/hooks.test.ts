@@ -1,0 +1,393 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventOf, StoredEvent } from '../src/shared/events';
+import { foldEvents } from '../src/shared/session';
+import { createCore, type Core } from '../src/main/core';
+import type { ModelConfig } from '../src/main/model/config';
+import { HeadlessBroker } from '../src/main/permissions/broker';
+import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
+import { removeTempDirs, tempDir } from './support/tempDirs';
+import { toolOutputs } from './support/toolResults';
+
+// Hooks configured as Claude Code configures them, with real bash and node scripts, through the real
+// core: the runner, the approval gate and the headless broker. The scripts marked "Claude Code's
+// example" are the documented ones, unchanged but for the formatter's path.
+
+let core: Core;
+let dataDir: string;
+let server: ScriptedModel | undefined;
+
+beforeEach(() => {
+  dataDir = tempDir('tether-data-');
+  core = createCore({ dataDir });
+});
+afterEach(async () => {
+  core.close();
+  await server?.close();
+  server = undefined;
+  removeTempDirs();
+});
+
+type HookEntry = { matcher?: string; hooks: Array<{ type: 'command'; command: string; timeout?: number }> };
+type HooksConfig = Partial<Record<string, HookEntry[]>>;
+
+function userSettings(settings: { hooks?: HooksConfig; permissions?: object }): void {
+  writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
+}
+
+function project(): string {
+  const folder = tempDir('tether-hooks-project-');
+  writeFileSync(path.join(folder, 'README.md'), '# a project\n');
+  return folder;
+}
+
+function script(folder: string, name: string, text: string): string {
+  const file = path.join(folder, name);
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** Runs one session headless (asks are denied unless `unleashed`), the model making `calls` and then answering. */
+async function run(workspace: string, calls: Array<{ name: string; arguments: Record<string, unknown> }>, options: { unleashed?: boolean } = {}) {
+  const turns: Turn[] = [{ toolCalls: calls }, { text: 'done' }];
+  server = await startScriptedModel({ turns });
+  const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'chat' };
+  const sessionId = core.createSession({ workspace, task: 'work', model, maxSteps: 5 });
+  const outcome = await core.run(sessionId, {
+    model,
+    broker: new HeadlessBroker({ unleashed: options.unleashed ?? false }),
+    signal: new AbortController().signal,
+  });
+  const events = core.store.events.list(sessionId);
+  const told = server.requests[1] ? [...toolOutputs(server.requests[1]).values()] : [];
+  return { sessionId, outcome, events, told };
+}
+
+function outcomes(events: StoredEvent[]): string[] {
+  return events.flatMap((stored) => (stored.event.type === 'tool.finished' ? [`${stored.event.name}:${stored.event.outcome}`] : []));
+}
+
+function hookRuns(events: StoredEvent[]): Array<EventOf<'hook.ran'>> {
+  return events.flatMap((stored) => (stored.event.type === 'hook.ran' ? [stored.event] : []));
+}
+
+// Claude Code's example guard: exit 2 blocks, and stderr is what the model is told.
+const RM_GUARD = `#!/bin/bash
+cmd=$(jq -r '.tool_input.command')
+if echo "$cmd" | grep -qE 'rm[[:space:]]+-rf'; then
+  echo "Blocked: rm -rf is not allowed" >&2
+  exit 2
+fi
+exit 0
+`;
+
+describe('PreToolUse hooks', () => {
+  it("Claude Code's exit-2 guard blocks rm -rf even unleashed, tells the model its stderr, and lets other commands run", async () => {
+    const folder = project();
+    mkdirSync(path.join(folder, 'build'));
+    const guard = script(tempDir('tether-hook-scripts-'), 'block-rm.sh', RM_GUARD);
+    userSettings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] } });
+    const { events, told } = await run(
+      folder,
+      [
+        { name: 'run_command', arguments: { command: 'rm -rf build' } },
+        { name: 'run_command', arguments: { command: 'touch ran.txt' } },
+      ],
+      { unleashed: true },
+    );
+    expect(outcomes(events)).toEqual(['run_command:denied', 'run_command:ok']);
+    expect(existsSync(path.join(folder, 'build'))).toBe(true);
+    expect(existsSync(path.join(folder, 'ran.txt'))).toBe(true);
+    expect(told[0]).toContain('Blocked by a PreToolUse hook: Blocked: rm -rf is not allowed');
+    expect(hookRuns(events).map((hook) => [hook.hookEvent, hook.result, hook.exitCode])).toEqual([
+      ['PreToolUse', 'blocked', 2],
+      ['PreToolUse', 'ok', 0],
+    ]);
+  });
+
+  it("gets Claude Code's JSON on stdin: session id, cwd, event name, Claude Code's tool name, the input with an absolute file_path", async () => {
+    const folder = project();
+    const seen = path.join(tempDir('tether-hook-seen-'), 'seen.jsonl');
+    const recorder = script(
+      tempDir('tether-hook-scripts-'),
+      'record.js',
+      `#!/usr/bin/env node
+let text = '';
+process.stdin.on('data', (chunk) => (text += chunk));
+process.stdin.on('end', () => require('fs').appendFileSync(${JSON.stringify(seen)}, text.trim() + '\\n'));
+`,
+    );
+    userSettings({ hooks: { PreToolUse: [{ matcher: 'Read|read_file|Grep', hooks: [{ type: 'command', command: recorder }] }] } });
+    const { sessionId, events } = await run(folder, [
+      { name: 'read_file', arguments: { path: 'README.md' } },
+      { name: 'list_files', arguments: {} },
+      { name: 'search_code', arguments: { pattern: 'project' } },
+    ]);
+    expect(outcomes(events)).toEqual(['read_file:ok', 'list_files:ok', 'search_code:ok']);
+    const inputs = readFileSync(seen, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // Read|read_file matches read_file once (the hook runs once), Glob is not named, Grep is.
+    expect(inputs.map((input) => input.tool_name)).toEqual(['Read', 'Grep']);
+    const workspace = core.store.sessions.get(sessionId)?.workspace ?? '';
+    expect(inputs[0]).toMatchObject({
+      session_id: sessionId,
+      cwd: workspace,
+      hook_event_name: 'PreToolUse',
+      tool_input: { path: 'README.md', file_path: path.join(workspace, 'README.md') },
+    });
+    expect(typeof inputs[0]?.tool_use_id).toBe('string');
+  });
+
+  it('a JSON permissionDecision allow answers what would ask, so a headless run lets the hook vouch for a command', async () => {
+    const folder = project();
+    const vouch = script(
+      tempDir('tether-hook-scripts-'),
+      'vouch.js',
+      `#!/usr/bin/env node
+let text = '';
+process.stdin.on('data', (chunk) => (text += chunk));
+process.stdin.on('end', () => {
+  const input = JSON.parse(text);
+  if (input.tool_name !== 'Bash' || !input.tool_input.command.startsWith('touch ')) process.exit(0);
+  console.log(JSON.stringify({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'touch is harmless' },
+  }));
+});
+`,
+    );
+    userSettings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: vouch }] }] } });
+    const { events } = await run(folder, [
+      { name: 'run_command', arguments: { command: 'touch vouched.txt' } },
+      { name: 'run_command', arguments: { command: 'mkdir not-vouched' } },
+    ]);
+    expect(outcomes(events)).toEqual(['run_command:ok', 'run_command:denied']);
+    expect(existsSync(path.join(folder, 'vouched.txt'))).toBe(true);
+    expect(existsSync(path.join(folder, 'not-vouched'))).toBe(false);
+    expect(hookRuns(events)[0]).toMatchObject({ result: 'ok', decision: 'allow', reason: 'touch is harmless' });
+    // Only the unvouched command was put to the (headless) broker.
+    expect(events.filter((stored) => stored.event.type === 'approval.asked')).toHaveLength(1);
+  });
+
+  it("a hook's allow never beats a deny rule, an ask rule, or a built-in ask", async () => {
+    const folder = project();
+    const allowAll = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"yes to all"}}'`;
+    userSettings({
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: allowAll }] }] },
+      permissions: { deny: ['run_command(touch denied.txt)'], ask: ['run_command(touch asked.txt)'] },
+    });
+    const { events } = await run(folder, [
+      { name: 'run_command', arguments: { command: 'touch denied.txt' } },
+      { name: 'run_command', arguments: { command: 'touch asked.txt' } },
+      { name: 'write_file', arguments: { path: '.tether/hooked.json', content: '{}' } },
+    ]);
+    expect(outcomes(events)).toEqual(['run_command:denied', 'run_command:denied', 'write_file:denied']);
+    expect(existsSync(path.join(folder, 'denied.txt'))).toBe(false);
+    expect(existsSync(path.join(folder, 'asked.txt'))).toBe(false);
+    expect(existsSync(path.join(folder, '.tether/hooked.json'))).toBe(false);
+  });
+
+  it('a JSON deny blocks what a rule allows, with its reason for the model; a JSON ask makes an allowed call ask', async () => {
+    const folder = project();
+    const decide = script(
+      tempDir('tether-hook-scripts-'),
+      'decide.sh',
+      `#!/bin/bash
+cmd=$(jq -r '.tool_input.command')
+case "$cmd" in
+  "touch deny.txt") echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not that file"}}' ;;
+  "touch ask.txt") echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"check this one"}}' ;;
+esac
+exit 0
+`,
+    );
+    userSettings({
+      hooks: { PreToolUse: [{ matcher: 'run_command', hooks: [{ type: 'command', command: decide }] }] },
+      permissions: { allow: ['run_command(touch *)'] },
+    });
+    const { events, told } = await run(folder, [
+      { name: 'run_command', arguments: { command: 'touch deny.txt' } },
+      { name: 'run_command', arguments: { command: 'touch ask.txt' } },
+      { name: 'run_command', arguments: { command: 'touch fine.txt' } },
+    ]);
+    expect(outcomes(events)).toEqual(['run_command:denied', 'run_command:denied', 'run_command:ok']);
+    expect(told[0]).toContain('Blocked by a PreToolUse hook: not that file');
+    const asked = events.flatMap((stored) => (stored.event.type === 'approval.asked' ? [stored.event] : []));
+    expect(asked.map((event) => event.reason)).toEqual(['A PreToolUse hook asks about this call: check this one']);
+    expect(asked[0]?.allowAlways).toMatchObject({ refused: expect.stringContaining('hook') });
+    expect(existsSync(path.join(folder, 'fine.txt'))).toBe(true);
+  });
+});
+
+describe('PermissionRequest hooks', () => {
+  it('answer a request before anyone is asked: allow what only the mode asked about, deny with a message; never a rule', async () => {
+    const folder = project();
+    const answer = script(
+      tempDir('tether-hook-scripts-'),
+      'answer.js',
+      `#!/usr/bin/env node
+let text = '';
+process.stdin.on('data', (chunk) => (text += chunk));
+process.stdin.on('end', () => {
+  const input = JSON.parse(text);
+  const behavior = input.tool_input.command.includes('yes') ? 'allow' : 'deny';
+  console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior, message: 'the hook said ' + behavior } } }));
+});
+`,
+    );
+    userSettings({
+      hooks: { PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command: answer }] }] },
+      permissions: { ask: ['run_command(touch ask-rule-yes.txt)'], allow: ['run_command(echo *)'] },
+    });
+    const { events, told } = await run(folder, [
+      { name: 'run_command', arguments: { command: 'touch yes.txt' } },
+      { name: 'run_command', arguments: { command: 'touch no.txt' } },
+      { name: 'run_command', arguments: { command: 'touch ask-rule-yes.txt' } },
+      { name: 'run_command', arguments: { command: 'echo allowed by a rule, never asked' } },
+    ]);
+    expect(outcomes(events)).toEqual(['run_command:ok', 'run_command:denied', 'run_command:denied', 'run_command:ok']);
+    expect(told[1]).toContain('Blocked by a PermissionRequest hook: the hook said deny');
+    expect(existsSync(path.join(folder, 'yes.txt'))).toBe(true);
+    expect(existsSync(path.join(folder, 'ask-rule-yes.txt'))).toBe(false);
+    // The hook runs only for what would ask: three of the four calls; only the ask rule's went on to the broker.
+    expect(hookRuns(events).map((hook) => [hook.hookEvent, hook.decision])).toEqual([
+      ['PermissionRequest', 'allow'],
+      ['PermissionRequest', 'deny'],
+      ['PermissionRequest', 'allow'],
+    ]);
+    expect(events.filter((stored) => stored.event.type === 'approval.asked')).toHaveLength(1);
+  });
+});
+
+describe('PostToolUse hooks', () => {
+  it("Claude Code's formatter example formats the file the edit wrote, before the checkpoint", async () => {
+    const folder = project();
+    const prettier = path.resolve('node_modules/.bin/prettier');
+    // Claude Code's documented formatter, with prettier's path spelled out (the temp project has no node_modules).
+    const format = `jq -r '.tool_input.file_path' | { read file_path; if echo "$file_path" | grep -q '\\.js$'; then ${prettier} --write "$file_path"; fi; }`;
+    userSettings({
+      hooks: { PostToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: format }] }] },
+      permissions: { allow: ['write_file(*.js)'] },
+    });
+    const { events } = await run(folder, [{ name: 'write_file', arguments: { path: 'ugly.js', content: 'const  a = {b:1,c : 2}\n' } }]);
+    expect(outcomes(events)).toEqual(['write_file:ok']);
+    expect(readFileSync(path.join(folder, 'ugly.js'), 'utf8')).toBe('const a = { b: 1, c: 2 };\n');
+    expect(hookRuns(events).map((hook) => [hook.hookEvent, hook.result])).toEqual([['PostToolUse', 'ok']]);
+  });
+
+  it('gets tool_response, and its exit 2 (the call already ran) and additionalContext reach the model with the result', async () => {
+    const folder = project();
+    const seen = path.join(tempDir('tether-hook-seen-'), 'response.json');
+    const review = script(
+      tempDir('tether-hook-scripts-'),
+      'review.sh',
+      `#!/bin/bash
+input=$(cat)
+echo "$input" > ${JSON.stringify(seen)}
+if [ "$(echo "$input" | jq -r '.tool_input.command')" = "echo two" ]; then
+  echo "do not echo twice" >&2
+  exit 2
+fi
+echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"the linter is happy"}}'
+`,
+    );
+    userSettings({
+      hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: review }] }] },
+      permissions: { allow: ['run_command(echo *)'] },
+    });
+    const { events, told } = await run(folder, [
+      { name: 'run_command', arguments: { command: 'echo one' } },
+      { name: 'run_command', arguments: { command: 'echo two' } },
+    ]);
+    expect(outcomes(events)).toEqual(['run_command:ok', 'run_command:ok']);
+    expect(told[0]).toContain('A hook added: the linter is happy');
+    expect(told[1]).toContain('A PostToolUse hook objected: do not echo twice');
+    const input = JSON.parse(readFileSync(seen, 'utf8')) as { hook_event_name: string; tool_response: { output: string } };
+    expect(input.hook_event_name).toBe('PostToolUse');
+    expect(input.tool_response.output).toContain('two');
+  });
+});
+
+describe("a project's hooks", () => {
+  it('run only once the folder is trusted; untrusted, each skip is logged', async () => {
+    const folder = project();
+    mkdirSync(path.join(folder, '.tether'));
+    writeFileSync(
+      path.join(folder, '.tether/settings.json'),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'echo "project says no" >&2; exit 2' }] }] },
+      }),
+    );
+    const first = await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
+    expect(outcomes(first.events)).toEqual(['read_file:ok']);
+    expect(hookRuns(first.events).map((hook) => [hook.source, hook.result])).toEqual([['project', 'untrusted']]);
+    await server?.close();
+
+    const projectRow = core.store.projects.byPath(core.store.sessions.get(first.sessionId)?.workspace ?? '');
+    core.store.projects.setTrusted(projectRow!.id, true);
+    const second = await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
+    expect(outcomes(second.events)).toEqual(['read_file:denied']);
+    expect(second.told[0]).toContain('project says no');
+  });
+});
+
+describe('hooks that fail', () => {
+  it('a timeout, a crash, a missing script and bad JSON are reported on the call and in the log, and the session goes on', async () => {
+    const folder = project();
+    userSettings({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Read',
+            hooks: [
+              { type: 'command', command: 'sleep 5', timeout: 0.5 },
+              { type: 'command', command: 'echo boom >&2; exit 1' },
+              { type: 'command', command: '/no/such/hook.sh' },
+              { type: 'command', command: 'echo "{not json"' },
+              { type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"maybe"}}'` },
+            ],
+          },
+        ],
+      },
+    });
+    const started = performance.now();
+    const { events, told, outcome } = await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(outcome.status).toBe('done');
+    expect(outcomes(events)).toEqual(['read_file:ok']);
+    const runs = hookRuns(events);
+    expect(runs.map((hook) => hook.result)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
+    const problems = runs.map((hook) => hook.problem ?? '');
+    expect(problems[0]).toMatch(/timed out after 0.5 s/);
+    expect(problems[1]).toMatch(/failed \(exit code 1\): boom/);
+    expect(problems[2]).toMatch(/exit code 127/);
+    expect(problems[3]).toMatch(/not valid JSON/);
+    expect(problems[4]).toMatch(/JSON Tether cannot read/);
+    const call = Object.values(foldEvents(events).toolCalls)[0];
+    expect(call?.hookProblems).toEqual(problems);
+    for (const problem of problems) expect(told[0]).toContain(problem);
+  });
+});
+
+describe('the environment hooks get', () => {
+  it("is the commands' environment: no secret the fence hides, CLAUDE_PROJECT_DIR set", async () => {
+    const folder = project();
+    const seen = path.join(tempDir('tether-hook-seen-'), 'env.txt');
+    userSettings({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `env > ${seen}` }] }] } });
+    process.env.HOOK_TEST_API_TOKEN = 'hunter2-secret';
+    process.env.HOOK_TEST_PLAIN = 'visible';
+    try {
+      await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
+    } finally {
+      delete process.env.HOOK_TEST_API_TOKEN;
+      delete process.env.HOOK_TEST_PLAIN;
+    }
+    const env = readFileSync(seen, 'utf8');
+    expect(env).toContain('HOOK_TEST_PLAIN=visible');
+    expect(env).not.toContain('hunter2-secret');
+    expect(env).toMatch(/^CLAUDE_PROJECT_DIR=\//m);
+  });
+});
