@@ -299,6 +299,19 @@ export const RuleView = z.object({
 export type RuleView = z.infer<typeof RuleView>;
 
 /** What the settings screen shows. The API key is never sent to the UI: only whether one is set. */
+/** The machine's managed policy, as Settings shows it: what it fixes, so a control it disables says why. */
+export const ManagedPolicyView = z.object({
+  /** The policy file. */
+  file: z.string(),
+  /** What it fixes, one line each, for a person. */
+  fixes: z.array(z.string()),
+  /** The least care for outside content it allows: the choices below it are disabled. */
+  outsideContentFloor: OutsideContentSetting.optional(),
+  /** Why it cannot be used, when it cannot: no session starts until it is fixed. */
+  problem: z.string().optional(),
+});
+export type ManagedPolicyView = z.infer<typeof ManagedPolicyView>;
+
 export const SettingsView = z.object({
   baseUrl: z.string(),
   api: ModelApi,
@@ -315,6 +328,8 @@ export const SettingsView = z.object({
   keyKept: z.enum(['os-keychain', 'this-process']),
   /** A key is stored, but for another origin than the base URL: it is not sent there. That origin. */
   storedKeyFor: z.string().optional(),
+  /** The machine's managed policy, when there is one. */
+  managedPolicy: ManagedPolicyView.optional(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
@@ -324,6 +339,7 @@ export const SettingsUpdate = SettingsView.omit({
   keyVariables: true,
   keyKept: true,
   storedKeyFor: true,
+  managedPolicy: true,
 })
   .partial()
   .extend({

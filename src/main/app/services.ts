@@ -31,6 +31,7 @@ import { SessionManager } from './sessions/sessionManager';
 import { completeFolders } from './sessions/folderCompletion';
 import { WorkspaceFiles } from './sessions/workspaceFiles';
 import { readAppSettings, writeAppSettings } from '../settings/appSettings';
+import { managedPolicyView, settingsChangeRefusal } from '../settings/managedPolicy';
 import { readPaneLayout, writePaneLayout } from '../settings/paneLayout';
 import type { ProjectRow } from '../store/projects';
 import type { RuleRow } from '../store/storedRules';
@@ -116,6 +117,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     const current = settings();
     const model = modelConfig();
     const typed = storedKey(model.baseUrl);
+    const policy = managedPolicyView();
     return {
       baseUrl: current.model?.baseUrl ?? model.baseUrl ?? DEFAULT_BASE_URL,
       api: model.api,
@@ -128,6 +130,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       keyVariables: keyVariablesSet(),
       keyKept: keyStore.persistence,
       ...(typed && !typed.usable && typed.origin ? { storedKeyFor: typed.origin } : {}),
+      ...(policy ? { managedPolicy: policy } : {}),
     };
   };
 
@@ -236,6 +239,11 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'settings:get': async () => settingsView(),
     'settings:update': async (update) => {
       const { apiKey, baseUrl, api, model, ...rest } = update;
+      const refused = settingsChangeRefusal({
+        ...(baseUrl !== undefined ? { baseUrl } : {}),
+        ...(rest.outsideContent ? { outsideContent: rest.outsideContent } : {}),
+      });
+      if (refused) throw new RequestError('invalid_input', refused);
       const current = settings();
       const { keyOrigin, ...where } = {
         ...current.model,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ManagedPolicyView } from '../../shared/contract';
 import { OutsideContentSetting } from '../../shared/permissions';
 import { PermissionSettings } from './settingsFile';
 
@@ -128,6 +129,52 @@ export function policyRefusal(policy: ManagedPolicy | undefined, run: RunRequest
   }
   if (!modelBaseUrlAllowed(policy, run.baseUrl)) {
     return `The model server ${run.baseUrl} is not allowed by the managed policy ${policy.file}; it allows ${(policy.allowedModelBaseUrls ?? []).join(', ')}.`;
+  }
+  return undefined;
+}
+
+/** What the policy fixes, one line each, as Settings lists it. */
+function managedPolicyFixes(policy: ManagedPolicy): string[] {
+  const fixes: string[] = [];
+  const rules = policy.permissions ?? {};
+  for (const action of ['deny', 'ask', 'allow'] as const) {
+    const list = rules[action] ?? [];
+    if (list.length > 0) fixes.push(`${action} rules that always apply: ${list.join(', ')}`);
+  }
+  if (policy.disableUnleashed) fixes.push('unleashed runs (--unleashed) are turned off');
+  if (policy.disableNoSandbox) fixes.push('runs with no sandbox (--no-sandbox) are turned off');
+  if (policy.requireSandbox) fixes.push('commands always run in the sandbox');
+  if (policy.allowedModelBaseUrls) fixes.push(`model servers allowed: ${policy.allowedModelBaseUrls.join(', ') || 'none'}`);
+  if (policy.outsideContent) fixes.push(`after reading outside content: at least "${policy.outsideContent}"`);
+  if (policy.allowedMcpServers) fixes.push(`MCP servers allowed: ${policy.allowedMcpServers.join(', ') || 'none'}`);
+  return fixes;
+}
+
+/** The policy as Settings shows it; a policy that cannot be used is shown with why, so the person knows why nothing runs. */
+export function managedPolicyView(): ManagedPolicyView | undefined {
+  try {
+    const policy = readManagedPolicy();
+    if (!policy) return undefined;
+    return {
+      file: policy.file,
+      fixes: managedPolicyFixes(policy),
+      ...(policy.outsideContent ? { outsideContentFloor: policy.outsideContent } : {}),
+    };
+  } catch (error) {
+    if (!(error instanceof ManagedPolicyError)) throw error;
+    return { file: error.file, fixes: [], problem: error.message };
+  }
+}
+
+/** Why the policy refuses a change to the person's settings (a model server it does not list, less care than its floor). */
+export function settingsChangeRefusal(change: { baseUrl?: string; outsideContent?: OutsideContentSetting }): string | undefined {
+  const policy = readManagedPolicy();
+  if (!policy) return undefined;
+  if (change.baseUrl !== undefined && change.baseUrl !== '' && !modelBaseUrlAllowed(policy, change.baseUrl)) {
+    return `The model server ${change.baseUrl} is not allowed by the managed policy ${policy.file}; it allows ${(policy.allowedModelBaseUrls ?? []).join(', ')}.`;
+  }
+  if (change.outsideContent !== undefined && outsideContentWithFloor(policy, change.outsideContent) !== change.outsideContent) {
+    return `The managed policy ${policy.file} sets at least "${policy.outsideContent}" after reading outside content.`;
   }
   return undefined;
 }

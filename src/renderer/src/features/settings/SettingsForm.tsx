@@ -4,6 +4,7 @@ import type { ConnectionTestResult } from '../../../../shared/modelSetup';
 import { useApp } from '../../stores/useApp';
 import { ConnectionResult } from './ConnectionResult';
 import { keyKeptText } from './keyKeptText';
+import { belowFloor, ManagedPolicyNotice } from './ManagedPolicyNotice';
 import { connectionKey, useConnectionTest } from './useConnectionTest';
 
 type Mode = SettingsView['mode'];
@@ -29,6 +30,7 @@ const apiHint: Record<Api, string> = {
  */
 export function SettingsForm({ settings }: { settings: SettingsView }) {
   const saveSettings = useApp((state) => state.saveSettings);
+  const policy = settings.managedPolicy;
   const [baseUrl, setBaseUrl] = useState(settings.baseUrl);
   const [api, setApi] = useState(settings.api);
   const [model, setModel] = useState(settings.model);
@@ -92,6 +94,7 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
 
   return (
     <form className="settings-form" onSubmit={handleSubmit} aria-label="Model and permissions">
+      {policy && <ManagedPolicyNotice policy={policy} />}
       <h2>Model</h2>
       <label className="field">
         <span>Base URL</span>
@@ -211,10 +214,19 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
           value={outsideContent}
           onChange={(event) => setOutsideContent(event.target.value as Outside)}
         >
-          <option value="ask">ask before anything that can send data out</option>
+          <option value="ask" disabled={belowFloor(policy, 'ask')}>
+            ask before anything that can send data out
+          </option>
           <option value="block">block anything that can send data out</option>
-          <option value="off">off: no extra checks</option>
+          <option value="off" disabled={belowFloor(policy, 'off')}>
+            off: no extra checks
+          </option>
         </select>
+        {policy?.outsideContentFloor && (
+          <small className="faint" data-testid="settings-outside-content-fixed">
+            The managed policy ({policy.file}) sets at least “{policy.outsideContentFloor}”: the choices below it are turned off.
+          </small>
+        )}
       </label>
       {deadAddress && (
         <div className="dead-url-warning" role="alert" data-testid="settings-dead-url">
