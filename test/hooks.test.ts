@@ -50,7 +50,11 @@ function script(folder: string, name: string, text: string): string {
 }
 
 /** Runs one session headless (asks are denied unless `unleashed`), the model making `calls` and then answering. */
-async function run(workspace: string, calls: Array<{ name: string; arguments: Record<string, unknown> }>, options: { unleashed?: boolean } = {}) {
+async function run(
+  workspace: string,
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>,
+  options: { unleashed?: boolean } = {},
+) {
   const turns: Turn[] = [{ toolCalls: calls }, { text: 'done' }];
   server = await startScriptedModel({ turns });
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'chat' };
@@ -308,6 +312,75 @@ echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"
     const input = JSON.parse(readFileSync(seen, 'utf8')) as { hook_event_name: string; tool_response: { output: string } };
     expect(input.hook_event_name).toBe('PostToolUse');
     expect(input.tool_response.output).toContain('two');
+  });
+});
+
+describe('session hooks', () => {
+  async function runTurns(workspace: string, turns: Turn[]) {
+    server = await startScriptedModel({ turns });
+    const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'chat' };
+    const sessionId = core.createSession({ workspace, task: 'fix the bug', model, maxSteps: 5 });
+    const outcome = await core.run(sessionId, {
+      model,
+      broker: new HeadlessBroker({ unleashed: false }),
+      signal: new AbortController().signal,
+    });
+    return { outcome, events: core.store.events.list(sessionId), requests: server.requests.map((body) => JSON.stringify(body)) };
+  }
+
+  it("SessionStart's output and UserPromptSubmit's additionalContext reach the model with the task, marked as a hook's", async () => {
+    const seen = path.join(tempDir('tether-hook-seen-'), 'prompt.json');
+    userSettings({
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: 'echo "Today is audit day."' }] }],
+        UserPromptSubmit: [
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: `tee ${seen} >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Ticket ABC-1 is related."}}'`,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const { outcome, events, requests } = await runTurns(project(), [{ text: 'done' }]);
+    expect(outcome.status).toBe('done');
+    expect(requests[0]).toContain('A SessionStart hook configured in settings adds:\\nToday is audit day.');
+    expect(requests[0]).toContain('A UserPromptSubmit hook configured in settings adds:\\nTicket ABC-1 is related.');
+    expect(JSON.parse(readFileSync(seen, 'utf8'))).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'fix the bug' });
+    expect(hookRuns(events).map((hook) => [hook.hookEvent, hook.result])).toEqual([
+      ['SessionStart', 'ok'],
+      ['UserPromptSubmit', 'ok'],
+    ]);
+  });
+
+  it('a UserPromptSubmit hook that exits 2 stops the run before the model is asked', async () => {
+    userSettings({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "no tickets, no work" >&2; exit 2' }] }] } });
+    const { outcome, requests } = await runTurns(project(), [{ text: 'done' }]);
+    expect(outcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('no tickets, no work') });
+    expect(requests).toEqual([]);
+  });
+
+  it("a Stop hook sends the model back with its reason once; stop_hook_active lets Claude Code's script let it stop", async () => {
+    const stop = script(
+      tempDir('tether-hook-scripts-'),
+      'stop.sh',
+      `#!/bin/bash
+if [ "$(jq -r '.stop_hook_active')" = "false" ]; then
+  echo "Run the tests before you stop." >&2
+  exit 2
+fi
+exit 0
+`,
+    );
+    userSettings({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stop }] }] } });
+    const { outcome, events, requests } = await runTurns(project(), [{ text: 'done' }, { text: 'tests pass, done' }]);
+    expect(outcome.status).toBe('done');
+    expect(requests).toHaveLength(2);
+    expect(requests[1]).toContain('A Stop hook configured in settings asks you to go on: Run the tests before you stop.');
+    expect(hookRuns(events).map((hook) => hook.result)).toEqual(['blocked', 'ok']);
   });
 });
 

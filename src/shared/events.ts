@@ -414,6 +414,11 @@ export const HookRan = z.object({
   /** Its reason for a decision or a block, or the context it added, as it wrote it. */
   reason: z.string().optional(),
   problem: z.string().optional(),
+  /**
+   * What a SessionStart or UserPromptSubmit hook added for the model, or why a Stop hook wants the
+   * model to go on: the model reads it at this place in the conversation.
+   */
+  context: z.string().optional(),
   durationMs: z.number().nonnegative(),
 });
 

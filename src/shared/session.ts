@@ -195,7 +195,16 @@ export interface SessionState extends RewindState {
   reverts: RevertView[];
   /** The session's own git worktree, when it works in one. */
   worktree?: WorktreeView;
+  /** What session hooks (SessionStart, UserPromptSubmit, Stop) told the model, each where it happened in the conversation. */
+  hookNotes: HookNote[];
   lastSeq: number;
+}
+
+/** A session hook's text for the model, before the conversation item `atItem` (or at its end). */
+export interface HookNote {
+  atItem: number;
+  hookEvent: EventOf<'hook.ran'>['hookEvent'];
+  text: string;
 }
 
 export const initialSessionState: SessionState = {
@@ -223,6 +232,7 @@ export const initialSessionState: SessionState = {
   unsandboxedRuns: [],
   ranUnasked: [],
   reverts: [],
+  hookNotes: [],
   ...initialRewindState,
   lastSeq: 0,
 };
@@ -466,6 +476,9 @@ function apply(draft: Draft, event: SessionEvent): void {
       if (event.callId !== undefined && event.result === 'failed' && event.problem !== undefined) {
         const problems = state.toolCalls[event.callId]?.hookProblems ?? [];
         draft.updateCall(event.callId, { hookProblems: [...problems, event.problem] });
+      }
+      if (event.callId === undefined && event.context !== undefined) {
+        state.hookNotes = [...state.hookNotes, { atItem: itemCount(state), hookEvent: event.hookEvent, text: event.context }];
       }
       return;
     case 'session.finished':

@@ -1,6 +1,6 @@
 import type { ConversationItem, UserItem } from '../../shared/conversation';
 import type { InstructionFile } from '../../shared/events';
-import type { CompactionView, SessionState } from '../../shared/session';
+import type { CompactionView, HookNote, SessionState } from '../../shared/session';
 import compactedContext from './prompts/compactedContext.txt?raw';
 import instructionsFound from './prompts/instructionsFound.txt?raw';
 import projectInstructions from './prompts/projectInstructions.txt?raw';
@@ -39,6 +39,13 @@ function instructionBlocks(files: readonly InstructionFile[]): string {
 }
 
 /** Instruction files found later, as the message the model gets where they were found. */
+/** A session hook's note, said to be one: it is a configured command speaking, not the person. */
+function hookMessage(note: HookNote): string {
+  return note.hookEvent === 'Stop'
+    ? `A Stop hook configured in settings asks you to go on: ${note.text}`
+    : `A ${note.hookEvent} hook configured in settings adds:\n${note.text}`;
+}
+
 export function instructionsMessage(files: readonly InstructionFile[]): UserItem {
   return { type: 'user', text: fillTemplate(instructionsFound.trim(), { files: instructionBlocks(files) }) };
 }
@@ -109,11 +116,22 @@ export function buildModelItems(state: SessionState, options: ContextOptions = d
     payDebts();
     out.push(instructionsMessage(files));
   };
+  // What session hooks said (SessionStart, UserPromptSubmit, Stop), where they said it; a compaction's summary covers the older ones.
+  const hooksSaid = new Map<number, string[]>();
+  for (const note of state.hookNotes)
+    if (note.atItem >= start) hooksSaid.set(note.atItem, [...(hooksSaid.get(note.atItem) ?? []), hookMessage(note)]);
+  const tellHooks = (index: number) => {
+    const texts = hooksSaid.get(index);
+    if (!texts) return;
+    payDebts();
+    for (const text of texts) out.push({ type: 'user', text });
+  };
   for (const [index, item] of state.items.entries()) {
     if (index < start) continue;
     tellReverts(index);
     tellRewinds(index);
     tellInstructions(index);
+    tellHooks(index);
     if (item.type === 'tool_result') continue;
     if (item.type === 'tool_call') {
       // A call logged after a result belongs to the next response: the previous response's results
@@ -130,5 +148,6 @@ export function buildModelItems(state: SessionState, options: ContextOptions = d
   tellReverts(state.items.length);
   tellRewinds(state.items.length);
   tellInstructions(state.items.length);
+  tellHooks(state.items.length);
   return out;
 }

@@ -46,6 +46,8 @@ type TurnResult = { next: 'run_again' } | ({ next: 'stop' } & LoopOutcome);
 interface RunMemory {
   /** An automatic compaction failed in this run: it is not tried again each turn, only if the request cannot fit. */
   compactionFailed: boolean;
+  /** A Stop hook kept the model going in this run (Claude Code's `stop_hook_active`, so a hook can avoid looping). */
+  stopHookActive: boolean;
 }
 
 export async function runLoop(deps: LoopDeps): Promise<LoopOutcome> {
@@ -69,9 +71,11 @@ export async function runLoop(deps: LoopDeps): Promise<LoopOutcome> {
 async function runUntilStopped(deps: LoopDeps): Promise<LoopOutcome> {
   const { log } = deps;
   const firstStep = log.state.steps;
+  const blocked = await runStartHooks(deps);
+  if (blocked) return blocked;
   const settled = await settleUnfinishedCalls(deps);
   if (settled) return settled;
-  const memory: RunMemory = { compactionFailed: false };
+  const memory: RunMemory = { compactionFailed: false, stopHookActive: false };
   for (;;) {
     if (deps.signal.aborted) return aborted(deps.signal);
     const stepsThisRun = log.state.steps - firstStep;
@@ -91,7 +95,11 @@ async function runUntilStopped(deps: LoopDeps): Promise<LoopOutcome> {
 
 async function runTurn(deps: LoopDeps, memory: RunMemory): Promise<TurnResult> {
   const { log } = deps;
-  for (const text of deps.takeQueuedMessages?.() ?? []) log.append({ type: 'user.messaged', text });
+  for (const text of deps.takeQueuedMessages?.() ?? []) {
+    log.append({ type: 'user.messaged', text });
+    const blocked = await promptHooks(deps, text);
+    if (blocked) return { next: 'stop', ...blocked };
+  }
   const budgeted = await keepWithinBudget(deps, memory);
   if ('next' in budgeted) return budgeted;
   log.append({
@@ -113,7 +121,21 @@ async function runTurn(deps: LoopDeps, memory: RunMemory): Promise<TurnResult> {
   log.record({ type: 'model.responded', items: response.items, usage: response.usage, ...(costUsd !== undefined ? { costUsd } : {}) });
 
   const calls = response.items.filter((item) => item.type === 'tool_call');
-  if (calls.length === 0) return { next: 'stop', status: 'done', reason: 'The model answered.' };
+  if (calls.length === 0) {
+    // A Stop hook may send the model back to work; what it says is logged and is the model's next note.
+    if (deps.hooks?.has('Stop') && !deps.signal.aborted) {
+      const answer = response.items.findLast((item) => item.type === 'assistant');
+      const said = await deps.hooks.forSession('Stop', {
+        stop_hook_active: memory.stopHookActive,
+        last_assistant_message: answer?.type === 'assistant' ? answer.text : '',
+      });
+      if (said.blocked !== undefined) {
+        memory.stopHookActive = true;
+        return { next: 'run_again' };
+      }
+    }
+    return { next: 'stop', status: 'done', reason: 'The model answered.' };
+  }
   for (const call of calls) {
     if (deps.signal.aborted) break;
     await executeToolCall(call, deps);
@@ -232,6 +254,29 @@ async function requestModel(deps: LoopDeps): Promise<{ items: ConversationItem[]
     }
   }
   throw new ModelError('connection', 'The model stream ended without a complete response.');
+}
+
+/**
+ * A run's first hooks: SessionStart (their context is logged for the model), then UserPromptSubmit for
+ * the message the run answers, when the conversation ends with one. A UserPromptSubmit hook that
+ * blocks stops the run before the model sees the message, with its reason.
+ */
+async function runStartHooks(deps: LoopDeps): Promise<LoopOutcome | undefined> {
+  const { hooks, log } = deps;
+  if (!hooks) return undefined;
+  if (hooks.has('SessionStart')) {
+    const resumed = log.state.steps > 0 || log.state.endings.length > 0 || log.state.status === 'done';
+    await hooks.forSession('SessionStart', { source: resumed ? 'resume' : 'startup' });
+  }
+  const last = log.state.items.at(-1);
+  return last?.type === 'user' ? promptHooks(deps, last.text) : undefined;
+}
+
+async function promptHooks(deps: LoopDeps, prompt: string): Promise<LoopOutcome | undefined> {
+  if (!deps.hooks?.has('UserPromptSubmit')) return undefined;
+  const said = await deps.hooks.forSession('UserPromptSubmit', { prompt });
+  if (said.blocked === undefined) return undefined;
+  return { status: 'failed', reason: `A UserPromptSubmit hook blocked the message, so the model was not asked: ${said.blocked}` };
 }
 
 /**

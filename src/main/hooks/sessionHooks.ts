@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { EventOf, SessionEvent } from '../../shared/events';
 import type { Json } from '../../shared/json';
 import type { ConfiguredHook, HookEvent } from './hookSettings';
-import { readHookAnswer, type HookDecision } from './hookAnswer';
+import { readHookAnswer, type HookAnswer, type HookDecision } from './hookAnswer';
 import { runHookCommand } from './runHookCommand';
 import { hookToolName, matcherMatches } from './toolNames';
 
@@ -102,6 +102,7 @@ export class SessionHooks {
         timeoutMs: hook.timeoutSeconds * 1000,
       });
       const answer = readHookAnswer(event, hook, result);
+      const forModel = sessionNote(event, answer);
       const logged: EventOf<'hook.ran'> = {
         ...ran,
         result: answer.kind,
@@ -110,6 +111,7 @@ export class SessionHooks {
         ...(answer.decision ? { decision: answer.decision.action } : {}),
         ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
         ...(answer.problem !== undefined ? { problem: answer.problem } : {}),
+        ...(forModel !== undefined ? { context: forModel } : {}),
       };
       options.append(logged);
       if (answer.kind === 'blocked' && outcome.blocked === undefined)
@@ -122,6 +124,17 @@ export class SessionHooks {
     }
     return outcome;
   }
+}
+
+/**
+ * What a session event's hook says to the model, logged on its hook.ran so the conversation holds it:
+ * a SessionStart or UserPromptSubmit hook's context, a Stop hook's reason to go on. A tool event's
+ * hooks speak in the call's result instead.
+ */
+function sessionNote(event: HookEvent, answer: HookAnswer): string | undefined {
+  if (event === 'Stop') return answer.kind === 'blocked' ? answer.reason : undefined;
+  if (event !== 'SessionStart' && event !== 'UserPromptSubmit') return undefined;
+  return answer.context.length > 0 ? answer.context.join('\n') : undefined;
 }
 
 /**
