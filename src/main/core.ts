@@ -39,7 +39,7 @@ import type { McpTimings } from './mcp/mcpConnection';
 import { McpHub } from './mcp/mcpHub';
 import type { McpServerSpec } from './mcp/mcpServerSpec';
 import { sessionMcpServers } from './mcp/loadMcpServers';
-import { outsideContentWithFloor, policyRefusal, readManagedPolicy } from './settings/managedPolicy';
+import { outsideContentWithFloor, policyRefusal, readManagedPolicy, type ManagedPolicy } from './settings/managedPolicy';
 
 /**
  * The composition root: builds the services every host needs (Electron, `tether serve`, `tether run`)
@@ -197,7 +197,7 @@ export function createCore(options: CoreOptions): Core {
       const defaults = permissionDefaults(settings);
       const sandbox = run.sandboxOffBy
         ? turnedOffSandbox({ workspace: state.workspace, dataDir: options.dataDir }, run.sandboxOffBy)
-        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace));
+        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace, policy));
       const permissions = await createSessionPermissions({
         commandsFenced: () => sandbox.off === undefined && sandbox.availability.available,
         store,
@@ -316,7 +316,7 @@ function hasDomainAllowRule(engine: PermissionEngine, host: string): boolean {
 }
 
 /** The session's sandbox: the fence the person set for its project (a worktree session shares its project's). */
-function sessionSandbox(dataDir: string, store: Store, sessionId: string, workspace: string): CommandSandbox {
+function sessionSandbox(dataDir: string, store: Store, sessionId: string, workspace: string, policy?: ManagedPolicy): CommandSandbox {
   const settings = readSandboxSettings(dataDir);
   const projectId = store.sessions.get(sessionId)?.projectId;
   const projectPath = (projectId ? store.projects.get(projectId)?.path : undefined) ?? workspace;
@@ -326,6 +326,7 @@ function sessionSandbox(dataDir: string, store: Store, sessionId: string, worksp
     projectPath,
     custom: projectFence(settings, projectPath),
     unavailable: settings.unavailable,
+    ...(policy?.requireSandbox ? { required: `the managed policy ${policy.file} requires it (requireSandbox)` } : {}),
   });
 }
 

@@ -34,6 +34,11 @@ export interface CommandSandbox {
    */
   readonly off?: string;
   /**
+   * Set when the managed policy requires the sandbox (`requireSandbox`): no command runs outside it,
+   * not when none is available and not after a fence hit; the words say which policy.
+   */
+  readonly required?: string;
+  /**
    * Wraps a command in the fence; throws SandboxStartError when the sandbox cannot start. `ask` is
    * asked, while the command runs, about a connection to a host the fence does not allow (once per
    * host and port for the run); without it such a connection is refused.
@@ -70,6 +75,8 @@ export interface CommandSandboxOptions {
   dataDir: string;
   custom?: SandboxFence;
   unavailable?: SandboxUnavailableChoice;
+  /** Why nothing may run outside the sandbox (the managed policy), when that is so. */
+  required?: string;
   home?: string;
   /** The project's folder, under which "Allow always" keeps a host in `<dataDir>/sandbox.json`; without it nothing is kept. */
   projectPath?: string;
@@ -110,6 +117,7 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
   return {
     availability,
     unavailable: options.unavailable ?? 'ask',
+    ...(options.required ? { required: options.required } : {}),
     fence,
     async wrap(command, cwd, runOptions) {
       if (!availability.available) throw new Error(`No sandbox is available: ${availability.reason}`);

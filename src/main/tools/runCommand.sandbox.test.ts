@@ -45,7 +45,9 @@ afterAll(async () => {
 });
 const sandboxes: CommandSandbox[] = [];
 
-function setup(options: { fence?: Partial<SandboxFence>; answers?: boolean[]; pathEnv?: string; unavailable?: 'ask' | 'refuse' } = {}) {
+function setup(
+  options: { fence?: Partial<SandboxFence>; answers?: boolean[]; pathEnv?: string; unavailable?: 'ask' | 'refuse'; required?: string } = {},
+) {
   const sandbox = createCommandSandbox({
     workspace,
     dataDir,
@@ -53,6 +55,7 @@ function setup(options: { fence?: Partial<SandboxFence>; answers?: boolean[]; pa
     custom: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], ...options.fence },
     ...(options.pathEnv !== undefined ? { pathEnv: options.pathEnv } : {}),
     ...(options.unavailable ? { unavailable: options.unavailable } : {}),
+    ...(options.required ? { required: options.required } : {}),
   });
   const asked: FollowUpQuestion[] = [];
   const answers = [...(options.answers ?? [])];
@@ -208,6 +211,23 @@ describe('run_command in the sandbox', () => {
     expect(asked[0]?.sandbox).toEqual({ kind: 'unavailable', reason: expect.stringContaining('bubblewrap (bwrap)'), followUp: true });
     expect(result.output).toBe('unsandboxed\n\nexit code 0');
     expect(result.metadata).toMatchObject({ sandbox: 'unavailable' });
+  });
+
+  it('under a managed policy that requires the sandbox, never asks to run outside it', async () => {
+    const required = 'the managed policy /etc/tether/managed-settings.json requires it (requireSandbox)';
+    const outside = path.join(root, 'outside.txt');
+    const fenced = setup({ answers: [true], required });
+    const result = await fenced.run(`echo x > ${outside}`);
+    expect(fenced.asked).toEqual([]);
+    expect(fs.existsSync(outside)).toBe(false);
+    expect(result.isError).toBe(true);
+    expect(result.output).toContain(`It cannot run again outside the sandbox: ${required}.`);
+
+    // With no sandbox at all, and the person's own setting "ask": nothing runs, nobody is asked.
+    const missing = setup({ pathEnv: path.join(root, 'empty-bin'), answers: [true], required });
+    await expect(missing.run('touch ran.txt')).rejects.toThrow(`and ${required}, so no command runs`);
+    expect(missing.asked).toEqual([]);
+    expect(fs.existsSync(path.join(workspace, 'ran.txt'))).toBe(false);
   });
 
   it('with no bubblewrap and the "refuse" setting, runs nothing', async () => {

@@ -91,6 +91,11 @@ export const runCommand = defineTool({
 
     if (!sandbox.availability.available) {
       const why = sandbox.availability.reason;
+      if (sandbox.required) {
+        throw new ToolError(
+          `run_command: not run. No sandbox is available (${why}), and ${sandbox.required}, so no command runs. Use the other tools, or tell the person.`,
+        );
+      }
       if (sandbox.unavailable === 'refuse') {
         throw new ToolError(
           `run_command: not run. No sandbox is available (${why}), and the settings say to refuse commands then. Use the other tools, or ask the person to change Settings → Sandbox.`,
@@ -136,6 +141,10 @@ export const runCommand = defineTool({
     if (hits.length === 0 || first.aborted || first.timedOut) return report(first, 'sandboxed', earlier);
 
     const fence = describeFenceHits(hits);
+    if (sandbox.required) {
+      const refused = `The command hit the sandbox fence: ${fence}. It cannot run again outside the sandbox: ${sandbox.required}.`;
+      return report(first, 'sandboxed', [refused, earlier].filter(Boolean).join('\n'), true);
+    }
     const answer = await confirm(ctx, {
       summary: `${command}  (outside the sandbox)`,
       reason: `This command hit the sandbox fence (${fence}). Run it again outside the sandbox?`,
