@@ -159,6 +159,13 @@ export function ToolCard({ sessionId, callId }: { sessionId: string; callId: str
           ))}
         </ul>
       ) : null}
+      {call.hookProblems?.length ? (
+        <ul className="tool-hook-problems" data-testid="tool-card-hook-problems" aria-label="Hooks that failed">
+          {call.hookProblems.map((problem, index) => (
+            <li key={index}>{problem}</li>
+          ))}
+        </ul>
+      ) : null}
       {open && (
         <div className="tool-card-body" id={bodyId}>
           {subject && call.title && <div className="tool-subject mono">{subject}</div>}
