@@ -445,6 +445,47 @@ describe('hooks that fail', () => {
   });
 });
 
+describe('hooks and the session', () => {
+  it('stopping the session stops a hook that is still running, at once', async () => {
+    const folder = project();
+    userSettings({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'sleep 30', timeout: 60 }] }] } });
+    server = await startScriptedModel({
+      turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] }, { text: 'done' }],
+    });
+    const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'chat' };
+    const sessionId = core.createSession({ workspace: folder, task: 'work', model, maxSteps: 5 });
+    const stop = new AbortController();
+    const started = performance.now();
+    const running = core.run(sessionId, {
+      model,
+      broker: new HeadlessBroker({ unleashed: false }),
+      signal: stop.signal,
+      onEvent(stored) {
+        if (stored.event.type === 'model.responded') setTimeout(() => stop.abort(), 200);
+      },
+    });
+    const outcome = await running;
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(outcome.status).toBe('aborted');
+    const hook = hookRuns(core.store.events.list(sessionId))[0];
+    expect(hook).toMatchObject({ result: 'failed', problem: expect.stringContaining('was stopped with the session') });
+  });
+
+  it.each([
+    ['an unknown event', { PreTooluse: [] }, /unknown event "PreTooluse"/],
+    ['a matcher that is no regular expression', { PreToolUse: [{ matcher: '(', hooks: [] }] }, /not a valid regular expression/],
+  ])('a settings file with %s stops the run before anything runs, naming the file', async (_what, hooks, problem) => {
+    userSettings({ hooks: hooks as HooksConfig });
+    server = await startScriptedModel({ turns: [{ text: 'done' }] });
+    const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'chat' };
+    const sessionId = core.createSession({ workspace: project(), task: 'work', model, maxSteps: 5 });
+    const run = core.run(sessionId, { model, broker: new HeadlessBroker({ unleashed: false }), signal: new AbortController().signal });
+    await expect(run).rejects.toThrow(problem);
+    await expect(run).rejects.toThrow(path.join(dataDir, 'settings.json'));
+    expect(server.requests).toEqual([]);
+  });
+});
+
 describe('the environment hooks get', () => {
   it("is the commands' environment: no secret the fence hides, CLAUDE_PROJECT_DIR set", async () => {
     const folder = project();

@@ -217,6 +217,7 @@ export function createCore(options: CoreOptions): Core {
         projectTrusted: permissions.projectTrusted,
         env: commandEnvironment(process.env, settings.shellEnvironment).env,
         append: (event) => log.append(event),
+        signal: run.signal,
       });
       // Servers start here, the first time a session needs the tool list; the list then stays fixed for the run.
       const mcpServers = sessionMcpServers({

@@ -45,7 +45,8 @@ const PLAIN_OUTPUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(['SessionStart',
 export function readHookAnswer(event: HookEvent, hook: ConfiguredHook, result: HookCommandResult): HookAnswer {
   const named = `The ${event} hook \`${oneLine(hook.command)}\``;
   if (result.startError !== undefined) return failed(`${named} could not start: ${result.startError}.`);
-  if (result.timedOut) return failed(`${named} timed out after ${hook.timeoutSeconds} s and was stopped; the call went on without it.`);
+  if (result.timedOut) return failed(`${named} timed out after ${hook.timeoutSeconds} s and was stopped; Tether went on without it.`);
+  if (result.stopped) return failed(`${named} was stopped with the session.`);
   if (result.exitCode === 2) {
     const stderr = result.stderr.trim();
     const reason = stderr || `${named} blocked this.`;

@@ -12,6 +12,8 @@ export interface HookCommandRun {
   cwd: string;
   env: Record<string, string>;
   timeoutMs: number;
+  /** Stopping the session stops the hook too (its whole process group). */
+  signal?: AbortSignal;
 }
 
 export interface HookCommandResult {
@@ -20,6 +22,8 @@ export interface HookCommandResult {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** The session was stopped while it ran, and it with it. */
+  stopped: boolean;
   /** Why it could not start at all. */
   startError?: string;
   durationMs: number;
@@ -43,6 +47,7 @@ export function runHookCommand(run: HookCommandRun): Promise<HookCommandResult> 
     let stdout = '';
     let stderr = '';
     let timedOut = false;
+    let stopped = false;
     let startError: string | undefined;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (stdout.length < KEEP_CHARS) stdout += chunk.slice(0, KEEP_CHARS - stdout.length);
@@ -57,16 +62,23 @@ export function runHookCommand(run: HookCommandRun): Promise<HookCommandResult> 
       timedOut = true;
       kill(child.pid, windows);
     }, run.timeoutMs);
+    const stop = () => {
+      stopped = true;
+      kill(child.pid, windows);
+    };
+    run.signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (error) => {
       startError = error.message;
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      run.signal?.removeEventListener('abort', stop);
       resolve({
-        exitCode: timedOut ? null : code,
+        exitCode: timedOut || stopped ? null : code,
         stdout,
         stderr,
         timedOut,
+        stopped,
         ...(startError !== undefined ? { startError } : {}),
         durationMs: Math.round(performance.now() - started),
       });

@@ -29,6 +29,8 @@ export interface SessionHooksOptions {
   env: Record<string, string>;
   /** Commits before it returns. */
   append(event: SessionEvent): unknown;
+  /** Aborted when the person stops the session: a running hook is stopped, and no more start. */
+  signal?: AbortSignal;
 }
 
 /** What the hooks of one event came to. */
@@ -83,6 +85,7 @@ export class SessionHooks {
     const hooks = options.hooks.filter((hook) => hook.event === event && (tool === undefined || matcherMatches(hook.matcher, tool)));
     const stdin = JSON.stringify({ session_id: options.sessionId, cwd: options.workspace, hook_event_name: event, ...fields });
     for (const hook of hooks) {
+      if (options.signal?.aborted) break;
       const ran = {
         type: 'hook.ran',
         hookEvent: event,
@@ -100,6 +103,7 @@ export class SessionHooks {
         cwd: options.workspace,
         env: { ...options.env, CLAUDE_PROJECT_DIR: options.workspace, TETHER_PROJECT_DIR: options.workspace },
         timeoutMs: hook.timeoutSeconds * 1000,
+        ...(options.signal ? { signal: options.signal } : {}),
       });
       const answer = readHookAnswer(event, hook, result);
       const forModel = sessionNote(event, answer);
