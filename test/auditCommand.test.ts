@@ -72,6 +72,61 @@ function sessionWithEveryDecision(): { dataDir: string; sessionId: string; other
       // A rule allowed it unasked.
       { type: 'tool.started', callId: 'c3', name: 'read_file', args: { path: 'a.ts' } },
       { type: 'tool.finished', callId: 'c3', name: 'read_file', outcome: 'ok', title: 'Read a.ts', output: 'x', durationMs: 1 },
+      // A rule of the person's allowed it, the managed policy allowed one, unleashed mode another.
+      {
+        type: 'tool.started',
+        callId: 'c3u',
+        name: 'run_command',
+        args: { command: 'npm test' },
+        allowedBy: { reason: 'allowed', rule: 'run_command(npm test *)', source: 'user' },
+      },
+      {
+        type: 'tool.started',
+        callId: 'c3m',
+        name: 'run_command',
+        args: { command: 'make' },
+        allowedBy: { reason: 'allowed', rule: 'run_command(make *)', source: 'managed' },
+      },
+      {
+        type: 'tool.started',
+        callId: 'c3x',
+        name: 'run_command',
+        args: { command: 'touch x' },
+        allowedBy: { reason: 'Unleashed mode allows what would ask: run_command asks.' },
+      },
+      // A hook allowed one, and blocked another.
+      {
+        type: 'hook.ran',
+        hookEvent: 'PreToolUse',
+        source: 'project',
+        command: './vouch.sh',
+        callId: 'c3h',
+        result: 'ok',
+        decision: 'allow',
+        reason: 'vouched',
+        durationMs: 3,
+      },
+      { type: 'tool.started', callId: 'c3h', name: 'run_command', args: { command: 'ls' } },
+      {
+        type: 'hook.ran',
+        hookEvent: 'PreToolUse',
+        source: 'user',
+        command: 'guard.sh',
+        callId: 'c3b',
+        result: 'blocked',
+        exitCode: 2,
+        reason: 'no rm',
+        durationMs: 3,
+      },
+      {
+        type: 'tool.finished',
+        callId: 'c3b',
+        name: 'run_command',
+        outcome: 'denied',
+        title: 'Blocked by a hook: rm x',
+        output: 'Blocked by a PreToolUse hook: no rm',
+        durationMs: 0,
+      },
       // A rule denied it unasked.
       {
         type: 'tool.finished',
@@ -138,6 +193,11 @@ describe('tether audit', () => {
       ['c1', 'allow', 'person', 'run_command(npm test *)'],
       ['c2', 'deny', 'person', null],
       ['c3', 'allow', 'rules', null],
+      ['c3u', 'allow', 'rules', 'run_command(npm test *)'],
+      ['c3m', 'allow', 'managed policy', 'run_command(make *)'],
+      ['c3x', 'allow', 'unleashed mode', null],
+      ['c3h', 'allow', 'hook', './vouch.sh'],
+      ['c3b', 'deny', 'hook', 'guard.sh'],
       ['c4', 'deny', 'rules', 'run_command(rm *)'],
       ['c4m', 'deny', 'managed policy', 'fetch_url'],
       ['c5', 'deny', 'headless default', null],
@@ -149,7 +209,10 @@ describe('tether audit', () => {
     expect(rows[1]).toMatchObject({ scope: 'project', what: 'npm test', tool: 'run_command' });
     expect(rows[2]).toMatchObject({ what: HOSTILE, reason: 'not "that", please' });
     expect(rows[3]).toMatchObject({ what: 'Read a.ts', tool: 'read_file' });
-    expect(rows[4]).toMatchObject({ reason: 'run_command(rm *) denies rm -rf /.' });
+    expect(rows[4]).toMatchObject({ source: 'user' });
+    expect(rows[7]).toMatchObject({ source: 'project', reason: 'PreToolUse hook: vouched' });
+    expect(rows[8]).toMatchObject({ source: 'user', reason: 'PreToolUse hook: no rm', what: 'Blocked by a hook: rm x' });
+    expect(rows[9]).toMatchObject({ reason: 'run_command(rm *) denies rm -rf /.' });
     expect(rows[0]?.time).toMatch(/^2026-12-01T09:\d\d:00\.000Z$/);
   });
 
@@ -183,14 +246,15 @@ describe('tether audit', () => {
       'action',
       'decided_by',
       'rule',
+      'rule_source',
       'scope',
       'reason',
     ]);
-    expect(records).toHaveLength(11);
-    expect(records.every((record) => record.length === 12)).toBe(true);
+    expect(records).toHaveLength(16);
+    expect(records.every((record) => record.length === 13)).toBe(true);
     const denied = records.find((record) => record[4] === 'c2');
     expect(denied?.[6]).toBe(HOSTILE);
-    expect(denied?.[11]).toBe('not "that", please');
+    expect(denied?.[12]).toBe('not "that", please');
     expect(records.find((record) => record[4] === 'c4')?.[6]).toBe('Denied: =cmd|calc');
     expect(records.find((record) => record[4] === 'c8')?.[6]).toBe(`'${FORMULA}`);
     expect(out).toContain(`"${HOSTILE.replaceAll('"', '""')}"`);
@@ -200,7 +264,7 @@ describe('tether audit', () => {
     const { dataDir, sessionId } = sessionWithEveryDecision();
     const { out } = await run(['--session', sessionId, '--data-dir', dataDir]);
     const lines = out.trimEnd().split('\n');
-    expect(lines).toHaveLength(10);
+    expect(lines).toHaveLength(15);
     expect(lines[1]).toMatch(/allow\s+by person \(rule run_command\(npm test \*\), project\)\s+run_command: npm test/);
     expect(lines[2]).toContain('echo "a, b" ⏎ rm -rf x');
   });

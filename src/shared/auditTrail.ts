@@ -1,5 +1,5 @@
 import type { EventOf, StoredEvent } from './events';
-import type { Scope } from './permissions';
+import type { RuleSource, Scope } from './permissions';
 
 /**
  * Every permission decision a session's log records, read back out of it: what was decided, when,
@@ -16,8 +16,12 @@ export type AuditDecider =
   | 'headless --unleashed'
   /** The rules, the mode or the built-in defaults, with no question asked (`rule` names the rule when the log kept it). */
   | 'rules'
-  /** A rule of the machine's managed policy refused it. */
+  /** A rule of the machine's managed policy. */
   | 'managed policy'
+  /** Unleashed mode allowed what would have asked. */
+  | 'unleashed mode'
+  /** A PreToolUse or PermissionRequest hook (`rule` is its command). */
+  | 'hook'
   /** The rules settled a question asked earlier (after a restart), or the question lapsed (its command ended). */
   | 'policy'
   /** The person's own choice for a run, made on the command line (`tether run --no-sandbox`). */
@@ -37,8 +41,10 @@ export interface AuditEntry {
   what: string;
   action: AuditAction;
   by: AuditDecider;
-  /** The rule that decided, or the rule an "Allow always" created. */
+  /** The rule that decided, or the rule an "Allow always" created; for a hook, its command. */
   rule?: string;
+  /** Where that rule came from (user, project, managed…), when the log kept it; for a hook, whose settings. */
+  source?: RuleSource;
   /** How long an allow lasts (an "Allow always" is wider than once). */
   scope?: Scope;
   /** Why: the engine's reason for asking, the person's message, the refusal. */
@@ -58,6 +64,8 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
   const callsAsked = new Set<string>();
   /** Calls that ran unasked, by call id: their entry, so the finish can give it the call's title. */
   const ranUnasked = new Map<string, AuditEntry>();
+  /** What a hook said about a call before it ran (allow, or deny and blocks), by call id. */
+  const hookSaid = new Map<string, EventOf<'hook.ran'>>();
 
   for (const stored of events) {
     const { event, sessionId, seq, at } = stored;
@@ -67,10 +75,26 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
         asked.set(event.approvalId, { stored, event });
         callsAsked.add(event.callId);
         break;
+      case 'hook.ran':
+        if (event.callId && (event.hookEvent === 'PreToolUse' || event.hookEvent === 'PermissionRequest')) {
+          if (event.result === 'blocked' || event.decision === 'allow' || event.decision === 'deny') hookSaid.set(event.callId, event);
+        }
+        break;
       case 'approval.answered': {
         const request = asked.get(event.approvalId);
         answered.add(event.approvalId);
         const { decision } = event;
+        const hook = decision.by === 'policy' ? hookSaid.get(event.callId) : undefined;
+        if (hook) {
+          entries.push({
+            ...base,
+            callId: event.callId,
+            tool: request?.event.tool ?? null,
+            what: request?.event.summary ?? `request ${event.approvalId}`,
+            ...hookDecision(hook),
+          });
+          break;
+        }
         const by: AuditDecider =
           decision.by === 'person'
             ? 'person'
@@ -94,14 +118,21 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
       }
       case 'tool.started':
         if (!callsAsked.has(event.callId) && !ranUnasked.has(event.callId)) {
+          const hook = hookSaid.get(event.callId);
           const entry: AuditEntry = {
             ...base,
             callId: event.callId,
             tool: event.name,
             what: event.name,
-            action: 'allow',
-            by: 'rules',
-            reason: 'allowed without asking (a rule, the mode: auto, auto-edit or unleashed, or the built-in defaults)',
+            ...(event.allowedBy
+              ? allowedBy(event.allowedBy)
+              : hook
+                ? hookDecision(hook)
+                : {
+                    action: 'allow',
+                    by: 'rules',
+                    reason: 'allowed without asking (a rule, the mode or the built-in defaults; this log does not say which)',
+                  }),
           };
           ranUnasked.set(event.callId, entry);
           entries.push(entry);
@@ -112,6 +143,11 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
         if (unasked) {
           unasked.what = event.title;
         } else if (event.outcome === 'denied' && !callsAsked.has(event.callId)) {
+          const hook = hookSaid.get(event.callId);
+          if (hook) {
+            entries.push({ ...base, callId: event.callId, tool: event.name, what: event.title, ...hookDecision(hook) });
+            break;
+          }
           entries.push({
             ...base,
             callId: event.callId,
@@ -157,11 +193,41 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
   return entries.sort((a, b) => a.at - b.at || a.seq - b.seq);
 }
 
+function allowedBy(
+  allowed: NonNullable<EventOf<'tool.started'>['allowedBy']>,
+): Pick<AuditEntry, 'action' | 'by' | 'rule' | 'source' | 'reason'> {
+  const by: AuditDecider =
+    allowed.source === 'managed' ? 'managed policy' : allowed.reason.startsWith('Unleashed mode allows') ? 'unleashed mode' : 'rules';
+  return {
+    action: 'allow',
+    by,
+    ...(allowed.rule !== undefined ? { rule: allowed.rule } : {}),
+    ...(allowed.source !== undefined ? { source: allowed.source } : {}),
+    reason: allowed.reason,
+  };
+}
+
+function hookDecision(hook: EventOf<'hook.ran'>): Pick<AuditEntry, 'action' | 'by' | 'rule' | 'source' | 'reason'> {
+  return {
+    action: hook.decision === 'allow' && hook.result !== 'blocked' ? 'allow' : 'deny',
+    by: 'hook',
+    rule: hook.command,
+    source: hook.source,
+    reason: `${hook.hookEvent} hook${hook.reason ? `: ${hook.reason}` : ''}`,
+  };
+}
+
 function refusal(output: string): Pick<AuditEntry, 'by' | 'rule' | 'reason'> {
   const byRule = DENIED_BY_RULE.exec(output);
   if (byRule) {
     const reason = byRule[2] as string;
-    return { by: reason.includes(MANAGED_RULE_NOTE) ? 'managed policy' : 'rules', rule: byRule[1] as string, reason };
+    const managed = reason.includes(MANAGED_RULE_NOTE);
+    return {
+      by: managed ? 'managed policy' : 'rules',
+      rule: byRule[1] as string,
+      ...(managed ? { source: 'managed' as const } : {}),
+      reason,
+    };
   }
   const byPolicy = DENIED_BY_POLICY.exec(output);
   return { by: 'rules', reason: byPolicy ? (byPolicy[1] as string) : output };

@@ -3,7 +3,7 @@ import { CommandPart } from './commandParts';
 import { FileChange } from './fileChange';
 import { ConversationItem, ModelApi, ToolCallItem, Usage } from './conversation';
 import { Json } from './json';
-import { Decision, Risk } from './permissions';
+import { Decision, Risk, RuleSource } from './permissions';
 import { PlanStep } from './plan';
 import { SandboxNote } from './sandbox';
 
@@ -111,6 +111,12 @@ export const ToolStarted = z.object({
   callId: z.string(),
   name: z.string(),
   args: Json,
+  /**
+   * For a call that ran with no question asked: what let it (the engine's reason, and the rule with
+   * where it came from when a rule did), so the audit can say who decided. Absent when a person or a
+   * hook answered, and in logs written before it was recorded.
+   */
+  allowedBy: z.object({ reason: z.string(), rule: z.string().optional(), source: RuleSource.optional() }).optional(),
 });
 
 export const ToolOutcome = z.enum(['ok', 'error', 'denied', 'unknown', 'aborted']);

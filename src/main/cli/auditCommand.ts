@@ -9,7 +9,21 @@ import { auditUsage } from './usage';
 /** One decision as `tether audit` prints it: the log's entry with its session's project. */
 type AuditRow = AuditEntry & { project: string };
 
-const CSV_COLUMNS = ['time', 'session', 'project', 'seq', 'call', 'tool', 'what', 'action', 'decided_by', 'rule', 'scope', 'reason'];
+const CSV_COLUMNS = [
+  'time',
+  'session',
+  'project',
+  'seq',
+  'call',
+  'tool',
+  'what',
+  'action',
+  'decided_by',
+  'rule',
+  'rule_source',
+  'scope',
+  'reason',
+];
 
 export async function auditCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -74,6 +88,7 @@ function csvFields(row: AuditRow): string[] {
     row.action,
     row.by,
     row.rule ?? '',
+    row.source ?? '',
     row.scope ?? '',
     row.reason ?? '',
   ];
@@ -81,7 +96,10 @@ function csvFields(row: AuditRow): string[] {
 
 function textLine(row: AuditRow): string {
   const when = isoTime(row.at).replace('T', ' ').slice(0, 19);
-  const rule = row.rule ? ` (rule ${row.rule}${row.scope && row.scope !== 'once' ? `, ${row.scope}` : ''})` : '';
+  const from = row.source ? ` from ${row.source}` : '';
+  const rule = row.rule
+    ? ` (${row.by === 'hook' ? 'hook' : 'rule'} ${row.rule}${from}${row.scope && row.scope !== 'once' ? `, ${row.scope}` : ''})`
+    : '';
   // One line per decision: a summary's own line breaks would make it look like several.
   const what = row.what.replace(/\s*\n\s*/g, ' ⏎ ');
   return `${when}  ${row.sessionId}  ${row.action.padEnd(10)} by ${row.by}${rule}  ${row.tool ?? '-'}: ${what}  [${row.project}]`;

@@ -56,8 +56,9 @@ revoke   revokes one of them.`;
 export const auditUsage = `Usage: tether audit [--since <date>] [--session <id>] [--json | --csv] [--data-dir <dir>]
 
 Lists every permission decision, oldest first: what was asked or run, when, in which session and
-project, and who decided (the person, a rule, the headless default or --unleashed, a run option
-such as --no-sandbox). Questions still waiting are listed as waiting.
+project, and who decided (the person, a rule and where it came from, the managed policy, a hook,
+unleashed mode, the headless default or --unleashed, a run option such as --no-sandbox). Questions
+still waiting are listed as waiting.
 
 Options:
   --since <date>       only decisions from then on: 2026-12-01, 2026-12-01T09:00, or back from now: 30m, 12h, 7d

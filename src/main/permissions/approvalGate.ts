@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import type { SessionEvent, ToolOutcome } from '../../shared/events';
+import type { EventOf, SessionEvent, ToolOutcome } from '../../shared/events';
 import type { FileChange } from '../../shared/fileChange';
 import type { Json } from '../../shared/json';
 import type { Decision } from '../../shared/permissions';
@@ -72,7 +72,15 @@ export type OutsideContent = Pick<PolicyVerdict, 'egress' | 'readsOutside'>;
  * model about their edit), or do not, with the outcome and result the ledger records.
  */
 export type Permission =
-  | ({ action: 'allow'; args: unknown; editNote?: string; sandboxNote?: SandboxNote; approvedFile?: { hash: string } } & OutsideContent)
+  | ({
+      action: 'allow';
+      args: unknown;
+      editNote?: string;
+      sandboxNote?: SandboxNote;
+      approvedFile?: { hash: string };
+      /** The rules or the mode let it run with no question: what the log keeps of why (tool.started's allowedBy). */
+      allowedBy?: AllowedBy;
+    } & OutsideContent)
   | { action: 'refuse'; outcome: Extract<ToolOutcome, 'denied' | 'error'>; title: string; message: string };
 
 /**
@@ -130,7 +138,9 @@ export class ApprovalGate {
       // A question asked before a restart that the rules now settle (a rule added, the folder trusted
       // meanwhile) is answered by them, so it leaves the inbox and the session is no longer waiting.
       settleQuestions(log, callId, { action: verdict.action, scope: 'once', by: 'policy' });
-      return verdict.action === 'allow' ? { action: 'allow', args, ...outsideContent(verdict) } : this.refused(args, deniedBy(verdict));
+      return verdict.action === 'allow'
+        ? { action: 'allow', args, allowedBy: allowedBy(verdict), ...outsideContent(verdict) }
+        : this.refused(args, deniedBy(verdict));
     }
 
     // A request asked before a restart is still the person's to answer: wait for it, do not ask twice.
@@ -443,6 +453,16 @@ function withHook(verdict: PolicyVerdict, said: HookDecision | undefined): Polic
  */
 function hookMayAnswer(verdict: PolicyVerdict, tool: GatedTool, sandbox: CommandSandbox): boolean {
   return verdict.rule === undefined && verdict.taint === undefined && unsandboxedNote(tool, sandbox) === undefined;
+}
+
+type AllowedBy = NonNullable<EventOf<'tool.started'>['allowedBy']>;
+
+function allowedBy(verdict: PolicyVerdict): AllowedBy {
+  return {
+    reason: verdict.reason,
+    ...(verdict.rule !== undefined ? { rule: verdict.rule } : {}),
+    ...(verdict.source !== undefined ? { source: verdict.source } : {}),
+  };
 }
 
 function deniedBy(verdict: PolicyVerdict): string {

@@ -144,7 +144,13 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
       // As afterToolCall: the hook reports its own failures.
     }
   }
-  deps.log.append({ type: 'tool.started', callId: call.callId, name: tool.name, args: allowed as Json });
+  deps.log.append({
+    type: 'tool.started',
+    callId: call.callId,
+    name: tool.name,
+    args: allowed as Json,
+    ...(permission.allowedBy ? { allowedBy: permission.allowedBy } : {}),
+  });
   const result = await runWithTimeout(tool, allowed, call.callId, deps, gate, permission.sandboxNote, permission.approvedFile);
   // As Claude Code's: PostToolUse hooks run after a call that succeeded, and what they say goes to the model with its result.
   const after =
