@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventOf, StoredEvent } from '../src/shared/events';
@@ -404,6 +404,46 @@ describe("a project's hooks", () => {
     const second = await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
     expect(outcomes(second.events)).toEqual(['read_file:denied']);
     expect(second.told[0]).toContain('project says no');
+  });
+});
+
+describe('where hooks run', () => {
+  // A trusted project's hook scripts live in the repository, where the agent can edit them: run outside
+  // the fence, an edited script would be a way out. The person's own hooks run outside it.
+  it("a trusted project's hook runs inside the fence: it cannot write outside the workspace; the person's own hook can", async () => {
+    const folder = project();
+    const outside = tempDir('tether-hooks-outside-');
+    mkdirSync(path.join(folder, '.tether'));
+    writeFileSync(
+      path.join(folder, '.tether/settings.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: '*',
+              hooks: [{ type: 'command', command: `echo escaped > ${outside}/from-project; echo inside > from-project-inside` }],
+            },
+          ],
+        },
+      }),
+    );
+    userSettings({
+      hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `echo mine > ${outside}/from-person` }] }] },
+    });
+    const first = await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
+    await server?.close();
+    const projectRow = core.store.projects.byPath(core.store.sessions.get(first.sessionId)?.workspace ?? '');
+    core.store.projects.setTrusted(projectRow!.id, true);
+    rmSync(path.join(outside, 'from-person'), { force: true });
+
+    const second = await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
+    expect(outcomes(second.events)).toEqual(['read_file:ok']);
+    // The project's hook ran (its write inside the workspace landed), but not outside it.
+    expect(readFileSync(path.join(folder, 'from-project-inside'), 'utf8')).toBe('inside\n');
+    expect(existsSync(path.join(outside, 'from-project'))).toBe(false);
+    // The person's own hook is theirs: it wrote where they told it to.
+    expect(readFileSync(path.join(outside, 'from-person'), 'utf8')).toBe('mine\n');
+    expect(hookRuns(second.events).map((hook) => hook.source)).toEqual(['user', 'project']);
   });
 });
 

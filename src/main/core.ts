@@ -218,6 +218,9 @@ export function createCore(options: CoreOptions): Core {
         env: commandEnvironment(process.env, settings.shellEnvironment).env,
         append: (event) => log.append(event),
         signal: run.signal,
+        ...(sandbox.off === undefined && sandbox.availability.available
+          ? { fence: (command: string, cwd: string) => sandbox.wrap(command, cwd) }
+          : {}),
       });
       // Servers start here, the first time a session needs the tool list; the list then stays fixed for the run.
       const mcpServers = sessionMcpServers({

@@ -12,10 +12,12 @@ import { hookToolName, matcherMatches } from './toolNames';
  * 2, with its stderr for the model), a decision about the call (deny beats ask beats allow), context
  * for the model, and the problems of hooks that failed. A failing hook never fails the session.
  *
- * Where hooks run: outside the sandbox, like Claude Code's. They are configuration the person wrote
- * (or a project's, run only once the person trusts its folder), not the model's actions, and formatters
- * and notifiers need the person's tools and network. They do get the environment commands get
- * (terminal/commandEnvironment.ts), so no secret the fence hides from commands reaches a hook.
+ * Where hooks run: the person's own (their settings) outside the sandbox, like Claude Code's: they are
+ * configuration the person wrote, and formatters and notifiers need the person's tools and network. A
+ * project's hooks run only once the person trusts its folder, and then inside the fence, as the
+ * session's commands do: their scripts usually live in the repository, where the agent can edit them,
+ * so outside the fence an edited script would be a way out of it. Every hook gets the environment
+ * commands get (terminal/commandEnvironment.ts), so no secret the fence hides reaches a hook.
  */
 
 export interface SessionHooksOptions {
@@ -31,6 +33,19 @@ export interface SessionHooksOptions {
   append(event: SessionEvent): unknown;
   /** Aborted when the person stops the session: a running hook is stopped, and no more start. */
   signal?: AbortSignal;
+  /**
+   * Wraps a project hook's command in the session's fence (the command sandbox); absent when the
+   * session's commands run outside it (the sandbox turned off, or none available and the person
+   * chose to run commands anyway), and project hooks then run as those commands do.
+   */
+  fence?: (command: string, cwd: string) => Promise<FencedCommand>;
+}
+
+/** A command wrapped in the fence: what to run, what to add to its environment, and what to do after. */
+export interface FencedCommand {
+  command: string;
+  env: Record<string, string>;
+  finish(output: string): unknown;
 }
 
 /** What the hooks of one event came to. */
@@ -97,14 +112,27 @@ export class SessionHooks {
         options.append({ ...ran, result: 'untrusted', durationMs: 0 });
         continue;
       }
+      let fenced: FencedCommand | undefined;
+      if (hook.source === 'project' && options.fence) {
+        try {
+          fenced = await options.fence(hook.command, options.workspace);
+        } catch (error) {
+          // A project hook never runs outside the fence the session's commands are held in.
+          const problem = `The hook \`${hook.command}\` did not run: the sandbox its project's hooks run in could not start (${(error as Error).message}).`;
+          options.append({ ...ran, result: 'failed', exitCode: null, durationMs: 0, problem });
+          outcome.problems.push(problem);
+          continue;
+        }
+      }
       const result = await runHookCommand({
-        command: hook.command,
+        command: fenced?.command ?? hook.command,
         stdin,
         cwd: options.workspace,
-        env: { ...options.env, CLAUDE_PROJECT_DIR: options.workspace, TETHER_PROJECT_DIR: options.workspace },
+        env: { ...options.env, ...fenced?.env, CLAUDE_PROJECT_DIR: options.workspace, TETHER_PROJECT_DIR: options.workspace },
         timeoutMs: hook.timeoutSeconds * 1000,
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      fenced?.finish(result.stdout + result.stderr);
       const answer = readHookAnswer(event, hook, result);
       const forModel = sessionNote(event, answer);
       const logged: EventOf<'hook.ran'> = {
