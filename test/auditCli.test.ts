@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, cliSetUp, closeCliModels, runCli } from './support/cli';
@@ -61,5 +61,31 @@ describe('tether audit after real runs', () => {
     const bad = await runCli(['audit', '--session', 'nope'], withPolicy);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe('tether: No session nope. List them with: tether sessions\n');
+  });
+
+  it('keeps the managed policy’s ask rules under --unleashed: a headless run has nobody to ask', async () => {
+    const { env, flags, repo, server } = await cliSetUp([
+      {
+        toolCalls: [
+          { name: 'run_command', arguments: { command: 'touch ran' } },
+          { name: 'run_command', arguments: { command: 'mkdir made' } },
+        ],
+      },
+      { text: 'One was refused.' },
+    ]);
+    const policy = path.join(tempDir(), 'managed-settings.json');
+    writeFileSync(policy, JSON.stringify({ permissions: { ask: ['run_command(touch *)'] } }));
+    const withPolicy = { ...env, TETHER_MANAGED_SETTINGS: policy };
+    const run = await runCli(['run', 'do it', '--unleashed', '--json', ...flags], withPolicy);
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(repo, 'ran'))).toBe(false);
+    expect(existsSync(path.join(repo, 'made'))).toBe(true);
+    expect(JSON.stringify(server.requests[1])).toContain('The managed policy wants a person to decide this');
+
+    const rows = JSON.parse((await runCli(['audit', '--json'], withPolicy)).stdout) as Array<{ what: string; action: string; by: string }>;
+    expect(rows.map((row) => [row.what, row.action, row.by])).toEqual([
+      ['touch ran', 'deny', 'headless default'],
+      ['Ran: mkdir made', 'allow', 'unleashed mode'],
+    ]);
   });
 });

@@ -188,6 +188,7 @@ export class ApprovalGate {
           summary,
           args: args as Json,
           reason: verdict.reason,
+          ...(verdict.managedAsk ? { managedAsk: true } : {}),
         },
         deps.signal,
       );

@@ -19,6 +19,8 @@ export interface ApprovalRequest {
   leavesFence?: boolean;
   /** Set when a running command waits to connect to a host its sandbox fence does not allow. */
   network?: { host: string; port: number };
+  /** Set when the managed policy's ask rule asks: only a person may answer it, never --unleashed. */
+  managedAsk?: boolean;
 }
 
 /**
@@ -47,6 +49,14 @@ export class HeadlessBroker implements Broker {
           `Not run outside the sandbox: ${request.reason} A headless run keeps every command inside the sandbox` +
           `${this.options.unleashed ? ', --unleashed included' : ''}. Work inside the fence (the workspace, no secrets, ` +
           'only the allowed hosts), or say what needs to run outside it; only the person can choose to run without the sandbox (tether run --no-sandbox).',
+      };
+    }
+    if (this.options.unleashed && request.managedAsk) {
+      return {
+        action: 'deny',
+        scope: 'once',
+        by: 'headless',
+        message: `${request.reason} The managed policy wants a person to decide this, and a headless run has nobody to ask (--unleashed does not answer it).`,
       };
     }
     if (this.options.unleashed) return { action: 'allow', scope: 'once', by: 'headless' };

@@ -690,6 +690,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       if (decided.rule) {
         verdict.rule = decided.rule.rule.pattern;
         verdict.source = decided.rule.rule.source;
+        if (decided.action === 'ask' && verdict.source === 'managed') verdict.managedAsk = true;
       } else if (decided.rules && decided.rules.length > 0) {
         verdict.rule = decided.rules.map((r) => r.rule.pattern).join(', ');
       }

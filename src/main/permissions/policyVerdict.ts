@@ -34,6 +34,8 @@ export interface PolicyVerdict {
   rule?: string;
   /** Where the deciding rule came from. */
   source?: RuleSource;
+  /** An ask by the managed policy's rule: only a person answers it (a headless run denies it, --unleashed or not). */
+  managedAsk?: true;
   /** For run_command: the simple commands found (argv, wrappers stripped); null when the command cannot be pinned down. */
   commands?: string[][] | null;
   /** For run_command that could be pinned down: what each part does, in words (explanation only; the verdict does not read it). */
