@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { explain } from '../src/main/cli/permissionsCommand';
 import { headlessRun } from '../src/main/cli/headlessRun';
+import { sessionHookConfig } from '../src/main/hooks/sessionHookConfig';
 import { sessionMcpServers } from '../src/main/mcp/loadMcpServers';
 import { sessionRuleSet } from '../src/main/permissions/sessionRules';
 import { initShellParser } from '../src/main/permissions/shell/parser';
@@ -197,5 +198,23 @@ describe('the managed policy’s switches', () => {
     );
     await expect(headlessRun(['--no-sandbox', '--data-dir', dataDir, 'do it'])).rejects.toThrow('(disableNoSandbox)');
     expect(existsSync(path.join(dataDir, 'tether.db'))).toBe(false);
+  });
+
+  it('adds its hooks before the person’s and the project’s, and a bad one fails closed', () => {
+    const policyFile = usePolicy({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/opt/guard.sh', timeout: 5 }] }] },
+    });
+    const dataDir = tempDir();
+    writeFileSync(
+      path.join(dataDir, 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'mine.sh' }] }] } }),
+    );
+    expect(sessionHookConfig(dataDir, tempDir()).map((hook) => [hook.source, hook.command, hook.matcher ?? null])).toEqual([
+      ['managed', '/opt/guard.sh', 'Bash'],
+      ['user', 'mine.sh', null],
+    ]);
+    const bad = usePolicy({ hooks: { PreToolUse: [{ matcher: '(', hooks: [] }] } });
+    expect(bad).not.toBe(policyFile);
+    expect(() => sessionHookConfig(dataDir, tempDir())).toThrow(bad);
   });
 });

@@ -409,7 +409,7 @@ export const SessionRewindUndone = z.object({
 export const HookRan = z.object({
   type: z.literal('hook.ran'),
   hookEvent: z.enum(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop']),
-  source: z.enum(['user', 'project']),
+  source: z.enum(['managed', 'user', 'project']),
   command: z.string(),
   /** The tool call it ran for (the tool events). */
   callId: z.string().optional(),

@@ -46,8 +46,11 @@ const MatcherGroup = z.looseObject({
 
 const HooksSection = z.record(z.string(), z.array(MatcherGroup));
 
-/** Where a hook was configured: the person's own settings, or the project's (which run only once it is trusted). */
-export type HookSource = 'user' | 'project';
+/**
+ * Where a hook was configured: the machine's managed policy, the person's own settings, or the
+ * project's (which run only once it is trusted).
+ */
+export type HookSource = 'managed' | 'user' | 'project';
 
 export interface ConfiguredHook {
   event: HookEvent;

@@ -29,6 +29,8 @@ const ManagedPolicyFile = z.strictObject({
   outsideContent: OutsideContentSetting.optional(),
   /** The only MCP servers that start, by name; any other is listed with why it did not. */
   allowedMcpServers: z.array(z.string().min(1)).optional(),
+  /** Hooks in Claude Code's shape, run in every session whatever the folder's trust (hooks/hookSettings.ts reads them). */
+  hooks: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type ManagedPolicySettings = z.infer<typeof ManagedPolicyFile>;
@@ -147,6 +149,8 @@ function managedPolicyFixes(policy: ManagedPolicy): string[] {
   if (policy.allowedModelBaseUrls) fixes.push(`model servers allowed: ${policy.allowedModelBaseUrls.join(', ') || 'none'}`);
   if (policy.outsideContent) fixes.push(`after reading outside content: at least "${policy.outsideContent}"`);
   if (policy.allowedMcpServers) fixes.push(`MCP servers allowed: ${policy.allowedMcpServers.join(', ') || 'none'}`);
+  const hookEvents = Object.keys(policy.hooks ?? {});
+  if (hookEvents.length > 0) fixes.push(`hooks that always run: ${hookEvents.join(', ')}`);
   return fixes;
 }
 
