@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventOf, StoredEvent } from '../src/shared/events';
@@ -113,7 +113,8 @@ describe('PreToolUse hooks', () => {
 
   it("gets Claude Code's JSON on stdin: session id, cwd, event name, Claude Code's tool name, the input with an absolute file_path", async () => {
     const folder = project();
-    const seen = path.join(tempDir('tether-hook-seen-'), 'seen.jsonl');
+    // Hooks run inside the fence: what this one records goes in the workspace.
+    const seen = path.join(folder, 'seen.jsonl');
     const recorder = script(
       tempDir('tether-hook-scripts-'),
       'record.js',
@@ -284,7 +285,7 @@ describe('PostToolUse hooks', () => {
 
   it('gets tool_response, and its exit 2 (the call already ran) and additionalContext reach the model with the result', async () => {
     const folder = project();
-    const seen = path.join(tempDir('tether-hook-seen-'), 'response.json');
+    const seen = path.join(folder, 'response.json');
     const review = script(
       tempDir('tether-hook-scripts-'),
       'review.sh',
@@ -329,7 +330,8 @@ describe('session hooks', () => {
   }
 
   it("SessionStart's output and UserPromptSubmit's additionalContext reach the model with the task, marked as a hook's", async () => {
-    const seen = path.join(tempDir('tether-hook-seen-'), 'prompt.json');
+    const folder = project();
+    const seen = path.join(folder, 'prompt.json');
     userSettings({
       hooks: {
         SessionStart: [{ hooks: [{ type: 'command', command: 'echo "Today is audit day."' }] }],
@@ -345,7 +347,7 @@ describe('session hooks', () => {
         ],
       },
     });
-    const { outcome, events, requests } = await runTurns(project(), [{ text: 'done' }]);
+    const { outcome, events, requests } = await runTurns(folder, [{ text: 'done' }]);
     expect(outcome.status).toBe('done');
     expect(requests[0]).toContain('A SessionStart hook configured in settings adds:\\nToday is audit day.');
     expect(requests[0]).toContain('A UserPromptSubmit hook configured in settings adds:\\nTicket ABC-1 is related.');
@@ -408,9 +410,10 @@ describe("a project's hooks", () => {
 });
 
 describe('where hooks run', () => {
-  // A trusted project's hook scripts live in the repository, where the agent can edit them: run outside
-  // the fence, an edited script would be a way out. The person's own hooks run outside it.
-  it("a trusted project's hook runs inside the fence: it cannot write outside the workspace; the person's own hook can", async () => {
+  // A hook runs in the session's folder, and what it runs often comes from there (a project's scripts,
+  // the workspace's prettier behind `npx`), which the agent can edit: outside the fence, an edited
+  // script would be a way out. Every hook runs inside the fence, the person's own too.
+  it("a trusted project's hook and the person's own hook run inside the fence: they write in the workspace, never outside it", async () => {
     const folder = project();
     const outside = tempDir('tether-hooks-outside-');
     mkdirSync(path.join(folder, '.tether'));
@@ -427,23 +430,22 @@ describe('where hooks run', () => {
         },
       }),
     );
-    userSettings({
-      hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `echo mine > ${outside}/from-person` }] }] },
-    });
+    // The person's hook runs a script the agent could have rewritten: the workspace's own.
+    script(folder, 'format.sh', `#!/bin/bash\necho escaped > ${outside}/from-person\necho inside > from-person-inside\n`);
+    userSettings({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: './format.sh' }] }] } });
     const first = await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
     await server?.close();
     const projectRow = core.store.projects.byPath(core.store.sessions.get(first.sessionId)?.workspace ?? '');
     core.store.projects.setTrusted(projectRow!.id, true);
-    rmSync(path.join(outside, 'from-person'), { force: true });
 
     const second = await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
     expect(outcomes(second.events)).toEqual(['read_file:ok']);
-    // The project's hook ran (its write inside the workspace landed), but not outside it.
-    expect(readFileSync(path.join(folder, 'from-project-inside'), 'utf8')).toBe('inside\n');
-    expect(existsSync(path.join(outside, 'from-project'))).toBe(false);
-    // The person's own hook is theirs: it wrote where they told it to.
-    expect(readFileSync(path.join(outside, 'from-person'), 'utf8')).toBe('mine\n');
     expect(hookRuns(second.events).map((hook) => hook.source)).toEqual(['user', 'project']);
+    // Both ran (their writes inside the workspace landed), and neither wrote outside it.
+    expect(readFileSync(path.join(folder, 'from-project-inside'), 'utf8')).toBe('inside\n');
+    expect(readFileSync(path.join(folder, 'from-person-inside'), 'utf8')).toBe('inside\n');
+    expect(existsSync(path.join(outside, 'from-project'))).toBe(false);
+    expect(existsSync(path.join(outside, 'from-person'))).toBe(false);
   });
 });
 
@@ -529,7 +531,7 @@ describe('hooks and the session', () => {
 describe('the environment hooks get', () => {
   it("is the commands' environment: no secret the fence hides, CLAUDE_PROJECT_DIR set", async () => {
     const folder = project();
-    const seen = path.join(tempDir('tether-hook-seen-'), 'env.txt');
+    const seen = path.join(folder, 'env.txt');
     userSettings({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `env > ${seen}` }] }] } });
     process.env.HOOK_TEST_API_TOKEN = 'hunter2-secret';
     process.env.HOOK_TEST_PLAIN = 'visible';

@@ -12,12 +12,15 @@ import { hookToolName, matcherMatches } from './toolNames';
  * 2, with its stderr for the model), a decision about the call (deny beats ask beats allow), context
  * for the model, and the problems of hooks that failed. A failing hook never fails the session.
  *
- * Where hooks run: the person's own (their settings) outside the sandbox, like Claude Code's: they are
- * configuration the person wrote, and formatters and notifiers need the person's tools and network. A
- * project's hooks run only once the person trusts its folder, and then inside the fence, as the
- * session's commands do: their scripts usually live in the repository, where the agent can edit them,
- * so outside the fence an edited script would be a way out of it. Every hook gets the environment
- * commands get (terminal/commandEnvironment.ts), so no secret the fence hides reaches a hook.
+ * Where hooks run: inside the fence, as the session's commands do (Claude Code runs them outside).
+ * A hook runs in the session's folder, and what it runs often comes from there: a project's hook
+ * scripts, and the person's own hooks too (`npx prettier --write` runs the workspace's prettier,
+ * `npm run lint` its scripts). The agent can change all of that, in auto-edit mode without a
+ * question, so a hook run outside the fence would be a way out of it. Formatters and guards work
+ * inside it (they write in the workspace, read what they need); where the session's commands run
+ * outside the sandbox (turned off, or none available), so do its hooks. A project's hooks run only
+ * once the person trusts its folder. Every hook gets the environment commands get
+ * (terminal/commandEnvironment.ts), so no secret the fence hides reaches a hook.
  */
 
 export interface SessionHooksOptions {
@@ -34,9 +37,9 @@ export interface SessionHooksOptions {
   /** Aborted when the person stops the session: a running hook is stopped, and no more start. */
   signal?: AbortSignal;
   /**
-   * Wraps a project hook's command in the session's fence (the command sandbox); absent when the
-   * session's commands run outside it (the sandbox turned off, or none available and the person
-   * chose to run commands anyway), and project hooks then run as those commands do.
+   * Wraps a hook's command in the session's fence (the command sandbox); absent when the session's
+   * commands run outside it (the sandbox turned off, or none available and the person chose to run
+   * commands anyway), and hooks then run as those commands do.
    */
   fence?: (command: string, cwd: string) => Promise<FencedCommand>;
 }
@@ -113,12 +116,12 @@ export class SessionHooks {
         continue;
       }
       let fenced: FencedCommand | undefined;
-      if (hook.source === 'project' && options.fence) {
+      if (options.fence) {
         try {
           fenced = await options.fence(hook.command, options.workspace);
         } catch (error) {
-          // A project hook never runs outside the fence the session's commands are held in.
-          const problem = `The hook \`${hook.command}\` did not run: the sandbox its project's hooks run in could not start (${(error as Error).message}).`;
+          // A hook never runs outside the fence the session's commands are held in.
+          const problem = `The hook \`${hook.command}\` did not run: the sandbox hooks run in could not start (${(error as Error).message}).`;
           options.append({ ...ran, result: 'failed', exitCode: null, durationMs: 0, problem });
           outcome.problems.push(problem);
           continue;
