@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeServices, openServices } from './support/appServices';
-import { removeTempDirs, tempDir } from './support/tempDirs';
+import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 
 // Settings through the contract, under a managed policy named by TETHER_MANAGED_SETTINGS: what it
 // fixes is in the view, and a change it forbids is refused with a message naming it.
@@ -70,5 +70,16 @@ describe('Settings under a managed policy', () => {
     vi.stubEnv('TETHER_MANAGED_SETTINGS', '');
     const { handlers } = await openServices({ dataDir: tempDir() });
     expect((await handlers['settings:get']({})).managedPolicy).toBeUndefined();
+  });
+
+  it('refuses to switch a session to unleashed when the policy turns it off, and allows the other modes', async () => {
+    const file = usePolicy({ disableUnleashed: true });
+    const app = await openServices({ dataDir: tempDir(), turns: [{ text: 'Nothing to do.' }] });
+    const { sessionId } = await app.handlers['session:start']({ workspace: fixtureRepo('failing-test'), task: 'look' });
+    await app.waitForEvent('session.finished');
+    await expect(app.handlers['session:setMode']({ sessionId, mode: 'unleashed' })).rejects.toThrow(
+      `--unleashed is turned off by the managed policy ${file} (disableUnleashed).`,
+    );
+    expect((await app.handlers['session:setMode']({ sessionId, mode: 'auto-edit' })).mode).toBe('auto-edit');
   });
 });

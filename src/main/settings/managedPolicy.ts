@@ -121,10 +121,15 @@ export interface RunRequest {
   baseUrl: string;
 }
 
+/** Why the policy refuses unleashed mode (a run's --unleashed, or a session switched to it in the app); undefined when it allows it. */
+export function unleashedRefusal(policy: ManagedPolicy | undefined): string | undefined {
+  return policy?.disableUnleashed ? `--unleashed is turned off by the managed policy ${policy.file} (disableUnleashed).` : undefined;
+}
+
 /** Why the policy refuses this run, naming the policy file; undefined when it may go ahead. */
 export function policyRefusal(policy: ManagedPolicy | undefined, run: RunRequest): string | undefined {
   if (!policy) return undefined;
-  if (run.unleashed && policy.disableUnleashed) return `--unleashed is turned off by the managed policy ${policy.file} (disableUnleashed).`;
+  if (run.unleashed && policy.disableUnleashed) return unleashedRefusal(policy);
   if (run.noSandbox && (policy.disableNoSandbox || policy.requireSandbox)) {
     const switchName = policy.disableNoSandbox ? 'disableNoSandbox' : 'requireSandbox';
     return `--no-sandbox is turned off by the managed policy ${policy.file} (${switchName}).`;

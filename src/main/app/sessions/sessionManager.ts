@@ -5,6 +5,7 @@ import type { Core } from '../../core';
 import type { ModelConfig } from '../../model/config';
 import type { PermissionEngine } from '../../permissions/engine';
 import type { SessionRow } from '../../store/sessions';
+import { readManagedPolicy, unleashedRefusal } from '../../settings/managedPolicy';
 import { ShuttingDown } from '../../terminal/shuttingDown';
 import { RequestError } from '../../../shared/requestError';
 import { InteractiveBroker } from './interactiveBroker';
@@ -126,6 +127,8 @@ export class SessionManager {
 
   setMode(sessionId: string, mode: PermissionMode): SessionSummary {
     this.requireSession(sessionId);
+    const refused = mode === 'unleashed' ? unleashedRefusal(readManagedPolicy()) : undefined;
+    if (refused) throw new RequestError('invalid_input', refused);
     this.modes.set(sessionId, mode);
     this.running.get(sessionId)?.engine?.setMode(mode);
     const summary = this.summary(sessionId);
