@@ -38,6 +38,8 @@ test('Settings shows what the managed policy fixes and why a choice is turned of
   await expect(notice).toContainText('deny rules that always apply: run_command(rm *)');
   await expect(notice).toContainText('unleashed runs (--unleashed) are turned off');
   const outside = page.getByTestId('settings-outside-content');
+  // The person's own choice (ask, the default) is below the floor: what applies is shown.
+  await expect(outside).toHaveValue('block');
   await expect(outside.locator('option[value="off"]')).toBeDisabled();
   await expect(outside.locator('option[value="ask"]')).toBeDisabled();
   await expect(outside.locator('option[value="block"]')).toBeEnabled();

@@ -30,6 +30,8 @@ describe('Settings under a managed policy', () => {
     });
     const { handlers } = await openServices({ dataDir: tempDir() });
     const view = await handlers['settings:get']({});
+    // The person's own choice (ask, the default) is below the floor: the view shows what applies.
+    expect(view.outsideContent).toBe('block');
     expect(view.managedPolicy).toEqual({
       file,
       fixes: [

@@ -31,7 +31,7 @@ import { SessionManager } from './sessions/sessionManager';
 import { completeFolders } from './sessions/folderCompletion';
 import { WorkspaceFiles } from './sessions/workspaceFiles';
 import { readAppSettings, writeAppSettings } from '../settings/appSettings';
-import { managedPolicyView, settingsChangeRefusal } from '../settings/managedPolicy';
+import { atLeast, managedPolicyView, settingsChangeRefusal } from '../settings/managedPolicy';
 import { readPaneLayout, writePaneLayout } from '../settings/paneLayout';
 import type { ProjectRow } from '../store/projects';
 import type { RuleRow } from '../store/storedRules';
@@ -125,7 +125,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       hasApiKey: Boolean(model.apiKey),
       maxSteps: current.maxSteps ?? DEFAULT_MAX_STEPS,
       mode: current.mode ?? 'ask',
-      outsideContent: current.outsideContent ?? 'ask',
+      // What applies: the person's choice, raised to the managed policy's floor.
+      outsideContent: atLeast(current.outsideContent ?? 'ask', policy?.outsideContentFloor),
       modelConfigured: Boolean(current.model?.baseUrl || process.env.TETHER_BASE_URL?.trim() || model.apiKey),
       keyVariables: keyVariablesSet(),
       keyKept: keyStore.persistence,

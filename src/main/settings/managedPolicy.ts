@@ -110,7 +110,11 @@ const CARE: readonly OutsideContentSetting[] = ['off', 'ask', 'block'];
 
 /** The setting a session gets: the person's or the run's, raised to the policy's floor. */
 export function outsideContentWithFloor(policy: ManagedPolicy | undefined, setting: OutsideContentSetting): OutsideContentSetting {
-  const floor = policy?.outsideContent;
+  return atLeast(setting, policy?.outsideContent);
+}
+
+/** `setting`, or `floor` when that takes more care. */
+export function atLeast(setting: OutsideContentSetting, floor: OutsideContentSetting | undefined): OutsideContentSetting {
   return floor !== undefined && CARE.indexOf(floor) > CARE.indexOf(setting) ? floor : setting;
 }
 
