@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServedApp, type ServedApp } from './support/servedApp';
-import { keepScreenshot } from './support/ui';
+import { keepScreenshot, startTask } from './support/ui';
 
 // Settings under a managed policy (issue 21, item 2), through `tether serve` in Chromium: the policy
 // named by TETHER_MANAGED_SETTINGS is listed with what it fixes, the outside-content choices below
@@ -29,7 +29,7 @@ test('Settings shows what the managed policy fixes and why a choice is turned of
   const file = policyFile(
     JSON.stringify({ permissions: { deny: ['run_command(rm *)'] }, disableUnleashed: true, outsideContent: 'block' }),
   );
-  app = await startServedApp({ env: { TETHER_MANAGED_SETTINGS: file } });
+  app = await startServedApp({ env: { TETHER_MANAGED_SETTINGS: file }, turns: [{ text: 'Nothing to do.' }] });
   await page.goto(app.url);
   await page.getByTestId('settings-button').click();
 
@@ -45,6 +45,14 @@ test('Settings shows what the managed policy fixes and why a choice is turned of
   await expect(outside.locator('option[value="block"]')).toBeEnabled();
   await expect(page.getByTestId('settings-outside-content-fixed')).toContainText(`The managed policy (${file}) sets at least “block”`);
   await keepScreenshot(page, testInfo, 'managed-policy');
+
+  // A session's mode control does not offer what the policy turned off, and says why.
+  await page.getByTestId('settings-button').click();
+  await startTask(page, 'Look around');
+  const unleashed = page.getByTestId('mode-select').locator('option[value="unleashed"]');
+  await expect(unleashed).toBeDisabled();
+  await expect(unleashed).toHaveText('unleashed (off: managed policy)');
+  await expect(unleashed).toHaveAttribute('title', `Turned off by the managed policy (${file})`);
 });
 
 test('a managed policy that cannot be read is shown as the reason nothing runs', async ({ page }) => {

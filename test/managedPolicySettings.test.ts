@@ -41,6 +41,7 @@ describe('Settings under a managed policy', () => {
         'MCP servers allowed: github',
       ],
       outsideContentFloor: 'block',
+      unleashedDisabled: true,
     });
   });
 

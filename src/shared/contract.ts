@@ -307,6 +307,8 @@ export const ManagedPolicyView = z.object({
   fixes: z.array(z.string()),
   /** The least care for outside content it allows: the choices below it are disabled. */
   outsideContentFloor: OutsideContentSetting.optional(),
+  /** It turns unleashed off: the mode control does not offer it. */
+  unleashedDisabled: z.boolean().optional(),
   /** Why it cannot be used, when it cannot: no session starts until it is fixed. */
   problem: z.string().optional(),
 });

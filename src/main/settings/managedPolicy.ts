@@ -172,6 +172,7 @@ export function managedPolicyView(): ManagedPolicyView | undefined {
       file: policy.file,
       fixes: managedPolicyFixes(policy),
       ...(policy.outsideContent ? { outsideContentFloor: policy.outsideContent } : {}),
+      ...(policy.disableUnleashed ? { unleashedDisabled: true } : {}),
     };
   } catch (error) {
     if (!(error instanceof ManagedPolicyError)) throw error;

@@ -13,6 +13,10 @@ const modes: { value: PermissionMode; label: string }[] = [
 /** The session's permission mode. Unleashed is one deliberate step further: it asks to be confirmed. */
 export function ModeControl({ sessionId, mode }: { sessionId: string; mode: PermissionMode }) {
   const setSessionMode = useApp((state) => state.setSessionMode);
+  // The managed policy may turn unleashed off; main refuses it anyway, the control says so first.
+  const unleashedOffBy = useApp((state) =>
+    state.settings?.managedPolicy?.unleashedDisabled ? state.settings.managedPolicy.file : undefined,
+  );
   const [confirming, setConfirming] = useState(false);
 
   function handleChange(value: PermissionMode) {
@@ -42,8 +46,13 @@ export function ModeControl({ sessionId, mode }: { sessionId: string; mode: Perm
         onChange={(event) => handleChange(event.target.value as PermissionMode)}
       >
         {modes.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
+          <option
+            key={option.value}
+            value={option.value}
+            disabled={option.value === 'unleashed' && unleashedOffBy !== undefined && mode !== 'unleashed'}
+            title={option.value === 'unleashed' && unleashedOffBy ? `Turned off by the managed policy (${unleashedOffBy})` : undefined}
+          >
+            {option.value === 'unleashed' && unleashedOffBy ? `${option.label} (off: managed policy)` : option.label}
           </option>
         ))}
       </select>
