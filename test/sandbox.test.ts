@@ -36,6 +36,8 @@ async function runWriteOutside(
     home?: string;
     sandboxOffBy?: string;
     prepare?: (workspace: string) => void;
+    /** Why nothing may run outside the sandbox (the managed policy's requireSandbox). */
+    required?: string;
   } = {},
 ) {
   const dataDir = tempDir('tether-data-');
@@ -53,7 +55,12 @@ async function runWriteOutside(
   const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'responses' };
   const sessionId = core.createSession({ workspace, task: 'touch a file', model, maxSteps: 5 });
   const sandbox = options.noSandbox
-    ? createCommandSandbox({ workspace, dataDir, pathEnv: path.join(workspace, 'no-bin') })
+    ? createCommandSandbox({
+        workspace,
+        dataDir,
+        pathEnv: path.join(workspace, 'no-bin'),
+        ...(options.required ? { required: options.required } : {}),
+      })
     : options.home
       ? createCommandSandbox({ workspace, dataDir, home: options.home })
       : undefined;
@@ -122,6 +129,14 @@ describe('run_command in the sandbox, through the agent loop', () => {
       outcome: 'ok',
       metadata: { sandbox: 'unavailable' },
     });
+  });
+
+  it('with no sandbox available where the managed policy requires one, the request does not say the command runs unsandboxed, and it does not run', async () => {
+    const person = new AllowingPerson();
+    const required = 'the managed policy /etc/tether/managed-settings.json requires it (requireSandbox)';
+    const { outside, events } = await runWriteOutside(person, undefined, { noSandbox: true, inside: true, required });
+    expect(asked(events).map((event) => event.sandbox)).toEqual([undefined]);
+    expect(existsSync(outside)).toBe(false);
   });
 
   it('with no sandbox available, a command the person edited before allowing runs after that one dialog', async () => {

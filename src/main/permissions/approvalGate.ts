@@ -431,7 +431,15 @@ async function previewChange(tool: GatedTool, args: unknown, workspace: Workspac
 
 /** For a command, when no sandbox is available: the dialog says so (and the person's allow covers it). */
 function unsandboxedNote(tool: GatedTool, sandbox: CommandSandbox | undefined): SandboxNote | undefined {
-  if (tool.risk !== 'exec' || !sandbox || sandbox.off || sandbox.availability.available || sandbox.unavailable === 'refuse')
+  // Where commands never run outside the sandbox (refused, or the managed policy requires it) nothing runs unsandboxed.
+  if (
+    tool.risk !== 'exec' ||
+    !sandbox ||
+    sandbox.off ||
+    sandbox.availability.available ||
+    sandbox.unavailable === 'refuse' ||
+    sandbox.required
+  )
     return undefined;
   return { kind: 'unavailable', reason: sandbox.availability.reason };
 }
