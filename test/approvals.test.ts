@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalAnswer } from '../src/shared/contract';
-import type { EventOf, StoredEvent } from '../src/shared/events';
+import type { StoredEvent } from '../src/shared/events';
 import { createCore, type Core } from '../src/main/core';
-import type { ModelConfig } from '../src/main/model/config';
-import { InteractiveBroker } from '../src/main/app/sessions/interactiveBroker';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
+import { runAnsweredSession, type Asked, type Reply } from './support/answeredSession';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 
@@ -26,29 +24,11 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-type Asked = EventOf<'approval.asked'>;
-
 /** Runs a session whose approvals are answered by `answer` (or left waiting when it returns undefined). */
-async function runAnswering(repo: string, turns: Turn[], answer: (asked: Asked) => Omit<ApprovalAnswer, 'approvalId'> | undefined) {
+async function runAnswering(repo: string, turns: Turn[], answer: (asked: Asked) => Reply | undefined) {
   server ??= await startScriptedModel({ turns: [] });
   server.push(...turns);
-  const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'chat' };
-  const broker = new InteractiveBroker();
-  const sessionId = core.createSession({ workspace: repo, task: 'work', model, maxSteps: 10 });
-  const asked: Asked[] = [];
-  const outcome = await core.run(sessionId, {
-    model,
-    broker,
-    signal: new AbortController().signal,
-    onEvent(stored: StoredEvent) {
-      if (stored.event.type !== 'approval.asked') return;
-      const event = stored.event;
-      asked.push(event);
-      const reply = answer(event);
-      if (reply) queueMicrotask(() => broker.answer({ approvalId: event.approvalId, ...reply }));
-    },
-  });
-  return { sessionId, outcome, asked, events: core.store.events.list(sessionId) };
+  return runAnsweredSession(core, server.baseUrl, repo, answer);
 }
 
 function outcomes(events: StoredEvent[]): string[] {

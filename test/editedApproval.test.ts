@@ -1,13 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalAnswer } from '../src/shared/contract';
-import type { EventOf, StoredEvent } from '../src/shared/events';
 import { initialSessionState, reduce } from '../src/shared/session';
 import { createCore, type Core } from '../src/main/core';
-import type { ModelConfig } from '../src/main/model/config';
-import { InteractiveBroker } from '../src/main/app/sessions/interactiveBroker';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
+import { runAnsweredSession, type Asked, type Reply } from './support/answeredSession';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 import { eventsOf } from './support/events';
@@ -29,34 +26,14 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-type Asked = EventOf<'approval.asked'>;
-type Reply = Omit<ApprovalAnswer, 'approvalId'>;
-
 async function runAnswering(repo: string, turns: Turn[], answer: (asked: Asked) => Reply, options: { deny?: string[] } = {}) {
   server = await startScriptedModel({ turns });
-  const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'chat' };
-  const broker = new InteractiveBroker();
-  const sessionId = core.createSession({ workspace: repo, task: 'work', model, maxSteps: 10 });
   let rulesFile: string | undefined;
   if (options.deny) {
     rulesFile = path.join(tempDir('tether-rules-'), 'rules.json');
     writeFileSync(rulesFile, JSON.stringify({ deny: options.deny }));
   }
-  const asked: Asked[] = [];
-  await core.run(sessionId, {
-    model,
-    broker,
-    signal: new AbortController().signal,
-    ...(rulesFile ? { rulesFile } : {}),
-    onEvent(stored: StoredEvent) {
-      if (stored.event.type !== 'approval.asked') return;
-      const event = stored.event;
-      asked.push(event);
-      const reply = answer(event);
-      queueMicrotask(() => broker.answer({ approvalId: event.approvalId, ...reply }));
-    },
-  });
-  const events = core.store.events.list(sessionId);
+  const { asked, events } = await runAnsweredSession(core, server.baseUrl, repo, answer, rulesFile ? { rulesFile } : {});
   /** What the model was told about its first call: the tool result in the request after it. */
   const toldModel = allToolOutputs(server.requests[1]!)[0];
   return { asked, events, toldModel };

@@ -1,12 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalAnswer } from '../src/shared/contract';
-import type { EventOf, StoredEvent } from '../src/shared/events';
 import { createCore, type Core } from '../src/main/core';
-import type { ModelConfig } from '../src/main/model/config';
-import { InteractiveBroker } from '../src/main/app/sessions/interactiveBroker';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
+import { runAnsweredSession, type Asked, type Reply } from './support/answeredSession';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { eventsOf } from './support/events';
 
@@ -27,27 +24,9 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-type Asked = EventOf<'approval.asked'>;
-
-async function runAnswering(repo: string, turns: Turn[], answer: (asked: Asked) => Omit<ApprovalAnswer, 'approvalId'>) {
+async function runAnswering(repo: string, turns: Turn[], answer: (asked: Asked) => Reply) {
   server = await startScriptedModel({ turns });
-  const model: ModelConfig = { baseUrl: server.baseUrl, apiKey: 'k', model: 'scripted-model', api: 'chat' };
-  const broker = new InteractiveBroker();
-  const sessionId = core.createSession({ workspace: repo, task: 'work', model, maxSteps: 10 });
-  const asked: Asked[] = [];
-  await core.run(sessionId, {
-    model,
-    broker,
-    signal: new AbortController().signal,
-    onEvent(stored: StoredEvent) {
-      if (stored.event.type !== 'approval.asked') return;
-      const event = stored.event;
-      asked.push(event);
-      const reply = answer(event);
-      queueMicrotask(() => broker.answer({ approvalId: event.approvalId, ...reply }));
-    },
-  });
-  return { asked, events: core.store.events.list(sessionId) };
+  return runAnsweredSession(core, server.baseUrl, repo, answer);
 }
 
 const allow = { action: 'allow', scope: 'once' } as const;
