@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { EventOf, StoredEvent } from './events';
-import type { RuleSource, Scope } from './permissions';
+import { RuleSource, Scope } from './permissions';
 
 /**
  * Every permission decision a session's log records, read back out of it: what was decided, when,
@@ -8,48 +9,53 @@ import type { RuleSource, Scope } from './permissions';
  */
 
 /** Who settled a decision, in the words the audit prints. */
-export type AuditDecider =
+export const AuditDecider = z.enum([
   /** The person answered the request. */
-  | 'person'
+  'person',
   /** A headless run answered for nobody: its default (deny), or allow under `--unleashed`. */
-  | 'headless default'
-  | 'headless --unleashed'
+  'headless default',
+  'headless --unleashed',
   /** The rules, the mode or the built-in defaults, with no question asked (`rule` names the rule when the log kept it). */
-  | 'rules'
+  'rules',
   /** A rule of the machine's managed policy. */
-  | 'managed policy'
+  'managed policy',
   /** Unleashed mode allowed what would have asked. */
-  | 'unleashed mode'
+  'unleashed mode',
   /** A PreToolUse or PermissionRequest hook (`rule` is its command). */
-  | 'hook'
+  'hook',
   /** The rules settled a question asked earlier (after a restart), or the question lapsed (its command ended). */
-  | 'policy'
+  'policy',
   /** The person's own choice for a run, made on the command line (`tether run --no-sandbox`). */
-  | 'run option';
+  'run option',
+]);
+export type AuditDecider = z.infer<typeof AuditDecider>;
 
-export type AuditAction = 'allow' | 'deny' | 'waiting' | 'no sandbox';
+export const AuditAction = z.enum(['allow', 'deny', 'waiting', 'no sandbox']);
+export type AuditAction = z.infer<typeof AuditAction>;
 
-export interface AuditEntry {
+/** One decision. A schema as well as a type: the UI's permission history receives these over the contract. */
+export const AuditEntry = z.object({
   /** When it was decided (ms since the epoch): the answer's, or the call's start or refusal. */
-  at: number;
-  sessionId: string;
+  at: z.number(),
+  sessionId: z.string(),
   /** The log position of the event that records the decision. */
-  seq: number;
-  callId: string | null;
-  tool: string | null;
+  seq: z.number().int(),
+  callId: z.string().nullable(),
+  tool: z.string().nullable(),
   /** What was decided about, in one line: the request's summary, or the call's title. */
-  what: string;
-  action: AuditAction;
-  by: AuditDecider;
+  what: z.string(),
+  action: AuditAction,
+  by: AuditDecider,
   /** The rule that decided, or the rule an "Allow always" created; for a hook, its command. */
-  rule?: string;
+  rule: z.string().optional(),
   /** Where that rule came from (user, project, managed…), when the log kept it; for a hook, whose settings. */
-  source?: RuleSource;
+  source: RuleSource.optional(),
   /** How long an allow lasts (an "Allow always" is wider than once). */
-  scope?: Scope;
+  scope: Scope.optional(),
   /** Why: the engine's reason for asking, the person's message, the refusal. */
-  reason?: string;
-}
+  reason: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /** A refusal by the rules reads `Denied by the rule <pattern>: <reason>` or `Denied by policy: <reason>` (approvalGate's deniedBy). */
 const DENIED_BY_RULE = /^Denied by the rule (.+?): ([\s\S]*)$/;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditRow } from './auditExport';
 import { ModelApi, Usage } from './conversation';
 import { HunkRange, LiveEvent, RewindRestore, RewindWarning, StoredEvent } from './events';
 import { Json } from './json';
@@ -449,6 +450,14 @@ export const RewindResult = z.object({
 });
 export type RewindResult = z.infer<typeof RewindResult>;
 
+/** Which decisions the permission history lists: `tether audit`'s --session and --since. */
+export const AuditRequest = z.object({
+  sessionId: z.string().optional(),
+  /** Ms since the epoch: decisions before it are left out. */
+  since: z.number().optional(),
+});
+export type AuditRequest = z.infer<typeof AuditRequest>;
+
 const none = z.object({}).strict();
 
 export const requests = {
@@ -508,6 +517,8 @@ export const requests = {
   'model:findLocal': { input: none, output: z.array(LocalServerView) },
   'rules:list': { input: z.object({ projectId: z.string().optional() }), output: z.array(RuleView) },
   'rules:revoke': { input: z.object({ ruleId: z.string() }), output: z.void() },
+  /** Every permission decision the sessions' logs record, oldest first: what `tether audit` lists. */
+  'audit:list': { input: AuditRequest, output: z.array(AuditRow) },
   /** What rewinding a session to a step would change and could not undo. */
   'session:rewindPreview': { input: RewindTarget, output: RewindPreview },
   /** Rewinds a stopped session's files, conversation or both to a step; refused while the agent works. */

@@ -33,6 +33,7 @@ import { WorkspaceFiles } from './sessions/workspaceFiles';
 import { readAppSettings, writeAppSettings } from '../settings/appSettings';
 import { atLeast, managedPolicyView, settingsChangeRefusal } from '../settings/managedPolicy';
 import { readPaneLayout, writePaneLayout } from '../settings/paneLayout';
+import { auditRows } from '../store/auditRows';
 import type { ProjectRow } from '../store/projects';
 import type { RuleRow } from '../store/storedRules';
 import { realFolder } from '../workspace/filePaths';
@@ -267,6 +268,11 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     'rules:revoke': async ({ ruleId }) => {
       if (!core.store.rules.get(ruleId)) throw new RequestError('not_found', `There is no rule ${ruleId}.`);
       core.store.rules.revoke(ruleId);
+    },
+    'audit:list': async ({ sessionId, since }) => {
+      const rows = auditRows(core.store, { ...(sessionId !== undefined ? { sessionId } : {}), ...(since !== undefined ? { since } : {}) });
+      if (!rows) throw new RequestError('not_found', `There is no session ${sessionId}.`);
+      return rows;
     },
     'session:rewindPreview': async ({ sessionId, toSeq }) => {
       sessions.summary(sessionId);

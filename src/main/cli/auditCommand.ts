@@ -1,29 +1,9 @@
 import { parseArgs } from 'node:util';
-import { auditEntries, type AuditEntry } from '../../shared/auditTrail';
-import type { Json } from '../../shared/json';
+import { auditCsv, auditJson, isoTime, oneLine, type AuditRow } from '../../shared/auditExport';
+import { auditRows } from '../store/auditRows';
 import { openStore } from '../store/store';
 import { CliError, dataDirFrom } from './cliError';
-import { csvRecord } from './csv';
 import { auditUsage } from './usage';
-
-/** One decision as `tether audit` prints it: the log's entry with its session's project. */
-type AuditRow = AuditEntry & { project: string };
-
-const CSV_COLUMNS = [
-  'time',
-  'session',
-  'project',
-  'seq',
-  'call',
-  'tool',
-  'what',
-  'action',
-  'decided_by',
-  'rule',
-  'rule_source',
-  'scope',
-  'reason',
-];
 
 export async function auditCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -45,29 +25,21 @@ export async function auditCommand(argv: string[]): Promise<number> {
   const since = values.since === undefined ? undefined : parseSince(values.since, Date.now());
 
   const store = openStore(dataDirFrom(values['data-dir']));
-  let rows: AuditRow[];
+  let rows: AuditRow[] | undefined;
   try {
-    const projects = new Map(store.projects.list().map((project) => [project.id, project.path]));
-    let sessions = store.sessions.list();
-    if (values.session !== undefined) {
-      const session = store.sessions.get(values.session);
-      if (!session) throw new CliError(`No session ${values.session}. List them with: tether sessions`);
-      sessions = [session];
-    }
-    rows = sessions.flatMap((session) => {
-      const project = (session.projectId !== null ? projects.get(session.projectId) : undefined) ?? session.workspace;
-      return auditEntries(store.events.list(session.id)).map((entry) => ({ ...entry, project }));
+    rows = auditRows(store, {
+      ...(values.session !== undefined ? { sessionId: values.session } : {}),
+      ...(since !== undefined ? { since } : {}),
     });
   } finally {
     store.close();
   }
-  rows = rows.filter((row) => since === undefined || row.at >= since).sort((a, b) => a.at - b.at || a.seq - b.seq);
+  if (!rows) throw new CliError(`No session ${values.session}. List them with: tether sessions`);
 
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(rows.map((row) => ({ ...row, time: isoTime(row.at) })) as unknown as Json)}\n`);
+    process.stdout.write(auditJson(rows));
   } else if (values.csv) {
-    process.stdout.write(csvRecord(CSV_COLUMNS));
-    for (const row of rows) process.stdout.write(csvRecord(csvFields(row)));
+    process.stdout.write(auditCsv(rows));
   } else if (rows.length === 0) {
     process.stdout.write('No decisions recorded.\n');
   } else {
@@ -76,37 +48,13 @@ export async function auditCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-function csvFields(row: AuditRow): string[] {
-  return [
-    isoTime(row.at),
-    row.sessionId,
-    row.project,
-    String(row.seq),
-    row.callId ?? '',
-    row.tool ?? '',
-    row.what,
-    row.action,
-    row.by,
-    row.rule ?? '',
-    row.source ?? '',
-    row.scope ?? '',
-    row.reason ?? '',
-  ];
-}
-
 function textLine(row: AuditRow): string {
   const when = isoTime(row.at).replace('T', ' ').slice(0, 19);
   const from = row.source ? ` from ${row.source}` : '';
   const rule = row.rule
     ? ` (${row.by === 'hook' ? 'hook' : 'rule'} ${row.rule}${from}${row.scope && row.scope !== 'once' ? `, ${row.scope}` : ''})`
     : '';
-  // One line per decision: a summary's own line breaks would make it look like several.
-  const what = row.what.replace(/\s*\n\s*/g, ' ⏎ ');
-  return `${when}  ${row.sessionId}  ${row.action.padEnd(10)} by ${row.by}${rule}  ${row.tool ?? '-'}: ${what}  [${row.project}]`;
-}
-
-function isoTime(at: number): string {
-  return new Date(at).toISOString();
+  return `${when}  ${row.sessionId}  ${row.action.padEnd(10)} by ${row.by}${rule}  ${row.tool ?? '-'}: ${oneLine(row.what)}  [${row.project}]`;
 }
 
 /** `--since`: a date or date-time (2026-12-01, 2026-12-01T09:00), or a span back from now (30m, 12h, 7d). */

@@ -1,11 +1,12 @@
 import { useApp } from '../stores/useApp';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
+import { PermissionHistory } from '../features/history/PermissionHistory';
 import { Welcome } from '../features/welcome/Welcome';
 import { SessionWorkspace } from '../features/chat/SessionWorkspace';
 import { DraftSession } from '../features/chat/DraftSession';
 import { NoSessionSelected } from '../features/chat/NoSessionSelected';
 
-/** What fills the window beside the sidebar: settings, the welcome, a new session, or the selected one. */
+/** What fills the window beside the sidebar: settings, the permission history, the welcome, a new session, or the selected one. */
 export function MainArea() {
   const view = useApp((state) => state.view);
   const selectedSessionId = useApp((state) => state.selectedSessionId);
@@ -15,6 +16,7 @@ export function MainArea() {
   const needsModel = useApp((state) => state.settings !== null && !state.settings.modelConfigured);
 
   if (view === 'settings') return <SettingsScreen />;
+  if (view === 'history') return <PermissionHistory />;
   if (selectedSessionId) return <SessionWorkspace key={selectedSessionId} sessionId={selectedSessionId} />;
   if (draftProjectId) return <DraftSession key={draftProjectId} projectId={draftProjectId} />;
   if (projectsStatus === 'loading' || projectsStatus === 'idle') {

@@ -1,5 +1,6 @@
 import type { TetherApi } from '../../../shared/contract';
 import type { DiffSlice } from './diffSlice';
+import type { HistorySlice } from './historySlice';
 import type { InboxSlice } from './inboxSlice';
 import type { Schedule } from './liveBatcher';
 import type { LayoutSlice } from './layoutSlice';
@@ -23,7 +24,8 @@ export type AppState = SessionsSlice &
   McpSlice &
   RewindSlice &
   UpdateSlice &
-  LayoutSlice;
+  LayoutSlice &
+  HistorySlice;
 
 /** What the store needs from outside; tests pass a fake api and a synchronous schedule. */
 export interface StoreDeps {

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppState, StoreDeps } from './appState';
 import { createDiffSlice } from './diffSlice';
+import { createHistorySlice } from './historySlice';
 import { createInboxSlice } from './inboxSlice';
 import { createLayoutSlice } from './layoutSlice';
 import { createLiveSlice } from './liveSlice';
@@ -28,5 +29,6 @@ export function createAppStore(deps: StoreDeps): AppStore {
     ...createRewindSlice(deps, set, get),
     ...createUpdateSlice(deps, set, get),
     ...createLayoutSlice(deps, set, get),
+    ...createHistorySlice(deps, set, get),
   }));
 }

@@ -11,7 +11,7 @@ export interface Toast {
 
 /** What the person is looking at, and the window-wide notices. */
 export interface UiSlice {
-  view: 'main' | 'settings';
+  view: 'main' | 'settings' | 'history';
   selectedSessionId: string | null;
   /** The project a new session is being written for (the task box starts it). */
   draftProjectId: string | null;

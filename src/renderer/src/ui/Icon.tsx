@@ -17,6 +17,7 @@ const paths = {
   panelRight: 'M2 3h12v10H2zM10 3v10',
   refresh: 'M13 8a5 5 0 1 1-1.5-3.5M13 2.5v3h-3',
   keyboard: 'M1.5 4.5h13v7h-13zM4 7h1M7 7h1M10 7h1M4.5 9.5h7',
+  history: 'M2.5 8a5.5 5.5 0 1 0 1.6-3.9M2.5 2.5V5H5M8 5v3.2l2 1.3',
 } as const;
 
 export type IconName = keyof typeof paths;

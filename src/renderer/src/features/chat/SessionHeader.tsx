@@ -39,6 +39,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
   const compactSession = useApp((state) => state.compactSession);
   const reviewShown = useApp((state) => selectReviewShown(state, sessionId));
   const toggleReview = useApp((state) => state.toggleReview);
+  const showHistory = useApp((state) => state.showHistory);
 
   return (
     <header className="session-header" data-testid="session-header">
@@ -51,6 +52,16 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           <span className="status-text">{statusLabel(view.status)}</span>
         </span>
         <span className="spacer" />
+        <button
+          type="button"
+          className="ghost icon-button"
+          aria-label="Permission history of this session"
+          title="Permission history of this session: every decision, who made it, and exports"
+          data-testid="session-history"
+          onClick={() => showHistory(sessionId)}
+        >
+          <Icon name="history" />
+        </button>
         <button
           type="button"
           className={`ghost icon-button pane-toggle${reviewShown ? ' active' : ''}`}

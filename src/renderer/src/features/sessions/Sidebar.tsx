@@ -14,6 +14,7 @@ export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
   const orphans = useApp(useShallow((state) => selectProjectSessions(state, null)));
   const view = useApp((state) => state.view);
   const showSettings = useApp((state) => state.showSettings);
+  const showHistory = useApp((state) => state.showHistory);
   const showMain = useApp((state) => state.showMain);
   const sessionsStatus = useApp((state) => state.sessionsStatus);
   const toggleSidebar = useApp((state) => state.toggleSidebar);
@@ -22,6 +23,11 @@ export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
   function handleSettings() {
     if (view === 'settings') showMain();
     else showSettings();
+  }
+
+  function handleHistory() {
+    if (view === 'history') showMain();
+    else showHistory(null);
   }
 
   return (
@@ -38,6 +44,17 @@ export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
           onClick={handleSettings}
         >
           <Icon name="gear" />
+        </button>
+        <button
+          type="button"
+          className={`ghost icon-button${view === 'history' ? ' active' : ''}`}
+          aria-label="Permission history"
+          aria-pressed={view === 'history'}
+          title="Permission history: every decision, who made it, and exports"
+          data-testid="history-button"
+          onClick={handleHistory}
+        >
+          <Icon name="history" />
         </button>
         <button
           type="button"
