@@ -17,6 +17,7 @@ import type { Policy } from './permissions/policyVerdict';
 import { matchDomain } from './permissions/ruleMatchDomain';
 import { parseRule } from './permissions/ruleSyntax';
 import { createSessionPermissions, permissionDefaults } from './permissions/sessionPermissions';
+import { initShellParser } from './permissions/shell/parser';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
 import { commandEnvironment } from './terminal/commandEnvironment';
@@ -178,17 +179,13 @@ export function createCore(options: CoreOptions): Core {
 
       // The model is pinned on the session; only where to reach it may change between runs.
       const model: ModelConfig = { ...run.model, model: state.model, api: state.api };
-      if (state.steps === 0) {
-        try {
-          await checkToolSupport(model);
-        } catch (error) {
-          if (!(error instanceof ModelError)) throw error;
-          const outcome: LoopOutcome = { status: 'failed', reason: error.message, modelFailure: modelFailureOf(error) };
-          await startCheckpoint;
-          log.append({ type: 'session.finished', ...outcome });
-          return outcome;
-        }
-      }
+      // A new session's model is asked whether it can call tools while the rest is set up (the
+      // listing is a round trip); the answer is awaited before any MCP server starts.
+      const toolSupport = state.steps === 0 ? modelRefusal(model) : Promise.resolve(undefined);
+      // Handled where it is awaited; a setup step that throws first must not leave it unhandled.
+      toolSupport.catch(() => undefined);
+      // The shell parser's WebAssembly compiles meanwhile too; the permission engine awaits it.
+      void initShellParser().catch(() => undefined);
 
       // Before anything reads .tether: a command killed with its process may have left the sandbox's placeholder there.
       removeFenceLeftovers(state.workspace);
@@ -208,6 +205,13 @@ export function createCore(options: CoreOptions): Core {
         outsideContent: outsideContentWithFloor(policy, run.outsideContent ?? defaults.outsideContent),
         ...(run.rulesFile ? { cliRulesFile: run.rulesFile } : {}),
       });
+      const refusal = await toolSupport;
+      if (refusal) {
+        sandbox.dispose();
+        await startCheckpoint;
+        log.append({ type: 'session.finished', ...refusal });
+        return refusal;
+      }
       run.onPermissions?.(permissions.engine);
       // A settings file whose hooks cannot be read stops the run, as one whose rules cannot: a guard must not silently go missing.
       const hooks = new SessionHooks({
@@ -320,6 +324,17 @@ function hasDomainAllowRule(engine: PermissionEngine, host: string): boolean {
 }
 
 /** The session's sandbox: the fence the person set for its project (a worktree session shares its project's). */
+/** Why a new session cannot run with `model` (its server says it cannot call tools), as the run's outcome; undefined to go on. */
+async function modelRefusal(model: ModelConfig): Promise<LoopOutcome | undefined> {
+  try {
+    await checkToolSupport(model);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    return { status: 'failed', reason: error.message, modelFailure: modelFailureOf(error) };
+  }
+}
+
 function sessionSandbox(dataDir: string, store: Store, sessionId: string, workspace: string, policy?: ManagedPolicy): CommandSandbox {
   const settings = readSandboxSettings(dataDir);
   const projectId = store.sessions.get(sessionId)?.projectId;

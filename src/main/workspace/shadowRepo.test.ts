@@ -586,6 +586,42 @@ describe('when git cannot be used', () => {
     }
   });
 
+  it('says git is too old, not what the old git said, when the version is asked alongside the first snapshot', async () => {
+    const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
+    const bin = path.join(base, 'old-git-bin');
+    fs.mkdirSync(bin);
+    // Answers the version as an old git would; every other command fails as an old git's might.
+    fs.writeFileSync(
+      path.join(bin, 'git'),
+      `#!/bin/sh\ncase " $* " in *" --version "*) echo "git version 2.17.1"; exit 0;; *" status "*) echo "error: unknown option" >&2; exit 129;; esac\nexec '${realGit}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`;
+    try {
+      write('a.txt', 'a\n');
+      const repo = await openShadowRepo({ workspace, gitDir });
+      const failure = await repo.snapshot('start').catch((error: unknown) => error);
+      expect((failure as GitError).kind).toBe('too_old');
+      expect((failure as GitError).message).toMatch(/needs git 2\.20 or newer .* found 2\.17\.1/);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+  });
+
+  it('says Tether needs git when git goes missing after the repository was made', async () => {
+    write('a.txt', 'a\n');
+    const repo = await openShadowRepo({ workspace, gitDir });
+    const savedPath = process.env.PATH;
+    process.env.PATH = path.join(base, 'empty-bin');
+    try {
+      const failure = await repo.snapshot('start').catch((error: unknown) => error);
+      expect((failure as GitError).message).toBe(MISSING_GIT_MESSAGE);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+  });
+
   it('says which folder is missing when the workspace does not exist', async () => {
     await expect(openShadowRepo({ workspace: path.join(base, 'gone'), gitDir })).rejects.toThrow(/Cannot snapshot .*gone/);
   });

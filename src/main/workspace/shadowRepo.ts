@@ -141,11 +141,24 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
   const indexFile = path.join(gitDir, 'index');
   const env = isolatedEnv({ GIT_DIR: gitDir, GIT_WORK_TREE: workspace, GIT_INDEX_FILE: indexFile });
   const configArgs = isolatedConfig();
-  const git = (args: readonly string[], extra: Pick<GitOptions, 'input' | 'okExitCodes'> = {}) =>
-    runGit([...configArgs, ...args], { cwd: workspace, env, ...extra });
+  // git's version is asked alongside the first commands rather than before them (a process less on
+  // the way to a session's first checkpoint); requireGit asks once per process. When a command fails,
+  // a git too old or missing is what the person is told, not the command's own complaint.
+  const git = async (args: readonly string[], extra: Pick<GitOptions, 'input' | 'okExitCodes'> = {}): Promise<GitRun> => {
+    const checked = requireGit(MINIMUM_GIT);
+    const run = runGit([...configArgs, ...args], { cwd: workspace, env, ...extra });
+    // Settled below either way; a version check failing first must not leave the command's rejection unhandled.
+    run.catch(() => undefined);
+    try {
+      return (await Promise.all([checked, run]))[1];
+    } catch (error) {
+      await checked;
+      throw error;
+    }
+  };
 
-  // The version is asked while the repository is made (from the template, without git, when one is there).
-  await Promise.all([requireGit(MINIMUM_GIT), serialized(gitDir, () => initialize(gitDir))]);
+  // Made from the template, without git, when one is there.
+  await serialized(gitDir, () => initialize(gitDir));
 
   const text = (run: GitRun) => run.stdout.toString('utf8').trim();
   let known: { commit: string; tree: string } | null = null;
