@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, dialog, ipcMain, safeStorage } from 'electron';
+import { app, dialog, ipcMain, Notification, safeStorage } from 'electron';
 import type { AppServices } from './app/appServices';
+import { createNativeNotifications } from './app/nativeNotifications';
 import { cliArgumentsOf, nodeModeEnv } from './cli/cliFromApp';
 import { bindIpc, broadcastTo } from './ipc';
 import { createServices } from './app/services';
@@ -54,10 +55,28 @@ async function start(): Promise<void> {
   }
 
   let main: MainWindow | undefined;
-  // The one request only Electron can answer: the OS's folder picker.
-  const handlers = { ...services.handlers, 'folders:pick': async () => pickFolder(main?.window) };
+  const emit = broadcastTo(() => main?.window.webContents);
+  const notifications = createNativeNotifications({
+    Notification,
+    platform: process.platform,
+    bringToFront: () => {
+      if (!main) return open();
+      if (main.window.isMinimized()) main.window.restore();
+      main.window.show();
+      main.window.focus();
+    },
+    answer: services.handlers['approval:answer'],
+    emit,
+    log: (message) => console.error(message),
+  });
+  // The requests only Electron can answer: the OS's folder picker and its own notifications.
+  const handlers = {
+    ...services.handlers,
+    'folders:pick': async () => pickFolder(main?.window),
+    'notification:show': notifications.show,
+  };
   const unbind = bindIpc(ipcMain, handlers, (frame) => main?.isTrustedSender(frame) ?? false);
-  const unsubscribe = services.subscribe(broadcastTo(() => main?.window.webContents));
+  const unsubscribe = services.subscribe(emit);
 
   const open = () => {
     const opened = createMainWindow({ preloadPath, appUrl, ...(devServer ? { devServer } : {}) });
@@ -87,6 +106,7 @@ async function start(): Promise<void> {
     event.preventDefault();
     unsubscribe();
     unbind();
+    notifications.dispose();
     void Promise.resolve()
       .then(() => services.close())
       .catch((error: unknown) => console.error('tether: closing the services failed', error))

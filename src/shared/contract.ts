@@ -368,6 +368,27 @@ export const NotificationChoices = z
   .strict();
 export type NotificationChoices = z.infer<typeof NotificationChoices>;
 
+/** A system notification: a request waiting, or a session that finished or failed. */
+export const SystemNotice = z.object({
+  /** Which kind it is; each can be turned off (NotificationChoices). */
+  kind: z.enum(['waiting', 'finished', 'failed']),
+  title: z.string().max(500),
+  body: z.string().max(1000),
+  /** One notification per request or per session end: a later one with the same tag replaces it. */
+  tag: z.string().min(1).max(200),
+  sessionId: z.string(),
+  /** For a request waiting: the request, which the desktop app's Deny button answers. */
+  approvalId: z.string().optional(),
+});
+export type SystemNotice = z.infer<typeof SystemNotice>;
+
+/**
+ * A button of a native notification was used, or the notification clicked: the window opens what it
+ * is about. Only 'open' comes back: Deny is answered in main, and nothing in a notification allows.
+ */
+export const NoticeAction = z.object({ tag: z.string(), action: z.enum(['open']) });
+export type NoticeAction = z.infer<typeof NoticeAction>;
+
 /**
  * The window's panes as the person sized them, kept across runs (in the data folder, since the page's
  * own storage is per address and `tether serve` gets a new port each run). Absent: the default for
@@ -535,6 +556,11 @@ export const requests = {
   'sandbox:update': { input: SandboxUpdate, output: SandboxView },
   /** Adds the package registries the project uses (from its manifests and lockfiles) to its allowed domains. */
   'sandbox:addRegistries': { input: z.object({ projectId: z.string() }), output: SandboxView },
+  /**
+   * Shows a notice as the OS's own notification, where the host can (the desktop app: with Open and Deny
+   * buttons for a request on macOS). `shown: false` (always, under `tether serve`): the page shows its own.
+   */
+  'notification:show': { input: SystemNotice, output: z.object({ shown: z.boolean() }) },
 } as const;
 
 export const events = {
@@ -550,6 +576,8 @@ export const events = {
   'mcp:changed': McpServerView,
   /** The desktop app's update changed (one was downloaded). */
   'app:updateChanged': UpdateView,
+  /** A native notification was clicked or its Open button used: open what it is about. */
+  'notification:action': NoticeAction,
 } as const;
 
 export type RequestName = keyof typeof requests;

@@ -71,6 +71,14 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'rules:list': {},
   'rules:revoke': { ruleId: 'r1' },
   'audit:list': { sessionId: 's1', since: 1_700_000_000_000 },
+  'notification:show': {
+    kind: 'waiting',
+    title: 'Waiting for you: Fix the build',
+    body: 'run_command: npm publish',
+    tag: 'tether-waiting-a1',
+    sessionId: 's1',
+    approvalId: 'a1',
+  },
   'mcp:servers': { projectId: 'p1' },
   'mcp:restart': { name: 'github' },
   'session:rewindPreview': { sessionId: 's1', toSeq: 2 },
@@ -184,6 +192,7 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
     { id: 'r1', pattern: 'run_command(npm test *)', action: 'allow', scope: 'project', projectId: 'p1', sessionId: null, createdAt: 1 },
   ],
   'rules:revoke': undefined,
+  'notification:show': { shown: false },
   'audit:list': [
     {
       at: 1_700_000_000_000,

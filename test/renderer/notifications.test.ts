@@ -4,6 +4,7 @@ import type { PendingApproval, SessionSummary } from '../../src/shared/contract'
 import type { SessionStatus } from '../../src/shared/session';
 import { oneLine, type Notice } from '../../src/renderer/src/app/notifications/notificationText';
 import { watchNotifications } from '../../src/renderer/src/app/notifications/watchNotifications';
+import { noticeShower } from '../../src/renderer/src/app/notifications/showNotice';
 import { FakeApi, settle, storedEvents } from './fakeApi';
 import { asking, opening } from './askingLogs';
 import { harness } from './storeHarness';
@@ -237,6 +238,59 @@ describe('system notifications', () => {
     expect(title).not.toContain('\n');
     expect(Array.from(title)).toHaveLength('Waiting for you: '.length + 80);
     expect(body.split(': ')[0]).toHaveLength(40);
+  });
+});
+
+describe('where a notice is shown', () => {
+  const notice: Notice = {
+    kind: 'waiting',
+    title: 'Waiting for you: Fix the build',
+    body: 'run_command: npm publish',
+    tag: 'tether-waiting-a1',
+    sessionId: 's1',
+    approvalId: 'a1',
+  };
+
+  /** A shower over a host answering `notification:show` with `answer`, and a web Notification that records. */
+  function shower(answer: () => { shown: boolean }) {
+    const api = new FakeApi({ 'notification:show': answer });
+    const web: Notice[] = [];
+    const opened: string[] = [];
+    const { show, stop } = noticeShower(api, (shown) => void web.push(shown));
+    return { api, web, opened, show: (n: Notice) => show(n, () => opened.push(n.tag)), stop };
+  }
+
+  it('carries the request and its session to the host', async () => {
+    const { api, sink } = await watched();
+    ask(api, 'a1', 'npm publish');
+    expect(sink.shown[0]!.notice).toMatchObject({ sessionId: 's1', approvalId: 'a1', tag: 'tether-waiting-a1' });
+  });
+
+  it('lets the desktop app show it natively, and its Open opens that request here', async () => {
+    const { api, web, opened, show, stop } = shower(() => ({ shown: true }));
+    await show(notice);
+    expect(api.callsTo('notification:show')).toEqual([notice]);
+    expect(web).toEqual([]);
+    api.emit('notification:action', { tag: 'tether-waiting-other', action: 'open' });
+    expect(opened).toEqual([]);
+    api.emit('notification:action', { tag: notice.tag, action: 'open' });
+    expect(opened).toEqual([notice.tag]);
+    stop();
+    expect(api.listenerCount('notification:action')).toBe(0);
+  });
+
+  it('shows the web notification where the host declines (tether serve) or cannot be asked', async () => {
+    const declined = shower(() => ({ shown: false }));
+    await declined.show(notice);
+    expect(declined.web).toEqual([notice]);
+    const failing = shower(() => {
+      throw new Error('no such request');
+    });
+    await failing.show(notice);
+    expect(failing.web).toEqual([notice]);
+    // A notice the page showed is not opened by a stray native action.
+    declined.api.emit('notification:action', { tag: notice.tag, action: 'open' });
+    expect(declined.opened).toEqual([]);
   });
 });
 

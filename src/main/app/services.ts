@@ -269,6 +269,8 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       if (!core.store.rules.get(ruleId)) throw new RequestError('not_found', `There is no rule ${ruleId}.`);
       core.store.rules.revoke(ruleId);
     },
+    // Only the desktop app shows the OS's own notifications (index.ts replaces this); the page shows its own.
+    'notification:show': async () => ({ shown: false }),
     'audit:list': async ({ sessionId, since }) => {
       const rows = auditRows(core.store, { ...(sessionId !== undefined ? { sessionId } : {}), ...(since !== undefined ? { since } : {}) });
       if (!rows) throw new RequestError('not_found', `There is no session ${sessionId}.`);

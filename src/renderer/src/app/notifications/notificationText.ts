@@ -1,16 +1,11 @@
-import type { SessionSummary } from '../../../../shared/contract';
+import type { SessionSummary, SystemNotice } from '../../../../shared/contract';
 import type { ApprovalView } from '../../../../shared/session';
 
-/** What a system notification says: a kind the person can turn off, and the text the OS shows. */
-export type NoticeKind = 'waiting' | 'finished' | 'failed';
-
-export interface Notice {
-  kind: NoticeKind;
-  title: string;
-  body: string;
-  /** One notification per request or per session end: a later one replaces it instead of piling up. */
-  tag: string;
-}
+/**
+ * What a system notification says: a kind the person can turn off, the text the OS shows, and what it
+ * is about (the contract's shape, since the desktop app shows it natively).
+ */
+export type Notice = SystemNotice;
 
 const TITLE_MAX = 80;
 const DETAIL_MAX = 160;
@@ -55,25 +50,32 @@ function requestDetail(approval: ApprovalView): string {
   return approval.summary;
 }
 
-export function waitingNotice(sessionTitle: string, approvalId: string, approval: ApprovalView | undefined): Notice {
+export function waitingNotice(session: { id: string; title: string }, approvalId: string, approval: ApprovalView | undefined): Notice {
   const body = approval
     ? `${oneLine(approval.tool, 40)}: ${oneLine(requestDetail(approval), DETAIL_MAX)}`
     : 'An action is waiting for your approval.';
-  return { kind: 'waiting', title: `Waiting for you: ${sessionName(sessionTitle)}`, body, tag: `tether-waiting-${approvalId}` };
+  return {
+    kind: 'waiting',
+    title: `Waiting for you: ${sessionName(session.title)}`,
+    body,
+    tag: `tether-waiting-${approvalId}`,
+    sessionId: session.id,
+    approvalId,
+  };
 }
 
 /** A session that stopped on its own: done, failed, or out of steps. Undefined for any other status. */
 export function endedNotice(session: SessionSummary, reason: string | undefined): Notice | undefined {
   const name = sessionName(session.title);
   const why = reason ? oneLine(reason, DETAIL_MAX) : '';
-  const tag = `tether-ended-${session.id}`;
+  const about = { tag: `tether-ended-${session.id}`, sessionId: session.id };
   switch (session.status) {
     case 'done':
-      return { kind: 'finished', title: `Finished: ${name}`, body: why || 'The session finished its task.', tag };
+      return { kind: 'finished', title: `Finished: ${name}`, body: why || 'The session finished its task.', ...about };
     case 'failed':
-      return { kind: 'failed', title: `Failed: ${name}`, body: why || 'The session stopped on an error.', tag };
+      return { kind: 'failed', title: `Failed: ${name}`, body: why || 'The session stopped on an error.', ...about };
     case 'max_steps':
-      return { kind: 'failed', title: `Step limit reached: ${name}`, body: why || 'The session stopped before finishing.', tag };
+      return { kind: 'failed', title: `Step limit reached: ${name}`, body: why || 'The session stopped before finishing.', ...about };
     default:
       return undefined;
   }

@@ -54,7 +54,8 @@ export function watchNotifications(store: AppStore, sink: NoticeSink): () => voi
       // wait for the log, so the notice can name the tool and the command.
       if (!approval && !log?.loaded) continue;
       seen.add(entry.approvalId);
-      const notice = waitingNotice(entry.sessionTitle || state.sessions[entry.sessionId]?.title || '', entry.approvalId, approval);
+      const title = entry.sessionTitle || state.sessions[entry.sessionId]?.title || '';
+      const notice = waitingNotice({ id: entry.sessionId, title }, entry.approvalId, approval);
       if (wanted(notice)) sink.show(notice, () => store.getState().openApproval(entry, { reach: true }));
     }
   });
