@@ -8,6 +8,7 @@ import { projectFence, readSandboxSettings, writeSandboxSettings } from './fence
 import {
   canonicalHost,
   COMMAND_VARIABLE,
+  LOCAL_VARIABLE,
   holdRuntime,
   letGoOfRuntime,
   prepareProfile,
@@ -41,9 +42,10 @@ export interface CommandSandbox {
   /**
    * Wraps a command in the fence; throws SandboxStartError when the sandbox cannot start. `ask` is
    * asked, while the command runs, about a connection to a host the fence does not allow (once per
-   * host and port for the run); without it such a connection is refused.
+   * host and port for the run); without it such a connection is refused. `staysLocal`: the shell
+   * analysis finds the command reaches no network, so it starts without waiting for the proxy bridges.
    */
-  wrap(command: string, cwd: string, options?: { ask?: ConnectionQuestion }): Promise<SandboxedRun>;
+  wrap(command: string, cwd: string, options?: { ask?: ConnectionQuestion; staysLocal?: boolean }): Promise<SandboxedRun>;
   /** What "Allow always" would add to the project's fence for this host, or undefined when there is no project to keep it for. */
   alwaysEntry?(host: string, port: number): string | undefined;
   /**
@@ -131,7 +133,7 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
       let finished = false;
       return {
         command: ready.command,
-        env: { [COMMAND_VARIABLE]: command },
+        env: { [COMMAND_VARIABLE]: command, ...(runOptions?.staysLocal ? { [LOCAL_VARIABLE]: '1' } : {}) },
         finish(output) {
           questions?.withdraw();
           const denials = finished ? [] : ready.end(runId, since).filter((denial) => !questions?.refused(denial.host, denial.port));

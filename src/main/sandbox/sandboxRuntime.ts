@@ -61,6 +61,9 @@ export class SandboxStartError extends Error {
 /** The environment variable that carries the command into a reused profile. */
 export const COMMAND_VARIABLE = 'TETHER_SANDBOXED_COMMAND';
 
+/** Set (to 1) for a command the shell analysis finds reaches no network: it need not wait for the proxy bridges. */
+export const LOCAL_VARIABLE = 'TETHER_COMMAND_STAYS_LOCAL';
+
 /** Where the runtime's bridges listen inside the sandbox: its HTTP and SOCKS proxies. */
 const PROXY_PORTS = [3128, 1080];
 
@@ -70,13 +73,16 @@ const PROXY_PORTS = [3128, 1080];
  * starts its proxy bridges in the background just before the command, and on a busy machine a
  * command that went out at once found nobody there ("Failed to connect to localhost port 3128").
  * Only when the command's proxy is that bridge: with no network fence there is none to wait for.
+ * Nor when LOCAL_VARIABLE says the command stays on this machine: the bridges take some 8 ms to
+ * listen, which was a third of a trivial command's time; the bridges still start, and a connection
+ * the analysis did not foresee only finds them a moment later (refused until then: the fence holds).
  */
 export function waitForListeners(ports: readonly number[], proxyVariable = 'HTTP_PROXY'): string {
   const listening = ports.map((port) => `$_tether_tcp == *":${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A"*`);
   return [
-    `if [[ \${${proxyVariable}:-} == *localhost:${ports[0]}* ]]; then`,
+    `if [[ -z \${${LOCAL_VARIABLE}:-} && \${${proxyVariable}:-} == *localhost:${ports[0]}* ]]; then`,
     `for _tether_try in {1..200}; do read -r -d '' _tether_tcp < /proc/net/tcp; [[ ${listening.join(' && ')} ]] && break; sleep 0.01; done;`,
-    'unset _tether_try _tether_tcp; fi',
+    `unset _tether_try _tether_tcp; fi; unset ${LOCAL_VARIABLE}`,
   ].join(' ');
 }
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { initShellParser } from '../permissions/shell/parser';
 import { startPageServer } from '../../../test/support/pageServer';
 import type { SandboxFence } from '../../shared/sandbox';
 import { createCommandSandbox, type CommandSandbox } from '../sandbox/commandSandbox';
@@ -70,6 +71,18 @@ function setup(
 }
 
 describe('run_command in the sandbox', () => {
+  beforeAll(() => initShellParser());
+
+  it('starts a command that stays local without the proxy mark reaching it; the next command that goes out still reaches the proxy', async () => {
+    page = await startPageServer('<p>from the registry</p>');
+    const port = new URL(page.url).port;
+    const { run } = setup({ fence: { allowedDomains: ['localhost'] } });
+    const local = await run('echo "mark=[${TETHER_COMMAND_STAYS_LOCAL:-}]"');
+    expect(local.output).toBe('mark=[]\n\nexit code 0');
+    const out = await run(`curl -sS --noproxy '' http://localhost:${port}/notes`);
+    expect(out.output).toContain('from the registry');
+  });
+
   it('writes inside the workspace as usual', async () => {
     const { run, asked } = setup();
     const result = await run('echo made > made.txt && cat made.txt');
