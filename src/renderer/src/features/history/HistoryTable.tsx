@@ -9,9 +9,17 @@ import { decidedByDetail } from './decisionText';
  */
 const PAGE_ROWS = 200;
 
+// Made once: toLocaleTimeString and toLocaleDateString build a formatter on every call, which for a
+// page of rows was most of the time it took to draw.
+const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+const DAY = new Intl.DateTimeFormat(undefined, { dateStyle: 'short' });
+
 /** The decisions, newest first: when, the action and its reach, what and why, who decided, and in which session. */
 export function HistoryTable({ rows, busy }: { rows: readonly AuditRow[]; busy: boolean }) {
   const [shown, setShown] = useState(PAGE_ROWS);
+  // Read here once, not by each row: a row subscribed to the store is a cost a page of them multiplies.
+  const sessions = useApp((state) => state.sessions);
+  const selectSession = useApp((state) => state.selectSession);
   const newestFirst = useMemo(() => [...rows].reverse(), [rows]);
   const visible = newestFirst.slice(0, shown);
 
@@ -50,7 +58,12 @@ export function HistoryTable({ rows, busy }: { rows: readonly AuditRow[]; busy: 
         </thead>
         <tbody>
           {visible.map((row) => (
-            <HistoryRow key={`${row.sessionId}:${row.seq}:${row.callId ?? ''}`} row={row} />
+            <HistoryRow
+              key={`${row.sessionId}:${row.seq}:${row.callId ?? ''}`}
+              row={row}
+              sessionTitle={sessions[row.sessionId]?.title}
+              onOpenSession={selectSession}
+            />
           ))}
         </tbody>
       </table>
@@ -64,9 +77,15 @@ export function HistoryTable({ rows, busy }: { rows: readonly AuditRow[]; busy: 
 }
 
 /** One decision. Everything in it came from the log, much of it from the model: shown as text, on one line, in full on hover. */
-const HistoryRow = memo(function HistoryRow({ row }: { row: AuditRow }) {
-  const sessionTitle = useApp((state) => state.sessions[row.sessionId]?.title);
-  const selectSession = useApp((state) => state.selectSession);
+const HistoryRow = memo(function HistoryRow({
+  row,
+  sessionTitle,
+  onOpenSession,
+}: {
+  row: AuditRow;
+  sessionTitle: string | undefined;
+  onOpenSession(sessionId: string): void;
+}) {
   const what = oneLine(row.what);
   const detail = decidedByDetail(row);
   const reason = row.reason === undefined ? '' : oneLine(row.reason);
@@ -77,8 +96,8 @@ const HistoryRow = memo(function HistoryRow({ row }: { row: AuditRow }) {
   return (
     <tr data-testid="history-row" data-session-id={row.sessionId} data-call-id={row.callId ?? ''} data-action={row.action}>
       <td className="col-when" title={when.toISOString()}>
-        <span className="history-line">{when.toLocaleTimeString()}</span>
-        <span className="history-line faint">{when.toLocaleDateString()}</span>
+        <span className="history-line">{TIME.format(when)}</span>
+        <span className="history-line faint">{DAY.format(when)}</span>
       </td>
       <td className="col-action">
         <span className={`badge history-action action-${row.action.replace(' ', '-')}`}>{row.action}</span>
@@ -110,7 +129,7 @@ const HistoryRow = memo(function HistoryRow({ row }: { row: AuditRow }) {
         )}
       </td>
       <td className="col-session" title={`${row.sessionId}\n${row.project}`}>
-        <button type="button" className="link-button history-line" onClick={() => selectSession(row.sessionId)}>
+        <button type="button" className="link-button history-line" onClick={() => onOpenSession(row.sessionId)}>
           {sessionTitle || row.sessionId}
         </button>
         <span className="history-line faint">{projectName}</span>
