@@ -283,6 +283,20 @@ describe('PostToolUse hooks', () => {
     expect(hookRuns(events).map((hook) => [hook.hookEvent, hook.result])).toEqual([['PostToolUse', 'ok']]);
   });
 
+  it('a hook that writes after a command that only reads gets the command a checkpoint, with what the hook wrote in it', async () => {
+    const folder = project();
+    userSettings({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo seen >> seen.log' }] }] } });
+    const { events } = await run(folder, [{ name: 'run_command', arguments: { command: 'ls' } }]);
+    expect(outcomes(events)).toEqual(['run_command:ok']);
+    expect(readFileSync(path.join(folder, 'seen.log'), 'utf8')).toBe('seen\n');
+    const checkpoints = events.flatMap((stored) => (stored.event.type === 'checkpoint.created' ? [stored.event] : []));
+    // ls alone would have none (it only reads); the hook's write is recorded right after the call.
+    expect(checkpoints.map((checkpoint) => [checkpoint.callId === null ? null : 'the ls call', checkpoint.changed])).toEqual([
+      [null, true],
+      ['the ls call', true],
+    ]);
+  });
+
   it('gets tool_response, and its exit 2 (the call already ran) and additionalContext reach the model with the result', async () => {
     const folder = project();
     const seen = path.join(folder, 'response.json');

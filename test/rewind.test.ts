@@ -112,11 +112,13 @@ function checkpointSeq(events: StoredEvent[], callId: string | null): number {
 }
 
 describe('checkpoints', () => {
-  it('logs a checkpoint at the start and after every call that may change files, none after reads', async () => {
+  it('logs a checkpoint at the start and after every call that may change files, none after reads (commands that only read included)', async () => {
     const workspace = makeWorkspace();
     const turns: Turn[] = [
       { toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { path: 'a.txt' } }] },
-      { toolCalls: [{ id: 'call_ls', name: 'run_command', arguments: { command: 'ls' } }] },
+      { toolCalls: [{ id: 'call_ls', name: 'run_command', arguments: { command: 'ls -la | grep txt' } }] },
+      { toolCalls: [{ id: 'call_touch', name: 'run_command', arguments: { command: 'touch -c missing.txt' } }] },
+      { toolCalls: [{ id: 'call_listing', name: 'run_command', arguments: { command: 'ls > listing.txt' } }] },
       { toolCalls: [{ id: 'call_write', name: 'write_file', arguments: { path: 'a.txt', content: 'one\n' } }] },
       { text: 'ok' },
     ];
@@ -126,7 +128,9 @@ describe('checkpoints', () => {
       .flatMap((stored) => (stored.event.type === 'checkpoint.created' ? [stored.event] : []));
     expect(checkpoints.map((checkpoint) => [checkpoint.callId, checkpoint.changed])).toEqual([
       [null, true],
-      ['call_ls', false], // a command that changed nothing: a checkpoint, but no new snapshot
+      // ls | grep only reads (the shell analysis proves it, as it does for the rules): no checkpoint.
+      ['call_touch', false], // a command that may write and changed nothing: a checkpoint, but no new snapshot
+      ['call_listing', true], // ls, but redirected into a file
       ['call_write', true],
     ]);
     // The first checkpoint is the session's base, which the live diff compares with.
@@ -358,23 +362,28 @@ describe('rewind through the app services', () => {
     } = await openServices({
       turns: [
         { toolCalls: [{ id: 'call_ls', name: 'run_command', arguments: { command: 'ls' } }] },
+        { toolCalls: [{ id: 'call_touch', name: 'run_command', arguments: { command: 'touch -c b.txt' } }] },
         { toolCalls: [{ id: 'call_cat', name: 'run_command', arguments: { command: 'cat b.txt' } }] },
         { text: 'done' },
       ],
     });
     const workspace = makeWorkspace();
-    const { sessionId } = await handlers['session:start']({ workspace, task: 'look around' });
+    // Auto mode: commands the sandbox holds run with nobody asked, read-only or not.
+    const { sessionId } = await handlers['session:start']({ workspace, task: 'look around', mode: 'auto' });
     await waitFor('session.finished');
     const message = events.find((stored) => stored.event.type === 'user.messaged')!;
     const preview = await handlers['session:rewindPreview']({ sessionId, toSeq: message.seq });
-    // Read-only commands run with nobody asked in ask mode: both are listed, in the order they ran.
     expect(preview.unasked).toEqual([
       { callId: 'call_ls', command: 'ls' },
+      { callId: 'call_touch', command: 'touch -c b.txt' },
       { callId: 'call_cat', command: 'cat b.txt' },
     ]);
-    // From the step after the first command: only the second.
-    const afterLs = events.find((stored) => stored.event.type === 'checkpoint.created' && stored.event.callId === 'call_ls')!;
-    expect((await handlers['session:rewindPreview']({ sessionId, toSeq: afterLs.seq })).unasked.map((call) => call.callId)).toEqual([
+    // Only the command that may write is a step of its own (ls and cat only read: no checkpoint).
+    const checkpointed = events.flatMap((stored) => (stored.event.type === 'checkpoint.created' ? [stored.event.callId] : []));
+    expect(checkpointed).toEqual([null, 'call_touch']);
+    // From the step after it: only the command after it.
+    const afterTouch = events.find((stored) => stored.event.type === 'checkpoint.created' && stored.event.callId === 'call_touch')!;
+    expect((await handlers['session:rewindPreview']({ sessionId, toSeq: afterTouch.seq })).unasked.map((call) => call.callId)).toEqual([
       'call_cat',
     ]);
   });

@@ -243,8 +243,14 @@ export function createCore(options: CoreOptions): Core {
           log,
           sandbox,
           hooks,
-          beforeToolCall: (call) => (mayChangeFiles(call.tool) ? checkpoints.before(log, call.callId) : Promise.resolve()),
-          afterToolCall: (call) => (mayChangeFiles(call.tool) ? checkpoints.take(log, call.callId) : Promise.resolve()),
+          beforeToolCall: (call) =>
+            mayChangeFiles(call.tool, { args: call.args, workspaceRoot: state.workspace })
+              ? checkpoints.before(log, call.callId)
+              : Promise.resolve(),
+          afterToolCall: (call) =>
+            call.hooked || mayChangeFiles(call.tool, { args: call.args, workspaceRoot: state.workspace })
+              ? checkpoints.take(log, call.callId)
+              : Promise.resolve(),
           tools: sessionTools(permissions.engine, mcpTools),
           provider: createProvider(model),
           instructions: systemPromptFor(log),

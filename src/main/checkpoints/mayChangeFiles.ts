@@ -1,12 +1,36 @@
+import path from 'node:path';
+import { analyzeCommand } from '../permissions/shell/analyzeCommand';
 import type { AnyTool } from '../tools/defineTool';
+
+/** The call being weighed: its arguments as allowed, and the workspace it runs in. */
+interface CallInWorkspace {
+  args: unknown;
+  workspaceRoot: string;
+}
 
 /**
  * Whether a call of `tool` may change the workspace's files, so a checkpoint follows it: the edit
- * tools, every command, and every MCP tool except those whose read-only claim the person trusts.
- * Reading, planning and fetching a page change nothing in the workspace.
+ * tools, every command but one the shell analysis proves only reads (ls, cat, grep, wc: the
+ * same proof that lets the rules run it unasked), and every MCP tool except those whose read-only
+ * claim the person trusts. Reading, planning and fetching a page change nothing in the workspace.
+ * A checkpoint skipped costs nothing in what a rewind or the live diff can tell: the next one records
+ * whatever changed meanwhile, as it does after a read_file.
  */
-export function mayChangeFiles(tool: Pick<AnyTool, 'name' | 'risk' | 'mcpReadOnly'>): boolean {
+export function mayChangeFiles(tool: Pick<AnyTool, 'name' | 'risk' | 'mcpReadOnly'>, call?: CallInWorkspace): boolean {
+  if (tool.name === 'run_command' && call && commandOnlyReads(call)) return false;
   if (tool.risk === 'edit' || tool.risk === 'exec') return true;
   if (tool.name.startsWith('mcp__')) return tool.mcpReadOnly !== true;
   return false;
+}
+
+function commandOnlyReads({ args, workspaceRoot }: CallInWorkspace): boolean {
+  if (typeof args !== 'object' || args === null) return false;
+  const { command, cwd } = args as { command?: unknown; cwd?: unknown };
+  if (typeof command !== 'string' || (cwd !== undefined && typeof cwd !== 'string')) return false;
+  try {
+    const analysis = analyzeCommand(command, { cwd: path.resolve(workspaceRoot, cwd ?? '.'), workspaceRoot });
+    return analysis.unpinnable === undefined && analysis.commands.length > 0 && analysis.commands.every((part) => part.readOnly);
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, StoredEvent } from '../../shared/events';
-import { mayChangeFiles } from './mayChangeFiles';
 import { rewindWarnings } from './rewindWarnings';
 
 const workspace = '/work/project';
@@ -47,17 +46,5 @@ describe('rewindWarnings', () => {
   it('leaves out what ran at or before the step', async () => {
     const events = started([['run_command', { command: 'git push' }]]);
     expect(await rewindWarnings(events, events[0]!.seq, workspace)).toEqual([]);
-  });
-});
-
-describe('mayChangeFiles', () => {
-  it('is true for edits, commands and MCP tools not trusted as read-only; false for reads, plans and fetches', () => {
-    expect(mayChangeFiles({ name: 'edit_file', risk: 'edit' })).toBe(true);
-    expect(mayChangeFiles({ name: 'run_command', risk: 'exec' })).toBe(true);
-    expect(mayChangeFiles({ name: 'mcp__fs__write', risk: 'egress' })).toBe(true);
-    expect(mayChangeFiles({ name: 'mcp__fs__read', risk: 'egress', mcpReadOnly: true })).toBe(false);
-    expect(mayChangeFiles({ name: 'read_file', risk: 'read' })).toBe(false);
-    expect(mayChangeFiles({ name: 'update_plan', risk: 'none' })).toBe(false);
-    expect(mayChangeFiles({ name: 'fetch_url', risk: 'egress' })).toBe(false);
   });
 });

@@ -64,6 +64,10 @@ export interface ToolRunnerDeps {
 export interface AfterToolCall {
   callId: string;
   tool: AnyTool;
+  /** The arguments it ran with (the person's edit of them, when they made one). */
+  args: unknown;
+  /** A PostToolUse hook ran after it (and may have changed files of its own accord). */
+  hooked: boolean;
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 11 * 60_000;
@@ -139,7 +143,7 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
 
   if (deps.beforeToolCall) {
     try {
-      await deps.beforeToolCall({ callId: call.callId, tool });
+      await deps.beforeToolCall({ callId: call.callId, tool, args: allowed, hooked: false });
     } catch {
       // As afterToolCall: the hook reports its own failures.
     }
@@ -177,7 +181,7 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
   }
   if (deps.afterToolCall) {
     try {
-      await deps.afterToolCall({ callId: call.callId, tool });
+      await deps.afterToolCall({ callId: call.callId, tool, args: allowed, hooked: after !== undefined });
     } catch {
       // The call's result is logged and stands; the hook reports its own failures in the log.
     }
