@@ -179,13 +179,13 @@ export function createCore(options: CoreOptions): Core {
 
       // The model is pinned on the session; only where to reach it may change between runs.
       const model: ModelConfig = { ...run.model, model: state.model, api: state.api };
-      // A new session's model is asked whether it can call tools while the rest is set up (the
-      // listing is a round trip); the answer is awaited before any MCP server starts.
+      // The shell parser's WebAssembly compiles while the rest is set up; the permission engine awaits it.
+      void initShellParser().catch(() => undefined);
+      // A new session's model is asked whether it can call tools meanwhile too (the listing is a
+      // round trip); the answer is awaited before any MCP server starts.
       const toolSupport = state.steps === 0 ? modelRefusal(model) : Promise.resolve(undefined);
       // Handled where it is awaited; a setup step that throws first must not leave it unhandled.
       toolSupport.catch(() => undefined);
-      // The shell parser's WebAssembly compiles meanwhile too; the permission engine awaits it.
-      void initShellParser().catch(() => undefined);
 
       // Before anything reads .tether: a command killed with its process may have left the sandbox's placeholder there.
       removeFenceLeftovers(state.workspace);

@@ -12,6 +12,7 @@ import type { KeyStore } from './app/sessions/keyStore';
 import { defaultDataDir } from './store/dataDir';
 import { updatesEnabled, type Updater } from './app/updates/autoUpdates';
 import { createMainWindow, guardWebContents, pickFolder, type MainWindow } from './window';
+import { keepWebAssemblyOnBaseline } from './permissions/shell/webAssemblyTier';
 
 // Electron host, kept thin: it builds the same services `tether serve` hosts, binds them to IPC and
 // opens the window. Everything that can be tested without Electron lives in host/.
@@ -23,6 +24,7 @@ const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 const cliArguments = cliArgumentsOf(process.argv, app.isPackaged);
 if (cliArguments) runCli(cliArguments);
 else {
+  keepWebAssemblyOnBaseline();
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appUrl));
   // A second instance would open a second store writer and window; it hands over to the first.

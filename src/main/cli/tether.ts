@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { CliError } from './cliError';
 import { auditUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
+import { keepWebAssemblyOnBaseline } from '../permissions/shell/webAssemblyTier';
 
 const usage = `tether: a coding agent on a tether
 
@@ -23,6 +24,8 @@ ${serveUsage}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Before any WebAssembly compiles (the model client's HTTP parser, the bash parser).
+  keepWebAssemblyOnBaseline();
   // Each command is loaded when it runs: --help loads none of them, `sessions` no model, sandbox or MCP.
   switch (command) {
     case 'run':

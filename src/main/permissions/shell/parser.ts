@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { keepWebAssemblyOnBaseline } from './webAssemblyTier';
 
 /**
  * The one bash parser (tree-sitter-bash through web-tree-sitter). Loading the WebAssembly is
@@ -22,6 +23,7 @@ export function initShellParser(): Promise<void> {
 }
 
 async function load(): Promise<void> {
+  keepWebAssemblyOnBaseline();
   // Resolved from the packages, not from this file: under vitest this file is src/, once bundled
   // by electron-vite it is out/main/, and in both cases `dependencies` stay in node_modules.
   const require = createRequire(import.meta.url);
