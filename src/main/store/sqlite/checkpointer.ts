@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { nativeBindingOption, sqliteBinding } from './sqliteBinding';
@@ -61,7 +62,9 @@ Atomics.notify(shared, ${STATE});
  * the sustained rate (see bench/eventAppend.bench.ts). A PASSIVE checkpoint never blocks the
  * writer, and the sync happens off the thread that runs the agent loop and answers the UI. The
  * worker runs only after commits, in small rounds a few milliseconds apart while they keep coming.
- * It starts with the first commit: a process that only reads (`tether sessions`) never pays for a thread.
+ * It starts once the WAL holds as much as makes SQLite checkpoint by itself (its default 1000 pages):
+ * until then no commit would have stalled, and a process that only reads (`tether sessions`) or a short
+ * `tether run` never pays for the thread (some 10 MB of memory; bench/start.bench.ts).
  */
 export class Checkpointer {
   private readonly shared = new Int32Array(new SharedArrayBuffer(8));
@@ -69,6 +72,8 @@ export class Checkpointer {
 
   constructor(
     private readonly file: string,
+    /** How large the WAL grows before the worker starts. */
+    private readonly startAtWalBytes: number,
     private readonly onFailure: () => void,
   ) {}
 
@@ -97,7 +102,10 @@ export class Checkpointer {
 
   /** Called after every commit; wakes the worker only when it is asleep (one load otherwise). */
   committed(): void {
-    if (this.worker === undefined && Atomics.load(this.shared, STATE) === STARTING) this.start();
+    if (this.worker === undefined) {
+      if (Atomics.load(this.shared, STATE) !== STARTING || walBytes(this.file) < this.startAtWalBytes) return;
+      this.start();
+    }
     if (Atomics.load(this.shared, WORK) === 0) {
       Atomics.store(this.shared, WORK, 1);
       Atomics.notify(this.shared, WORK);
@@ -114,6 +122,9 @@ export class Checkpointer {
       Atomics.notify(this.shared, WORK);
       Atomics.wait(this.shared, STATE, STOPPING, 2000);
     }
+    // Its connection is closed: nothing is left to wait for, and a listener would keep a process
+    // that is done alive until the thread is torn down.
+    this.worker?.removeAllListeners();
     void this.worker?.terminate();
   }
 }
@@ -125,7 +136,17 @@ export class Checkpointer {
  */
 export function checkpointInBackground(file: string, sqlite: BetterSqlite3.Database): Checkpointer {
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
-  return new Checkpointer(file, () => {
+  const pageSize = Number(sqlite.pragma('page_size', { simple: true }));
+  return new Checkpointer(file, SQLITE_DEFAULT_CHECKPOINT_PAGES * pageSize, () => {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_CHECKPOINT_PAGES}`);
   });
+}
+
+/** The WAL's size now (0 when there is none yet). */
+function walBytes(file: string): number {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
 }

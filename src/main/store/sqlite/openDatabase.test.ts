@@ -195,33 +195,46 @@ describe('a database locked by another process', () => {
 });
 
 describe('checkpoints', () => {
-  // ~300 commits of one 1 KB row stay well under SQLite's own 1000-page threshold, so only the
-  // worker can have copied them into the database file.
-  function writeRows(db: Database): void {
+  // Commits of one 1 KB row: each adds at least a page to the WAL. 1,500 of them pass SQLite's default
+  // 1000-page threshold, where the worker starts, and stay well under the 8000 pages at which SQLite
+  // would checkpoint by itself here, so only the worker can have copied them into the database file.
+  function writeRows(db: Database, rows: number): void {
     const insert = db.prepare<[string]>('INSERT INTO notes (text) VALUES (?)');
     const write = db.writer((text: string) => insert.run(text));
-    for (let i = 0; i < 300; i++) write(`${i} ${'x'.repeat(1000)}`);
+    for (let i = 0; i < rows; i++) write(`${i} ${'x'.repeat(1000)}`);
   }
 
   it('copies the WAL into the database on a worker thread, not in the commit that fills it', async () => {
     const db = open(file, { migrations: [m1] });
     const before = fs.statSync(file).size;
-    writeRows(db);
+    writeRows(db, 1500);
     // The worker runs when it gets a core: on a busy machine that can take a while.
-    await expect.poll(() => fs.statSync(file).size, { timeout: 10_000, interval: 100 }).toBeGreaterThan(before + 250_000);
+    await expect.poll(() => fs.statSync(file).size, { timeout: 10_000, interval: 100 }).toBeGreaterThan(before + 1_000_000);
+  });
+
+  it('starts no worker for a WAL SQLite would not checkpoint yet (a short run), and closing still folds it in', async () => {
+    const db = open(file, { migrations: [m1] });
+    const before = fs.statSync(file).size;
+    writeRows(db, 100);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(fs.statSync(file).size).toBe(before);
+    expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(100_000);
+    db.close();
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+    expect(fs.statSync(file).size).toBeGreaterThan(before + 100_000);
   });
 
   it('leaves the WAL alone when background checkpoints are off, until SQLite fills its threshold', async () => {
     const db = open(file, { migrations: [m1], backgroundCheckpoints: false });
     const before = fs.statSync(file).size;
-    writeRows(db);
+    writeRows(db, 300);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(fs.statSync(file).size).toBe(before);
   });
 
   it('leaves no WAL or shm file behind once closed, with the worker running', () => {
     const db = open(file, { migrations: [m1] });
-    writeRows(db);
+    writeRows(db, 1500);
     db.close();
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
     expect(fs.existsSync(`${file}-shm`)).toBe(false);
