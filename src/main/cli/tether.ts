@@ -2,6 +2,7 @@ import path from 'node:path';
 import { CliError } from './cliError';
 import { auditUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
 import { keepWebAssemblyOnBaseline } from '../permissions/shell/webAssemblyTier';
+import { keepYoungGenerationSmall } from './youngGeneration';
 
 const usage = `tether: a coding agent on a tether
 
@@ -29,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
   // Each command is loaded when it runs: --help loads none of them, `sessions` no model, sandbox or MCP.
   switch (command) {
     case 'run':
+      keepYoungGenerationSmall();
       return (await import('./headlessRun')).headlessRun(rest);
     case 'sessions':
       return (await import('./sessionsCommand')).sessionsCommand(rest);

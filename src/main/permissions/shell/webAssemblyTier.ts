@@ -1,5 +1,8 @@
 import v8 from 'node:v8';
 
+/** V8 compiles WebAssembly with Liftoff, its baseline compiler, and never re-compiles it with TurboFan. */
+export const BASELINE_WEBASSEMBLY_FLAG = '--liftoff-only';
+
 let kept = false;
 
 /**
@@ -18,5 +21,5 @@ let kept = false;
 export function keepWebAssemblyOnBaseline(): void {
   if (kept) return;
   kept = true;
-  v8.setFlagsFromString('--liftoff-only');
+  v8.setFlagsFromString(BASELINE_WEBASSEMBLY_FLAG);
 }
