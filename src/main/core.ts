@@ -52,6 +52,8 @@ export interface CoreOptions {
   dataDir: string;
   /** How long MCP servers may take to start, and how they are restarted (tests shorten them). */
   mcpTimings?: Partial<McpTimings>;
+  /** Off: the store checkpoints its WAL in the commits, with no worker thread (see cli/leanHeap.ts). */
+  backgroundCheckpoints?: boolean;
 }
 
 export interface NewSession {
@@ -127,7 +129,7 @@ export interface Core {
 export { DEFAULT_MAX_STEPS } from './agent/maxSteps';
 
 export function createCore(options: CoreOptions): Core {
-  const store = openStore(options.dataDir);
+  const store = openStore(options.dataDir, options.backgroundCheckpoints === false ? { backgroundCheckpoints: false } : {});
   const mcp = new McpHub(options.mcpTimings);
   const shadowRepos = new SessionShadowRepos(store, options.dataDir);
   const checkpoints = new Checkpoints(store, shadowRepos);

@@ -61,7 +61,8 @@ export async function headlessRun(argv: string[]): Promise<number> {
   const workspace = resolve(values.cwd ?? process.cwd());
   let mcpServers = values['mcp-config'] ? readMcpConfig(values['mcp-config'], workspace) : undefined;
 
-  const core = createCore({ dataDir: dataDirFrom(values['data-dir']) });
+  // No checkpoint worker: a new thread's heap would put back the young generation leanHeap.ts keeps small.
+  const core = createCore({ dataDir: dataDirFrom(values['data-dir']), backgroundCheckpoints: false });
   // Servers that fail to start, or give up after crashes, are said on stderr: the run goes on without their tools.
   const stopReporting = core.mcp.onChange((status) => {
     if (status.state === 'failed' && status.error) process.stderr.write(`tether: ${status.error}\n`);

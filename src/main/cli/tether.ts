@@ -2,7 +2,7 @@ import path from 'node:path';
 import { CliError } from './cliError';
 import { auditUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
 import { keepWebAssemblyOnBaseline } from '../permissions/shell/webAssemblyTier';
-import { keepYoungGenerationSmall } from './youngGeneration';
+import { leanHeapForHeadlessRun } from './leanHeap';
 
 const usage = `tether: a coding agent on a tether
 
@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   // Each command is loaded when it runs: --help loads none of them, `sessions` no model, sandbox or MCP.
   switch (command) {
     case 'run':
-      keepYoungGenerationSmall();
+      leanHeapForHeadlessRun();
       return (await import('./headlessRun')).headlessRun(rest);
     case 'sessions':
       return (await import('./sessionsCommand')).sessionsCommand(rest);
