@@ -224,8 +224,10 @@ export function createCore(options: CoreOptions): Core {
         env: commandEnvironment(process.env, settings.shellEnvironment).env,
         append: (event) => log.append(event),
         signal: run.signal,
-        ...(sandbox.off === undefined && sandbox.availability.available
-          ? { fence: (command: string, cwd: string) => sandbox.wrap(command, cwd) }
+        // Whether a sandbox is available is asked with the first hook, not at start: a run with no hook
+        // and no command never probes for one.
+        ...(sandbox.off === undefined
+          ? { fence: async (command: string, cwd: string) => (sandbox.availability.available ? sandbox.wrap(command, cwd) : undefined) }
           : {}),
       });
       // Servers start here, the first time a session needs the tool list; the list then stays fixed for the run.

@@ -37,11 +37,11 @@ export interface SessionHooksOptions {
   /** Aborted when the person stops the session: a running hook is stopped, and no more start. */
   signal?: AbortSignal;
   /**
-   * Wraps a hook's command in the session's fence (the command sandbox); absent when the session's
-   * commands run outside it (the sandbox turned off, or none available and the person chose to run
-   * commands anyway), and hooks then run as those commands do.
+   * Wraps a hook's command in the session's fence (the command sandbox). Absent, or answering
+   * undefined, where the session's commands run outside it (the sandbox turned off, or none
+   * available and the person chose to run commands anyway): hooks then run as those commands do.
    */
-  fence?: (command: string, cwd: string) => Promise<FencedCommand>;
+  fence?: (command: string, cwd: string) => Promise<FencedCommand | undefined>;
 }
 
 /** A command wrapped in the fence: what to run, what to add to its environment, and what to do after. */

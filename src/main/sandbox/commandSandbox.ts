@@ -94,10 +94,14 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
     ...(options.home ? { home: options.home } : {}),
     ...(options.custom ? { custom: options.custom } : {}),
   });
-  const availability = checkSandboxAvailability({
-    ...(options.pathEnv !== undefined ? { pathEnv: options.pathEnv } : {}),
-    ...(options.platform ? { platform: options.platform } : {}),
-  });
+  // Probed when first asked (a command, a hook, a request that names the sandbox): a run that does
+  // neither never starts the probe's process.
+  let checked: SandboxAvailability | undefined;
+  const availability = (): SandboxAvailability =>
+    (checked ??= checkSandboxAvailability({
+      ...(options.pathEnv !== undefined ? { pathEnv: options.pathEnv } : {}),
+      ...(options.platform ? { platform: options.platform } : {}),
+    }));
   let profile: Promise<SandboxProfile> | undefined;
   let holding = false;
   let disposed = false;
@@ -117,12 +121,15 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
     return profile;
   };
   return {
-    availability,
+    get availability() {
+      return availability();
+    },
     unavailable: options.unavailable ?? 'ask',
     ...(options.required ? { required: options.required } : {}),
     fence,
     async wrap(command, cwd, runOptions) {
-      if (!availability.available) throw new Error(`No sandbox is available: ${availability.reason}`);
+      const found = availability();
+      if (!found.available) throw new Error(`No sandbox is available: ${found.reason}`);
       if (disposed) throw ended();
       const ready = await currentProfile();
       if (disposed) throw ended();
