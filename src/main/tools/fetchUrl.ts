@@ -4,7 +4,7 @@ import description from './fetchUrl.txt?raw';
 import { looksBinary } from '../workspace/looksBinary';
 import { contentKind, mediaType, type ContentKind } from './fetch/contentKind';
 import { charsetParameter, decodeText } from './fetch/decodeText';
-import { fetchPage, type FetchedPage, type FollowRedirect } from './fetch/fetchPage';
+import type { FetchedPage, FollowRedirect } from './fetch/fetchPage';
 import { DEFAULT_MAX_HTML_CHARS, htmlToMarkdown } from './fetch/htmlToMarkdown';
 import { defaultLookup, type AllowPrivateHost, type LookupAll } from './fetch/resolveTarget';
 
@@ -77,6 +77,8 @@ export function createFetchUrl(options: FetchUrlOptions = {}): Tool<FetchUrlArgs
     subject: ({ url }) => ({ kind: 'url', url }),
     taints: ({ url }) => `read ${url} (outside content)`,
     async execute({ url, max_chars = DEFAULT_MAX_CHARS }, ctx) {
+      // Loaded with the first fetch: node's http, https and tls are some 5 ms of every run's start otherwise.
+      const { fetchPage } = await import('./fetch/fetchPage');
       const page = await fetchPage(url, fetchOptions, ctx.signal);
       if (page.kind === 'redirect') return unfollowedRedirect(page);
       return describePage(page, max_chars, fetchOptions.maxBodyBytes);

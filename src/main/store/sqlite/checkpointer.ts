@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { nativeBindingOption, sqliteBinding } from './sqliteBinding';
 
 const SQLITE_DEFAULT_CHECKPOINT_PAGES = 1000;
@@ -78,8 +78,11 @@ export class Checkpointer {
   ) {}
 
   private start(): void {
-    const binding = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(CHECKPOINT_WORKER, {
+    const require = createRequire(import.meta.url);
+    const binding = require.resolve('better-sqlite3');
+    // Loaded when the first worker starts: most processes never start one.
+    const { Worker: WorkerThread } = require('node:worker_threads') as typeof import('node:worker_threads');
+    const worker = new WorkerThread(CHECKPOINT_WORKER, {
       eval: true,
       workerData: {
         file: this.file,

@@ -1,4 +1,3 @@
-import dns from 'node:dns';
 import net from 'node:net';
 import { classifyAddress, type AddressRange } from './classifyAddress';
 
@@ -35,6 +34,8 @@ export type Resolved =
   | { ok: false; reason: 'dns'; host: string; code: string; message: string };
 
 export const defaultLookup: LookupAll = async (hostname) => {
+  // node:dns is loaded with the first page fetched, not with every run.
+  const dns = await import('node:dns');
   const found = await dns.promises.lookup(hostname, { all: true, verbatim: true });
   return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 };
