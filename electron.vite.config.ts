@@ -6,11 +6,12 @@ import react from '@vitejs/plugin-react';
 // app and the command line share one build of the core. `dependencies` (native modules among them)
 // stay external and load from node_modules at run time, except the pure-JS packages of many small
 // files that every run or `tether sessions` loads: bundled, node reads and links one chunk instead
-// of hundreds of files (zod 44 -> 22 ms, openai 125 -> 36 ms to load; bench/start.bench.ts).
+// of hundreds of files (zod 44 -> 22 ms, openai 125 -> 36 ms to load; diff, ignore, ipaddr.js and
+// picomatch together ~20 ms of a one-turn run's 289; bench/start.bench.ts).
 export default defineConfig({
   main: {
     build: {
-      externalizeDeps: { exclude: ['zod', 'openai', '@anthropic-ai/sdk'] },
+      externalizeDeps: { exclude: ['zod', 'openai', '@anthropic-ai/sdk', 'diff', 'ignore', 'ipaddr.js', 'picomatch'] },
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
