@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { SandboxAskCallback, SandboxManager as SandboxManagerType, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import picomatch from 'picomatch';
 import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist/sandbox/domain-pattern.js';
-import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
 import { canonicalizeHost } from '@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js';
 import type { EffectiveFence } from './fence';
 import { gitFence, holdCommondirs, releaseCommondirs } from './gitFence';
@@ -188,14 +187,29 @@ export function runtimeStopped(): Promise<void> {
 }
 
 let manager: typeof SandboxManagerType | undefined;
+/** The dotfiles the library fences in the process's own folder (Linux), loaded with the manager. */
+let cwdMandatoryDenyPaths: ((allowGitConfig: boolean) => string[]) | undefined;
 
 /**
  * The library's manager, loaded with the first command a sandbox holds: with its proxies it takes
  * tens of milliseconds to load, which a run that runs no command (or `tether sessions`) never pays.
  */
 async function loadManager(): Promise<typeof SandboxManagerType> {
-  manager ??= (await import('@anthropic-ai/sandbox-runtime')).SandboxManager;
+  if (!manager) {
+    const [library, linux] = await Promise.all([
+      import('@anthropic-ai/sandbox-runtime'),
+      import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js'),
+    ]);
+    cwdMandatoryDenyPaths = linux.linuxGetCwdMandatoryDenyPaths;
+    manager = library.SandboxManager;
+  }
   return manager;
+}
+
+/** The library's list, loaded by loadManager; every profile waits for it before its first snapshot. */
+function mandatoryDenyPaths(): string[] {
+  if (!cwdMandatoryDenyPaths) throw new SandboxStartError('The command sandbox is used before it started; nothing was run.');
+  return cwdMandatoryDenyPaths(false);
 }
 
 /** The manager, once started (every caller runs after ensureStarted). */
@@ -391,7 +405,7 @@ function takeSnapshot(fence: EffectiveFence, commondirs: string[]): Snapshot {
   const paths = new Map(literal.filter((entry) => !commondirs.includes(entry)).map((entry) => [entry, describePath(entry)]));
   const globs = globSignature(fence);
   // The library also covers dotfiles in the process's own folder when it lies inside a writable one.
-  const mandatory = process.platform === 'linux' ? linuxGetCwdMandatoryDenyPaths(false) : [];
+  const mandatory = process.platform === 'linux' ? mandatoryDenyPaths() : [];
   const placeholders = [...fence.denyWrite, ...mandatory]
     .filter((entry) => !fs.existsSync(entry) && fence.allowWrite.some((folder) => entry.startsWith(`${folder}${path.sep}`)))
     .map(firstMissing);

@@ -174,6 +174,20 @@ describe('run_command in the sandbox', () => {
     expect(third.command).toBe(first.command);
   });
 
+  it("leaves none of the library's dotfile placeholders (.bashrc, .gitconfig...) when Tether runs from inside the workspace", async () => {
+    const startedIn = process.cwd();
+    // `tether run` in a project: the runtime then also fences dotfiles of the process's own folder.
+    process.chdir(workspace);
+    try {
+      const { run } = setup();
+      const result = await run('echo work > work.txt');
+      expect(result.output).toBe('(no output)\n\nexit code 0');
+      expect(fs.readdirSync(workspace).sort()).toEqual(['.git', 'work.txt']);
+    } finally {
+      process.chdir(startedIn);
+    }
+  });
+
   it('compiles the fence again when a secret appears after it was compiled', async () => {
     const { run } = setup();
     await run('echo before');
