@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { analyzeCommand } from '../permissions/shell/analyzeCommand';
+import { commandOnlyReads } from '../permissions/shell/commandProofs';
 import type { AnyTool } from '../tools/defineTool';
 
 /** The call being weighed: its arguments as allowed, and the workspace it runs in. */
@@ -17,20 +17,15 @@ interface CallInWorkspace {
  * whatever changed meanwhile, as it does after a read_file.
  */
 export function mayChangeFiles(tool: Pick<AnyTool, 'name' | 'risk' | 'mcpReadOnly'>, call?: CallInWorkspace): boolean {
-  if (tool.name === 'run_command' && call && commandOnlyReads(call)) return false;
+  if (tool.name === 'run_command' && call && runsOnlyReads(call)) return false;
   if (tool.risk === 'edit' || tool.risk === 'exec') return true;
   if (tool.name.startsWith('mcp__')) return tool.mcpReadOnly !== true;
   return false;
 }
 
-function commandOnlyReads({ args, workspaceRoot }: CallInWorkspace): boolean {
+function runsOnlyReads({ args, workspaceRoot }: CallInWorkspace): boolean {
   if (typeof args !== 'object' || args === null) return false;
   const { command, cwd } = args as { command?: unknown; cwd?: unknown };
   if (typeof command !== 'string' || (cwd !== undefined && typeof cwd !== 'string')) return false;
-  try {
-    const analysis = analyzeCommand(command, { cwd: path.resolve(workspaceRoot, cwd ?? '.'), workspaceRoot });
-    return analysis.unpinnable === undefined && analysis.commands.length > 0 && analysis.commands.every((part) => part.readOnly);
-  } catch {
-    return false;
-  }
+  return commandOnlyReads(command, { cwd: path.resolve(workspaceRoot, cwd ?? '.'), workspaceRoot });
 }

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { initShellParser } from '../permissions/shell/parser';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPtyTerminal } from '../terminal/pty';
 import { ToolError } from './defineTool';
-import { runCommand, staysLocal } from './runCommand';
+import { runCommand } from './runCommand';
 import { makeToolContext, type TestToolContext } from '../../../test/support/toolContext';
 import { alive } from '../../../test/support/processes';
 
@@ -142,31 +141,5 @@ describe('run_command', () => {
   it('summarizes the call for the person approving it', () => {
     expect(runCommand.summarize(runCommand.parameters.parse({ command: 'npm test' }))).toBe('npm test');
     expect(runCommand.summarize(runCommand.parameters.parse({ command: 'npm test', cwd: 'web' }))).toBe('npm test  (in web)');
-  });
-});
-
-describe('staysLocal (whether a sandboxed command may start before the proxy bridges listen)', () => {
-  beforeAll(() => initShellParser());
-
-  it('is true only when every part is pinned down and none may reach the network', () => {
-    const local = (command: string) => staysLocal(command, root, root);
-    for (const command of ['true', 'ls -la', 'cat a.txt | grep -n x | head -5', 'git status --short', 'git diff HEAD~1', 'wc -l *.ts']) {
-      expect(local(command), command).toBe(true);
-    }
-    for (const command of [
-      'curl https://example.com',
-      'ls && curl -s example.com',
-      'git push origin main',
-      'git fetch',
-      'npm install',
-      'ssh host true',
-      './build.sh',
-      'eval "$CMD"',
-      '$(echo curl) example.com',
-      'bash -c "$X"',
-      '',
-    ]) {
-      expect(local(command), command).toBe(false);
-    }
   });
 });

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { z } from 'zod';
 import type { CommandSandbox, ConnectionQuestion, SandboxedRun } from '../sandbox/commandSandbox';
-import { analyzeCommand } from '../permissions/shell/analyzeCommand';
+import { commandStaysLocal } from '../permissions/shell/commandProofs';
 import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
 import { TimeoutHold } from '../terminal/timeoutHold';
@@ -120,7 +120,8 @@ export const runCommand = defineTool({
     try {
       prepared = await sandbox.wrap(command, folder, {
         ...(ask ? { ask } : {}),
-        staysLocal: staysLocal(command, folder, ctx.workspace.root),
+        // Only a matter of speed, never of the fence: a guess gone wrong is a connection refused for a moment.
+        staysLocal: commandStaysLocal(command, { cwd: folder, workspaceRoot: ctx.workspace.root }),
       });
     } catch (error) {
       throw new ToolError(`run_command: ${(error as Error).message}`);
@@ -369,18 +370,4 @@ function formatSeconds(ms: number): string {
 function signalName(signal: number): string | null {
   for (const [name, value] of Object.entries(osConstants.signals)) if (value === signal) return name;
   return null;
-}
-
-/**
- * Whether the shell analysis pins the command down and finds no part of it that may reach the network
- * (ls, cat, grep, git status...): such a command need not wait for the sandbox's proxy bridges. Only
- * a matter of speed, never of the fence: a guess gone wrong is a connection refused for a moment.
- */
-export function staysLocal(command: string, cwd: string, workspaceRoot: string): boolean {
-  try {
-    const analysis = analyzeCommand(command, { cwd, workspaceRoot });
-    return analysis.unpinnable === undefined && analysis.commands.length > 0 && analysis.commands.every((part) => !part.mayReachNetwork);
-  } catch {
-    return false;
-  }
 }
