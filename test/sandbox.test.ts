@@ -139,6 +139,21 @@ describe('run_command in the sandbox, through the agent loop', () => {
     expect(existsSync(outside)).toBe(false);
   });
 
+  it('with no sandbox available where the managed policy requires one, a hook does not run either (it would run unfenced), and says why', async () => {
+    const marker = path.join(tempDir('tether-hook-marker-'), 'hook-ran');
+    const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `touch ${marker}` }] }] };
+    const required = 'the managed policy /etc/tether/managed-settings.json requires it (requireSandbox)';
+    const { events } = await runWriteOutside(new AllowingPerson(), { hooks }, { noSandbox: true, inside: true, required });
+    expect(existsSync(marker)).toBe(false);
+    const ran = events.flatMap((stored) => (stored.event.type === 'hook.ran' ? [stored.event] : []));
+    expect(ran.map((event) => event.result)).toEqual(['failed']);
+    expect(ran[0]?.problem).toContain('No sandbox is available');
+
+    // Without the policy, a hook runs as the session's commands then do: unfenced.
+    await runWriteOutside(new AllowingPerson(), { hooks }, { noSandbox: true, inside: true });
+    expect(existsSync(marker)).toBe(true);
+  });
+
   it('with no sandbox available, a command the person edited before allowing runs after that one dialog', async () => {
     const edited = path.join(tempDir('tether-edited-'), 'edited.txt');
     const editingPerson: Broker = {

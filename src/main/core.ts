@@ -225,9 +225,16 @@ export function createCore(options: CoreOptions): Core {
         append: (event) => log.append(event),
         signal: run.signal,
         // Whether a sandbox is available is asked with the first hook, not at start: a run with no hook
-        // and no command never probes for one.
+        // and no command never probes for one. With none available, a hook runs as a command would:
+        // unfenced, unless nothing may run outside the sandbox (the managed policy, or the person's
+        // setting to refuse commands then); the wrap then fails and the hook is reported as not run.
         ...(sandbox.off === undefined
-          ? { fence: async (command: string, cwd: string) => (sandbox.availability.available ? sandbox.wrap(command, cwd) : undefined) }
+          ? {
+              fence: async (command: string, cwd: string) =>
+                sandbox.availability.available || sandbox.required || sandbox.unavailable === 'refuse'
+                  ? sandbox.wrap(command, cwd)
+                  : undefined,
+            }
           : {}),
       });
       // Servers start here, the first time a session needs the tool list; the list then stays fixed for the run.
