@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { inflateSync } from 'node:zlib';
 import { GitError, gitEnv, requireGit, runGit, type GitOptions, type GitRun } from './git';
+import { treeOfLooseCommit, writeLooseCommit } from './looseObjects';
+import { RefConflict, updateLooseRefs, type RefUpdate } from './looseRefs';
 
 /**
  * A git repository kept outside the workspace (in Tether's data folder) that records what the
@@ -87,6 +88,8 @@ const LATEST = 'refs/tether/latest';
 /** From this many new or changed files on, their contents go into a pack first (see packBlobs). */
 const BULK_FILES = 64;
 const REF_ROOT = 'refs/tether/';
+/** Author and committer of every snapshot (git's own calls get the same through the environment). */
+const IDENTITY = 'Tether <tether@localhost>';
 
 /**
  * Rules written into the shadow repository. `.git` anywhere is the person's repository (or a
@@ -174,7 +177,7 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
     const { candidates, indexDiffers } = parseStatus(status.stdout);
     const { updates, drops, skipped, ignoreRulesChanged, files } = sortChanges(candidates, workspace, maxFileBytes);
     if (latestCommit && latestTree && !indexDiffers && !updates.length && !drops.length) {
-      if (refName) await git(['update-ref', refName, latestCommit]);
+      if (refName) await moveRefs([{ name: refName, commit: latestCommit }]);
       return { commit: latestCommit, tree: latestTree, changed: false, skipped };
     }
     if (files.length >= BULK_FILES) await packBlobs(files);
@@ -187,16 +190,34 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
 
     const tree = text(await git(['write-tree']));
     if (latestCommit && latestTree === tree) {
-      if (refName) await git(['update-ref', refName, latestCommit]);
+      if (refName) await moveRefs([{ name: refName, commit: latestCommit }]);
       return { commit: latestCommit, tree, changed: false, skipped };
     }
-    const commit = text(await git(['commit-tree', tree, ...(latestCommit ? ['-p', latestCommit] : []), '-m', label.trim() || 'snapshot']));
+    // The commit and the refs are written here rather than by commit-tree and update-ref: two git
+    // processes fewer on every step that changes a file (see looseObjects.ts and looseRefs.ts).
+    const commit = writeLooseCommit(gitDir, {
+      tree,
+      ...(latestCommit ? { parent: latestCommit } : {}),
+      message: label.trim() || 'snapshot',
+      identity: IDENTITY,
+    });
     // The old value guards against another Tether process on the same folder moving `latest` meanwhile.
-    const transaction = [latestCommit ? `update ${LATEST} ${commit} ${latestCommit}` : `create ${LATEST} ${commit}`];
-    if (refName) transaction.push(`update ${refName} ${commit}`);
-    await git(['update-ref', '--stdin'], { input: `${transaction.join('\n')}\n` });
+    await moveRefs([{ name: LATEST, commit, expected: latestCommit ?? null }, ...(refName ? [{ name: refName, commit }] : [])]);
     known = { commit, tree };
     return { commit, tree, changed: true, skipped };
+  }
+
+  /** Moves refs as loose files, or through git when the repository keeps them otherwise (packed, or a reftable). */
+  async function moveRefs(updates: RefUpdate[]): Promise<void> {
+    if (await updateLooseRefs(gitDir, updates)) return;
+    const lines = updates.map(({ name, commit, expected }) =>
+      expected === undefined
+        ? `update ${name} ${commit}`
+        : expected === null
+          ? `create ${name} ${commit}`
+          : `update ${name} ${commit} ${expected}`,
+    );
+    await git(['update-ref', '--stdin'], { input: `${lines.join('\n')}\n` });
   }
 
   /**
@@ -299,8 +320,9 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
         } catch (error) {
           // Another process took a snapshot between our read of `latest` and our update: take ours again on top of it.
           if (
-            error instanceof GitError &&
-            /cannot lock ref|reference already exists|is at [0-9a-f]+ but expected/i.test(error.details.stderr ?? '')
+            error instanceof RefConflict ||
+            (error instanceof GitError &&
+              /cannot lock ref|reference already exists|is at [0-9a-f]+ but expected/i.test(error.details.stderr ?? ''))
           ) {
             return snapshotNow(label, snapshotOptions?.ref);
           }
@@ -453,21 +475,6 @@ function putInPlace(made: string, target: string): void {
     fs.renameSync(made, target);
   } catch {
     // Not ours to replace; the caller looks at what is there.
-  }
-}
-
-/**
- * The tree of commit `commit` when it is a loose object (the way commit-tree writes it), read without
- * a git process; undefined when it is packed, unreadable or not a commit, and git is asked instead.
- */
-function treeOfLooseCommit(gitDir: string, commit: string): string | undefined {
-  if (!/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(commit)) return undefined;
-  try {
-    const object = inflateSync(fs.readFileSync(path.join(gitDir, 'objects', commit.slice(0, 2), commit.slice(2))));
-    const header = object.subarray(0, Math.min(object.length, 128)).toString('latin1');
-    return /^commit \d+\0tree ([0-9a-f]{40}|[0-9a-f]{64})\n/.exec(header)?.[1];
-  } catch {
-    return undefined;
   }
 }
 
