@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { commandEnvironment } from '../terminal/commandEnvironment';
 import { GIT_GUARD } from './gitGuard';
+import type { GitShell } from './gitShell';
 
 /** How a git call went wrong. */
 export type GitErrorKind =
@@ -47,6 +48,8 @@ export interface GitOptions {
   input?: string | Buffer | AsyncIterable<Buffer | string>;
   /** Exit codes that are answers rather than failures (`rev-parse --verify -q` exits 1 for "no such ref"). */
   okExitCodes?: readonly number[];
+  /** Starts the commands it knows (given with GUARD_CONFIG first) instead of node; see gitShell.ts. */
+  shell?: GitShell;
 }
 
 export const MISSING_GIT_MESSAGE =
@@ -100,7 +103,20 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
   }
 }
 
-function runOnce(args: readonly string[], options: GitOptions): Promise<GitRun> {
+async function runOnce(args: readonly string[], options: GitOptions): Promise<GitRun> {
+  const { shell } = options;
+  const number = shell && !isStream(options.input) ? shell.commandNumber([...GUARD_CONFIG, ...args]) : undefined;
+  if (shell && number !== undefined) {
+    try {
+      return await shell.run(number, options.input as string | Buffer | undefined);
+    } catch {
+      // The shell could not run it: git is started directly, and says what is wrong, if anything is.
+    }
+  }
+  return runDirectly(args, options);
+}
+
+function runDirectly(args: readonly string[], options: GitOptions): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',

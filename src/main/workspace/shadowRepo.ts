@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { GitError, gitEnv, requireGit, runGit, type GitOptions, type GitRun } from './git';
+import { GitError, GUARD_CONFIG, gitEnv, requireGit, runGit, type GitOptions, type GitRun } from './git';
+import { gitShell } from './gitShell';
 import { treeOfLooseCommit, writeLooseCommit } from './looseObjects';
 import { RefConflict, updateLooseRefs, type RefUpdate } from './looseRefs';
 
@@ -88,6 +89,10 @@ const LATEST = 'refs/tether/latest';
 /** From this many new or changed files on, their contents go into a pack first (see packBlobs). */
 const BULK_FILES = 64;
 const REF_ROOT = 'refs/tether/';
+/** What every snapshot that finds changes runs: a shell beside the repository starts these (see gitShell.ts). */
+const STATUS = ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
+const UPDATE_INDEX = ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
+const WRITE_TREE = ['write-tree'];
 /** Author and committer of every snapshot (git's own calls get the same through the environment). */
 const IDENTITY = 'Tether <tether@localhost>';
 
@@ -144,12 +149,18 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
   const indexFile = path.join(gitDir, 'index');
   const env = isolatedEnv({ GIT_DIR: gitDir, GIT_WORK_TREE: workspace, GIT_INDEX_FILE: indexFile });
   const configArgs = isolatedConfig();
+  const shell = gitShell({
+    cwd: workspace,
+    env,
+    commands: [STATUS, UPDATE_INDEX, WRITE_TREE].map((args) => [...GUARD_CONFIG, ...configArgs, ...args]),
+    parent: gitDir,
+  });
   // git's version is asked alongside the first commands rather than before them (a process less on
   // the way to a session's first checkpoint); requireGit asks once per process. When a command fails,
   // a git too old or missing is what the person is told, not the command's own complaint.
   const git = async (args: readonly string[], extra: Pick<GitOptions, 'input' | 'okExitCodes'> = {}): Promise<GitRun> => {
     const checked = requireGit(MINIMUM_GIT);
-    const run = runGit([...configArgs, ...args], { cwd: workspace, env, ...extra });
+    const run = runGit([...configArgs, ...args], { cwd: workspace, env, ...extra, ...(shell ? { shell } : {}) });
     // Settled below either way; a version check failing first must not leave the command's rejection unhandled.
     run.catch(() => undefined);
     try {
@@ -170,10 +181,7 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
     const refName = ref === undefined ? undefined : fullRefName(ref);
     // status (HEAD is refs/tether/latest) both lists what differs and, unlike ls-files, saves the
     // stat data it refreshed, so files rewritten with the same bytes are not read again next time.
-    const [status, { commit: latestCommit, tree: latestTree }] = await Promise.all([
-      git(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']),
-      latestSnapshot(),
-    ]);
+    const [status, { commit: latestCommit, tree: latestTree }] = await Promise.all([git(STATUS), latestSnapshot()]);
     const { candidates, indexDiffers } = parseStatus(status.stdout);
     const { updates, drops, skipped, ignoreRulesChanged, files } = sortChanges(candidates, workspace, maxFileBytes);
     if (latestCommit && latestTree && !indexDiffers && !updates.length && !drops.length) {
@@ -181,14 +189,14 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
       return { commit: latestCommit, tree: latestTree, changed: false, skipped };
     }
     if (files.length >= BULK_FILES) await packBlobs(files);
-    if (updates.length) await git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: nulJoined(updates) });
+    if (updates.length) await git(UPDATE_INDEX, { input: nulJoined(updates) });
     if (ignoreRulesChanged) {
       // A .gitignore changed: files it now ignores leave the snapshot, as they would never have entered it.
       drops.push(...splitNul((await git(['ls-files', '-z', '-c', '-i', '--exclude-standard'])).stdout));
     }
     if (drops.length) await git(['update-index', '--force-remove', '-z', '--stdin'], { input: nulJoined(drops) });
 
-    const tree = text(await git(['write-tree']));
+    const tree = text(await git(WRITE_TREE));
     if (latestCommit && latestTree === tree) {
       if (refName) await moveRefs([{ name: refName, commit: latestCommit }]);
       return { commit: latestCommit, tree, changed: false, skipped };
