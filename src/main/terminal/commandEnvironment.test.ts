@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import picomatch from 'picomatch';
 import { commandEnvironment, isSecretName, looksLikeSecretValue, ShellEnvironment } from './commandEnvironment';
 
 /** What every command gets besides: git's guard, as command-line config. */
@@ -115,6 +116,40 @@ describe('the environment commands start with', () => {
     const { env } = commandEnvironment(host, { exclude: ['edit*'], set: { PATH: '/opt/bin' } });
     expect(env.EDITOR).toBeUndefined();
     expect(env.PATH).toBe('/opt/bin');
+  });
+
+  it('recognises the credential variables as the globs that list them do, near misses included', () => {
+    // The list as globs, as the person reads it in commandEnvironment.ts; the code holds it as one expression.
+    const globs = [
+      'AWS_*',
+      'AZURE_*',
+      'ARM_*',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+      'GOOGLE_GHA_CREDS_PATH',
+      'CLOUDSDK_*',
+      'GCLOUD_*',
+      'TF_VAR_*',
+      'VAULT_*',
+      'DATABASE_URL',
+      '*_DATABASE_URL',
+      '*_DSN',
+      'PGPASS*',
+      'MYSQL_PWD',
+      'REDIS_URL',
+      'MONGO*_URI',
+    ];
+    const listed = picomatch(globs, { nocase: true, dot: true });
+    const names = [
+      ...['AWS_REGION', 'aws_profile', 'AZURE_TENANT', 'ARM_SUBSCRIPTION', 'GOOGLE_APPLICATION_CREDENTIALS', 'google_gha_creds_path'],
+      ...['CLOUDSDK_CORE_PROJECT', 'GCLOUD_PROJECT', 'TF_VAR_region', 'VAULT_ADDR', 'DATABASE_URL', 'ORDERS_DATABASE_URL', 'SENTRY_DSN'],
+      ...['PGPASSFILE', 'PGPASS', 'MYSQL_PWD', 'REDIS_URL', 'MONGO_URI', 'MONGODB_URI', 'mongo.atlas_uri', 'AWS_', 'A_B_DSN', 'x\ny_DSN'],
+      ...['AWS', 'MY_AWS_REGION', 'AWSX', 'DSN', 'XDATABASE_URL', 'DATABASE_URLS', 'MONGO_URL', 'MYSQL_PWD2', 'REDIS_URLS', 'TF_VARX'],
+      ...['VAULT', 'GCLOUD', 'GOOGLE_APPLICATION_CREDENTIALS_X', 'XPGPASS', 'PATH', 'ARMS_LENGTH', 'NODE_ENV', 'EDITOR'],
+    ];
+    for (const name of names) {
+      if (/KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|PRIVATE/i.test(name)) continue;
+      expect(isSecretName(name), name).toBe(listed(name));
+    }
   });
 
   it('recognises secret names and values on their own', () => {

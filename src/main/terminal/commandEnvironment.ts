@@ -41,25 +41,14 @@ const CORE_VARIABLES = [
 /** A name that says it holds a secret. */
 const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|PRIVATE/i;
 
-/** Cloud, registry and database variables that carry credentials without saying so in their name. */
-const CREDENTIAL_NAMES = [
-  'AWS_*',
-  'AZURE_*',
-  'ARM_*',
-  'GOOGLE_APPLICATION_CREDENTIALS',
-  'GOOGLE_GHA_CREDS_PATH',
-  'CLOUDSDK_*',
-  'GCLOUD_*',
-  'TF_VAR_*',
-  'VAULT_*',
-  'DATABASE_URL',
-  '*_DATABASE_URL',
-  '*_DSN',
-  'PGPASS*',
-  'MYSQL_PWD',
-  'REDIS_URL',
-  'MONGO*_URI',
-];
+/**
+ * Cloud, registry and database variables that carry credentials without saying so in their name:
+ * AWS_*, AZURE_*, ARM_*, GOOGLE_APPLICATION_CREDENTIALS, GOOGLE_GHA_CREDS_PATH, CLOUDSDK_*, GCLOUD_*,
+ * TF_VAR_*, VAULT_*, DATABASE_URL, *_DATABASE_URL, *_DSN, PGPASS*, MYSQL_PWD, REDIS_URL, MONGO*_URI.
+ * One expression rather than globs: compiling these globs was some 4 ms of every run's start.
+ */
+const CREDENTIAL_NAME =
+  /^(?:(?:AWS|AZURE|ARM|CLOUDSDK|GCLOUD|TF_VAR|VAULT)_.*|GOOGLE_APPLICATION_CREDENTIALS|GOOGLE_GHA_CREDS_PATH|(?:.*_)?DATABASE_URL|.*_DSN|PGPASS.*|MYSQL_PWD|REDIS_URL|MONGO.*_URI)$/is;
 
 /** Values that are credentials whatever they are called. */
 const SECRET_VALUES = [
@@ -103,7 +92,7 @@ export interface CommandEnvironment {
 }
 
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name) || matchesAny(name, CREDENTIAL_NAMES);
+  return SECRET_NAME.test(name) || CREDENTIAL_NAME.test(name);
 }
 
 export function looksLikeSecretValue(value: string): boolean {
