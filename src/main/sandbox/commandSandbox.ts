@@ -139,7 +139,7 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
       ready.begin(runId, questions?.ask);
       let finished = false;
       return {
-        command: ready.command,
+        command: (runOptions?.staysLocal ? ready.localCommand : undefined) ?? ready.command,
         env: { [COMMAND_VARIABLE]: command, ...(runOptions?.staysLocal ? { [LOCAL_VARIABLE]: '1' } : {}) },
         finish(output) {
           questions?.withdraw();

@@ -73,8 +73,8 @@ const PROXY_PORTS = [3128, 1080];
  * command that went out at once found nobody there ("Failed to connect to localhost port 3128").
  * Only when the command's proxy is that bridge: with no network fence there is none to wait for.
  * Nor when LOCAL_VARIABLE says the command stays on this machine: the bridges take some 8 ms to
- * listen, which was a third of a trivial command's time; the bridges still start, and a connection
- * the analysis did not foresee only finds them a moment later (refused until then: the fence holds).
+ * listen, which was a third of a trivial command's time; such a command runs without them
+ * (withoutProxyBridges), and a connection the analysis did not foresee is refused: the fence holds.
  */
 export function waitForListeners(ports: readonly number[], proxyVariable = 'HTTP_PROXY'): string {
   const listening = ports.map((port) => `$_tether_tcp == *":${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A"*`);
@@ -85,10 +85,34 @@ export function waitForListeners(ports: readonly number[], proxyVariable = 'HTTP
   ].join(' ');
 }
 
+/**
+ * `wrapped` without the two proxy bridges the runtime starts inside the sandbox (socat listening on
+ * its HTTP and SOCKS ports, forwarding to the proxy outside), for a command the shell analysis finds
+ * reaches no network. Its network namespace is still its own, with nothing listening in it: it can
+ * reach no host at all, through the proxy or otherwise, so the fence only tightens. Two processes
+ * fewer to start and kill: some 3 ms of every such command (17.0 -> 13.7 ms for a sandboxed
+ * `touch -c`, measured here). Undefined, and the full command runs, when the runtime's command does
+ * not hold exactly those two lines (another version of the library writes it differently).
+ */
+export function withoutProxyBridges(wrapped: string): string | undefined {
+  const bridge = new RegExp(
+    `socat TCP-LISTEN:(?:${PROXY_PORTS.join('|')}),fork,reuseaddr UNIX-CONNECT:/[^\\s'"]+ >/dev/null 2>&1 &\\n`,
+    'g',
+  );
+  const found = wrapped.match(bridge) ?? [];
+  if (found.length !== PROXY_PORTS.length) return undefined;
+  return wrapped.replace(bridge, '');
+}
+
 /** A fence compiled into a bubblewrap invocation, reusable while `isCurrent()`. */
 export interface SandboxProfile {
   /** The shell command to run (with COMMAND_VARIABLE set to the real command). */
   readonly command: string;
+  /**
+   * The same, without the runtime's proxy bridges, for a command the shell analysis proves stays on
+   * this machine (see withoutProxyBridges); undefined when the runtime's command is not as expected.
+   */
+  readonly localCommand: string | undefined;
   /** False once the workspace changed in a way the compiled profile does not reflect. */
   isCurrent(): boolean;
   /**
@@ -359,6 +383,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
   let lastEnded: number | undefined;
   return {
     command: wrapped,
+    localCommand: withoutProxyBridges(wrapped),
     isCurrent: () => !released && sameSnapshot(snapshot, compiled),
     begin(runId, ask) {
       // The commondir the profile mounts read-only exists while the command runs (and only then).

@@ -83,6 +83,29 @@ describe('run_command in the sandbox', () => {
     expect(out.output).toContain('from the registry');
   });
 
+  it('starts the proxy bridges only for a command that may go out: one that stays local has no network at all, and keeps its exit status', async () => {
+    page = await startPageServer('<p>from the registry</p>');
+    const port = new URL(page.url).port;
+    const { run } = setup({ fence: { allowedDomains: ['localhost'] } });
+    // The sandbox has its own process namespace: what runs in it is all there is in its /proc.
+    const processes = 'cat /proc/[0-9]*/comm';
+    const local = await run(processes);
+    expect(local.output).not.toContain('socat');
+    expect(local.output).toContain('bash');
+    expect((await run('exit 3')).output).toContain('exit code 3');
+    // Nothing listens in its network namespace: not on the proxy's ports (0C38 is 3128), not anywhere.
+    const listening = 'cat /proc/net/tcp';
+    expect((await run(listening)).output).not.toMatch(/:0C38 00000000:0000 0A/);
+    // A command that may reach the network (bash's /dev/tcp counts) gets the bridges, and reaches them.
+    expect((await run('(echo > /dev/tcp/127.0.0.1/3128) 2>/dev/null && echo reached || echo refused')).output).toBe(
+      'reached\n\nexit code 0',
+    );
+    const goingOut = await run(`${processes}; ${listening}; curl -sS --noproxy '' http://localhost:${port}/notes`);
+    expect(goingOut.output.match(/^socat$/gm)).toHaveLength(2);
+    expect(goingOut.output).toMatch(/:0C38 00000000:0000 0A/);
+    expect(goingOut.output).toContain('from the registry');
+  });
+
   it('writes inside the workspace as usual', async () => {
     const { run, asked } = setup();
     const result = await run('echo made > made.txt && cat made.txt');
