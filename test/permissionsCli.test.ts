@@ -7,6 +7,7 @@ import { assertCliBuilt, runCli } from './support/cli';
 import { removeTempDirs, tempDir } from './support/tempDirs';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { createSessionPermissions } from '../src/main/permissions/sessionPermissions';
+import { initShellParser } from '../src/main/permissions/shell/parser';
 import type { AnyTool } from '../src/main/tools/defineTool';
 import { runCommand } from '../src/main/tools/runCommand';
 
@@ -177,6 +178,8 @@ async function sessionDecision(home: string, cwd: string, command: string): Prom
       mode: 'ask',
       outsideContent: 'ask',
     });
+    // As the approval gate does before it checks a command: the engine reads it with the shell parser.
+    await initShellParser();
     return permissions.engine.evaluate({ sessionId: session.id, callId: 'c', tool: runCommand as AnyTool, args: { command } }).action;
   } finally {
     store.close();

@@ -17,7 +17,6 @@ import type { Policy } from './permissions/policyVerdict';
 import { matchDomain } from './permissions/ruleMatchDomain';
 import { parseRule } from './permissions/ruleSyntax';
 import { createSessionPermissions, permissionDefaults } from './permissions/sessionPermissions';
-import { initShellParser } from './permissions/shell/parser';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
 import { commandEnvironment } from './terminal/commandEnvironment';
@@ -181,8 +180,6 @@ export function createCore(options: CoreOptions): Core {
 
       // The model is pinned on the session; only where to reach it may change between runs.
       const model: ModelConfig = { ...run.model, model: state.model, api: state.api };
-      // The shell parser's WebAssembly compiles while the rest is set up; the permission engine awaits it.
-      void initShellParser().catch(() => undefined);
       // A new session's model is asked whether it can call tools meanwhile too (the listing is a
       // round trip); the answer is awaited before any MCP server starts.
       const toolSupport = state.steps === 0 ? modelRefusal(model) : Promise.resolve(undefined);

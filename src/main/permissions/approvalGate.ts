@@ -19,6 +19,7 @@ import type { GrantKeeper } from './grant';
 import type { PermissionTool } from './permissionSubject';
 import type { AllowAlwaysOffer, Policy, PolicyVerdict } from './policyVerdict';
 import type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from './questions';
+import { initShellParser } from './shell/parser';
 
 /**
  * The approval conversation of one tool call, in one place: ask the policy; when it asks, write the
@@ -115,6 +116,8 @@ export class ApprovalGate {
   async check(args: unknown, hooks: HookSay = {}): Promise<Permission> {
     const { deps, tool, callId } = this;
     const { log } = deps;
+    // The shell parser loads with the first command to check: a run that never runs one never loads it.
+    if (isCommand(tool, args)) await initShellParser();
     const taint = sessionTaint(log);
     const evaluate = (callArgs: unknown) =>
       deps.policy.evaluate({
@@ -399,6 +402,16 @@ export function safeSummary(tool: Pick<GatedTool, 'name' | 'summarize'>, args: u
     return tool.summarize(args as never);
   } catch {
     return tool.name;
+  }
+}
+
+/** Whether the call is a command line, which the policy reads with the shell parser. */
+function isCommand(tool: GatedTool, args: unknown): boolean {
+  try {
+    return tool.subject?.(args as never).kind === 'command';
+  } catch {
+    // The policy reports a subject that cannot be told; that needs no parser.
+    return false;
   }
 }
 

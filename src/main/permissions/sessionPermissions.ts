@@ -3,7 +3,6 @@ import type { AppSettings } from '../settings/appSettings';
 import type { Store } from '../store/store';
 import { createPermissionEngine, type PermissionEngine } from './engine';
 import type { Grant } from './grant';
-import { initShellParser } from './shell/parser';
 import { sessionRuleSet } from './sessionRules';
 
 export interface SessionPermissionOptions {
@@ -34,7 +33,6 @@ export interface SessionPermissions {
  * engine adds the built-in defaults), and the keeper of the grants its people give.
  */
 export async function createSessionPermissions(options: SessionPermissionOptions): Promise<SessionPermissions> {
-  await initShellParser();
   const { store, sessionId } = options;
   const { rules, projectTrusted, project } = sessionRuleSet({
     store,
