@@ -323,8 +323,10 @@ async function runWithTimeout(
     signal.addEventListener('abort', () => resolve('stopped'), { once: true });
   });
   try {
+    // Stopped before it started (while its files were recorded, say): it never starts, since a tool
+    // that ignores its signal (a file write) would otherwise act under an "aborted" result.
     // `args` is the output of this tool's own schema (parseArguments), which is what execute takes.
-    const running = tool.execute(args as never, ctx);
+    const running = signal.aborted ? new Promise<never>(() => {}) : tool.execute(args as never, ctx);
     running.catch(() => {}); // if the race below is lost, a late failure has nowhere to go
     // A tool that ignores its signal must not hold the session: the race returns at once.
     const result = await Promise.race([running, stopped]);
