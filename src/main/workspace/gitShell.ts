@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { GitRun } from './git';
+import { removeOrphanedFolders } from './orphanedFolders';
 
 /**
  * A small shell kept running beside one repository to start its most frequent git commands.
@@ -99,7 +100,8 @@ interface RunningShell {
 const FOLDER_PREFIX = 'git-shell-';
 
 function startShell(options: GitShellOptions): RunningShell {
-  removeLeftFolders(options.parent);
+  // Those of shells whose Tether was killed before it could remove them go first.
+  removeOrphanedFolders(options.parent, new RegExp(`^${FOLDER_PREFIX}(\\d+)-`));
   const folder = fs.mkdtempSync(path.join(options.parent, `${FOLDER_PREFIX}${process.pid}-`));
   const removeFolder = () => fs.rmSync(folder, { recursive: true, force: true });
   process.once('exit', removeFolder);
@@ -186,30 +188,6 @@ done`;
       removeFolder();
     },
   };
-}
-
-/** Folders of shells whose Tether process is gone (it was killed before it could remove them). */
-function removeLeftFolders(parent: string): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(parent);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
-    fs.rmSync(path.join(parent, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function key(args: readonly string[]): string {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gitEnv, runGit } from './git';
 import { isInclude, parseConfigList, runsProgram, showSetting, type ConfigEntry } from './gitPrograms';
+import { removeOrphanedFolders } from './orphanedFolders';
 
 /**
  * What a repository inside the workspace can make git run, read from its files without running git
@@ -320,26 +321,7 @@ function removeProbes(): void {
 
 /** Probes of processes that ended without their exit handler (killed, a test worker) are removed by the next one. */
 function removeOrphanedProbes(): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(os.tmpdir());
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = Number(/^tether-git-probe-[a-z0-9]+-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || isAlive(pid)) continue;
-    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  removeOrphanedFolders(os.tmpdir(), /^tether-git-probe-[a-z0-9]+-(\d+)-/);
 }
 
 export function probe(format: 'sha1' | 'sha256' | string): Promise<{ dir: string }> {
