@@ -161,3 +161,28 @@ test('the diff of a 2,000-line file renders', async ({ page }, testInfo) => {
   await expect(viewer.locator('.original .view-lines')).toContainText('line 1');
   await keepScreenshot(page, testInfo, '7-diff-2000-lines');
 });
+
+test('the first screen loads neither the terminal (xterm) nor the diff viewer (Monaco): the terminal comes with the first command', async ({
+  page,
+}) => {
+  app = await startServedApp({
+    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'echo from-the-command' } }] }, { text: 'Done.' }],
+  });
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  const loaded = (chunk: string) => scripts.some((script) => script.includes(chunk));
+  await page.goto(app.url);
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(loaded('terminalView')).toBe(false);
+  expect(loaded('editor.api')).toBe(false);
+  expect(loaded('DiffViewer')).toBe(false);
+
+  await startTask(page, 'Say hello');
+  await sessionStatus(page, 'done');
+  await expect(page.getByTestId('terminal')).toContainText('from-the-command');
+  expect(loaded('terminalView')).toBe(true);
+});
