@@ -1,8 +1,9 @@
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { sampleStats } from '../support/sampleStats';
+import { CHROMIUM, launchBenchBrowser } from './benchBrowser';
 import { missingBuild, serveTether, type ServedTether } from './servedTether';
 
 /**
@@ -16,15 +17,6 @@ import { missingBuild, serveTether, type ServedTether } from './servedTether';
  *   npm run build && npx vitest run --config bench/vitest.config.ts bench/renderer/firstScreen.bench.ts
  */
 
-const CHROMIUM = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 const RUNS = 9;
 const PAINT_TARGET_MS = 500;
 /** What must not load before it is asked for: Monaco (the diff viewer) and xterm (the terminal). */
@@ -49,7 +41,7 @@ let served: ServedTether | undefined;
 
 beforeAll(async () => {
   if (skip) return;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  browser = await launchBenchBrowser();
   served = await serveTether();
 });
 
@@ -92,7 +84,7 @@ describe.skipIf(skip !== null)('first screen', () => {
     const sum = (pick: (file: Loaded) => number) => loaded.reduce((total, file) => total + pick(file), 0).toFixed(0);
     console.log(
       [
-        `Chromium ${browser!.version()} (headless); load average ${loadavg()
+        `Chromium ${browser!.version()} (headless, ${CHROMIUM}); load average ${loadavg()
           .map((n) => n.toFixed(2))
           .join(' ')}; ${RUNS} runs, a fresh browser context each`,
         `  navigation -> first contentful paint: median ${median(paint).toFixed(0)} ms, p95 ${p95(paint).toFixed(0)} ms (runs: ${paint.map((ms) => ms.toFixed(0)).join(', ')})`,

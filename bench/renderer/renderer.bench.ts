@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { LAST_ANSWER_MARK, writeLongSession, type LongSession } from './longSession';
 import { longAnswer } from './longAnswer';
@@ -22,6 +22,7 @@ import {
   type FrameLog,
   type OpenTiming,
 } from './pageProbes';
+import { CHROMIUM, launchBenchBrowser } from './benchBrowser';
 import { missingBuild, serveTether, type ServedTether } from './servedTether';
 import { nearestRank } from '../support/sampleStats';
 import {
@@ -60,15 +61,6 @@ import {
  * scenario and prints where its main-thread time went (cpuProfile.ts); TETHER_CHROMIUM picks the browser.
  */
 
-const CHROMIUM = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 const VIEWPORT = { width: 1440, height: 900 };
 
 const SESSION_EVENTS = 5_000;
@@ -94,7 +86,7 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   if (skip) return;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  browser = await launchBenchBrowser();
   console.log(
     `Chromium ${browser.version()} (headless, ${CHROMIUM}); load average ${loadavg()
       .map((n) => n.toFixed(2))
