@@ -120,7 +120,8 @@ export const runCommand = defineTool({
     try {
       prepared = await sandbox.wrap(command, folder, {
         ...(ask ? { ask } : {}),
-        // Only a matter of speed, never of the fence: a guess gone wrong is a connection refused for a moment.
+        // Proved local, it runs without the proxy bridges: nothing in its network namespace answers, so
+        // a proof gone wrong is a connection refused, never one let through.
         staysLocal: commandStaysLocal(command, { cwd: folder, workspaceRoot: ctx.workspace.root }),
       });
     } catch (error) {

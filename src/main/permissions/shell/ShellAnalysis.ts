@@ -4,7 +4,7 @@ import type { CommandAnalysis, ReadTarget, SimpleCommand } from '../commandAnaly
 import type { GitContext } from './classifyGit';
 import { classifyInvocation, type InvocationContext } from './classifyInvocation';
 import { isDangerousVariable } from './dangerousVariable';
-import { findsWorkspaceRepository } from './gitRepositoryAt';
+import { findsWorkspaceRepository, workspaceRepositoryFetchesLazily } from './gitRepositoryAt';
 import { parseShell } from './parser';
 import { ansiCStringEnd, describeError, dropsEscape, hasBlankOnlyToParser, hidesSubstitution, joinContinuedLines } from './parserQuirks';
 import { createProgramResolver, type ProgramLocation, type ProgramResolver } from './programResolver';
@@ -1067,6 +1067,7 @@ export class ShellAnalysis {
         return this.resolver.isInsideWorkspace(target);
       },
       gitRepositoryIsOwn: (dir: string): boolean => cwd !== null && findsWorkspaceRepository(this.resolver.workspaceRoot, cwd.dir, dir),
+      fetchesLazily: (): boolean => workspaceRepositoryFetchesLazily(this.resolver.workspaceRoot),
     };
   }
 

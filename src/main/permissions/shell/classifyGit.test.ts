@@ -160,3 +160,19 @@ describe('classifyGit', () => {
     expect(git(command).local).toBe(true);
   });
 });
+
+describe('classifyGit in a partial clone', () => {
+  const partial: GitContext = { ...inside, fetchesLazily: () => true };
+
+  it('reads, but may reach the network: a read fetches the objects the clone lacks', () => {
+    for (const command of ['show HEAD:README.md', 'log -p -1', 'blame -L 1,5 f', 'diff', 'status']) {
+      expect(git(command, partial), command).toEqual({ readOnly: true, local: false });
+    }
+    expect(git('add f', partial).local).toBe(false);
+  });
+
+  it('stays local with --no-lazy-fetch, and as before where the repository is whole', () => {
+    expect(git('--no-lazy-fetch show HEAD:README.md', partial)).toEqual({ readOnly: true, local: true });
+    expect(git('show HEAD:README.md', { ...inside, fetchesLazily: () => false })).toEqual({ readOnly: true, local: true });
+  });
+});

@@ -15,7 +15,8 @@ import { couldBeLongOption } from './scanOptions';
  * "Local" is stricter than "does not fetch": git runs repository hooks (pre-commit, post-checkout,
  * reference-transaction, post-index-change ...) for almost every subcommand that writes, and hooks
  * are project code (husky installs them from the repository), which may do anything. So only the
- * reading subcommands and a few writers that run no hook count as local.
+ * reading subcommands and a few writers that run no hook count as local, and none in a partial
+ * clone, where reading an object the repository lacks fetches it from its promisor remote.
  */
 export interface GitClassification {
   readOnly: boolean;
@@ -36,6 +37,11 @@ export interface GitContext {
    * Absent where nothing can tell (a test's context): taken as yes.
    */
   gitRepositoryIsOwn?(dir: string): boolean;
+  /**
+   * Whether the workspace's repository is a partial clone, whose reads fetch missing objects from a
+   * promisor remote (workspaceRepositoryFetchesLazily in gitRepositoryAt.ts). Absent: taken as no.
+   */
+  fetchesLazily?(): boolean;
 }
 
 /** Global options that change nothing about what git runs or which configuration it reads. */
@@ -94,9 +100,11 @@ export function classifyGit(args: readonly string[], context: GitContext): GitCl
   // Where git runs: each -C is taken from the one before (`-C a -C ..` is where the command runs).
   let directory: string | undefined;
   let globalsSafe = true;
+  let lazyFetch = true;
   while (index < args.length) {
     const arg = args[index]!;
     if (!arg.startsWith('-')) break;
+    if (arg === '--no-lazy-fetch') lazyFetch = false;
     if (arg === '-C' || (arg.startsWith('-C') && arg.length > 2)) {
       const dir = arg === '-C' ? args[index + 1] : arg.slice(2);
       if (dir === undefined) return { readOnly: false, local: true };
@@ -118,7 +126,9 @@ export function classifyGit(args: readonly string[], context: GitContext): GitCl
   if (!globalsSafe) return { readOnly: false, local: false };
   if (rest.some((arg) => isUnsafeFlag(subcommand, arg))) return { readOnly: false, local: false };
   const readOnly = directoryOk && subcommandReadsOnly(subcommand, rest);
-  const local = readOnly || (directoryOk && writesLocally(subcommand, rest));
+  // In a partial clone, reading an object it lacks fetches it: reading is then reaching the network.
+  const fetches = lazyFetch && (context.fetchesLazily?.() ?? false);
+  const local = !fetches && (readOnly || (directoryOk && writesLocally(subcommand, rest)));
   return { readOnly, local };
 }
 

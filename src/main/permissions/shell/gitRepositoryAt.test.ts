@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findsWorkspaceRepository } from './gitRepositoryAt';
+import { findsWorkspaceRepository, workspaceRepositoryFetchesLazily } from './gitRepositoryAt';
 
 let root = '';
 let ws = '';
@@ -60,5 +60,46 @@ describe('findsWorkspaceRepository', () => {
   it('follows a link before `..`, as git’s chdir does', () => {
     // to-history/.. is docs, inside the workspace's own repository, whatever the spelling suggests.
     expect(own('to-history/..')).toBe(true);
+  });
+});
+
+describe('workspaceRepositoryFetchesLazily', () => {
+  const repo = (name: string, ...config: string[][]) => {
+    const dir = path.join(root, name);
+    execFileSync('git', ['init', '-q', dir], { stdio: 'ignore' });
+    for (const args of config) execFileSync('git', ['-C', dir, 'config', ...args], { stdio: 'ignore' });
+    return dir;
+  };
+
+  it('is yes for a partial clone: a promisor remote, extensions.partialClone, or an include it cannot follow', () => {
+    expect(
+      workspaceRepositoryFetchesLazily(
+        repo('promisor', ['remote.origin.url', 'https://example.com/r.git'], ['remote.origin.promisor', 'true']),
+      ),
+    ).toBe(true);
+    expect(workspaceRepositoryFetchesLazily(repo('extension', ['extensions.partialClone', 'origin']))).toBe(true);
+    expect(workspaceRepositoryFetchesLazily(repo('included', ['include.path', '../elsewhere.config']))).toBe(true);
+  });
+
+  it("is yes in a worktree of one, whose config is the main repository's", () => {
+    const main = repo('main-partial', ['remote.origin.promisor', 'true']);
+    execFileSync('git', ['-C', main, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'first'], {
+      stdio: 'ignore',
+    });
+    const worktree = path.join(root, 'main-partial-wt');
+    execFileSync('git', ['-C', main, 'worktree', 'add', '-q', worktree], { stdio: 'ignore' });
+    expect(workspaceRepositoryFetchesLazily(worktree)).toBe(true);
+  });
+
+  it('is no for a whole repository, a remote that is no promisor, and a folder that is no repository', () => {
+    expect(workspaceRepositoryFetchesLazily(ws)).toBe(false);
+    expect(
+      workspaceRepositoryFetchesLazily(
+        repo('plain-remote', ['remote.origin.url', 'https://example.com/r.git'], ['remote.origin.promisor', 'false']),
+      ),
+    ).toBe(false);
+    const none = path.join(root, 'no-repo');
+    fs.mkdirSync(none);
+    expect(workspaceRepositoryFetchesLazily(none)).toBe(false);
   });
 });

@@ -59,6 +59,35 @@ function ownGitDirectory(root: string): string | undefined {
   }
 }
 
+/**
+ * Whether the workspace's own repository is a partial clone: reading an object it lacks (`git show`,
+ * `git log -p`, `git blame`) fetches it from a promisor remote, over the network. Read from its config
+ * (the common one, for a worktree): a promisor remote or `extensions.partialClone`, or an include this
+ * does not follow, which could name either.
+ */
+export function workspaceRepositoryFetchesLazily(workspaceRoot: string): boolean {
+  let gitDir: string | undefined;
+  try {
+    gitDir = ownGitDirectory(fs.realpathSync(workspaceRoot));
+  } catch {
+    return false;
+  }
+  if (gitDir === undefined) return false;
+  let configDir = gitDir;
+  try {
+    configDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+  } catch {
+    // Not a worktree's: its config is its own.
+  }
+  let config: string;
+  try {
+    config = fs.readFileSync(path.join(configDir, 'config'), 'utf8');
+  } catch {
+    return false;
+  }
+  return /^\s*(?:promisor\s*=\s*(?:true|yes|on|1)\b|partialclone\s*=|\[\s*include)/im.test(config);
+}
+
 /** As git tells (is_git_directory): a HEAD, and objects and refs folders or a commondir naming them. */
 function isGitDirectory(dir: string): boolean {
   if (!fs.existsSync(path.join(dir, 'HEAD'))) return false;
