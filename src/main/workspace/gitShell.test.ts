@@ -141,6 +141,22 @@ describe('gitShell', () => {
     expect((failure as GitError).kind).toBe('no_folder');
   });
 
+  it('starts no second shell for the calls queued behind one that found it failing: they go to git directly', async () => {
+    const made = new Set<string>();
+    const watcher = fs.watch(base, (_event, name) => {
+      if (name?.startsWith('git-shell-')) made.add(name);
+    });
+    try {
+      const noGit = open([STATUS], { shellEnv: { ...env, PATH: path.join(base, 'empty-bin') } });
+      const runs = await Promise.all(Array.from({ length: 5 }, () => runGit(STATUS, { cwd: repo, env, shell: noGit })));
+      expect(runs.map((run) => run.exitCode)).toEqual([0, 0, 0, 0, 0]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(made.size).toBe(1);
+    } finally {
+      watcher.close();
+    }
+  });
+
   it('reads no startup file of the person (ENV, BASH_ENV)', async () => {
     const startup = path.join(base, 'startup.sh');
     fs.writeFileSync(startup, `touch '${path.join(base, 'sourced')}'\n`);

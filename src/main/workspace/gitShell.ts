@@ -70,6 +70,8 @@ export function gitShell(options: GitShellOptions): GitShell | undefined {
     run(number, input) {
       const next = queue.then(async () => {
         if (idle) clearTimeout(idle);
+        // Calls queued behind the one that found the shell failing go to git directly too.
+        if (broken) throw new Error('the git shell failed earlier');
         try {
           running ??= startShell(options);
           return await running.call(number, input);
@@ -103,15 +105,21 @@ function startShell(options: GitShellOptions): RunningShell {
   // Those of shells whose Tether was killed before it could remove them go first.
   removeOrphanedFolders(options.parent, new RegExp(`^${FOLDER_PREFIX}(\\d+)-`));
   const folder = fs.mkdtempSync(path.join(options.parent, `${FOLDER_PREFIX}${process.pid}-`));
-  const removeFolder = () => fs.rmSync(folder, { recursive: true, force: true });
-  process.once('exit', removeFolder);
+  const removeFolder = () => {
+    liveFolders.delete(folder);
+    fs.rmSync(folder, { recursive: true, force: true });
+  };
+  removeAtExit(folder);
   const files = { input: path.join(folder, 'in'), output: path.join(folder, 'out'), errors: path.join(folder, 'err') };
-  const cases = options.commands.map((args, index) => `${index}) git ${args.map(quoted).join(' ')} ;;`).join('\n    ');
+  const cases = options.commands.map((args, index) => `${index}) command git ${args.map(quoted).join(' ')} ;;`).join('\n    ');
   // $1: the folder to run git in; $2: this shell's folder. A request is "<id> <command number>";
-  // the answer "<id> <exit status>".
+  // the answer "<id> <exit status>". What a call printed is written afresh (the last call's output
+  // never stands in for it: a missing file is the shell's failure), and `command` runs the program
+  // git, whatever function of that name a shell might have brought along.
   const script = `
 while read -r id number; do
   if ! cd "$1" 2>/dev/null; then echo "$id 126"; continue; fi
+  rm -f "$2/out" "$2/err"
   case $number in
     ${cases}
     *) false ;;
@@ -120,15 +128,12 @@ while read -r id number; do
 done`;
   let child: ChildProcessByStdio<Writable, Readable, null>;
   try {
-    // No startup file of the person's runs in it (a shell reads $ENV or $BASH_ENV when it is told to).
-    const { ENV: _env, BASH_ENV: _bashEnv, ...env } = options.env;
     child = spawn('/bin/sh', ['-c', script, 'tether-git-shell', options.cwd, folder], {
       cwd: options.parent,
-      env,
+      env: shellEnvironment(options.env),
       stdio: ['pipe', 'pipe', 'ignore'],
     });
   } catch (error) {
-    process.off('exit', removeFolder);
     removeFolder();
     throw error;
   }
@@ -175,6 +180,7 @@ done`;
           child.stdin.write(`${id} ${number}\n`);
         });
         if (SHELL_COULD_NOT_RUN.has(status)) throw new Error(`the git shell could not run git (exit status ${status})`);
+        // Missing when the shell could not write them (a noclobber it was handed): its failure, not git's answer.
         return { stdout: fs.readFileSync(files.output), stderr: fs.readFileSync(files.errors, 'utf8'), exitCode: status };
       } finally {
         pipe.unref();
@@ -184,10 +190,36 @@ done`;
       end(new Error('the git shell was stopped'));
       child.stdin.end();
       child.kill();
-      process.off('exit', removeFolder);
       removeFolder();
     },
   };
+}
+
+/**
+ * git's environment less what would change the shell itself where /bin/sh is bash: startup files
+ * ($ENV, $BASH_ENV), exported functions, shell options (a noclobber would keep it from writing a
+ * call's output) and CDPATH.
+ */
+function shellEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (/^(?:ENV|BASH_ENV|SHELLOPTS|BASHOPTS|CDPATH)$|^BASH_FUNC_/.test(name)) continue;
+    kept[name] = value;
+  }
+  return kept;
+}
+
+/** The folders of shells running now, removed when Tether exits: one exit handler for them all. */
+const liveFolders = new Set<string>();
+let exitHandled = false;
+function removeAtExit(folder: string): void {
+  if (!exitHandled) {
+    exitHandled = true;
+    process.once('exit', () => {
+      for (const live of liveFolders) fs.rmSync(live, { recursive: true, force: true });
+    });
+  }
+  liveFolders.add(folder);
 }
 
 function key(args: readonly string[]): string {
