@@ -117,7 +117,8 @@ export class ApprovalGate {
     const { deps, tool, callId } = this;
     const { log } = deps;
     // The shell parser loads with the first command to check: a run that never runs one never loads it.
-    if (isCommand(tool, args)) await initShellParser();
+    // One that fails to load leaves the command unread, which the policy asks about rather than allows.
+    if (isCommand(tool, args)) await initShellParser().catch(() => undefined);
     const taint = sessionTaint(log);
     const evaluate = (callArgs: unknown) =>
       deps.policy.evaluate({

@@ -18,8 +18,9 @@ describe('withoutProxyBridges', () => {
     expect(withoutProxyBridges(script([http]))).toBeUndefined();
     expect(withoutProxyBridges(script([]))).toBeUndefined();
     expect(withoutProxyBridges(script([http, socks, http]))).toBeUndefined();
-    // A socat the library was told the path of is quoted; another port is not a bridge of ours.
+    // A socat the library was told the path of (quoted or not); another port is not a bridge of ours.
     expect(withoutProxyBridges(script([`'/opt/bin/socat' ${http.slice('socat '.length)}`, socks]))).toBeUndefined();
+    expect(withoutProxyBridges(script([`/usr/bin/${http}`, `/usr/bin/${socks}`]))).toBeUndefined();
     expect(withoutProxyBridges(script([http.replace('3128', '8080'), socks]))).toBeUndefined();
   });
 });

@@ -147,6 +147,10 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
     } catch {
       // As afterToolCall: the hook reports its own failures.
     }
+    if (deps.signal.aborted) {
+      finish('aborted', `Not run: ${safeSummary(tool, allowed)}`, 'Not run: the session was stopped before this call started.');
+      return;
+    }
   }
   deps.log.append({
     type: 'tool.started',

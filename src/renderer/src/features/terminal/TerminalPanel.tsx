@@ -30,7 +30,8 @@ export function TerminalPanel({ sessionId, ref }: { sessionId: string; ref?: Ref
         if (!closed) unmount = mountTerminal(element, store, sessionId);
       })
       .catch((error: unknown) => {
-        if (!closed) setFailed(error instanceof Error ? error.message : String(error));
+        // A page left open across an upgrade asks for a chunk the server no longer has: a reload fetches the new one.
+        if (!closed) setFailed(`${error instanceof Error ? error.message : String(error)}. Reload the page to try again.`);
       });
     return () => {
       closed = true;
