@@ -113,13 +113,11 @@ function startShell(options: GitShellOptions): RunningShell {
   const files = { input: path.join(folder, 'in'), output: path.join(folder, 'out'), errors: path.join(folder, 'err') };
   const cases = options.commands.map((args, index) => `${index}) command git ${args.map(quoted).join(' ')} ;;`).join('\n    ');
   // $1: the folder to run git in; $2: this shell's folder. A request is "<id> <command number>";
-  // the answer "<id> <exit status>". What a call printed is written afresh (the last call's output
-  // never stands in for it: a missing file is the shell's failure), and `command` runs the program
-  // git, whatever function of that name a shell might have brought along.
+  // the answer "<id> <exit status>". `command` runs the program git, whatever function of that name
+  // a shell might have brought along.
   const script = `
 while read -r id number; do
   if ! cd "$1" 2>/dev/null; then echo "$id 126"; continue; fi
-  rm -f "$2/out" "$2/err"
   case $number in
     ${cases}
     *) false ;;
@@ -172,6 +170,11 @@ done`;
     async call(number, input) {
       if (ended) throw ended;
       fs.writeFileSync(files.input, input ?? '');
+      // What a call printed is written afresh: the last call's output never stands in for it (a
+      // missing file is the shell's failure). Removed here, not by the shell: dash has no rm of its
+      // own, and starting one cost a process per call.
+      fs.rmSync(files.output, { force: true });
+      fs.rmSync(files.errors, { force: true });
       const id = nextId++;
       pipe.ref();
       try {
