@@ -8,4 +8,6 @@ if (!existsSync(cli)) {
   process.stderr.write('tether: the CLI is not built yet. Run `npm run build` in the Tether folder first.\n');
   process.exit(1);
 }
+// The build is minified; under TETHER_DEBUG a stack names the source files and lines instead.
+if (process.env.TETHER_DEBUG) process.setSourceMapsEnabled(true);
 await import(cli);

@@ -278,3 +278,19 @@ describe('a database it cannot use', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('an unexpected error', () => {
+  // The build is minified (electron.vite.config.ts): a stack is only of use if it names the source.
+  it('is one line; under TETHER_DEBUG its stack names the source files and lines, through the source maps of the build', async () => {
+    const missing = path.join(tempDir(), 'gone');
+    const env = { TETHER_HOME: tempDir() };
+    const plain = await runCli(['run', 'x', '--cwd', missing], env);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr.trim().split('\n')).toEqual([`tether: The workspace folder ${missing} does not exist.`]);
+
+    const debug = await runCli(['run', 'x', '--cwd', missing], { ...env, TETHER_DEBUG: '1' });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(/at canonicalWorkspace \(.*src\/main\/core\.ts:\d+:\d+\)/);
+    expect(debug.stderr).not.toMatch(/out\/main\//);
+  });
+});
