@@ -10,7 +10,7 @@ import react from '@vitejs/plugin-react';
 // picomatch together ~20 ms of a one-turn run's 289; bench/start.bench.ts).
 //
 // Main is minified too: node compiles every byte of a chunk it loads, and a one-turn run loads
-// 2.1 MB of it (1.0 MB minified), 249 -> 232 ms (median of 15 interleaved runs). Function and class
+// 2.1 MB of it (1.15 MB minified), 249 -> 232 ms (median of 15 interleaved runs). Function and class
 // names are kept, so stacks stay readable and nothing that reads a constructor's name changes; the
 // source maps beside the chunks are read only under TETHER_DEBUG (bin/tether.js).
 export default defineConfig({
