@@ -171,6 +171,22 @@ describe('classifyGit in a partial clone', () => {
     expect(git('add f', partial).local).toBe(false);
   });
 
+  it('reads the config only where it decides: not for a command that reaches the network anyway', () => {
+    let reads = 0;
+    const counting: GitContext = {
+      ...inside,
+      fetchesLazily: () => {
+        reads++;
+        return true;
+      },
+    };
+    expect(git('push origin main', counting).local).toBe(false);
+    expect(git('--no-lazy-fetch show HEAD', counting).local).toBe(true);
+    expect(reads).toBe(0);
+    expect(git('show HEAD', counting).local).toBe(false);
+    expect(reads).toBe(1);
+  });
+
   it('stays local with --no-lazy-fetch, and as before where the repository is whole', () => {
     expect(git('--no-lazy-fetch show HEAD:README.md', partial)).toEqual({ readOnly: true, local: true });
     expect(git('show HEAD:README.md', { ...inside, fetchesLazily: () => false })).toEqual({ readOnly: true, local: true });

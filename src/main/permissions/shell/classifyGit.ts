@@ -126,9 +126,10 @@ export function classifyGit(args: readonly string[], context: GitContext): GitCl
   if (!globalsSafe) return { readOnly: false, local: false };
   if (rest.some((arg) => isUnsafeFlag(subcommand, arg))) return { readOnly: false, local: false };
   const readOnly = directoryOk && subcommandReadsOnly(subcommand, rest);
+  const wouldBeLocal = readOnly || (directoryOk && writesLocally(subcommand, rest));
   // In a partial clone, reading an object it lacks fetches it: reading is then reaching the network.
-  const fetches = lazyFetch && (context.fetchesLazily?.() ?? false);
-  const local = !fetches && (readOnly || (directoryOk && writesLocally(subcommand, rest)));
+  // Its config is read only where that decides.
+  const local = wouldBeLocal && !(lazyFetch && context.fetchesLazily?.() === true);
   return { readOnly, local };
 }
 

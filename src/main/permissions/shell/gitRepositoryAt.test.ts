@@ -91,6 +91,36 @@ describe('workspaceRepositoryFetchesLazily', () => {
     expect(workspaceRepositoryFetchesLazily(worktree)).toBe(true);
   });
 
+  it('reads promisor as git reads a boolean: alone, quoted, any number but 0, a comment after it', () => {
+    const written = (name: string, line: string) => {
+      const dir = repo(name);
+      fs.appendFileSync(path.join(dir, '.git', 'config'), `[remote "origin"]\n\turl = https://example.com/r.git\n${line}\n`);
+      return workspaceRepositoryFetchesLazily(dir);
+    };
+    expect(written('bare-key', '\tpromisor')).toBe(true);
+    expect(written('bare-key-comment', '\tPromisor # fetches on demand')).toBe(true);
+    expect(written('quoted', '\tpromisor = "true"')).toBe(true);
+    expect(written('number', '\tpromisor = 2')).toBe(true);
+    expect(written('on', '\tpromisor=on ; set by a script')).toBe(true);
+    expect(written('quoted-false', '\tpromisor = "false" # not one')).toBe(false);
+    expect(written('off', '\tpromisor = off')).toBe(false);
+    expect(written('empty', '\tpromisor =')).toBe(false);
+    expect(written('other-key', '\tpromisorish = true')).toBe(false);
+  });
+
+  it("is yes when a worktree's own config.worktree makes its remote a promisor", () => {
+    const main = repo('main-whole', ['extensions.worktreeConfig', 'true']);
+    execFileSync('git', ['-C', main, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'first'], {
+      stdio: 'ignore',
+    });
+    const worktree = path.join(root, 'main-whole-wt');
+    execFileSync('git', ['-C', main, 'worktree', 'add', '-q', worktree], { stdio: 'ignore' });
+    expect(workspaceRepositoryFetchesLazily(worktree)).toBe(false);
+    execFileSync('git', ['-C', worktree, 'config', '--worktree', 'remote.origin.promisor', 'true'], { stdio: 'ignore' });
+    expect(workspaceRepositoryFetchesLazily(worktree)).toBe(true);
+    expect(workspaceRepositoryFetchesLazily(main)).toBe(false);
+  });
+
   it('is no for a whole repository, a remote that is no promisor, and a folder that is no repository', () => {
     expect(workspaceRepositoryFetchesLazily(ws)).toBe(false);
     expect(

@@ -62,8 +62,8 @@ function ownGitDirectory(root: string): string | undefined {
 /**
  * Whether the workspace's own repository is a partial clone: reading an object it lacks (`git show`,
  * `git log -p`, `git blame`) fetches it from a promisor remote, over the network. Read from its config
- * (the common one, for a worktree): a promisor remote or `extensions.partialClone`, or an include this
- * does not follow, which could name either.
+ * files (the common one, for a worktree, and a worktree's own config.worktree): a promisor remote, or
+ * `extensions.partialClone`, or an include this does not follow, which could name either.
  */
 export function workspaceRepositoryFetchesLazily(workspaceRoot: string): boolean {
   let gitDir: string | undefined;
@@ -73,19 +73,37 @@ export function workspaceRepositoryFetchesLazily(workspaceRoot: string): boolean
     return false;
   }
   if (gitDir === undefined) return false;
-  let configDir = gitDir;
+  let commonDir = gitDir;
   try {
-    configDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+    commonDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
   } catch {
     // Not a worktree's: its config is its own.
   }
-  let config: string;
-  try {
-    config = fs.readFileSync(path.join(configDir, 'config'), 'utf8');
-  } catch {
-    return false;
+  return [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')].some((file) => {
+    try {
+      return configMakesPartialClone(fs.readFileSync(file, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** git's false for a boolean; anything else it takes as true (or refuses), so a promisor it is. */
+const GIT_FALSE = /^(?:false|no|off|0*)$/i;
+
+function configMakesPartialClone(config: string): boolean {
+  if (/^\s*(?:partialclone\s*=|\[\s*include)/im.test(config)) return true;
+  // `promisor = <value>`, or `promisor` alone, which git reads as true; a comment may follow.
+  for (const [, rest] of config.matchAll(/^\s*promisor\s*([=#;].*)?$/gim)) {
+    if (rest === undefined || !rest.startsWith('=')) return true;
+    const value = rest
+      .slice(1)
+      .replace(/\s*[#;].*$/, '')
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
+    if (!GIT_FALSE.test(value)) return true;
   }
-  return /^\s*(?:promisor\s*=\s*(?:true|yes|on|1)\b|partialclone\s*=|\[\s*include)/im.test(config);
+  return false;
 }
 
 /** As git tells (is_git_directory): a HEAD, and objects and refs folders or a commondir naming them. */
