@@ -102,6 +102,8 @@ const NOT_READ_ONLY = [
   'date --frobnicate',
   'cat --frobnicate README.md',
   'ls -@',
+  'git blame --frobnicate README.md',
+  'git log --output-indicator-new=x --frobnicate',
   // A word only known when it runs, where an option could stand, for a program with options that read files.
   'x=--file=/etc/passwd; date "$x"',
   'p=-f/etc/passwd; grep "$p" src',

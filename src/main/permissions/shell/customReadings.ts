@@ -1,5 +1,5 @@
 import type { InvocationContext } from './classifyInvocation';
-import { classifyGit } from './classifyGit';
+import { classifyGit, type GitClassification } from './classifyGit';
 import { LOCAL, READS, UNKNOWN } from './invocationClass';
 import type { ArgumentRead, Reading } from './readOnlyPrograms';
 import type { Word } from './readWord';
@@ -28,7 +28,7 @@ function literal(args: readonly Word[]): string[] | null {
  */
 export function gitReading(args: readonly Word[], context: InvocationContext): Reading {
   const values = literal(args);
-  const classification = values ? classifyGit(values, context) : UNKNOWN;
+  const classification: GitClassification = values ? classifyGit(values, context) : UNKNOWN;
   const reads: ArgumentRead[] = [];
   let options = true;
   for (const word of args) {
@@ -44,7 +44,8 @@ export function gitReading(args: readonly Word[], context: InvocationContext): R
     if (value === undefined || value === '') continue;
     reads.push({ word: word.kind === 'dynamic' ? word : { ...word, text: value, source: value } });
   }
-  return { class: { readOnly: classification.readOnly, local: classification.local }, reads };
+  const { why } = classification;
+  return { class: { readOnly: classification.readOnly, local: classification.local }, reads, ...(why ? { why } : {}) };
 }
 
 /** `--name=value` and `-Xvalue`: the value, if one is attached. */

@@ -477,7 +477,10 @@ const TABLE: Record<string, ReadOnlyProgram | CustomProgram> = {
   command: { doc: 'bash(1), command [-pVv] command [arg ...]: -v and -V only describe', read: commandReading },
   cd: { doc: 'bash(1), cd [-L|[-P [-e]] [-@]] [dir]', read: cdReading },
   find: { doc: 'GNU findutils 4.9, find --help and find(1); the expression, read as find reads it (findReading.ts)', read: findReading },
-  git: { doc: 'git 2.39 and its manual pages; the subcommands, as classifyGit.ts reads them (customReadings.ts)', read: gitReading },
+  git: {
+    doc: 'git 2.39 manual pages: the reading subcommands classifyGit.ts allows and the options each takes (gitReadOptions.ts); every option value counts as a path (customReadings.ts)',
+    read: gitReading,
+  },
 };
 
 /** The entry for a program by its base name, if it is on the read-only list. */
