@@ -8,7 +8,7 @@ import { openWorkspace } from '../workspace/paths';
 import { offerAllowAlways, type AllowAlwaysSubject } from './allowAlways';
 import type { CommandAnalysis, ReadTarget, SimpleCommand } from './commandAnalysis';
 import { DEFAULT_RULES } from './defaultRules';
-import { expandGlob } from './readPlaces';
+import { expandGlob, matchReadAsOption } from './readPlaces';
 import { modeDefault, modeForbids, type ActionClass } from './modes';
 import type { AllowAlwaysOffer, PermissionQuery, Policy, PolicyVerdict } from './policyVerdict';
 import { parseRule, RuleSyntaxError, type ParsedRule } from './ruleSyntax';
@@ -316,6 +316,12 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const names = target.pattern ? expandGlob(raw) : [raw];
     if (names === null)
       return { kind: 'path', access: 'read', candidates: [], shown: target.shown, inside: false, unknown: true, commandRead: true };
+    const option = target.mayBeOption ? matchReadAsOption(raw, names) : undefined;
+    if (option !== undefined) {
+      // What that option makes the program read is not on the line: a read of a place only known when it runs.
+      const shown = `${target.shown} (it matches ${option}, which the program reads as an option)`;
+      return { kind: 'path', access: 'read', candidates: [], shown, inside: false, unknown: true, commandRead: true };
+    }
     for (const name of names) {
       // Where the line spells it (`..` folded) and where the kernel takes it (each symlink followed first).
       const lexical = path.resolve(name);
