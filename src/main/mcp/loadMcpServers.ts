@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { projectSettingsPath } from '../settings/settingsFile';
 import { readAppSettings, settingsFile, type AppSettings } from '../settings/appSettings';
-import { readManagedPolicy, type ManagedPolicy } from '../settings/managedPolicy';
+import { mcpServerRefusal, readManagedPolicy, type ManagedPolicy } from '../settings/managedPolicy';
 import { isStdio, McpConfigError, parseMcpConfigText, parseMcpServers, type McpServerEntry } from './mcpServerConfig';
 import type { McpServerSource, McpServerSpec } from './mcpServerSpec';
 
@@ -36,41 +36,39 @@ export function sessionMcpServers(input: SessionServersInput): McpServerSpec[] {
   return withinManagedPolicy([...byName.values()], readManagedPolicy());
 }
 
-/** A server the managed policy does not list is kept on the list, never started, with why. */
-function withinManagedPolicy(specs: McpServerSpec[], policy: ManagedPolicy | undefined): McpServerSpec[] {
-  const allowed = policy?.allowedMcpServers;
-  if (!policy || !allowed) return specs;
-  return specs.map((spec) =>
-    allowed.includes(spec.name)
-      ? spec
-      : {
-          ...spec,
-          problem: `Not started: the managed policy ${policy.file} allows only the MCP servers ${allowed.join(', ') || '(none)'}.`,
-        },
-  );
+/**
+ * A server the managed policy does not list is kept on the list, never started, with why. Every list
+ * of servers is made through this (the session's, and Settings' for its Start button), and the
+ * connection checks the policy again before it starts a process.
+ */
+function withinManagedPolicy(specs: McpServerSpec[], policy: ManagedPolicy | undefined = readManagedPolicy()): McpServerSpec[] {
+  return specs.map((spec) => {
+    const refusal = mcpServerRefusal(policy, spec.name);
+    return refusal && !spec.problem ? { ...spec, problem: refusal } : spec;
+  });
 }
 
 /** The person's own servers, from `mcpServers` in settings.json (read here unless the caller has it already). */
 export function userMcpServers(dataDir: string, settings: AppSettings = readAppSettings(dataDir)): McpServerSpec[] {
   const file = settingsFile(dataDir);
-  return toSpecs(parseMcpServers(settings['mcpServers'], file), { source: 'user', file, baseDir: os.homedir() });
+  return withinManagedPolicy(toSpecs(parseMcpServers(settings['mcpServers'], file), { source: 'user', file, baseDir: os.homedir() }));
 }
 
 export function projectMcpServers(workspace: string, trusted: boolean): McpServerSpec[] {
   const file = projectSettingsPath(workspace);
   const text = readIfPresent(file);
   if (text === undefined) return [];
-  return toSpecs(parseMcpConfigText(text, file), { source: 'project', file, baseDir: workspace, defaultCwd: workspace, workspace }).map(
-    (spec) =>
-      trusted
-        ? spec
-        : {
-            ...spec,
-            untrusted: true,
-            problem:
-              spec.problem ??
-              `Not started: ${workspace} is not trusted, and a project's servers run only in a trusted folder. Trust the folder to start it.`,
-          },
+  const specs = toSpecs(parseMcpConfigText(text, file), { source: 'project', file, baseDir: workspace, defaultCwd: workspace, workspace });
+  return withinManagedPolicy(specs).map((spec) =>
+    trusted
+      ? spec
+      : {
+          ...spec,
+          untrusted: true,
+          problem:
+            spec.problem ??
+            `Not started: ${workspace} is not trusted, and a project's servers run only in a trusted folder. Trust the folder to start it.`,
+        },
   );
 }
 

@@ -6,6 +6,7 @@ import { isMcpError, loadedMcpSdk, loadMcpSdk } from './mcpSdkLoader';
 import { isStdio } from './mcpServerConfig';
 import type { McpServerSpec } from './mcpServerSpec';
 import { StderrTail } from './stderrTail';
+import { mcpServerRefusal, readManagedPolicy } from '../settings/managedPolicy';
 
 /**
  * One MCP server and the client that talks to it. It starts when first needed, restarts after a
@@ -147,6 +148,18 @@ export class McpConnection {
     return `Calling ${tool} on the MCP server ${who} failed: ${(error as Error).message ?? String(error)}`;
   }
 
+  /**
+   * The managed policy, read again at the moment a server would start: whatever list the spec came
+   * from, a server it does not allow never runs, and a policy that cannot be read starts nothing.
+   */
+  private policyRefusal(): string | undefined {
+    try {
+      return mcpServerRefusal(readManagedPolicy(), this.spec.name);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
   describe(): string {
     return `"${this.spec.name}"`;
   }
@@ -166,6 +179,12 @@ export class McpConnection {
   private async connect(): Promise<void> {
     const config = this.spec.config;
     if (!config) return;
+    const refusal = this.policyRefusal();
+    if (refusal) {
+      this.error = refusal;
+      this.setState('failed');
+      return;
+    }
     const generation = ++this.generation;
     const recovering = this.restarts > 0;
     this.setState('starting');
