@@ -221,6 +221,52 @@ describe('a repository a command plants in the workspace runs nothing when the p
     );
   }
 
+  // Issue 31: where git add -A never looks, the person's own git (or their prompt's) still runs as soon as they cd in.
+  const hidden: Array<{ name: string; command: (monitor: string) => string; at: string; trigger: string[] }> = [
+    {
+      name: 'a repository in a .gitignore’d folder (dist/), never linked in any index',
+      command: (monitor) => `printf 'dist/\\n' > .gitignore && git init -q dist/app && git -C dist/app config core.fsmonitor ${monitor}`,
+      at: 'dist/app',
+      trigger: ['status'],
+    },
+    {
+      name: 'a repository deep in node_modules',
+      command: (monitor) =>
+        `printf 'node_modules/\\n' > .gitignore && mkdir -p node_modules/left-pad/lib && git init -q node_modules/left-pad/lib/x && git -C node_modules/left-pad/lib/x config alias.st '!${monitor}'`,
+      at: 'node_modules/left-pad/lib/x',
+      trigger: ['st'],
+    },
+    {
+      name: 'a bare repository, which git enters when the person stands in it',
+      command: (monitor) =>
+        `printf 'build/\\n' > .gitignore && git init -q --bare build/cache.git && git --git-dir=build/cache.git config alias.st '!${monitor}'`,
+      at: 'build/cache.git',
+      trigger: ['st'],
+    },
+  ];
+  for (const plant of hidden) {
+    it(
+      plant.name,
+      async () => {
+        const s = setting();
+        const control = s.workspace('control');
+        execFileSync('bash', ['-c', plant.command(s.monitor)], { cwd: control, stdio: 'ignore' });
+        personGit(path.join(control, plant.at), ...plant.trigger);
+        expect(fs.existsSync(s.marker), 'the trap goes off without Tether').toBe(true);
+        fs.rmSync(s.marker);
+
+        const ws = s.workspace('ws');
+        const { quarantined, told } = await session(ws, [plant.command(s.monitor)]);
+        personGit(path.join(ws, plant.at), ...plant.trigger);
+        personGit(path.join(ws, plant.at), 'status');
+        expect(fs.existsSync(s.marker) ? fs.readFileSync(s.marker, 'utf8') : 'not run').toBe('not run');
+        expect(quarantined.map((event) => event.path)).toEqual([plant.at]);
+        expect(told.get('call_0')).toContain('[tether] After this command, a git repository in the workspace could run a program');
+      },
+      60_000,
+    );
+  }
+
   it('outside the sandbox too (tether run --no-sandbox), and a rewind of the step still works', async () => {
     const s = setting();
     const ws = s.workspace('ws');

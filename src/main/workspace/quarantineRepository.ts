@@ -19,6 +19,8 @@ import { examineRepository, probe, probeEnv, QUARANTINE_MARK, type Examination, 
 
 export interface QuarantineInput {
   worktree: string;
+  /** `worktree` is a bare repository's git folder itself. */
+  bare?: boolean;
   /** What to take away: the programs that were not there (or not accepted) before. */
   programs: Program[];
   /** Programs that stay (the person's own, there before the session). */
@@ -52,7 +54,7 @@ export async function quarantineRepository(input: QuarantineInput): Promise<Quar
     } catch (error) {
       problem = (error as Error).message;
     }
-    const exam = await examineRepository(input.worktree, input.show);
+    const exam = await examineRepository(input.worktree, input.show, { bare: input.bare ?? false });
     const left = exam.programs.filter((program) => !input.accepted.has(program.id));
     if (left.length === 0 && problem === undefined) {
       outcome.exam = exam;
@@ -60,8 +62,9 @@ export async function quarantineRepository(input: QuarantineInput): Promise<Quar
     }
     problem ??= `still there after the fix: ${left.map((program) => program.shown).join('; ')}`;
   }
-  // Not changeable in place, or the change did not hold: the repository stops being one.
-  const dotGit = path.join(input.worktree, '.git');
+  // Not changeable in place, or the change did not hold: the repository stops being one (a bare one
+  // without its HEAD is no git folder to git).
+  const dotGit = path.join(input.worktree, input.bare ? 'HEAD' : '.git');
   try {
     if (!isInside(fs.realpathSync.native(input.worktree), input.workspace))
       throw new Error(`${input.show(input.worktree)} leads out of the workspace`);
@@ -70,7 +73,7 @@ export async function quarantineRepository(input: QuarantineInput): Promise<Quar
   } catch (error) {
     const why = `${problem ? `${problem}; then ` : ''}moving ${input.show(dotGit)} aside failed: ${(error as Error).message}`;
     outcome.failed = why;
-    outcome.exam = await examineRepository(input.worktree, input.show).catch(() => null);
+    outcome.exam = await examineRepository(input.worktree, input.show, { bare: input.bare ?? false }).catch(() => null);
     return outcome;
   }
 }
