@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { QuarantinedRepository } from '../../shared/events';
 import { isInside } from './filePaths';
-import { quarantineRepository } from './quarantineRepository';
+import { quarantineRepository, quarantineState } from './quarantineRepository';
 import { examineRepository, looksLikeGitFolder, repositoryLayout, type Examination } from './repositoryMachinery';
 
 /**
@@ -177,11 +177,27 @@ export class NestedRepositoryWatch {
 
   /** Takes away what a repository can run beyond what was accepted, and says so. */
   private async judge(worktree: string, repo: Repo, found: 'new' | 'changed', results: QuarantinedRepository[]): Promise<void> {
-    // The person's own repository is theirs to configure; the fence keeps commands from its config and hooks.
-    if (repo.own) return;
     const fresh = repo.exam.programs.filter((program) => !repo.accepted.has(program.id));
     if (fresh.length === 0) return;
     const gitDir = repo.exam.layout.gitDir ?? repo.exam.layout.dotGit;
+    // The person's own repository is theirs to configure (the fence keeps commands from its config and
+    // hooks): only an operation a command left in progress there is taken out of reach.
+    if (repo.own) {
+      const outcome = { moved: [] as { from: string; to: string }[], rewritten: [] as string[] };
+      quarantineState(fresh, stamp(), outcome);
+      for (const program of fresh) repo.accepted.add(program.id);
+      results.push({
+        path: '.',
+        gitDir: this.show(gitDir),
+        found,
+        programs: fresh.map((program) => program.shown),
+        moved: outcome.moved.map(({ from, to }) => ({ from: this.show(from), to: this.show(to) })),
+        rewritten: outcome.rewritten.map(this.show),
+      });
+      repo.exam = await examineRepository(worktree, this.show, { person: true });
+      repo.fingerprint = fingerprint(repo.exam);
+      return;
+    }
     const outcome = await quarantineRepository({
       worktree,
       bare: repo.bare,

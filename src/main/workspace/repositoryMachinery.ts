@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gitEnv, runGit } from './git';
 import { isInclude, parseConfigList, runsProgram, showSetting, type ConfigEntry } from './gitPrograms';
+import { gitStatePrograms, gitStateWatched } from './gitState';
 import { removeOrphanedFolders } from './orphanedFolders';
 
 /**
@@ -33,7 +34,11 @@ export interface Program {
 }
 
 /** Unset one setting in a config file, or move a file (a hook, a hooks link, unreadable config) aside. */
-export type Fix = { kind: 'unset'; file: string; entry: ConfigEntry } | { kind: 'move'; file: string };
+export type Fix =
+  | { kind: 'unset'; file: string; entry: ConfigEntry }
+  | { kind: 'move'; file: string }
+  /** An operation in progress (gitState.ts): its todo rewritten without exec lines, or a state file moved aside. */
+  | { kind: 'todo' | 'state'; file: string };
 
 export interface Examination {
   layout: RepositoryLayout;
@@ -68,7 +73,10 @@ export async function examineRepository(
     if (named) watched.push(named);
     return { layout, programs, watched, gitlinks };
   }
-  watched.push(gitDir, path.join(gitDir, 'commondir'), path.join(gitDir, 'index'));
+  watched.push(gitDir, path.join(gitDir, 'commondir'), path.join(gitDir, 'index'), ...gitStateWatched(gitDir));
+  // An operation in progress is looked at in every repository, the person's own too: a command may have left it.
+  for (const state of gitStatePrograms(gitDir, show))
+    programs.push({ id: state.id, shown: state.shown, fix: { kind: state.fix, file: state.file } });
   if (options.person) {
     gitlinks.push(...(await listGitlinks(path.join(gitDir, 'index'), 'sha1', worktree)));
     return { layout, programs, watched, gitlinks };
