@@ -48,10 +48,26 @@ function withinManagedPolicy(specs: McpServerSpec[], policy: ManagedPolicy | und
   });
 }
 
+/**
+ * The folder the person's own servers (settings and `--mcp-config`) start in when their entry names
+ * none: one of their own in Tether's data, never a workspace. In a workspace `python -m server`
+ * would import a `server.py` the agent wrote there, and `npx x` run its `node_modules/.bin/x`,
+ * outside any sandbox.
+ */
+export function mcpServerFolder(dataDir: string): string {
+  return path.join(dataDir, 'mcp-servers');
+}
+
 /** The person's own servers, from `mcpServers` in settings.json (read here unless the caller has it already). */
 export function userMcpServers(dataDir: string, settings: AppSettings = readAppSettings(dataDir)): McpServerSpec[] {
   const file = settingsFile(dataDir);
-  return withinManagedPolicy(toSpecs(parseMcpServers(settings['mcpServers'], file), { source: 'user', file, baseDir: os.homedir() }));
+  const specs = toSpecs(parseMcpServers(settings['mcpServers'], file), {
+    source: 'user',
+    file,
+    baseDir: os.homedir(),
+    defaultCwd: mcpServerFolder(dataDir),
+  });
+  return withinManagedPolicy(specs);
 }
 
 export function projectMcpServers(workspace: string, trusted: boolean): McpServerSpec[] {
@@ -72,8 +88,8 @@ export function projectMcpServers(workspace: string, trusted: boolean): McpServe
   );
 }
 
-/** A file named on the command line: it must exist, and every server in it must be usable. */
-export function readMcpConfigFile(file: string, workspace: string): McpServerSpec[] {
+/** A file named on the command line: it must exist, and every server in it must be usable. Its servers start in `startIn` unless an entry names a cwd. */
+export function readMcpConfigFile(file: string, startIn: string): McpServerSpec[] {
   const absolute = path.resolve(file);
   let text: string;
   try {
@@ -88,7 +104,7 @@ export function readMcpConfigFile(file: string, workspace: string): McpServerSpe
     source: 'cli',
     file: absolute,
     baseDir: path.dirname(absolute),
-    defaultCwd: workspace,
+    defaultCwd: startIn,
   });
   const bad = specs.filter((spec) => spec.problem);
   if (bad.length > 0) throw new McpConfigError(bad.map((spec) => spec.problem).join('\n'));

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -195,13 +196,16 @@ export class McpConnection {
     if (isStdio(config)) {
       // One tail across restarts, so a crash loop's earlier output stays readable; a line marks each start.
       if (this.stderr.tail().length > 0) this.stderr.push('--- started again ---\n');
+      const cwd = config.cwd ?? this.spec.defaultCwd;
+      // A folder of the server's own (not a project's) is made when first needed.
+      if (cwd && this.spec.source !== 'project' && cwd === this.spec.defaultCwd) fs.mkdirSync(cwd, { recursive: true });
       const stdio = new StdioClientTransport({
         command: config.command,
         args: config.args ?? [],
         // Only the SDK's short list of safe variables (PATH, HOME...) plus the entry's own: the app's
         // API keys and tokens never reach a server that did not ask for them.
         env: { ...getDefaultEnvironment(), ...config.env },
-        ...((config.cwd ?? this.spec.defaultCwd) ? { cwd: config.cwd ?? this.spec.defaultCwd } : {}),
+        ...(cwd ? { cwd } : {}),
         stderr: 'pipe',
       });
       stdio.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString('utf8')));

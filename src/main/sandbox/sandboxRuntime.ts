@@ -6,6 +6,7 @@ import picomatch from 'picomatch';
 import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist/sandbox/domain-pattern.js';
 import { canonicalizeHost } from '@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js';
 import type { EffectiveFence } from './fence';
+import { findTrustedProgram } from '../workspace/programSearchPath';
 import { gitFence, holdCommondirs, releaseCommondirs } from './gitFence';
 import { findSecretFiles } from './secretFiles';
 
@@ -140,7 +141,15 @@ interface RunningCommand {
 const running = new Map<string, RunningCommand>();
 
 function runtimeConfig(allowedDomains: string[]): SandboxRuntimeConfig {
+  // By absolute path: the library would have the command's shell look `bwrap` up on the command's
+  // PATH, where a relative or workspace entry could name one the agent planted (programSearchPath.ts).
+  const bwrapPath = findTrustedProgram('bwrap');
+  const socatPath = findTrustedProgram('socat');
+  const rg = findTrustedProgram('rg');
   return {
+    ...(bwrapPath ? { bwrapPath } : {}),
+    ...(socatPath ? { socatPath } : {}),
+    ...(rg ? { ripgrep: { command: rg } } : {}),
     // Not strict: a host off the list goes to askAboutConnection, which asks the running command's
     // session or refuses; the list is still all that passes without a question.
     network: { allowedDomains, deniedDomains: [], strictAllowlist: false },

@@ -3,6 +3,7 @@ import { closeSync, constants as fsConstants, existsSync, openSync, readdirSync,
 import { constants as osConstants } from 'node:os';
 import { spawn, type IPty } from 'node-pty';
 import { CappedText, DEFAULT_KEEP_CHARS } from './cappedText';
+import { withCommandSearchPath } from '../workspace/programSearchPath';
 import { commandEnvironment, type ShellEnvironment } from './commandEnvironment';
 import type { CommandOptions, CommandResult, Terminal } from './terminal';
 import { pausableTimeout } from './timeoutHold';
@@ -309,7 +310,7 @@ function bashPath(): string {
 }
 
 function commandEnv(extra: Record<string, string> | undefined, policy: ShellEnvironment | undefined): Record<string, string> {
-  const { env } = commandEnvironment(process.env, policy);
+  const { env } = commandEnvironment(withCommandSearchPath(process.env), policy);
   for (const key of DROPPED_ENV) delete env[key];
   // Without a UTF-8 locale, tools print non-ASCII names as escapes or question marks.
   if (!env.LANG && !env.LC_ALL && !env.LC_CTYPE) env.LANG = 'C.UTF-8';
