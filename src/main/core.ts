@@ -20,6 +20,7 @@ import { createSessionPermissions, permissionDefaults } from './permissions/sess
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
 import { commandEnvironment } from './terminal/commandEnvironment';
+import { effectiveLimits } from './terminal/commandLimits';
 import { avoidInProgramSearchPath, withCommandSearchPath } from './workspace/programSearchPath';
 import { SessionHooks } from './hooks/sessionHooks';
 import { sessionHookConfig } from './hooks/sessionHookConfig';
@@ -250,7 +251,10 @@ export function createCore(options: CoreOptions): Core {
       const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES);
       // Before the first model request: the log then always reads message, checkpoint, request.
       await startCheckpoint;
-      const terminal = createPtyTerminal(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {});
+      const terminal = createPtyTerminal({
+        ...(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {}),
+        limits: effectiveLimits(settings.commandLimits),
+      });
       try {
         return await runLoop({
           log,

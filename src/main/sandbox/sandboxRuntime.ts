@@ -96,9 +96,10 @@ export function waitForListeners(ports: readonly number[], proxyVariable = 'HTTP
  * not hold exactly those two lines (another version of the library writes it differently).
  */
 export function withoutProxyBridges(wrapped: string): string | undefined {
-  // Whole lines only: at the start of the script's text (after its quote) or of one of its lines.
+  // Whole lines only: at the start of the script's text (after its quote) or of one of its lines;
+  // socat by name, or by the absolute path Tether gives the runtime.
   const bridge = new RegExp(
-    `(?<=^|\\n|')socat TCP-LISTEN:(?:${PROXY_PORTS.join('|')}),fork,reuseaddr UNIX-CONNECT:/[^\\s'"]+ >/dev/null 2>&1 &\\n`,
+    `(?<=^|\\n|')(?:/[^\\s'"]*/)?socat TCP-LISTEN:(?:${PROXY_PORTS.join('|')}),fork,reuseaddr UNIX-CONNECT:/[^\\s'"]+ >/dev/null 2>&1 &\\n`,
     'g',
   );
   const found = wrapped.match(bridge) ?? [];

@@ -346,8 +346,8 @@ function statusLine(result: CommandResult, timeoutMs: number): string {
   if (code === 127) return 'exit code 127 (command not found: check the name or install it)';
   if (code === 126) return 'exit code 126 (found but not executable: check its permissions, or run it with its interpreter)';
   const signal = code > 128 ? signalName(code - 128) : null;
-  if (signal) return `exit code ${code} (a process was killed by ${signal})`;
-  return `exit code ${code}`;
+  if (signal) return `exit code ${code} (a process was killed by ${signal})${result.limit ? `; ${result.limit}` : ''}`;
+  return `exit code ${code}${result.limit ? ` (${result.limit})` : ''}`;
 }
 
 function titleVerb(result: CommandResult): string {
