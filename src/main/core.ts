@@ -20,6 +20,8 @@ import { createSessionPermissions, permissionDefaults } from './permissions/sess
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
 import { commandEnvironment } from './terminal/commandEnvironment';
+import { effectiveLimits } from './terminal/commandLimits';
+import { avoidInProgramSearchPath, withCommandSearchPath } from './workspace/programSearchPath';
 import { SessionHooks } from './hooks/sessionHooks';
 import { sessionHookConfig } from './hooks/sessionHookConfig';
 import { BUILTIN_TOOL_NAMES } from '../shared/toolCatalog';
@@ -129,6 +131,8 @@ export { DEFAULT_MAX_STEPS } from './agent/maxSteps';
 
 export function createCore(options: CoreOptions): Core {
   const store = openStore(options.dataDir, options.backgroundCheckpoints === false ? { backgroundCheckpoints: false } : {});
+  // No program Tether starts itself is ever found inside a folder an agent works in (programSearchPath.ts).
+  for (const project of store.projects.list()) avoidInProgramSearchPath(project.path);
   const mcp = new McpHub(options.mcpTimings);
   const shadowRepos = new SessionShadowRepos(store, options.dataDir);
   const checkpoints = new Checkpoints(store, shadowRepos);
@@ -141,6 +145,7 @@ export function createCore(options: CoreOptions): Core {
 
     createSession({ workspace, task, model, maxSteps, id, project: projectFolder, setup }) {
       const root = canonicalWorkspace(workspace);
+      avoidInProgramSearchPath(root);
       const project = store.projects.ensure(projectFolder ? canonicalWorkspace(projectFolder) : root);
       const session = store.sessions.create({
         ...(id ? { id } : {}),
@@ -188,6 +193,7 @@ export function createCore(options: CoreOptions): Core {
 
       // Before anything reads .tether: a command killed with its process may have left the sandbox's placeholder there.
       removeFenceLeftovers(state.workspace);
+      avoidInProgramSearchPath(state.workspace);
       // Read once for the run: permission defaults, the user's MCP servers, the model's budget.
       const settings = readAppSettings(options.dataDir);
       const defaults = permissionDefaults(settings);
@@ -218,7 +224,7 @@ export function createCore(options: CoreOptions): Core {
         sessionId,
         workspace: state.workspace,
         projectTrusted: permissions.projectTrusted,
-        env: commandEnvironment(process.env, settings.shellEnvironment).env,
+        env: commandEnvironment(withCommandSearchPath(process.env), settings.shellEnvironment).env,
         append: (event) => log.append(event),
         signal: run.signal,
         // Whether a sandbox is available is asked with the first hook, not at start: a run with no hook
@@ -245,7 +251,10 @@ export function createCore(options: CoreOptions): Core {
       const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES);
       // Before the first model request: the log then always reads message, checkpoint, request.
       await startCheckpoint;
-      const terminal = createPtyTerminal(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {});
+      const terminal = createPtyTerminal({
+        ...(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {}),
+        limits: effectiveLimits(settings.commandLimits),
+      });
       try {
         return await runLoop({
           log,

@@ -8,7 +8,7 @@ import { resolveModelConfig } from '../model/config';
 import { HeadlessBroker } from '../permissions/broker';
 import { CliError, dataDirFrom } from './cliError';
 import { formatEvent } from './formatEvent';
-import { readMcpConfigFile } from '../mcp/loadMcpServers';
+import { mcpServerFolder, readMcpConfigFile } from '../mcp/loadMcpServers';
 import { McpConfigError } from '../mcp/mcpServerConfig';
 import { policyRefusal, readManagedPolicy } from '../settings/managedPolicy';
 import { checkSandboxAvailability } from '../sandbox/availability';
@@ -59,10 +59,12 @@ export async function headlessRun(argv: string[]): Promise<number> {
   if (refused) throw new CliError(refused);
 
   const workspace = resolve(values.cwd ?? process.cwd());
-  let mcpServers = values['mcp-config'] ? readMcpConfig(values['mcp-config'], workspace) : undefined;
+  const dataDir = dataDirFrom(values['data-dir']);
+  // The person's servers start in a folder of their own, never the workspace (mcpServerFolder).
+  const mcpServers = values['mcp-config'] ? readMcpConfig(values['mcp-config'], mcpServerFolder(dataDir)) : undefined;
 
   // No checkpoint worker: a new thread's heap would put back the young generation leanHeap.ts keeps small.
-  const core = createCore({ dataDir: dataDirFrom(values['data-dir']), backgroundCheckpoints: false });
+  const core = createCore({ dataDir, backgroundCheckpoints: false });
   // Servers that fail to start, or give up after crashes, are said on stderr: the run goes on without their tools.
   const stopReporting = core.mcp.onChange((status) => {
     if (status.state === 'failed' && status.error) process.stderr.write(`tether: ${status.error}\n`);
@@ -75,8 +77,6 @@ export async function headlessRun(argv: string[]): Promise<number> {
       if (values.model && values.model !== session.model) {
         throw new CliError(`Session ${sessionId} is pinned to the model ${session.model}; start a new session to use ${values.model}.`);
       }
-      // A continued session keeps its workspace, and its servers run there.
-      mcpServers = mcpServers?.map((spec) => ({ ...spec, defaultCwd: session.workspace }));
     } else {
       sessionId = core.createSession({ workspace, task, model, maxSteps });
     }
@@ -154,9 +154,9 @@ export async function headlessRun(argv: string[]): Promise<number> {
   }
 }
 
-function readMcpConfig(file: string, workspace: string): McpServerSpec[] {
+function readMcpConfig(file: string, startIn: string): McpServerSpec[] {
   try {
-    return readMcpConfigFile(file, workspace);
+    return readMcpConfigFile(file, startIn);
   } catch (error) {
     if (error instanceof McpConfigError) throw new CliError(error.message);
     throw error;

@@ -3,6 +3,7 @@ import { CliError } from './cliError';
 import { auditUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
 import { keepWebAssemblyOnBaseline } from '../permissions/shell/webAssemblyTier';
 import { leanHeapForHeadlessRun } from './leanHeap';
+import { guardProgramSearchPath } from '../workspace/programSearchPath';
 
 const usage = `tether: a coding agent on a tether
 
@@ -25,6 +26,8 @@ ${serveUsage}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Before anything is spawned: no program Tether starts itself is looked up where a command could plant one.
+  guardProgramSearchPath();
   // Before any WebAssembly compiles (the model client's HTTP parser, the bash parser).
   keepWebAssemblyOnBaseline();
   // Each command is loaded when it runs: --help loads none of them, `sessions` no model, sandbox or MCP.

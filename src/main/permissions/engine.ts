@@ -20,6 +20,7 @@ import { execOptionIn } from './shell/execOptions';
 import { hiddenProgram } from './shell/hiddenProgram';
 import { isOpaqueRunner, isPrivilegedWrapper, isTransparentWrapper } from './shell/wrapperSpecs';
 import { describeParts } from './describeParts';
+import { lifecycleQuestion } from './lifecycleWrite';
 
 /**
  * The permission engine (docs/ARCHITECTURE.md, section 5). For every tool call, in this order:
@@ -133,6 +134,8 @@ interface Call {
   problem?: string;
   /** Why the path guard refuses it. */
   guard?: string;
+  /** Why what it writes runs later by itself outside the sandbox (a lifecycle script in package.json): it asks in every mode. */
+  runsLater?: string;
   command?: { text: string; analysis: CommandAnalysis };
 }
 
@@ -369,6 +372,12 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const cls: ActionClass = subject.access === 'write' ? 'edit' : outside ? 'read-outside' : 'read';
     const call: Call = { toolName, subject, items, cls, egress: false };
     if (guard) call.guard = guard;
+    if (subject.access === 'write') {
+      for (const item of items) {
+        if (item.kind !== 'path' || !item.inside) continue;
+        call.runsLater ??= lifecycleQuestion(item.candidates[0] as string, item.shown, subject.after);
+      }
+    }
     if (items.length === 0) call.problem = `${toolName} names no path`;
     return call;
   }
@@ -576,6 +585,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
           noOffer: `${r.rule.pattern} asks every time, and an allow rule cannot override an ask rule`,
         };
       }
+    }
+    if (call.runsLater) {
+      return {
+        action: 'ask',
+        reason: call.runsLater,
+        holdsWhenUnleashed: true,
+        noOffer: 'changes to what runs by itself later ask every time',
+      };
     }
     if (gate) {
       return {
