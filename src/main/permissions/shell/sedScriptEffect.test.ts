@@ -125,5 +125,6 @@ describe.runIf(gnuSed)('sedScriptEffect against GNU sed --sandbox', () => {
       }),
       { numRuns: 1500, seed: 7 },
     );
-  });
+    // Hundreds of bash or sed processes: minutes on a loaded machine, though seconds on a quiet one.
+  }, 180_000);
 });
