@@ -1,0 +1,107 @@
+import { createServer } from 'node:net';
+import type { AppServices } from '../../src/main/app/appServices';
+import { createServices } from '../../src/main/app/services';
+import { memoryKeyStore } from '../../src/main/app/sessions/keyStore';
+import type { EventName, EventPayload, PendingApproval, SessionSummary } from '../../src/shared/contract';
+import type { StoredEvent } from '../../src/shared/events';
+import type { Turn } from '../fixtures/scriptedModel';
+import { cliSetUp, startCli, type CliRun } from './cli';
+import { tempDir } from './tempDirs';
+
+/** A desk (the app's services accepting remote runs) on loopback, in this process. */
+export interface TestDesk {
+  services: AppServices;
+  handlers: AppServices['handlers'];
+  dataDir: string;
+  port: number;
+  url: string;
+  summaries: Map<string, SessionSummary>;
+  events: StoredEvent[];
+  token(name: string): Promise<string>;
+  /** The inbox, once it holds `count` requests (or fewer when `atLeast` is false). */
+  inbox(count: number, timeoutMs?: number): Promise<PendingApproval[]>;
+  close(): Promise<void>;
+}
+
+const desks: AppServices[] = [];
+
+export async function startDesk(options: { dataDir?: string; port?: number } = {}): Promise<TestDesk> {
+  const dataDir = options.dataDir ?? tempDir('tether-desk-');
+  const port = options.port ?? (await freePort());
+  const services = createServices({
+    dataDir,
+    host: 'serve',
+    keyStore: memoryKeyStore(undefined),
+    remoteRuns: { listen: { host: '127.0.0.1', port } },
+  });
+  desks.push(services);
+  const view = await services.handlers['remote:get']({});
+  if (view.state !== 'listening') throw new Error(`The desk did not listen: ${view.problem}`);
+  const summaries = new Map<string, SessionSummary>();
+  const events: StoredEvent[] = [];
+  services.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
+    if (name === 'sessions:changed') summaries.set((payload as SessionSummary).id, payload as SessionSummary);
+    if (name === 'session:event') events.push(payload as StoredEvent);
+  });
+  return {
+    services,
+    handlers: services.handlers,
+    dataDir,
+    port,
+    url: view.url!,
+    summaries,
+    events,
+    token: async (name) => (await services.handlers['remote:createToken']({ name })).token,
+    async inbox(count, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const pending = await services.handlers['approvals:pending']({});
+        if (pending.length >= count) return pending;
+        if (Date.now() > deadline) throw new Error(`The inbox held ${pending.length} requests, not ${count}, after ${timeoutMs} ms.`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async close() {
+      desks.splice(desks.indexOf(services), 1);
+      await services.close();
+    },
+  };
+}
+
+export async function closeDesks(): Promise<void> {
+  await Promise.all(desks.splice(0).map((services) => services.close()));
+}
+
+/** A free port on loopback, for a desk that must come back on the same one. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+/** `tether run --desk` in a child process, its own data folder and scripted model, `--json` events on stdout. */
+export async function startRunner(options: {
+  desk: string;
+  token?: string;
+  turns: Turn[];
+  wait?: string;
+  extra?: string[];
+  env?: Record<string, string>;
+}): Promise<CliRun & { repo: string; home: string }> {
+  const { env, flags, repo } = await cliSetUp(options.turns);
+  const run = startCli(
+    ['run', 'remote task', '--json', '--desk', options.desk, '--desk-wait', options.wait ?? '60s', ...flags, ...(options.extra ?? [])],
+    { ...env, ...(options.token !== undefined ? { TETHER_DESK_TOKEN: options.token } : {}), ...options.env },
+  );
+  return Object.assign(run, { repo, home: env.TETHER_HOME });
+}
+
+/** A run_command turn whose command writes `file` in the workspace: it asks in ask mode. */
+export function writeTurn(file: string, text = file): Turn {
+  return { toolCalls: [{ name: 'run_command', arguments: { command: `echo ${text} > ${file}` } }] };
+}
