@@ -1,10 +1,15 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../src/shared/events';
-import { assertCliBuilt, closeCliModels } from '../support/cli';
-import { closeDesks, startDesk, startRunner, writeTurn } from '../support/desk';
-import { removeTempDirs } from '../support/tempDirs';
+import { WebSocket } from 'ws';
+import type { Input, Output, RequestName } from '../../src/shared/contract';
+import { WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX } from '../../src/shared/hostProtocol';
+import { call } from '../host/serveHelpers';
+import { assertCliBuilt, closeCliModels, runCli } from '../support/cli';
+import { closeDesks, freePort, startDesk, startRunner, writeTurn } from '../support/desk';
+import { removeTempDirs, tempDir } from '../support/tempDirs';
 
 // Runs on loopback reporting to one desk: the built CLI (`tether run --desk`) in child processes, each
 // with its own data folder and scripted model; the desk is the app's services, as tether serve runs them.
@@ -75,3 +80,76 @@ describe('remote runs report to one desk', () => {
     expect(audit.filter((row) => row.tool === 'run_command').length).toBe(3);
   }, 90_000);
 });
+
+describe('a desk that goes away', () => {
+  it('is waited for: killed and started again while a run waits, its request comes back and the answer still reaches the run', async () => {
+    const dataDir = tempDir('tether-desk-');
+    const port = await freePort();
+    const made = await runCli(['desk', 'tokens', 'create', 'ci-box', '--data-dir', dataDir], {});
+    expect(made.code).toBe(0);
+    const token = made.stdout.trim();
+    const serve = () => startServe(dataDir, port);
+    let desk = await serve();
+    const run = await startRunner({ desk: `ws://127.0.0.1:${port}`, token, turns: [writeTurn('after-restart.txt'), { text: 'done' }] });
+    const first = await desk.inbox(1);
+    expect(first[0]).toMatchObject({ runner: 'ci-box' });
+
+    desk.child.kill('SIGKILL');
+    await desk.exited;
+    // The run keeps waiting for the desk; its request is still where the desk left it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(run.child.exitCode).toBe(null);
+    desk = await serve();
+    const again = await desk.inbox(1);
+    expect(again.map((entry) => entry.approvalId)).toEqual(first.map((entry) => entry.approvalId));
+    await expect.poll(async () => (await desk.request('sessions:list', {})).output[0]?.remote?.connected, { timeout: 15_000 }).toBe(true);
+    expect(await desk.request('approval:answer', { approvalId: first[0]!.approvalId, action: 'allow', scope: 'once' })).toMatchObject({
+      ok: true,
+    });
+    expect(await run.exited).toBe(0);
+    expect(readFileSync(path.join(run.repo, 'after-restart.txt'), 'utf8')).toBe('after-restart.txt\n');
+    expect(answered(run.events)).toEqual([{ action: 'allow', scope: 'once', by: 'person' }]);
+    desk.child.kill('SIGTERM');
+    await desk.exited;
+  }, 120_000);
+});
+
+/** `tether serve --remote-runs` in a child process, reached through its UI socket as a browser tab would. */
+async function startServe(dataDir: string, deskPort: number) {
+  const child = spawn(
+    process.execPath,
+    [path.resolve('bin/tether.js'), 'serve', '--remote-runs', '--desk-port', String(deskPort), '--data-dir', dataDir, '--cwd', dataDir],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TETHER_API_KEY: 'unused' },
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  await expect.poll(() => err, { timeout: 20_000 }).toMatch(/remote runs report to ws:\/\/127\.0\.0\.1:\d+/);
+  const url = new URL(out.trim().split('\n')[0]!);
+  const socket = new WebSocket(`ws://${url.host}/ws`, [WS_PROTOCOL, `${WS_TOKEN_PROTOCOL_PREFIX}${url.hash.slice('#token='.length)}`], {
+    origin: url.origin,
+  });
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  let id = 0;
+  const request = async <R extends RequestName>(name: R, input: Input<R>) =>
+    (await call(socket, ++id, name, input)) as { ok: boolean; output: Output<R> };
+  return {
+    child,
+    exited,
+    request,
+    async inbox(count: number) {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const { output } = await request('approvals:pending', {});
+        if (output.length >= count) return output;
+        if (Date.now() > deadline) throw new Error(`inbox: ${JSON.stringify(output)}\n${err}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  };
+}

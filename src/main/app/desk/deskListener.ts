@@ -75,11 +75,12 @@ export async function startDeskListener(options: DeskListenerOptions): Promise<D
     const pathname = new URL(request.url ?? '/', 'http://desk').pathname;
     if (pathname !== DESK_RUNNER_PATH)
       return refuse(socket, 404, { code: 'closed', message: `No runner connections here; connect to ${DESK_RUNNER_PATH}.` });
-    const version = Number(headerOf(request, DESK_PROTOCOL_HEADER));
-    if (version !== DESK_PROTOCOL_VERSION) {
+    const said = headerOf(request, DESK_PROTOCOL_HEADER);
+    if (Number(said) !== DESK_PROTOCOL_VERSION) {
+      const spoken = said === undefined ? 'none it named' : JSON.stringify(said.slice(0, 20));
       return refuse(socket, 426, {
         code: 'protocol',
-        message: `This desk speaks desk protocol ${DESK_PROTOCOL_VERSION}; the runner speaks ${Number.isFinite(version) && version > 0 ? version : 'none it named'}. Run the same Tether version at the desk and on the runner.`,
+        message: `This desk speaks desk protocol ${DESK_PROTOCOL_VERSION}; the runner speaks ${spoken}. Run the same Tether version at the desk and on the runner.`,
       });
     }
     const auth = headerOf(request, 'authorization');
