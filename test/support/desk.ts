@@ -4,7 +4,7 @@ import { createServices } from '../../src/main/app/services';
 import { memoryKeyStore } from '../../src/main/app/sessions/keyStore';
 import type { EventName, EventPayload, PendingApproval, SessionSummary } from '../../src/shared/contract';
 import type { StoredEvent } from '../../src/shared/events';
-import type { Turn } from '../fixtures/scriptedModel';
+import type { ScriptedModel, Turn } from '../fixtures/scriptedModel';
 import { cliSetUp, startCli, type CliRun } from './cli';
 import { tempDir } from './tempDirs';
 
@@ -25,14 +25,16 @@ export interface TestDesk {
 
 const desks: AppServices[] = [];
 
-export async function startDesk(options: { dataDir?: string; port?: number } = {}): Promise<TestDesk> {
+export async function startDesk(
+  options: { dataDir?: string; port?: number; tls?: boolean } = {},
+): Promise<TestDesk & { fingerprint?: string }> {
   const dataDir = options.dataDir ?? tempDir('tether-desk-');
   const port = options.port ?? (await freePort());
   const services = createServices({
     dataDir,
     host: 'serve',
     keyStore: memoryKeyStore(undefined),
-    remoteRuns: { listen: { host: '127.0.0.1', port } },
+    remoteRuns: { listen: { host: '127.0.0.1', port }, ...(options.tls ? { tls: true } : {}) },
   });
   desks.push(services);
   const view = await services.handlers['remote:get']({});
@@ -49,6 +51,7 @@ export async function startDesk(options: { dataDir?: string; port?: number } = {
     dataDir,
     port,
     url: view.url!,
+    ...(view.fingerprint ? { fingerprint: view.fingerprint } : {}),
     summaries,
     events,
     token: async (name) => (await services.handlers['remote:createToken']({ name })).token,
@@ -92,13 +95,13 @@ export async function startRunner(options: {
   wait?: string;
   extra?: string[];
   env?: Record<string, string>;
-}): Promise<CliRun & { repo: string; home: string }> {
-  const { env, flags, repo } = await cliSetUp(options.turns);
+}): Promise<CliRun & { repo: string; home: string; server: ScriptedModel }> {
+  const { env, flags, repo, server } = await cliSetUp(options.turns);
   const run = startCli(
     ['run', 'remote task', '--json', '--desk', options.desk, '--desk-wait', options.wait ?? '60s', ...flags, ...(options.extra ?? [])],
     { ...env, ...(options.token !== undefined ? { TETHER_DESK_TOKEN: options.token } : {}), ...options.env },
   );
-  return Object.assign(run, { repo, home: env.TETHER_HOME });
+  return Object.assign(run, { repo, home: env.TETHER_HOME, server });
 }
 
 /** A run_command turn whose command writes `file` in the workspace: it asks in ask mode. */

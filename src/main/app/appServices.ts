@@ -15,7 +15,7 @@ export interface AppServicesOptions {
   /** The packaged desktop app's updater (electron-updater); absent in development and under `tether serve`. */
   updater?: Updater;
   /** Accept remote runs in this process (`tether serve --remote-runs`), listening where given (loopback by default). */
-  remoteRuns?: { listen?: DeskListen };
+  remoteRuns?: { listen?: DeskListen; tls?: boolean };
 }
 
 /** What a UI host needs from the core: the contract's handlers and its event stream. */

@@ -39,7 +39,7 @@ export interface DeskServicesOptions {
   emit: EmitEvent;
   summary(sessionId: string): SessionSummary;
   /** Accept runs in this process (`tether serve --remote-runs`), where given. */
-  acceptRuns?: { listen?: DeskListen };
+  acceptRuns?: { listen?: DeskListen; tls?: boolean };
 }
 
 export function createDeskServices(options: DeskServicesOptions): DeskServices {
@@ -66,7 +66,8 @@ export function createDeskServices(options: DeskServicesOptions): DeskServices {
     await previous?.close();
     if (!enabled) return;
     try {
-      const tls = isLoopback(listen.host) ? undefined : await deskCertificate(dataDir, listen.host);
+      const withTls = !isLoopback(listen.host) || options.acceptRuns?.tls === true;
+      const tls = withTls ? await deskCertificate(dataDir, listen.host) : undefined;
       listener = await startDeskListener({
         desk,
         listen,
