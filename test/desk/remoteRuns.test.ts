@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -153,3 +153,59 @@ async function startServe(dataDir: string, deskPort: number) {
     },
   };
 }
+
+describe('Allow always for a remote run', () => {
+  it('keeps "this repository on this runner" at the desk: later runs of that runner there run it without asking, other runners still ask, and a revoke reaches them', async () => {
+    const desk = await startDesk();
+    const token = await desk.token('ci');
+    const other = await desk.token('other');
+    const inRepo = async (runToken: string, file: string, wait = '60s') => {
+      const run = await startRunner({
+        desk: desk.url,
+        token: runToken,
+        wait,
+        turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: `touch ${file}` } }] }, { text: 'ok' }],
+        beforeStart: (repo) => {
+          execFileSync('git', ['init', '-q', repo]);
+          execFileSync('git', ['-C', repo, 'remote', 'add', 'origin', 'https://ci-token:secret@example.com/team/app.git']);
+        },
+      });
+      return run;
+    };
+    const first = await inRepo(token, 'one.txt');
+    const [entry] = await desk.inbox(1);
+    await desk.handlers['approval:answer']({ approvalId: entry!.approvalId, action: 'allow', scope: 'project' });
+    expect(await first.exited).toBe(0);
+    const { rules } = await desk.handlers['remote:get']({});
+    // The credentials in the origin's address never reach the desk.
+    expect(rules).toEqual([
+      expect.objectContaining({ runner: 'ci', repository: 'https://example.com/team/app.git', pattern: 'run_command(touch *)' }),
+    ]);
+    expect(answered(first.events)).toEqual([{ action: 'allow', scope: 'project', by: 'person', rule: 'run_command(touch *)' }]);
+
+    const second = await inRepo(token, 'two.txt');
+    expect(await second.exited).toBe(0);
+    expect(second.events.some((stored) => stored.event.type === 'approval.asked')).toBe(false);
+    expect(existsSync(path.join(second.repo, 'two.txt'))).toBe(true);
+
+    const stranger = await inRepo(other, 'three.txt', '2s');
+    expect(await stranger.exited).toBe(0);
+    expect(answered(stranger.events)).toEqual([expect.objectContaining({ action: 'deny', by: 'headless' })]);
+
+    await desk.handlers['remote:revokeRule']({ ruleId: rules[0]!.id });
+    const afterRevoke = await inRepo(token, 'four.txt', '2s');
+    expect(await afterRevoke.exited).toBe(0);
+    expect(answered(afterRevoke.events)).toEqual([expect.objectContaining({ action: 'deny', by: 'headless' })]);
+  }, 120_000);
+
+  it('refuses "everywhere" for a remote run', async () => {
+    const desk = await startDesk();
+    const run = await startRunner({ desk: desk.url, token: await desk.token('ci'), turns: [writeTurn('x.txt'), { text: 'ok' }] });
+    const [entry] = await desk.inbox(1);
+    await expect(desk.handlers['approval:answer']({ approvalId: entry!.approvalId, action: 'allow', scope: 'everywhere' })).rejects.toThrow(
+      /reaches this run, or this repository on runner ci; not everywhere/,
+    );
+    await desk.handlers['approval:answer']({ approvalId: entry!.approvalId, action: 'deny', scope: 'once' });
+    expect(await run.exited).toBe(0);
+  }, 60_000);
+});

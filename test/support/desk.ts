@@ -95,8 +95,11 @@ export async function startRunner(options: {
   wait?: string;
   extra?: string[];
   env?: Record<string, string>;
+  /** Prepares the workspace before the run starts (a git origin, say). */
+  beforeStart?(repo: string): void;
 }): Promise<CliRun & { repo: string; home: string; server: ScriptedModel }> {
   const { env, flags, repo, server } = await cliSetUp(options.turns);
+  options.beforeStart?.(repo);
   const run = startCli(
     ['run', 'remote task', '--json', '--desk', options.desk, '--desk-wait', options.wait ?? '60s', ...flags, ...(options.extra ?? [])],
     { ...env, ...(options.token !== undefined ? { TETHER_DESK_TOKEN: options.token } : {}), ...options.env },
