@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../src/shared/events';
 import { WebSocket } from 'ws';
+import { auditCsv, auditJson } from '../../src/shared/auditExport';
 import type { Input, Output, RequestName } from '../../src/shared/contract';
 import { WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX } from '../../src/shared/hostProtocol';
 import { call } from '../host/serveHelpers';
@@ -207,5 +208,26 @@ describe('Allow always for a remote run', () => {
     );
     await desk.handlers['approval:answer']({ approvalId: entry!.approvalId, action: 'deny', scope: 'once' });
     expect(await run.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("a remote run's audit", () => {
+  it('names the runner in the trail and in both exports, with the repository there as its project', async () => {
+    const desk = await startDesk();
+    const run = await startRunner({
+      desk: desk.url,
+      token: await desk.token('audit-box'),
+      turns: [writeTurn('audited.txt'), { text: 'ok' }],
+    });
+    const [entry] = await desk.inbox(1);
+    await desk.handlers['approval:answer']({ approvalId: entry!.approvalId, action: 'allow', scope: 'once' });
+    expect(await run.exited).toBe(0);
+    await expect.poll(async () => (await desk.handlers['audit:list']({})).filter((row) => row.tool === 'run_command').length).toBe(1);
+    const rows = (await desk.handlers['audit:list']({})).filter((row) => row.tool === 'run_command');
+    expect(rows[0]).toMatchObject({ runner: 'audit-box', by: 'person', action: 'allow', project: path.basename(run.repo) });
+    const csv = auditCsv(rows).split('\r\n');
+    expect(csv[0]!.endsWith(',runner')).toBe(true);
+    expect(csv[1]!.endsWith(',audit-box')).toBe(true);
+    expect(JSON.parse(auditJson(rows))[0]).toMatchObject({ runner: 'audit-box' });
   }, 60_000);
 });
