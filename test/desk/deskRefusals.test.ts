@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, closeCliModels } from '../support/cli';
-import { closeDesks, freePort, startDesk, startRunner, writeTurn } from '../support/desk';
+import { closeDesks, startDesk } from '../support/desk';
+import { freePort, startRunner, writeTurn } from '../support/runner';
 import { removeTempDirs } from '../support/tempDirs';
 
 // `tether run --desk` that cannot use its desk stops before the model is asked anything: one clear

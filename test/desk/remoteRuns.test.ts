@@ -9,7 +9,8 @@ import type { Input, Output, RequestName } from '../../src/shared/contract';
 import { WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX } from '../../src/shared/hostProtocol';
 import { call } from '../host/serveHelpers';
 import { assertCliBuilt, closeCliModels, runCli } from '../support/cli';
-import { closeDesks, freePort, startDesk, startRunner, writeTurn } from '../support/desk';
+import { closeDesks, startDesk } from '../support/desk';
+import { freePort, startRunner, writeTurn } from '../support/runner';
 import { removeTempDirs, tempDir } from '../support/tempDirs';
 
 // Runs on loopback reporting to one desk: the built CLI (`tether run --desk`) in child processes, each

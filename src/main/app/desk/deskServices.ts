@@ -72,7 +72,11 @@ export function createDeskServices(options: DeskServicesOptions): DeskServices {
         desk,
         listen,
         ...(tls ? { tls } : {}),
-        checkToken: (token) => checkRunnerToken(store.remote, token),
+        checkToken: (token) => {
+          const check = checkRunnerToken(store.remote, token);
+          if (check.ok) store.remote.tokenUsed(check.tokenId);
+          return check;
+        },
         revoked: (tokenId) => store.remote.token(tokenId)?.revokedAt != null,
       });
       fingerprint = tls?.fingerprint;
