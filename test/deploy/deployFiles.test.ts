@@ -51,7 +51,9 @@ describe('deploy/kubernetes/tether-job.yaml', () => {
     expect(() => job.validate()).not.toThrow();
     expect(() => configMap.validate()).not.toThrow();
     // The check itself can fail: a field of the wrong type is refused.
-    expect(() => new Job({ ...job.toJSON(), spec: { ...job.spec!, parallelism: 'three' as unknown as number } }).validate()).toThrow();
+    expect(() =>
+      new Job({ metadata: { name: 'bad' }, spec: { ...job.spec!, parallelism: 'three' as unknown as number } }).validate(),
+    ).toThrow();
   });
 
   it('runs N agents at once, one task each, never retried by itself', () => {

@@ -232,3 +232,23 @@ async function startLocalRequest(local: Awaited<ReturnType<typeof openServices>>
   if (askedEvent.event.type !== 'approval.asked') throw new Error('not asked');
   return { approvalId: askedEvent.event.approvalId };
 }
+
+describe('a desk that restarts', () => {
+  it('never resumes a remote run here: its mirror waits for the runner, and nothing is appended', async () => {
+    const desk = await startDesk();
+    const { runner } = await registered(desk, 'r');
+    runner.send({
+      type: 'events',
+      events: [stored(1, started), stored(2, { type: 'user.messaged', text: 'task' }), stored(3, asked(randomUUID()))],
+    });
+    await desk.inbox(1);
+    const [before] = await desk.handlers['sessions:list']({});
+    expect(before).toMatchObject({ status: 'waiting', lastSeq: 3 });
+    await desk.close();
+    const again = await startDesk({ dataDir: desk.dataDir, port: desk.port });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const [after] = await again.handlers['sessions:list']({});
+    expect(after).toMatchObject({ id: before!.id, status: 'waiting', lastSeq: 3, remote: { runner: 'r', connected: false } });
+    expect((await again.inbox(1))[0]).toMatchObject({ runner: 'r' });
+  });
+});

@@ -265,11 +265,16 @@ export class Desk {
     return sessionId;
   }
 
-  /** Appends the run's events to its mirror, in order; a repeat is skipped, a gap or a refused event is the problem returned. */
+  /**
+   * Appends the run's events to its mirror, in order, in one commit; a repeat is skipped, and a gap
+   * or a refused event is the problem returned (what came before it is kept). The UI hears of them
+   * once committed.
+   */
   private mirror(sessionId: string, events: StoredEvent[]): string | undefined {
     const { store, emit } = this.options;
     let last = store.sessions.get(sessionId)?.lastSeq ?? 0;
     let problem: string | undefined;
+    const appended: StoredEvent[] = [];
     for (const stored of events) {
       if (stored.seq <= last) continue;
       if (stored.seq !== last + 1) {
@@ -282,7 +287,7 @@ export class Desk {
         break;
       }
       try {
-        emit('session:event', store.events.append(sessionId, event));
+        appended.push(store.events.appendGrouped(sessionId, event).stored);
       } catch (error) {
         if (!(error instanceof StoreError)) throw error;
         problem = `The desk refused event ${stored.seq}: ${error.message}`;
@@ -290,6 +295,14 @@ export class Desk {
       }
       last = stored.seq;
     }
+    try {
+      store.events.commit();
+    } catch (error) {
+      // Lost with the group: the run sends them again after it reconnects, from what the desk holds.
+      this.log(`could not store events of remote session ${sessionId}`, error);
+      return 'The desk could not store these events; it has the details in its log.';
+    }
+    for (const stored of appended) emit('session:event', stored);
     this.changed(sessionId);
     return problem;
   }

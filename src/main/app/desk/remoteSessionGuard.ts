@@ -10,8 +10,15 @@ import type { Desk } from './desk';
  * exactly one list below (test/desk/remoteSessionGuard.test.ts checks that a new one is placed).
  */
 
-/** Read the mirror as it is: it is a session's log like any other. */
-const READS: readonly RequestName[] = ['session:open', 'session:page', 'session:events', 'session:rename', 'audit:list'];
+/** Read or show the mirror as it is (its log is a session's like any other), or name it in a notification. */
+const READS: readonly RequestName[] = [
+  'session:open',
+  'session:page',
+  'session:events',
+  'session:rename',
+  'audit:list',
+  'notification:show',
+];
 
 /** Would act on this machine's files or start the agent here: refused for a remote run. */
 const REFUSED: readonly RequestName[] = [

@@ -40,6 +40,7 @@ export class DeskSession {
   private log: { events: Pick<EventLog, 'page'>; sessionId: string } | undefined;
   /** The seq the desk's copy holds up to; -1 until the desk said. */
   private sentSeq = -1;
+  private flushing: NodeJS.Immediate | undefined;
 
   private constructor(
     private readonly link: DeskLink,
@@ -86,13 +87,16 @@ export class DeskSession {
     this.flush();
   }
 
-  /** Each event the run appends, once committed. */
-  onEvent(stored: StoredEvent): void {
-    if (stored.seq === this.sentSeq + 1 && this.sentSeq >= 0 && this.link.send({ type: 'events', events: [stored] })) {
-      this.sentSeq = stored.seq;
-      return;
-    }
-    this.flush();
+  /**
+   * Each event the run appends, once committed: sent with the others of this turn of the event loop,
+   * in one frame (an answer is followed at once by tool.started; the desk stores a frame in one commit).
+   */
+  onEvent(_stored: StoredEvent): void {
+    if (this.flushing) return;
+    this.flushing = setImmediate(() => {
+      this.flushing = undefined;
+      this.flush();
+    });
   }
 
   /** The run's engine: the desk's rules for this repository go into force there. */
