@@ -67,7 +67,7 @@ it(`${RUNS} runs × ${REQUESTS} requests against one desk`, async () => {
           clickedAt.set(entry.approvalId.slice(entry.approvalId.lastIndexOf(':') + 1), performance.now());
           void ui.request('approval:answer', { approvalId: entry.approvalId, action: 'allow', scope: 'once' });
         }
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
 
