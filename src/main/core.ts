@@ -16,7 +16,8 @@ import type { PermissionEngine } from './permissions/engine';
 import type { Policy } from './permissions/policyVerdict';
 import { matchDomain } from './permissions/ruleMatchDomain';
 import { parseRule } from './permissions/ruleSyntax';
-import { createSessionPermissions, permissionDefaults } from './permissions/sessionPermissions';
+import { createSessionPermissions, permissionDefaults, type SessionPermissions } from './permissions/sessionPermissions';
+import type { GrantKeeper } from './permissions/grant';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
 import { commandEnvironment } from './terminal/commandEnvironment';
@@ -103,6 +104,11 @@ export interface RunOptions {
   sandboxOffBy?: string;
   /** Hands the run's permission engine to the host, which may change its mode while it runs. */
   onPermissions?(engine: PermissionEngine): void;
+  /**
+   * Who keeps this run's "Allow always" grants, where not the session's own permissions (stored in
+   * this data folder): a remote run's desk keeps the ones for its repository on the runner.
+   */
+  grants?(permissions: SessionPermissions): GrantKeeper;
 }
 
 export interface CompactOptions {
@@ -274,7 +280,7 @@ export function createCore(options: CoreOptions): Core {
           budget: contextBudgetFor(state.model, settings),
           ...(run.takeCompactRequest ? { takeCompactRequest: run.takeCompactRequest } : {}),
           policy: run.policy ?? permissions.engine,
-          grants: permissions,
+          grants: run.grants ? run.grants(permissions) : permissions,
           canRead: (file) => permissions.engine.canRead(file),
           ...(run.takeQueuedMessages ? { takeQueuedMessages: run.takeQueuedMessages } : {}),
           broker: run.broker,

@@ -1,3 +1,4 @@
+import type { RemoteRunsView } from '../../src/shared/remoteRuns';
 import type { Handlers, Input, McpServerView, Output, RequestName, SessionSummary } from '../../src/shared/contract';
 import type { StoredEvent } from '../../src/shared/events';
 import type { SandboxView } from '../../src/shared/sandbox';
@@ -90,6 +91,11 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
     fence: { allowWrite: [], denyWrite: [], denyRead: ['~/.kube'], allowedDomains: ['registry.npmjs.org'] },
   },
   'sandbox:addRegistries': { projectId: 'p1' },
+  'remote:get': {},
+  'remote:configure': { enabled: true, listen: { host: '127.0.0.1', port: 7717 } },
+  'remote:createToken': { name: 'ci-1' },
+  'remote:revokeToken': { name: 'ci-1' },
+  'remote:revokeRule': { ruleId: 'r1' },
 };
 
 const sandboxView: SandboxView = {
@@ -97,6 +103,15 @@ const sandboxView: SandboxView = {
   unavailable: 'ask',
   builtIn: { allowWrite: ['/work/repo'], denyWrite: ['/work/repo/.tether'], denyRead: ['/home/me/.ssh'] },
   fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['registry.npmjs.org'] },
+};
+
+const remoteRunsView: RemoteRunsView = {
+  enabled: true,
+  listen: { host: '127.0.0.1', port: 7717 },
+  state: 'listening',
+  url: 'ws://127.0.0.1:7717',
+  tokens: [{ name: 'ci-1', createdAt: 1, lastUsedAt: null }],
+  rules: [{ id: 'r1', runner: 'ci-1', repository: 'https://example.com/repo.git', pattern: 'run_command(npm test *)', createdAt: 2 }],
 };
 
 const mcpServer: McpServerView = {
@@ -224,6 +239,11 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'sandbox:get': sandboxView,
   'sandbox:update': sandboxView,
   'sandbox:addRegistries': sandboxView,
+  'remote:get': remoteRunsView,
+  'remote:configure': remoteRunsView,
+  'remote:createToken': { name: 'ci-1', token: 'tether-runner.abcdefghijk.0123456789012345678901234567890123456789012' },
+  'remote:revokeToken': undefined,
+  'remote:revokeRule': undefined,
 };
 
 export interface RecordingHandlers {

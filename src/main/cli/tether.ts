@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CliError } from './cliError';
-import { auditUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
+import { auditUsage, deskUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
 import { keepWebAssemblyOnBaseline } from '../permissions/shell/webAssemblyTier';
 import { leanHeapForHeadlessRun } from './leanHeap';
 import { guardProgramSearchPath } from '../workspace/programSearchPath';
@@ -13,6 +13,7 @@ Commands:
   tether permissions ...      explain a decision; list or revoke remembered rules
   tether audit                every permission decision: what, when, where, and who decided
   tether serve                the app in a browser, on 127.0.0.1 with a one-time token
+  tether desk tokens ...      the tokens of runners that report to this desk (tether run --desk)
 
 ${runUsage}
 
@@ -22,7 +23,9 @@ ${permissionsUsage}
 
 ${auditUsage}
 
-${serveUsage}`;
+${serveUsage}
+
+${deskUsage}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -41,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./permissionsCommand')).permissionsCommand(rest);
     case 'audit':
       return (await import('./auditCommand')).auditCommand(rest);
+    case 'desk':
+      return (await import('./deskCommand')).deskCommand(rest);
     case 'serve':
       // The renderer is built beside this entry (out/main/cli.js -> out/renderer); the command's own module is a chunk deeper.
       return (await import('../host/serveCommand')).serveCommand(rest, { rendererDir: path.join(import.meta.dirname, '..', 'renderer') });
@@ -51,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${usage}\n`);
       return command === undefined ? 1 : 0;
     default:
-      throw new CliError(`Unknown command "${command}". Commands: run, sessions, permissions, audit, serve. See tether --help.`);
+      throw new CliError(`Unknown command "${command}". Commands: run, sessions, permissions, audit, serve, desk. See tether --help.`);
   }
 }
 
