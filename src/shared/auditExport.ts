@@ -25,6 +25,8 @@ const CSV_COLUMNS = [
   'rule_source',
   'scope',
   'reason',
+  'edited',
+  'proposed',
 ];
 
 /** The rows as one JSON array and a line break. Keys in a fixed order, whatever order the rows' objects were built or parsed in. */
@@ -36,6 +38,8 @@ export function auditJson(rows: readonly AuditRow[]): string {
     callId: row.callId,
     tool: row.tool,
     what: row.what,
+    ...(row.edited ? { edited: true } : {}),
+    ...(row.proposed !== undefined ? { proposed: row.proposed } : {}),
     action: row.action,
     by: row.by,
     ...(row.rule !== undefined ? { rule: row.rule } : {}),
@@ -68,6 +72,8 @@ function csvFields(row: AuditRow): string[] {
     row.source ?? '',
     row.scope ?? '',
     row.reason ?? '',
+    row.edited ? 'yes' : '',
+    row.proposed ?? '',
   ];
 }
 

@@ -103,6 +103,11 @@ export const ApprovalAnswered = z.object({
   approvalId: z.string(),
   callId: z.string(),
   decision: Decision,
+  /**
+   * When the person changed the call before allowing it (`decision.editedArgs`): one line of what they
+   * allowed, as the tool sums it up. `approval.asked`'s summary stays what the model proposed.
+   */
+  editedSummary: z.string().optional(),
 });
 
 /** Ledger: the tool is about to run. Written before it runs, so a crash leaves a trace. */

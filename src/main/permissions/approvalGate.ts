@@ -208,7 +208,14 @@ export class ApprovalGate {
     // a headless stand-in's does not, so the command asks again about that (and is refused).
     const sandboxNote = decision.by === 'person' ? shownNote : undefined;
     // The call starts (tool.started) or is refused (tool.finished) next; a rule is a write that commits.
-    log.record({ type: 'approval.answered', approvalId, callId, decision });
+    log.record({
+      type: 'approval.answered',
+      approvalId,
+      callId,
+      decision,
+      // What the person allowed, in the words the request's summary uses: the audit lists it as what ran.
+      ...(edit?.kind === 'changed' && decision.action === 'allow' ? { editedSummary: safeSummary(tool, edit.args) } : {}),
+    });
     if (decision.action === 'deny') {
       const who = decision.by === 'person' ? 'The person denied this call.' : 'Denied.';
       return this.refused(args, decision.message ? `${who} ${decision.message}` : `${who} Try another way, or ask what they want.`);
