@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import type { ApprovalPreview } from '../../shared/contract';
 import type { EventOf, SessionEvent, ToolOutcome } from '../../shared/events';
 import type { FileChange } from '../../shared/fileChange';
 import type { Json } from '../../shared/json';
 import type { Decision } from '../../shared/permissions';
 import type { SandboxNote } from '../../shared/sandbox';
 import type { SessionState } from '../../shared/session';
+import { toolTraits } from '../../shared/toolCatalog';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import { isPackageRegistry } from '../sandbox/packageRegistries';
 import type { HookDecision } from '../hooks/hookAnswer';
@@ -130,6 +132,13 @@ export class ApprovalGate {
         ...(tool.mcpReadOnly ? { mcpReadOnly: true } : {}),
       });
     const verdict = withHook(evaluate(args), hooks.decision);
+    // The person's version of the call, judged as the model's was (a hook's question about the call holds for it too).
+    // The last version shown to them judged (see previewOf): "Allow always" holds only for a version they saw judged.
+    let shownJudged: unknown;
+    const judgeEdit = (edited: unknown): PolicyVerdict => {
+      const judged = evaluate(edited);
+      return hooks.decision?.action === 'ask' && judged.action === 'ask' ? { ...judged, allowAlways: { refused: HOOK_ASKED } } : judged;
+    };
     if (verdict.action !== 'deny' && hooks.decision?.action === 'deny') {
       settleQuestions(log, callId, { action: 'deny', scope: 'once', by: 'policy', message: 'A PreToolUse hook denied the call.' });
       return this.refusedByHook(args, 'PreToolUse', hooks.decision);
@@ -193,6 +202,15 @@ export class ApprovalGate {
           args: args as Json,
           reason: verdict.reason,
           ...(verdict.managedAsk ? { managedAsk: true } : {}),
+          ...(toolTraits(tool.name)?.editable
+            ? {
+                preview: (edited: Json) =>
+                  previewOf(tool, args, edited, (version) => {
+                    shownJudged = version;
+                    return judgeEdit(version);
+                  }),
+              }
+            : {}),
         },
         deps.signal,
       );
@@ -203,7 +221,13 @@ export class ApprovalGate {
       return this.refused(args, 'Not run: the session was stopped while this call waited for approval.');
     }
     const edit = decision.action === 'allow' && decision.editedArgs !== undefined ? checkEdit(tool, args, decision.editedArgs) : undefined;
-    decision = edit && edit.kind !== 'unchanged' ? editedOnce(decision) : withinOffer(withoutEdit(decision), verdict.allowAlways);
+    // The person approved this exact call, so an ask counts as answered; a deny rule still wins over them.
+    const again = edit?.kind === 'changed' ? judgeEdit(edit.args) : undefined;
+    const sawJudged = edit?.kind === 'changed' && isDeepStrictEqual(shownJudged, edit.args);
+    decision =
+      edit && edit.kind !== 'unchanged'
+        ? editedDecision(decision, sawJudged ? again : undefined)
+        : withinOffer(withoutEdit(decision), verdict.allowAlways);
     // Only a person's allow, given on a dialog that said there is no sandbox, covers running unsandboxed;
     // a headless stand-in's does not, so the command asks again about that (and is refused).
     const sandboxNote = decision.by === 'person' ? shownNote : undefined;
@@ -230,15 +254,14 @@ export class ApprovalGate {
           `${edit.problem}\nCall ${tool.name} again if it is still needed, or ask the person what they want.`,
       };
     }
-    if (edit?.kind === 'changed') {
-      // The person approved this exact call, so an ask counts as answered; a deny rule still wins over them.
-      const again = evaluate(edit.args);
+    if (edit?.kind === 'changed' && again) {
       if (again.action === 'deny') {
         return this.refused(
           edit.args,
           `${describeEdit(tool.name, asObject(args), asObject(edit.args), false)}\nThe changed call was not run. ${deniedBy(again)}`,
         );
       }
+      if (decision.scope !== 'once' && decision.rule) deps.grants?.remember({ approvalId, rule: decision.rule, scope: decision.scope });
       // The dialog the person edited in said there is no sandbox: their allow covers that too.
       return {
         action: 'allow',
@@ -499,10 +522,47 @@ function deniedBy(verdict: PolicyVerdict): string {
   return `Denied by ${verdict.rule ? `the rule ${verdict.rule}` : 'policy'}: ${verdict.reason}`;
 }
 
+/** Why an edit gets no "Allow always" when a PreToolUse hook asked about the call. */
+const HOOK_ASKED = 'a hook asked about this call; it asks again next time.';
+
 /**
- * An edited call is allowed once, whatever scope was chosen: the rule on offer was worked out for the
- * model's call, and a rule the person never saw for their own must not be created behind them.
+ * The person's version of the call, as their answer would judge it (`judge` is the check's own
+ * evaluation, same rules and taint): for the request to show as they type. Nothing runs, nothing is logged.
  */
+function previewOf(tool: GatedTool, args: unknown, edited: Json, judge: (callArgs: unknown) => PolicyVerdict): ApprovalPreview {
+  const edit = checkEdit(tool, args, edited);
+  if (edit.kind === 'invalid') {
+    return {
+      action: 'ask',
+      reason: `This version is not a valid ${tool.name} call, so allowing it would run nothing.`,
+      problem: edit.problem,
+    };
+  }
+  const verdict = judge(edit.kind === 'changed' ? edit.args : args);
+  return {
+    action: verdict.action,
+    reason: verdict.reason,
+    ...(verdict.rule !== undefined ? { rule: verdict.rule } : {}),
+    ...(verdict.commands !== undefined ? { commands: verdict.commands } : {}),
+    ...(verdict.parts !== undefined ? { parts: verdict.parts } : {}),
+    ...(verdict.action === 'ask' && verdict.allowAlways ? { allowAlways: verdict.allowAlways } : {}),
+  };
+}
+
+/**
+ * The answer to the person's version of the call. "Allow always" holds only within what would be
+ * offered for their version (`again`: undefined unless the request showed them this very version
+ * judged, see previewOf), and only while it still asks; anything else is allowed once, so no rule
+ * the person never saw for their own version is created behind them.
+ */
+function editedDecision(decision: Decision, again: PolicyVerdict | undefined): Decision {
+  const once = editedOnce(decision);
+  if (decision.scope === 'once' || again?.action !== 'ask') return once;
+  const kept = withinOffer(decision, again.allowAlways);
+  return kept.scope === 'once' ? once : kept;
+}
+
+/** An edited call allowed once: no rule is created from it. */
 function editedOnce(decision: Decision): Decision {
   return {
     action: 'allow',
