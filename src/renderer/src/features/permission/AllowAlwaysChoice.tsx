@@ -1,15 +1,17 @@
-import { useEffect, useId, useLayoutEffect, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { Scope } from '../../../../shared/permissions';
 
 /** How far an "Allow always" reaches. */
 export type AlwaysScope = Exclude<Scope, 'once'>;
 
 interface AllowAlwaysChoiceProps {
+  /** The whole choice (rule and scope): what must be in sight before Allow always creates it. */
+  termsRef?: RefObject<HTMLElement | null>;
   rule: string;
   scope: AlwaysScope;
   hasProject: boolean;
-  /** Off for an edited call: the rule was offered for the model's version, not the person's. */
-  disabled?: boolean;
+  /** The rule was offered for the person's edited version of the call, not the model's. */
+  forEdit?: boolean;
   onRuleChange(rule: string): void;
   onScopeChange(scope: AlwaysScope): void;
 }
@@ -24,7 +26,15 @@ const scopes: { value: AlwaysScope; label: string }[] = [
  * The exact rule "Allow always" will create, editable, and how far it reaches. The rule box wraps
  * and grows with the rule, so all of a long command's rule is seen before it is allowed for good.
  */
-export function AllowAlwaysChoice({ rule, scope, hasProject, disabled = false, onRuleChange, onScopeChange }: AllowAlwaysChoiceProps) {
+export function AllowAlwaysChoice({
+  termsRef,
+  rule,
+  scope,
+  hasProject,
+  forEdit = false,
+  onRuleChange,
+  onScopeChange,
+}: AllowAlwaysChoiceProps) {
   const ruleId = useId();
   const box = useRef<HTMLTextAreaElement>(null);
   useLayoutEffect(() => fitToText(box.current), [rule]);
@@ -37,8 +47,14 @@ export function AllowAlwaysChoice({ rule, scope, hasProject, disabled = false, o
     return () => observer.disconnect();
   }, []);
   return (
-    <fieldset className="allow-always" data-testid="permission-allow-always-options" disabled={disabled}>
-      <legend>Allow always creates this rule</legend>
+    <fieldset
+      ref={(element) => {
+        if (termsRef) termsRef.current = element;
+      }}
+      className="allow-always"
+      data-testid="permission-allow-always-options"
+    >
+      <legend>Allow always creates this rule{forEdit ? ' for your version' : ''}</legend>
       <label htmlFor={ruleId} className="visually-hidden">
         Rule
       </label>

@@ -1,4 +1,4 @@
-import { REQUEST_REGION } from './typingGuard';
+import { REQUEST_REGION } from './requestGuard';
 
 /**
  * Where the person was before they went to a permission request: where focus goes back when they
