@@ -207,6 +207,16 @@ describe('the click half of the guard', () => {
     guard.ruleSight('r1', undefined);
     expect(guard.verdict('r1', key)).toEqual({ answers: false, refusal: 'rule-unseen' });
   });
+
+  it('counts a scope chosen or the rule edited in sight as the rule read, at once', () => {
+    const time = clock();
+    const guard = new RequestGuard(time.now);
+    guard.appeared('r1');
+    time.advance(2_000);
+    guard.ruleSight('r1', time.now());
+    guard.ruleRead('r1');
+    expect(guard.clickVerdict('r1', { pressedAt: time.now(), createsRule: true })).toEqual({ answers: true });
+  });
 });
 
 function element(tagName: string, options: { type?: string; contentEditable?: boolean; inside?: string[] } = {}): ElementLike {

@@ -100,13 +100,34 @@ export function useAnswerPlacement(
       { threshold: [0, 0.25, 0.5, 0.75, 0.9, 0.99, 1] },
     );
     observer.observe(element);
+    // A scope chosen or the rule edited, with all of it in sight, is the person reading it.
+    function handleWorkedIn() {
+      if (element && whollyInSight(element)) requestGuard.ruleRead(id);
+    }
+    element.addEventListener('pointerdown', handleWorkedIn);
+    element.addEventListener('input', handleWorkedIn);
     return () => {
       observer.disconnect();
+      element.removeEventListener('pointerdown', handleWorkedIn);
+      element.removeEventListener('input', handleWorkedIn);
       requestGuard.ruleSight(id, undefined);
     };
   }, [id, terms, termsKey]);
 
   return { armed, arming, look };
+}
+
+/** Whether all of an element is within the window and every box around it that clips what it shows. */
+function whollyInSight(element: HTMLElement): boolean {
+  const box = element.getBoundingClientRect();
+  if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight || box.right > window.innerWidth) return false;
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    const style = getComputedStyle(parent);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const clip = parent.getBoundingClientRect();
+    if (box.top < clip.top - 1 || box.bottom > clip.bottom + 1 || box.left < clip.left - 1 || box.right > clip.right + 1) return false;
+  }
+  return true;
 }
 
 /** The boxes of the answer buttons, as one string: equal strings, same places. */

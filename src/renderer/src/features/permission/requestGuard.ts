@@ -147,7 +147,17 @@ export class RequestGuard {
   /** What Allow always creates came wholly into sight at `at`, or went out of it (undefined). */
   ruleSight(id: string, at: number | undefined): void {
     const shown = this.shown.get(id);
-    if (shown) shown.ruleInSight = at;
+    // Still in sight: it has been since the earlier of the two.
+    if (shown) shown.ruleInSight = at === undefined ? undefined : Math.min(shown.ruleInSight ?? at, at);
+  }
+
+  /**
+   * The person worked in what Allow always creates (chose a scope, edited the rule) while it was wholly
+   * in sight: they have seen it, however short a time it has been there.
+   */
+  ruleRead(id: string): void {
+    const shown = this.shown.get(id);
+    if (shown) shown.ruleInSight = Math.min(shown.ruleInSight ?? Number.POSITIVE_INFINITY, this.now() - this.seenMs);
   }
 
   /** A deliberate act that may move focus into a request: a pointer on it, Tab, the reach shortcut. */
