@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { ApprovalPreview } from '../../shared/contract';
@@ -10,7 +11,7 @@ import type { SandboxNote } from '../../shared/sandbox';
 import type { SessionState } from '../../shared/session';
 import { toolTraits } from '../../shared/toolCatalog';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
-import { isPackageRegistry } from '../sandbox/packageRegistries';
+import { registryPhrase } from '../sandbox/packageRegistries';
 import type { HookDecision } from '../hooks/hookAnswer';
 import { isShuttingDown } from '../terminal/shuttingDown';
 import type { Workspace } from '../workspace/workspace';
@@ -22,6 +23,8 @@ import type { PermissionTool } from './permissionSubject';
 import type { AllowAlwaysOffer, Policy, PolicyVerdict } from './policyVerdict';
 import type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from './questions';
 import { initShellParser } from './shell/parser';
+import { analyzeCommand } from './shell/analyzeCommand';
+import { whatLineSends } from './shell/commandProofs';
 
 /**
  * The approval conversation of one tool call, in one place: ask the policy; when it asks, write the
@@ -39,7 +42,7 @@ import { initShellParser } from './shell/parser';
 /** The session's log as the gate writes and reads it (agent's SessionLog is one). */
 export interface ApprovalLog {
   readonly sessionId: string;
-  readonly state: Pick<SessionState, 'taints' | 'toolCalls' | 'approvals' | 'pendingApprovals'>;
+  readonly state: Pick<SessionState, 'taints' | 'toolCalls' | 'approvals' | 'pendingApprovals'> & Partial<Pick<SessionState, 'baseUrl'>>;
   /** Commits before it returns: the caller may act on the event. */
   append(event: SessionEvent): unknown;
   /** Commits with the next append. */
@@ -284,6 +287,8 @@ export class ApprovalGate {
   async askFollowUp(question: FollowUpQuestion, signal: AbortSignal): Promise<FollowUpAnswer> {
     const { log } = this.deps;
     const approvalId = randomUUID();
+    // What a command prints goes back to the model: a secret it reads goes to the session's provider.
+    const provider = question.sandbox.secrets?.length ? providerHost(log.state.baseUrl) : undefined;
     const request = {
       approvalId,
       callId: this.callId,
@@ -291,13 +296,13 @@ export class ApprovalGate {
       risk: this.tool.risk,
       summary: question.summary,
       args: question.args,
-      reason: question.reason,
+      reason: provider ? question.reason.replace('to the model provider', `to the model provider (${provider})`) : question.reason,
     };
     log.append({
       type: 'approval.asked',
       ...request,
       allowAlways: { refused: 'Running outside the sandbox is allowed once at a time, never always.' },
-      sandbox: question.sandbox,
+      sandbox: { ...question.sandbox, ...(provider ? { provider } : {}) },
     });
     let decision: Decision;
     try {
@@ -334,16 +339,28 @@ export class ApprovalGate {
     // Deny rules on the domain, and outside content set to block, refuse it before anybody is asked.
     const ruled = deps.policy.evaluateHost?.(host, taint);
     if (ruled?.action === 'deny') return { allowed: false, message: ruled.reason, by: 'policy' };
-    const offer: AllowAlwaysOffer = taint
-      ? {
-          refused:
-            'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.',
-        }
-      : question.always
-        ? { rule: question.always }
-        : { refused: 'this session has no project whose fence could keep the host.' };
+    // A command that sends data out: the host joins no fence for good, and the question says what goes there.
+    const sends = whatLineSends(question.command, {
+      cwd: commandFolder(deps.workspace, question.args),
+      workspaceRoot: deps.workspace.root,
+    });
+    const offer: AllowAlwaysOffer =
+      sends.length > 0
+        ? { refused: `this command sends data off the machine (${sends.join('; ')}), so its host is allowed for this command only.` }
+        : taint
+          ? {
+              refused:
+                'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.',
+            }
+          : question.always
+            ? { rule: question.always }
+            : { refused: 'this session has no project whose fence could keep the host.' };
     const summary = safeSummary(tool, question.args);
-    const wants = `\`${question.command.trim().split('\n')[0]}\` wants to reach ${isPackageRegistry(host) ? 'its package registry ' : ''}${host}:${port}`;
+    const registry = registryPhrase(
+      host,
+      linePrograms(question.command, commandFolder(deps.workspace, question.args), deps.workspace.root),
+    );
+    const wants = `\`${question.command.trim().split('\n')[0]}\` wants to reach ${registry ? `${registry} ` : ''}${host}:${port}`;
     const approvalId = randomUUID();
     const request = {
       approvalId,
@@ -359,7 +376,7 @@ export class ApprovalGate {
       ...request,
       allowAlways: offer,
       ...(taint ? { taint } : {}),
-      sandbox: { kind: 'network', reason: wants, host, port, followUp: true },
+      sandbox: { kind: 'network', reason: wants, host, port, followUp: true, ...(sends.length > 0 ? { sends } : {}) },
     });
     const waiting = AbortSignal.any([signal, question.signal]);
     let decision: Decision;
@@ -418,6 +435,31 @@ export class ApprovalGate {
   private refused(args: unknown, message: string): Permission {
     return { action: 'refuse', outcome: 'denied', title: `Denied: ${safeSummary(this.tool, args)}`, message };
   }
+}
+
+/** The host of the session's model address, for a person to read; undefined when it has none. */
+function providerHost(baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  try {
+    return new URL(baseUrl).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The programs a command line runs (wrappers stripped), for naming whose registry a host is; none when it cannot be read. */
+function linePrograms(command: string, cwd: string, workspaceRoot: string): string[] {
+  try {
+    return analyzeCommand(command, { cwd, workspaceRoot }).commands.flatMap((part) => part.argv.slice(0, 1));
+  } catch {
+    return [];
+  }
+}
+
+/** Where a command of these arguments runs (its `cwd`, inside the workspace), for reading the line. */
+function commandFolder(workspace: Workspace, args: Json): string {
+  const cwd = typeof args === 'object' && args !== null && !Array.isArray(args) && typeof args.cwd === 'string' ? args.cwd : '.';
+  return path.resolve(workspace.root, cwd);
 }
 
 /** Answers, as `decision`, every question about the call still waiting: none of them will be asked again. */

@@ -1,5 +1,6 @@
 import { useEffect, useId, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { Scope } from '../../../../shared/permissions';
+import { ruleCoversAlso } from '../../../../shared/toolCatalog';
 
 /** How far an "Allow always" reaches. */
 export type AlwaysScope = Exclude<Scope, 'once'>;
@@ -72,6 +73,11 @@ export function AllowAlwaysChoice({
         // A rule is one line: Enter answers (see the dialog), and a pasted line break becomes a space.
         onChange={(event) => onRuleChange(event.target.value.replace(/\r?\n/g, ' '))}
       />
+      {ruleCoversAlso(rule) && (
+        <p className="faint rule-covers" data-testid="permission-rule-covers">
+          {ruleCoversAlso(rule)}
+        </p>
+      )}
       <div className="scope-choice" role="radiogroup" aria-label="Where the rule applies">
         {scopes.map((option) => (
           <label key={option.value} className={option.value === 'project' && !hasProject ? 'faint' : undefined}>

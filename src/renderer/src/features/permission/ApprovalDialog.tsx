@@ -15,7 +15,7 @@ import { useApp, useAppStore } from '../../stores/useApp';
 import { ApprovalDetails } from './ApprovalDetails';
 import { RiskBadge } from './RiskBadge';
 import { requestRisk, requestSummary } from './requestRisk';
-import { SandboxNotice } from './SandboxNotice';
+import { exposesData, SandboxNotice } from './SandboxNotice';
 import { AllowAlwaysChoice, type AlwaysScope } from './AllowAlwaysChoice';
 import { editableField, editOutcome, type EditOutcome } from './approvalEdit';
 import type { ArgEdit } from './ArgEditor';
@@ -89,6 +89,8 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
   const [message, setMessage] = useState('');
   const [focused, setFocused] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  /** Allowing would send a secret to the model provider, or data off the machine: Enter keeps it in the fence. */
+  const safeDefault = exposesData(approval.sandbox);
   /** A rule refuses the person's version whatever they answer: Allow does nothing for it. */
   const refusedByRule = changed && judged?.action === 'deny';
   const dialog = useRef<HTMLDivElement>(null);
@@ -271,7 +273,7 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
       const role = input?.getAttribute('data-enter');
       if (!mayAct('enter', event, role === 'always')) return;
       if (role === 'always') allowAlways();
-      else if (role === 'deny') deny();
+      else if (role === 'deny' || (!input && safeDefault)) deny();
       else if (role === 'once' || !input) allowOnce();
       return;
     }
@@ -445,16 +447,18 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
         {!placement.armed && <span key={placement.arming} className="arming-bar" aria-hidden="true" />}
         <button
           type="button"
-          className="danger"
+          className={safeDefault ? 'danger default-answer' : 'danger'}
           data-testid="permission-deny"
           data-answer="deny"
+          data-default={safeDefault || undefined}
           aria-label="Deny"
-          aria-keyshortcuts="D"
+          aria-keyshortcuts={safeDefault ? 'D Enter' : 'D'}
           aria-disabled={placement.armed ? undefined : true}
           disabled={answering}
           onClick={(event) => mayClick(event) && deny()}
         >
           Deny<kbd>D</kbd>
+          {safeDefault && <kbd>Enter</kbd>}
         </button>
         <span className="spacer" />
         {offered !== undefined && (
@@ -474,12 +478,12 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
         )}
         <button
           type="button"
-          className="primary"
+          className={safeDefault ? undefined : 'primary'}
           data-testid="permission-allow-once"
           data-answer="once"
           data-edited={changed}
           aria-label={changed ? 'Allow edited once' : 'Allow once'}
-          aria-keyshortcuts={editing ? 'A Enter Control+Enter Meta+Enter' : 'A Enter'}
+          aria-keyshortcuts={editing ? 'A Enter Control+Enter Meta+Enter' : safeDefault ? 'A' : 'A Enter'}
           aria-disabled={placement.armed ? undefined : true}
           title={refusedByRule ? 'A rule refuses your version: change it, undo your changes, or deny' : undefined}
           disabled={answering || outcome.kind === 'invalid' || refusedByRule}
@@ -487,7 +491,7 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
         >
           {changed ? 'Allow edited once' : 'Allow once'}
           <kbd>A</kbd>
-          <kbd>Enter</kbd>
+          {!safeDefault && <kbd>Enter</kbd>}
         </button>
       </footer>
     </div>
