@@ -122,3 +122,38 @@ test('the history and both exports name the command that ran, marked edited, wit
   }
   expect(JSON.parse(audit('--json'))[0]).toMatchObject({ what: 'echo edited > out.txt', edited: true, proposed: 'echo hello > out.txt' });
 });
+
+test('npm test shows the script it runs, marked when this session changed it (issue 29, item 7)', async ({ page }) => {
+  app = await startServedApp({
+    turns: [
+      {
+        toolCalls: [
+          {
+            name: 'edit_file',
+            arguments: {
+              path: 'package.json',
+              old_string: '"test": "node --test test/"',
+              new_string: '"test": "node --test test/ && echo agent-was-here"',
+            },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'npm test' } }] },
+      { text: 'Ran the tests.' },
+    ],
+  });
+  await page.goto(app.url);
+  await startTask(page, 'Run the tests');
+  await (await permissionDialog(page)).getByTestId('permission-allow-once').click();
+  const dialog = page.getByTestId('permission-dialog');
+  await expect(dialog.getByTestId('permission-command')).toHaveText('npm test');
+  const run = dialog.getByTestId('permission-run');
+  await expect(run).toContainText('npm test runs, from package.json');
+  const step = run.getByTestId('permission-run-step');
+  await expect(step).toHaveCount(1);
+  await expect(step).toContainText('node --test test/ && echo agent-was-here');
+  await expect(step).toHaveAttribute('data-changed', 'true');
+  await expect(step.getByTestId('permission-run-changed')).toHaveText('changed in this session');
+  await dialog.getByTestId('permission-deny').click();
+  await sessionStatus(page, 'done');
+});

@@ -6,6 +6,7 @@ import { Json } from './json';
 import { Decision, Risk, RuleSource } from './permissions';
 import { PlanStep } from './plan';
 import { SandboxNote } from './sandbox';
+import { ScriptRun } from './scriptRun';
 
 /**
  * The session log's vocabulary. Every fact is appended to SQLite before anyone acts on it, and the
@@ -96,6 +97,8 @@ export const ApprovalAsked = z.object({
   parts: z.array(CommandPart).optional(),
   /** For an edit or a write: the file around the change as it is now, so the request shows a diff against it. */
   change: FileChange.optional(),
+  /** For a command: what its scripts run (npm test's script, make's recipe, pytest's options), read from the workspace. */
+  runs: z.array(ScriptRun).optional(),
 });
 
 export const ApprovalAnswered = z.object({

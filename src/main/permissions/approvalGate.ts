@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
@@ -8,6 +9,7 @@ import type { FileChange } from '../../shared/fileChange';
 import type { Json } from '../../shared/json';
 import type { Decision } from '../../shared/permissions';
 import type { SandboxNote } from '../../shared/sandbox';
+import type { ScriptRun } from '../../shared/scriptRun';
 import type { SessionState } from '../../shared/session';
 import { toolTraits } from '../../shared/toolCatalog';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
@@ -24,6 +26,7 @@ import type { AllowAlwaysOffer, Policy, PolicyVerdict } from './policyVerdict';
 import type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from './questions';
 import { initShellParser } from './shell/parser';
 import { analyzeCommand } from './shell/analyzeCommand';
+import { markChanged, scriptsRun } from './scriptsRun';
 import { whatLineSends } from './shell/commandProofs';
 
 /**
@@ -68,6 +71,12 @@ export interface ApprovalGateDeps {
   sandbox: CommandSandbox;
   /** Aborted when the person stops the session. */
   signal: AbortSignal;
+  /**
+   * A workspace file as it was when the session started (its first snapshot): null when it did not
+   * exist then, undefined when that cannot be told. A request for a command marks the scripts it runs
+   * that the session changed.
+   */
+  fileAtSessionStart?(relativePath: string): Promise<string | null | undefined>;
 }
 
 /** What the verdict says about what the call brings in, for the taint after it ran. */
@@ -167,6 +176,8 @@ export class ApprovalGate {
     // The diff the person is shown is against the file as it is now; the call checks it is still so.
     const change = approvalId !== existing ? await previewChange(tool, args, deps.workspace) : log.state.approvals[approvalId]?.change;
     const approvedFile = change ? { approvedFile: { hash: change.hash } } : {};
+    // What the command's scripts run (npm test's script, make's recipe, pytest's options), for the request to show.
+    const runs = approvalId !== existing && verdict.commands ? await this.scriptRuns(args) : undefined;
     if (approvalId !== existing && hooks.onRequest) {
       // The PermissionRequest hooks answer before a person is asked, as Claude Code's do.
       const said = await hooks.onRequest();
@@ -190,6 +201,7 @@ export class ApprovalGate {
         ...(shownNote ? { sandbox: shownNote } : {}),
         ...(verdict.parts !== undefined ? { parts: verdict.parts } : {}),
         ...(change ? { change } : {}),
+        ...(runs && runs.length > 0 ? { runs } : {}),
       });
     }
     let decision;
@@ -413,6 +425,40 @@ export class ApprovalGate {
     };
   }
 
+  /**
+   * What the runners in the command run, read from the workspace now, each step the session changed
+   * since it started marked. A file that cannot be read or understood is said in the run; this never fails the request.
+   */
+  private async scriptRuns(args: unknown): Promise<ScriptRun[] | undefined> {
+    const { workspace, fileAtSessionStart } = this.deps;
+    let subject;
+    try {
+      subject = this.tool.subject?.(args as never);
+    } catch {
+      return undefined;
+    }
+    if (subject?.kind !== 'command') return undefined;
+    const cwd = path.resolve(workspace.root, subject.cwd ?? '.');
+    let analysis;
+    try {
+      analysis = analyzeCommand(subject.command, { cwd, workspaceRoot: workspace.root });
+    } catch {
+      return undefined;
+    }
+    const now = scriptsRun(analysis.commands, { cwd, workspaceRoot: workspace.root, read: (file) => readSmallFile(workspace, file) });
+    if (now.length === 0 || !fileAtSessionStart) return now;
+    const files = [...new Set(now.filter((run) => run.steps.length > 0).map((run) => run.file))];
+    const then = new Map<string, string | null>();
+    for (const file of files) {
+      const text = await fileAtSessionStart(file).catch(() => undefined);
+      // Not known what it was: nothing is marked rather than everything.
+      if (text === undefined) return now;
+      then.set(file, text);
+    }
+    const before = scriptsRun(analysis.commands, { cwd, workspaceRoot: workspace.root, read: (file) => then.get(file) ?? undefined });
+    return markChanged(now, before, (file) => then.get(file) !== null);
+  }
+
   /** Every question waits here: the time is the person's, not the call's, and is shown apart. */
   private async decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision> {
     const asked = performance.now();
@@ -434,6 +480,20 @@ export class ApprovalGate {
 
   private refused(args: unknown, message: string): Permission {
     return { action: 'refuse', outcome: 'denied', title: `Denied: ${safeSummary(this.tool, args)}`, message };
+  }
+}
+
+/** The most of a workspace file read to show what a script runs: a package.json or Makefile is far smaller. */
+const MAX_SCRIPT_FILE_BYTES = 1_000_000;
+
+/** A file inside the workspace (never through a link that leads out), if it is there and small. */
+function readSmallFile(workspace: Workspace, relative: string): string | undefined {
+  try {
+    const file = workspace.resolve(relative);
+    if (statSync(file).size > MAX_SCRIPT_FILE_BYTES) return undefined;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

@@ -6,6 +6,7 @@ import { ArgEditor, type ArgEdit } from './ArgEditor';
 import type { DraftJudgement } from './useDraftJudgement';
 import { CommandParts } from './CommandParts';
 import { EditPreview } from './EditPreview';
+import { ScriptRuns } from './ScriptRuns';
 import { LongText } from './LongText';
 import { WhyItAsks } from './WhyItAsks';
 
@@ -46,6 +47,8 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
             <CommandParts commands={approval.commands} parts={approval.parts} />
           )}
           {editing?.changed && <EditedNote what="command" preview={editing.preview} />}
+          {/* What the model's command's scripts run; the person's version is judged as typed, above. */}
+          {!editing?.changed && <ScriptRuns runs={approval.runs} />}
         </section>
       ) : oldString !== undefined && newString !== undefined ? (
         <section aria-label="Edit">
