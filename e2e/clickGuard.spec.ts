@@ -162,7 +162,7 @@ test('a second click on the same spot, after the next request appeared there, an
   await expect(second).toHaveAttribute('data-approval-id', secondId);
   expect(existsSync(path.join(app.workspace, 'README.md'))).toBe(true);
   await expect(second.getByTestId('permission-keys-hint')).toHaveAttribute('data-refusal', 'click-appeared');
-  await expect(second.getByTestId('permission-keys-hint')).toContainText('That click was not taken');
+  await expect(second.getByTestId('permission-keys-hint')).toContainText('That click was not taken', { useInnerText: true });
   expect(existsSync(path.join(app.workspace, 'q1.txt'))).toBe(true);
   expect(sessionEventTypes(app, sessionId).filter((type) => type === 'approval.answered')).toHaveLength(1);
 

@@ -89,6 +89,9 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
   const [message, setMessage] = useState('');
   const [focused, setFocused] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  // The last refusal said stays laid out (hidden) once cleared, so the hint never shrinks under the pointer.
+  const [lastRefusal, setLastRefusal] = useState<Refusal | null>(null);
+  if (refusal && refusal !== lastRefusal) setLastRefusal(refusal);
   /** Allowing would send a secret to the model provider, or data off the machine: Enter keeps it in the fence. */
   const safeDefault = exposesData(approval.sandbox);
   /** A rule refuses the person's version whatever they answer: Allow does nothing for it. */
@@ -138,7 +141,7 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
       const container = dialog.current;
       if (!container) return;
       if (container.contains(document.activeElement)) {
-        returnFocus();
+        returnFocus(goBack);
         return;
       }
       requestGuard.intent('shortcut');
@@ -203,6 +206,11 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
     void answerApproval({ approvalId: entry.approvalId, action: 'deny', scope: 'once', ...(text ? { message: text } : {}) });
   }
 
+  /** Back to the session the person was in before they came here (N may have brought them from another). */
+  function goBack(sessionId: string) {
+    store.getState().selectSession(sessionId);
+  }
+
   /** Goes to the next request waiting, in this session or another; nothing is answered. */
   function goToNext() {
     const next = selectNextApproval(store.getState(), id);
@@ -257,7 +265,7 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
       event.stopPropagation();
       // Esc never answers: out of the edit box to the request, else back where the person was.
       if (inEditBox) dialog.current?.focus();
-      else if (!event.repeat) returnFocus();
+      else if (!event.repeat) returnFocus(goBack);
       return;
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -429,18 +437,19 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
         data-testid="permission-keys-hint"
         data-refusal={refusal ?? undefined}
       >
-        {refusal ? (
-          refusalNotes[refusal]
-        ) : focused ? (
-          <>
-            Keys answer this request. <kbd>{reachKeys.first}</kbd> goes back to where you were; <kbd>Esc</kbd>: back, leaves it waiting.
-          </>
-        ) : (
-          <>
-            Press <kbd>{reachKeys.first}</kbd> or <kbd>{reachKeys.second}</kbd> to answer from the keyboard, or click. Until then, keys go
-            where you are typing.
-          </>
-        )}
+        {/*
+          All three lines are laid out in one cell, the ones not said hidden: the hint is as tall as the
+          tallest, so focus arriving (a press on a scope, say) never shortens it and scrolls the body
+          under the pointer between its press and its release.
+        */}
+        <span className={`hint-layer${refusal ? '' : ' hint-hidden'}`}>{refusalNotes[refusal ?? lastRefusal ?? 'not-focused']}</span>
+        <span className={`hint-layer${!refusal && focused ? '' : ' hint-hidden'}`}>
+          Keys answer this request. <kbd>{reachKeys.first}</kbd> goes back to where you were; <kbd>Esc</kbd>: back, leaves it waiting.
+        </span>
+        <span className={`hint-layer${!refusal && !focused ? '' : ' hint-hidden'}`}>
+          Press <kbd>{reachKeys.first}</kbd> or <kbd>{reachKeys.second}</kbd> to answer from the keyboard, or click. Until then, keys go
+          where you are typing.
+        </span>
       </p>
       {/* Until the buttons have been seen where they stand, they show it and take no click (see answerPlacement.ts). */}
       <footer ref={actions} className="dialog-actions" data-testid="permission-actions" data-armed={placement.armed}>
