@@ -145,7 +145,7 @@ test('a message typed key by key across the request’s appearance answers nothi
   await expect(box).toHaveValue('x');
   // Reached again, its hint says what Esc does, the Deny button shows only D, and D denies.
   await reachRequest(page);
-  await expect(dialog.getByTestId('permission-keys-hint')).toContainText('Esc: back, leaves it waiting');
+  await expect(dialog.getByTestId('permission-keys-hint')).toContainText('Esc: back, leaves it waiting', { useInnerText: true });
   await expect(dialog.getByTestId('permission-deny')).toHaveText('DenyD');
   await page.keyboard.press('d');
   await dialogGone(page);
@@ -170,7 +170,7 @@ test('a request that comes while nobody types takes no focus either; a stray E o
   const dialog = await permissionDialog(page);
   await page.waitForTimeout(1_100);
   await expect(box).toBeFocused();
-  await expect(dialog.getByTestId('permission-keys-hint')).toContainText('F6');
+  await expect(dialog.getByTestId('permission-keys-hint')).toContainText('Press F6', { useInnerText: true });
   await expect(page.getByTestId('permission-announcer')).toContainText(/Permission required in “.+”: run_command/);
 
   // E, A, D and Enter typed in the box are text, not answers, and open no editor.

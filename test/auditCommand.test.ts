@@ -76,9 +76,11 @@ describe('tether audit', () => {
       'scope',
       'reason',
       'runner',
+      'edited',
+      'proposed',
     ]);
     expect(records).toHaveLength(16);
-    expect(records.every((record) => record.length === 14)).toBe(true);
+    expect(records.every((record) => record.length === 16)).toBe(true);
     const denied = records.find((record) => record[4] === 'c2');
     expect(denied?.[6]).toBe(HOSTILE);
     expect(denied?.[12]).toBe('not "that", please');

@@ -270,6 +270,7 @@ export function createCore(options: CoreOptions): Core {
             mayChangeFiles(call.tool, { args: call.args, workspaceRoot: state.workspace })
               ? checkpoints.before(log, call.callId)
               : Promise.resolve(),
+          fileAtSessionStart: (file) => checkpoints.fileAtStart(sessionId, file),
           afterToolCall: (call) =>
             call.hooked || mayChangeFiles(call.tool, { args: call.args, workspaceRoot: state.workspace })
               ? checkpoints.take(log, call.callId)

@@ -30,6 +30,8 @@ const CSV_COLUMNS = [
   'scope',
   'reason',
   'runner',
+  'edited',
+  'proposed',
 ];
 
 /** The rows as one JSON array and a line break. Keys in a fixed order, whatever order the rows' objects were built or parsed in. */
@@ -41,6 +43,8 @@ export function auditJson(rows: readonly AuditRow[]): string {
     callId: row.callId,
     tool: row.tool,
     what: row.what,
+    ...(row.edited ? { edited: true } : {}),
+    ...(row.proposed !== undefined ? { proposed: row.proposed } : {}),
     action: row.action,
     by: row.by,
     ...(row.rule !== undefined ? { rule: row.rule } : {}),
@@ -75,6 +79,8 @@ function csvFields(row: AuditRow): string[] {
     row.scope ?? '',
     row.reason ?? '',
     row.runner ?? '',
+    row.edited ? 'yes' : '',
+    row.proposed ?? '',
   ];
 }
 

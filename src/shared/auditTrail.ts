@@ -42,8 +42,15 @@ export const AuditEntry = z.object({
   seq: z.number().int(),
   callId: z.string().nullable(),
   tool: z.string().nullable(),
-  /** What was decided about, in one line: the request's summary, or the call's title. */
+  /**
+   * What was decided about, in one line: the request's summary, or the call's title. When the person
+   * changed the call before allowing it, their version: what ran (or was refused after).
+   */
   what: z.string(),
+  /** The person changed the call before allowing it (the command, the new text, the content). */
+  edited: z.boolean().optional(),
+  /** For an edited call: what the model proposed, in one line, when it reads differently from `what`. */
+  proposed: z.string().optional(),
   action: AuditAction,
   by: AuditDecider,
   /** The rule that decided, or the rule an "Allow always" created; for a hook, its command. */
@@ -62,6 +69,8 @@ const DENIED_BY_RULE = /^Denied by the rule (.+?): ([\s\S]*)$/;
 /** How the engine's reason names a rule of the managed policy (engine.ts's builtIn). */
 const MANAGED_RULE_NOTE = '(a rule of the managed policy)';
 const DENIED_BY_POLICY = /^Denied by policy: ([\s\S]*)$/;
+/** What comes before the rules' refusal of an edited call (approvalGate's check): the rest quotes both versions. */
+const EDIT_REFUSED = '\nThe changed call was not run. ';
 
 export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
   const entries: AuditEntry[] = [];
@@ -72,6 +81,8 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
   const ranUnasked = new Map<string, AuditEntry>();
   /** What a hook said about a call before it ran (allow, or deny and blocks), by call id. */
   const hookSaid = new Map<string, EventOf<'hook.ran'>>();
+  /** The latest answer to each call's questions, by call id: an allowed call the rules then refused is listed again. */
+  const lastAnswer = new Map<string, EventOf<'approval.answered'>['decision']>();
 
   for (const stored of events) {
     const { event, sessionId, seq, at } = stored;
@@ -101,6 +112,7 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
           });
           break;
         }
+        lastAnswer.set(event.callId, decision);
         const by: AuditDecider =
           decision.by === 'person'
             ? 'person'
@@ -109,11 +121,13 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
               : decision.action === 'allow'
                 ? 'headless --unleashed'
                 : 'headless default';
+        const proposed = request?.event.summary ?? `request ${event.approvalId}`;
         entries.push({
           ...base,
           callId: event.callId,
           tool: request?.event.tool ?? null,
-          what: request?.event.summary ?? `request ${event.approvalId}`,
+          what: proposed,
+          ...(decision.action === 'allow' && decision.editedArgs !== undefined ? edited(proposed, event.editedSummary) : {}),
           action: decision.action,
           by,
           ...(decision.rule ? { rule: decision.rule } : {}),
@@ -148,6 +162,11 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
         const unasked = ranUnasked.get(event.callId);
         if (unasked) {
           unasked.what = event.title;
+        } else if (event.outcome === 'denied' && lastAnswer.get(event.callId)?.action === 'allow') {
+          // Allowed, then refused before it ran: the person's edit, judged again, met a deny rule.
+          const judged = event.output.lastIndexOf(EDIT_REFUSED);
+          const output = judged === -1 ? event.output : event.output.slice(judged + EDIT_REFUSED.length);
+          entries.push({ ...base, callId: event.callId, tool: event.name, what: event.title, action: 'deny', ...refusal(output) });
         } else if (event.outcome === 'denied' && !callsAsked.has(event.callId)) {
           const hook = hookSaid.get(event.callId);
           if (hook) {
@@ -197,6 +216,15 @@ export function auditEntries(events: readonly StoredEvent[]): AuditEntry[] {
     });
   }
   return entries.sort((a, b) => a.at - b.at || a.seq - b.seq);
+}
+
+/**
+ * An allow of the person's own version of the call: what ran is theirs. A log written before the
+ * edit's summary was recorded says only that it was edited, and what the model proposed.
+ */
+function edited(proposed: string, summary: string | undefined): Pick<AuditEntry, 'what' | 'edited' | 'proposed'> {
+  if (summary === undefined) return { what: proposed, edited: true };
+  return { what: summary, edited: true, ...(summary !== proposed ? { proposed } : {}) };
 }
 
 function allowedBy(

@@ -4,7 +4,8 @@ import { ModelApi, Usage } from './conversation';
 import { HunkRange, LiveEvent, RewindRestore, RewindWarning, StoredEvent } from './events';
 import { Json } from './json';
 import { ConnectionTestRequest, ConnectionTestResult, KeyVariable, LocalServerView } from './modelSetup';
-import { OutsideContentSetting, PermissionMode, RuleAction, Scope } from './permissions';
+import { CommandPart } from './commandParts';
+import { OutsideContentSetting, PermissionMode, PolicyAction, RuleAction, Scope } from './permissions';
 import { SandboxUpdate, SandboxView } from './sandbox';
 import type { SessionStatus } from './session';
 import { PageRequest, SessionPage, SessionSnapshot } from './sessionWindow';
@@ -129,6 +130,36 @@ export const ApprovalAnswer = z
     path: ['args'],
   });
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
+
+/** The person's version of a waiting call (as they type it in the request), to be judged before they answer. */
+export const ApprovalPreviewRequest = z.object({
+  approvalId: z.string(),
+  /** The call's arguments with the person's change, as `approval:answer` would send them. */
+  args: z.record(z.string(), Json),
+});
+export type ApprovalPreviewRequest = z.infer<typeof ApprovalPreviewRequest>;
+
+/**
+ * What the answer would make of the person's version, worked out by the same engine, with the same
+ * rules and taint, as the answer is: nothing runs and nothing is logged. The request shows it as the
+ * person types, in place of the model's call's analysis.
+ */
+export const ApprovalPreview = z.object({
+  /** `allow`: rules already let this version run; `ask`: the person's allow runs it; `deny`: a rule refuses it, whatever they answer. */
+  action: PolicyAction,
+  /** Why, as a request's "Why it asks" says it. */
+  reason: z.string(),
+  /** The rule that decided (a deny, an ask, or what allows it), as the person would write it. */
+  rule: z.string().optional(),
+  /** For a command: its simple commands (null: it cannot be pinned down), and what each does. */
+  commands: z.array(z.array(z.string())).nullable().optional(),
+  parts: z.array(CommandPart).optional(),
+  /** What "Allow always" would create for this version, or why it is not offered. */
+  allowAlways: z.union([z.object({ rule: z.string() }), z.object({ refused: z.string() })]).optional(),
+  /** The version is not a valid call of the tool (the answer would refuse it): why. */
+  problem: z.string().optional(),
+});
+export type ApprovalPreview = z.infer<typeof ApprovalPreview>;
 
 /** One entry of the inbox: a request waiting for the person, in any session. */
 export const PendingApproval = z.object({
@@ -517,6 +548,8 @@ export const requests = {
   /** Summarises the older turns of a session's conversation so it takes less of the model's context. */
   'session:compact': { input: SessionRef, output: CompactStarted },
   'approval:answer': { input: ApprovalAnswer, output: z.void() },
+  /** Judges the person's version of a waiting call as its answer would, with no side effects (see ApprovalPreview). */
+  'approval:preview': { input: ApprovalPreviewRequest, output: ApprovalPreview },
   'approvals:pending': { input: none, output: z.array(PendingApproval) },
   'diff:files': { input: DiffFilesRequest, output: z.array(FileChange) },
   'diff:file': { input: DiffFileRequest, output: FileDiff },

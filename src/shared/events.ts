@@ -6,6 +6,7 @@ import { Json } from './json';
 import { Decision, Risk, RuleSource } from './permissions';
 import { PlanStep } from './plan';
 import { SandboxNote } from './sandbox';
+import { ScriptRun } from './scriptRun';
 
 /**
  * The session log's vocabulary. Every fact is appended to SQLite before anyone acts on it, and the
@@ -96,6 +97,8 @@ export const ApprovalAsked = z.object({
   parts: z.array(CommandPart).optional(),
   /** For an edit or a write: the file around the change as it is now, so the request shows a diff against it. */
   change: FileChange.optional(),
+  /** For a command: what its scripts run (npm test's script, make's recipe, pytest's options), read from the workspace. */
+  runs: z.array(ScriptRun).optional(),
 });
 
 export const ApprovalAnswered = z.object({
@@ -103,6 +106,11 @@ export const ApprovalAnswered = z.object({
   approvalId: z.string(),
   callId: z.string(),
   decision: Decision,
+  /**
+   * When the person changed the call before allowing it (`decision.editedArgs`): one line of what they
+   * allowed, as the tool sums it up. `approval.asked`'s summary stays what the model proposed.
+   */
+  editedSummary: z.string().optional(),
 });
 
 /** Ledger: the tool is about to run. Written before it runs, so a crash leaves a trace. */

@@ -39,6 +39,16 @@ export const SandboxNote = z.object({
   /** For `network`: the host the command connects to (a name or an address) and the port. */
   host: z.string().optional(),
   port: z.number().int().nonnegative().optional(),
+  /**
+   * Where data would go if the person allows it. `secrets`: secret files the fence kept from the
+   * command, which it reads outside it (what it prints goes back to the model, so to `provider`);
+   * `sends`: what the line sends off the machine, in words ("curl sends its input to example.com").
+   * Either makes keeping the command in the fence the request's default answer.
+   */
+  secrets: z.array(z.string()).optional(),
+  sends: z.array(z.string()).optional(),
+  /** The model provider the session talks to (its host), where a command's output goes. */
+  provider: z.string().optional(),
 });
 export type SandboxNote = z.infer<typeof SandboxNote>;
 

@@ -61,3 +61,17 @@ export function sameRuleFamily(a: string, b: string): boolean {
   const family = toolTraits(a)?.rules;
   return (family === 'read' || family === 'write') && toolTraits(b)?.rules === family;
 }
+
+/**
+ * What a rule covers beyond the tool it names, in a person's words, for the rule Allow always shows:
+ * a read rule covers every reading tool, a write rule every writing tool and a command's redirections.
+ * Undefined for a rule that covers only what it names.
+ */
+export function ruleCoversAlso(rule: string): string | undefined {
+  const tool = /^([a-z_]+)\(/.exec(rule.trim())?.[1];
+  const family = tool === undefined ? undefined : toolTraits(tool)?.rules;
+  if (family === 'read') return 'A read_file rule covers every read of these paths: by read_file, list_files and search_code.';
+  if (family === 'write')
+    return 'A write rule covers every write of these paths: by edit_file, write_file and the redirections of commands (> file).';
+  return undefined;
+}

@@ -52,6 +52,7 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'session:setMode': { sessionId: 's1', mode: 'auto-edit' },
   'session:compact': { sessionId: 's1' },
   'approval:answer': { approvalId: 'a1', action: 'allow', scope: 'once' },
+  'approval:preview': { approvalId: 'a1', args: { command: 'rm -rf src && echo edited > out.txt' } },
   'approvals:pending': {},
   'diff:files': { sessionId: 's1' },
   'diff:file': { sessionId: 's1', path: 'src/a.ts' },
@@ -179,6 +180,19 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'session:setMode': { ...summary, mode: 'auto', autoWorksAsAsk: 'The command sandbox needs bubblewrap (bwrap), which is not installed.' },
   'session:compact': { when: 'next_turn' },
   'approval:answer': undefined,
+  'approval:preview': {
+    action: 'ask',
+    reason: '`rm -rf src && echo edited > out.txt` runs a program that no rule allows.',
+    commands: [
+      ['rm', '-rf', 'src'],
+      ['echo', 'edited'],
+    ],
+    parts: [
+      { words: ['rm', '-rf', 'src'], risk: 'deletes', effects: [{ risk: 'deletes', text: 'rm deletes src' }] },
+      { words: ['echo', 'edited'], risk: 'writes', effects: [{ risk: 'writes', text: 'echo writes out.txt' }] },
+    ],
+    allowAlways: { rule: 'run_command(rm -rf src && echo edited > out.txt)' },
+  },
   'approvals:pending': [{ approvalId: 'a1', sessionId: 's1', sessionTitle: 'Fix', askedAt: 1 }],
   'diff:files': [{ path: 'src/a.ts', status: 'modified', additions: 1, deletions: 1, binary: false }],
   'diff:file': {

@@ -211,6 +211,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       if (stored.expiredAt) throw new RequestError('not_found', 'This permission request is no longer waiting: its session stopped.');
       sessions.answer(answer, stored.sessionId);
     },
+    'approval:preview': async (request) => sessions.previewAnswer(request),
     'approvals:pending': async () =>
       core.store.approvals.pending().map((row) => ({
         approvalId: row.id,

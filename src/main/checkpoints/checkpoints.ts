@@ -33,6 +33,25 @@ export class Checkpoints {
     }
   }
 
+  /**
+   * A file as the session's first snapshot (its base) holds it: null when it was not there, undefined
+   * when there is no base to ask (a failed snapshot) or it could not be read.
+   */
+  async fileAtStart(sessionId: string, relativePath: string): Promise<string | null | undefined> {
+    try {
+      const repo = await this.repoFor(sessionId);
+      const base = await repo.resolveRef(`sessions/${sessionId}/base`);
+      if (base === null) return undefined;
+      const listed = await repo.git(['ls-tree', '-z', base, '--', relativePath]);
+      if (listed.exitCode !== 0) return undefined;
+      if (listed.stdout.length === 0) return null;
+      const shown = await repo.git(['cat-file', 'blob', `${base}:${relativePath}`]);
+      return shown.exitCode === 0 ? shown.stdout.toString('utf8') : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The shadow repository that holds the session's snapshots. */
   repoFor(sessionId: string): Promise<ShadowRepo> {
     return this.shadowRepos.forSession(sessionId);

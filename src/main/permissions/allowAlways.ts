@@ -1,10 +1,12 @@
 import path from 'node:path';
+import { toolTraits } from '../../shared/toolCatalog';
 import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
 import type { AllowAlwaysOffer } from './policyVerdict';
 import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchCommand';
 import { escapeGlob } from './ruleMatchPath';
 import { execOptionIn } from './shell/execOptions';
 import { isInterpreter } from './shell/interpreters';
+import { sendsData } from './shell/sendsData';
 import { RUNNER_SUBCOMMANDS, WRAPPERS } from './shell/wrapperSpecs';
 import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './ruleSyntax';
 
@@ -12,6 +14,8 @@ import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './
  * "Allow always": the rule the dialog offers for an ask, and the check on a rule the person edited.
  *
  * What is offered:
+ *   a line that sends data  nothing (shell/sendsData.ts: an upload, a publish, a pipe into a program that
+ *     out                   reaches the network, ssh, scp, nc...): each time, once
  *   one simple command      `run_command(<program> <subcommand words> *)` (at most two words that are
  *                           not options, paths or values: `npm test *` for `npm test -- --watch`), or the
  *                           exact command when a prefix would be a blank cheque: interpreters, wrappers
@@ -42,7 +46,13 @@ export type AllowAlwaysSubject =
       /** Something only the exact command line can cover (a redirection out of the workspace). */
       exactOnly?: string;
     }
-  | { kind: 'paths'; access: 'read' | 'write'; paths: Array<{ absolute: string; relative?: string }> }
+  | {
+      kind: 'paths';
+      access: 'read' | 'write';
+      paths: Array<{ absolute: string; relative?: string }>;
+      /** The call's tool: a write's rule is named after it (write_file(src/**) for a write_file call), the family is the same. */
+      tool?: string;
+    }
   | { kind: 'url'; host: string }
   | { kind: 'tool'; name: string };
 
@@ -51,7 +61,7 @@ export function offerAllowAlways(subject: AllowAlwaysSubject): AllowAlwaysOffer 
     case 'command':
       return offerForCommand(subject.command, subject.analysis, subject.exactOnly);
     case 'paths':
-      return offerForPaths(subject.access, subject.paths);
+      return offerForPaths(subject.access, subject.paths, subject.tool);
     case 'url':
       return checked(`fetch_url(domain:${subject.host.toLowerCase()})`);
     case 'tool':
@@ -189,6 +199,9 @@ export function commandPrefix(command: SimpleCommand): { words: string[] } | { n
 
 function offerForCommand(command: string, analysis: CommandAnalysis, exactOnly: string | undefined): AllowAlwaysOffer {
   if (analysis.unpinnable) return { refused: `the command cannot be pinned down (${analysis.unpinnable}), so no rule can cover it` };
+  // A rule would let the line send out whatever its files, or what is piped into it, hold at any later time.
+  const sender = analysis.commands.map(sendsData).find((why) => why !== undefined);
+  if (sender) return { refused: `the line sends data out (${sender}); allow it once, each time it asks` };
   const text = command.trim();
   const [first] = analysis.commands;
   if (first === undefined || text === '') return { refused: 'the command is empty' };
@@ -213,8 +226,9 @@ function offerForCommand(command: string, analysis: CommandAnalysis, exactOnly: 
   return checked(`run_command(${showArgv(first.argv)})`);
 }
 
-function offerForPaths(access: 'read' | 'write', paths: Array<{ absolute: string; relative?: string }>): AllowAlwaysOffer {
-  const tool = access === 'read' ? 'read_file' : 'edit_file';
+function offerForPaths(access: 'read' | 'write', paths: Array<{ absolute: string; relative?: string }>, called?: string): AllowAlwaysOffer {
+  // A write's rule reads as the request did (write_file(...) for write_file); edit_file(...) names the same writes.
+  const tool = access === 'read' ? 'read_file' : called !== undefined && toolTraits(called)?.rules === 'write' ? called : 'edit_file';
   if (paths.length === 0) return { refused: 'the call names no path' };
   if (paths.some((p) => p.relative === undefined)) {
     if (paths.length > 1) return { refused: 'the call touches several paths outside the workspace; allow it once' };

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import type { ApprovalPreview } from '../../shared/contract';
 import type { EventOf, SessionEvent, ToolOutcome } from '../../shared/events';
 import type { FileChange } from '../../shared/fileChange';
 import type { Json } from '../../shared/json';
 import type { Decision } from '../../shared/permissions';
 import type { SandboxNote } from '../../shared/sandbox';
+import type { ScriptRun } from '../../shared/scriptRun';
 import type { SessionState } from '../../shared/session';
+import { toolTraits } from '../../shared/toolCatalog';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
-import { isPackageRegistry } from '../sandbox/packageRegistries';
+import { registryPhrase } from '../sandbox/packageRegistries';
 import type { HookDecision } from '../hooks/hookAnswer';
 import { isShuttingDown } from '../terminal/shuttingDown';
 import type { Workspace } from '../workspace/workspace';
@@ -20,6 +25,9 @@ import type { PermissionTool } from './permissionSubject';
 import type { AllowAlwaysOffer, Policy, PolicyVerdict } from './policyVerdict';
 import type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from './questions';
 import { initShellParser } from './shell/parser';
+import { analyzeCommand } from './shell/analyzeCommand';
+import { markChanged, scriptsRun } from './scriptsRun';
+import { whatLineSends } from './shell/commandProofs';
 
 /**
  * The approval conversation of one tool call, in one place: ask the policy; when it asks, write the
@@ -37,7 +45,7 @@ import { initShellParser } from './shell/parser';
 /** The session's log as the gate writes and reads it (agent's SessionLog is one). */
 export interface ApprovalLog {
   readonly sessionId: string;
-  readonly state: Pick<SessionState, 'taints' | 'toolCalls' | 'approvals' | 'pendingApprovals'>;
+  readonly state: Pick<SessionState, 'taints' | 'toolCalls' | 'approvals' | 'pendingApprovals'> & Partial<Pick<SessionState, 'baseUrl'>>;
   /** Commits before it returns: the caller may act on the event. */
   append(event: SessionEvent): unknown;
   /** Commits with the next append. */
@@ -63,6 +71,12 @@ export interface ApprovalGateDeps {
   sandbox: CommandSandbox;
   /** Aborted when the person stops the session. */
   signal: AbortSignal;
+  /**
+   * A workspace file as it was when the session started (its first snapshot): null when it did not
+   * exist then, undefined when that cannot be told. A request for a command marks the scripts it runs
+   * that the session changed.
+   */
+  fileAtSessionStart?(relativePath: string): Promise<string | null | undefined>;
 }
 
 /** What the verdict says about what the call brings in, for the taint after it ran. */
@@ -130,6 +144,13 @@ export class ApprovalGate {
         ...(tool.mcpReadOnly ? { mcpReadOnly: true } : {}),
       });
     const verdict = withHook(evaluate(args), hooks.decision);
+    // The person's version of the call, judged as the model's was (a hook's question about the call holds for it too).
+    // The last version shown to them judged (see previewOf): "Allow always" holds only for a version they saw judged.
+    let shownJudged: unknown;
+    const judgeEdit = (edited: unknown): PolicyVerdict => {
+      const judged = evaluate(edited);
+      return hooks.decision?.action === 'ask' && judged.action === 'ask' ? { ...judged, allowAlways: { refused: HOOK_ASKED } } : judged;
+    };
     if (verdict.action !== 'deny' && hooks.decision?.action === 'deny') {
       settleQuestions(log, callId, { action: 'deny', scope: 'once', by: 'policy', message: 'A PreToolUse hook denied the call.' });
       return this.refusedByHook(args, 'PreToolUse', hooks.decision);
@@ -155,6 +176,8 @@ export class ApprovalGate {
     // The diff the person is shown is against the file as it is now; the call checks it is still so.
     const change = approvalId !== existing ? await previewChange(tool, args, deps.workspace) : log.state.approvals[approvalId]?.change;
     const approvedFile = change ? { approvedFile: { hash: change.hash } } : {};
+    // What the command's scripts run (npm test's script, make's recipe, pytest's options), for the request to show.
+    const runs = approvalId !== existing && verdict.commands ? await this.scriptRuns(args) : undefined;
     if (approvalId !== existing && hooks.onRequest) {
       // The PermissionRequest hooks answer before a person is asked, as Claude Code's do.
       const said = await hooks.onRequest();
@@ -178,6 +201,7 @@ export class ApprovalGate {
         ...(shownNote ? { sandbox: shownNote } : {}),
         ...(verdict.parts !== undefined ? { parts: verdict.parts } : {}),
         ...(change ? { change } : {}),
+        ...(runs && runs.length > 0 ? { runs } : {}),
       });
     }
     let decision;
@@ -193,6 +217,15 @@ export class ApprovalGate {
           args: args as Json,
           reason: verdict.reason,
           ...(verdict.managedAsk ? { managedAsk: true } : {}),
+          ...(toolTraits(tool.name)?.editable
+            ? {
+                preview: (edited: Json) =>
+                  previewOf(tool, args, edited, (version) => {
+                    shownJudged = version;
+                    return judgeEdit(version);
+                  }),
+              }
+            : {}),
         },
         deps.signal,
       );
@@ -203,12 +236,25 @@ export class ApprovalGate {
       return this.refused(args, 'Not run: the session was stopped while this call waited for approval.');
     }
     const edit = decision.action === 'allow' && decision.editedArgs !== undefined ? checkEdit(tool, args, decision.editedArgs) : undefined;
-    decision = edit && edit.kind !== 'unchanged' ? editedOnce(decision) : withinOffer(withoutEdit(decision), verdict.allowAlways);
+    // The person approved this exact call, so an ask counts as answered; a deny rule still wins over them.
+    const again = edit?.kind === 'changed' ? judgeEdit(edit.args) : undefined;
+    const sawJudged = edit?.kind === 'changed' && isDeepStrictEqual(shownJudged, edit.args);
+    decision =
+      edit && edit.kind !== 'unchanged'
+        ? editedDecision(decision, sawJudged ? again : undefined)
+        : withinOffer(withoutEdit(decision), verdict.allowAlways);
     // Only a person's allow, given on a dialog that said there is no sandbox, covers running unsandboxed;
     // a headless stand-in's does not, so the command asks again about that (and is refused).
     const sandboxNote = decision.by === 'person' ? shownNote : undefined;
     // The call starts (tool.started) or is refused (tool.finished) next; a rule is a write that commits.
-    log.record({ type: 'approval.answered', approvalId, callId, decision });
+    log.record({
+      type: 'approval.answered',
+      approvalId,
+      callId,
+      decision,
+      // What the person allowed, in the words the request's summary uses: the audit lists it as what ran.
+      ...(edit?.kind === 'changed' && decision.action === 'allow' ? { editedSummary: safeSummary(tool, edit.args) } : {}),
+    });
     if (decision.action === 'deny') {
       const who = decision.by === 'person' ? 'The person denied this call.' : 'Denied.';
       return this.refused(args, decision.message ? `${who} ${decision.message}` : `${who} Try another way, or ask what they want.`);
@@ -223,15 +269,14 @@ export class ApprovalGate {
           `${edit.problem}\nCall ${tool.name} again if it is still needed, or ask the person what they want.`,
       };
     }
-    if (edit?.kind === 'changed') {
-      // The person approved this exact call, so an ask counts as answered; a deny rule still wins over them.
-      const again = evaluate(edit.args);
+    if (edit?.kind === 'changed' && again) {
       if (again.action === 'deny') {
         return this.refused(
           edit.args,
           `${describeEdit(tool.name, asObject(args), asObject(edit.args), false)}\nThe changed call was not run. ${deniedBy(again)}`,
         );
       }
+      if (decision.scope !== 'once' && decision.rule) deps.grants?.remember({ approvalId, rule: decision.rule, scope: decision.scope });
       // The dialog the person edited in said there is no sandbox: their allow covers that too.
       return {
         action: 'allow',
@@ -254,6 +299,8 @@ export class ApprovalGate {
   async askFollowUp(question: FollowUpQuestion, signal: AbortSignal): Promise<FollowUpAnswer> {
     const { log } = this.deps;
     const approvalId = randomUUID();
+    // What a command prints goes back to the model: a secret it reads goes to the session's provider.
+    const provider = question.sandbox.secrets?.length ? providerHost(log.state.baseUrl) : undefined;
     const request = {
       approvalId,
       callId: this.callId,
@@ -261,13 +308,13 @@ export class ApprovalGate {
       risk: this.tool.risk,
       summary: question.summary,
       args: question.args,
-      reason: question.reason,
+      reason: provider ? question.reason.replace('to the model provider', `to the model provider (${provider})`) : question.reason,
     };
     log.append({
       type: 'approval.asked',
       ...request,
       allowAlways: { refused: 'Running outside the sandbox is allowed once at a time, never always.' },
-      sandbox: question.sandbox,
+      sandbox: { ...question.sandbox, ...(provider ? { provider } : {}) },
     });
     let decision: Decision;
     try {
@@ -304,16 +351,28 @@ export class ApprovalGate {
     // Deny rules on the domain, and outside content set to block, refuse it before anybody is asked.
     const ruled = deps.policy.evaluateHost?.(host, taint);
     if (ruled?.action === 'deny') return { allowed: false, message: ruled.reason, by: 'policy' };
-    const offer: AllowAlwaysOffer = taint
-      ? {
-          refused:
-            'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.',
-        }
-      : question.always
-        ? { rule: question.always }
-        : { refused: 'this session has no project whose fence could keep the host.' };
+    // A command that sends data out: the host joins no fence for good, and the question says what goes there.
+    const sends = whatLineSends(question.command, {
+      cwd: commandFolder(deps.workspace, question.args),
+      workspaceRoot: deps.workspace.root,
+    });
+    const offer: AllowAlwaysOffer =
+      sends.length > 0
+        ? { refused: `this command sends data off the machine (${sends.join('; ')}), so its host is allowed for this command only.` }
+        : taint
+          ? {
+              refused:
+                'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.',
+            }
+          : question.always
+            ? { rule: question.always }
+            : { refused: 'this session has no project whose fence could keep the host.' };
     const summary = safeSummary(tool, question.args);
-    const wants = `\`${question.command.trim().split('\n')[0]}\` wants to reach ${isPackageRegistry(host) ? 'its package registry ' : ''}${host}:${port}`;
+    const registry = registryPhrase(
+      host,
+      linePrograms(question.command, commandFolder(deps.workspace, question.args), deps.workspace.root),
+    );
+    const wants = `\`${question.command.trim().split('\n')[0]}\` wants to reach ${registry ? `${registry} ` : ''}${host}:${port}`;
     const approvalId = randomUUID();
     const request = {
       approvalId,
@@ -329,7 +388,7 @@ export class ApprovalGate {
       ...request,
       allowAlways: offer,
       ...(taint ? { taint } : {}),
-      sandbox: { kind: 'network', reason: wants, host, port, followUp: true },
+      sandbox: { kind: 'network', reason: wants, host, port, followUp: true, ...(sends.length > 0 ? { sends } : {}) },
     });
     const waiting = AbortSignal.any([signal, question.signal]);
     let decision: Decision;
@@ -366,6 +425,40 @@ export class ApprovalGate {
     };
   }
 
+  /**
+   * What the runners in the command run, read from the workspace now, each step the session changed
+   * since it started marked. A file that cannot be read or understood is said in the run; this never fails the request.
+   */
+  private async scriptRuns(args: unknown): Promise<ScriptRun[] | undefined> {
+    const { workspace, fileAtSessionStart } = this.deps;
+    let subject;
+    try {
+      subject = this.tool.subject?.(args as never);
+    } catch {
+      return undefined;
+    }
+    if (subject?.kind !== 'command') return undefined;
+    const cwd = path.resolve(workspace.root, subject.cwd ?? '.');
+    let analysis;
+    try {
+      analysis = analyzeCommand(subject.command, { cwd, workspaceRoot: workspace.root });
+    } catch {
+      return undefined;
+    }
+    const now = scriptsRun(analysis.commands, { cwd, workspaceRoot: workspace.root, read: (file) => readSmallFile(workspace, file) });
+    if (now.length === 0 || !fileAtSessionStart) return now;
+    const files = [...new Set(now.filter((run) => run.steps.length > 0).map((run) => run.file))];
+    const then = new Map<string, string | null>();
+    for (const file of files) {
+      const text = await fileAtSessionStart(file).catch(() => undefined);
+      // Not known what it was: nothing is marked rather than everything.
+      if (text === undefined) return now;
+      then.set(file, text);
+    }
+    const before = scriptsRun(analysis.commands, { cwd, workspaceRoot: workspace.root, read: (file) => then.get(file) ?? undefined });
+    return markChanged(now, before, (file) => then.get(file) !== null);
+  }
+
   /** Every question waits here: the time is the person's, not the call's, and is shown apart. */
   private async decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision> {
     const asked = performance.now();
@@ -388,6 +481,45 @@ export class ApprovalGate {
   private refused(args: unknown, message: string): Permission {
     return { action: 'refuse', outcome: 'denied', title: `Denied: ${safeSummary(this.tool, args)}`, message };
   }
+}
+
+/** The most of a workspace file read to show what a script runs: a package.json or Makefile is far smaller. */
+const MAX_SCRIPT_FILE_BYTES = 1_000_000;
+
+/** A file inside the workspace (never through a link that leads out), if it is there and small. */
+function readSmallFile(workspace: Workspace, relative: string): string | undefined {
+  try {
+    const file = workspace.resolve(relative);
+    if (statSync(file).size > MAX_SCRIPT_FILE_BYTES) return undefined;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The host of the session's model address, for a person to read; undefined when it has none. */
+function providerHost(baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  try {
+    return new URL(baseUrl).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The programs a command line runs (wrappers stripped), for naming whose registry a host is; none when it cannot be read. */
+function linePrograms(command: string, cwd: string, workspaceRoot: string): string[] {
+  try {
+    return analyzeCommand(command, { cwd, workspaceRoot }).commands.flatMap((part) => part.argv.slice(0, 1));
+  } catch {
+    return [];
+  }
+}
+
+/** Where a command of these arguments runs (its `cwd`, inside the workspace), for reading the line. */
+function commandFolder(workspace: Workspace, args: Json): string {
+  const cwd = typeof args === 'object' && args !== null && !Array.isArray(args) && typeof args.cwd === 'string' ? args.cwd : '.';
+  return path.resolve(workspace.root, cwd);
 }
 
 /** Answers, as `decision`, every question about the call still waiting: none of them will be asked again. */
@@ -492,10 +624,47 @@ function deniedBy(verdict: PolicyVerdict): string {
   return `Denied by ${verdict.rule ? `the rule ${verdict.rule}` : 'policy'}: ${verdict.reason}`;
 }
 
+/** Why an edit gets no "Allow always" when a PreToolUse hook asked about the call. */
+const HOOK_ASKED = 'a hook asked about this call; it asks again next time.';
+
 /**
- * An edited call is allowed once, whatever scope was chosen: the rule on offer was worked out for the
- * model's call, and a rule the person never saw for their own must not be created behind them.
+ * The person's version of the call, as their answer would judge it (`judge` is the check's own
+ * evaluation, same rules and taint): for the request to show as they type. Nothing runs, nothing is logged.
  */
+function previewOf(tool: GatedTool, args: unknown, edited: Json, judge: (callArgs: unknown) => PolicyVerdict): ApprovalPreview {
+  const edit = checkEdit(tool, args, edited);
+  if (edit.kind === 'invalid') {
+    return {
+      action: 'ask',
+      reason: `This version is not a valid ${tool.name} call, so allowing it would run nothing.`,
+      problem: edit.problem,
+    };
+  }
+  const verdict = judge(edit.kind === 'changed' ? edit.args : args);
+  return {
+    action: verdict.action,
+    reason: verdict.reason,
+    ...(verdict.rule !== undefined ? { rule: verdict.rule } : {}),
+    ...(verdict.commands !== undefined ? { commands: verdict.commands } : {}),
+    ...(verdict.parts !== undefined ? { parts: verdict.parts } : {}),
+    ...(verdict.action === 'ask' && verdict.allowAlways ? { allowAlways: verdict.allowAlways } : {}),
+  };
+}
+
+/**
+ * The answer to the person's version of the call. "Allow always" holds only within what would be
+ * offered for their version (`again`: undefined unless the request showed them this very version
+ * judged, see previewOf), and only while it still asks; anything else is allowed once, so no rule
+ * the person never saw for their own version is created behind them.
+ */
+function editedDecision(decision: Decision, again: PolicyVerdict | undefined): Decision {
+  const once = editedOnce(decision);
+  if (decision.scope === 'once' || again?.action !== 'ask') return once;
+  const kept = withinOffer(decision, again.allowAlways);
+  return kept.scope === 'once' ? once : kept;
+}
+
+/** An edited call allowed once: no rule is created from it. */
 function editedOnce(decision: Decision): Decision {
   return {
     action: 'allow',

@@ -1,3 +1,4 @@
+import type { ApprovalPreview } from '../../shared/contract';
 import type { Json } from '../../shared/json';
 import type { Decision, Risk } from '../../shared/permissions';
 
@@ -21,6 +22,11 @@ export interface ApprovalRequest {
   network?: { host: string; port: number };
   /** Set when the managed policy's ask rule asks: only a person may answer it, never --unleashed. */
   managedAsk?: boolean;
+  /**
+   * Judges the person's version of the call (edited arguments) as the answer will: the same engine,
+   * rules and taint, nothing run or logged. Absent where the call cannot be edited.
+   */
+  preview?(args: Json): ApprovalPreview;
 }
 
 /**

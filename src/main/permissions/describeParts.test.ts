@@ -69,11 +69,14 @@ describe('the risk of each part of a compound command', () => {
     expect(parts('cat a.txt > b.txt')[0]).toEqual({
       words: ['cat', 'a.txt'],
       risk: 'writes',
-      effects: [
-        { risk: 'writes', text: 'cat writes b.txt' },
-        { risk: 'reads', text: 'cat only reads' },
-      ],
+      effects: [{ risk: 'writes', text: 'cat writes b.txt' }],
     });
+    // Never "echo only reads" beside "echo writes out.txt" (issue 29): a redirected reader writes.
+    expect(parts('echo hello > out.txt')[0]!.effects.map((e) => e.text)).toEqual(['echo writes out.txt']);
+    expect(parts('git log --oneline > log.txt')[0]!.effects.map((e) => e.text)).toEqual(['git writes log.txt']);
+    // A redirection after `a && b` is b's alone, as bash has it (the parser hangs it on the whole list).
+    expect(summary('rm -rf src && echo edited > out.txt')).toEqual(['deletes: rm deletes src', 'writes: echo writes out.txt']);
+    expect(parts('rm -rf src && echo edited > out.txt')[0]!.effects.map((e) => e.text)).toEqual(['rm deletes src']);
     expect(summary('make >> build.log 2>&1')).toEqual(['runs: make runs code']);
     expect(parts('make >> build.log')[0]!.effects.map((e) => e.text)).toEqual(['make runs code', 'make writes build.log']);
     expect(summary('> empty.txt')).toEqual(['writes: A redirection writes empty.txt']);

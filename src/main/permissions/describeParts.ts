@@ -10,12 +10,18 @@ import type { SimpleCommand } from './commandAnalysis';
  */
 export function describeParts(commands: readonly SimpleCommand[]): CommandPart[] {
   return commands.map((command) => {
-    const effects = dedupe([...programEffects(command), ...redirectEffects(command)]);
+    const redirects = redirectEffects(command);
+    // A reader whose output a redirection writes to a file does not "only read": the redirection says what it writes.
+    const program = programEffects(command).filter((effect) => !(redirects.length > 0 && effect.text.endsWith(ONLY_READS)));
+    const effects = dedupe([...program, ...redirects]);
     if (effects.length === 0) effects.push({ risk: 'runs', text: `${named(command)} runs code` });
     effects.sort((a, b) => partRiskRank(b.risk) - partRiskRank(a.risk));
     return { words: [...command.argv], risk: effects[0]!.risk, effects };
   });
 }
+
+/** How a program that changes nothing is described; a redirection of its output makes it untrue. */
+const ONLY_READS = ' only reads';
 
 /** The most names an effect lists before it says how many more there are. */
 const MAX_NAMED = 3;
@@ -205,7 +211,7 @@ function programEffects(command: SimpleCommand): PartEffect[] {
   const described = describe ? describe(command, args) : [];
   if (described.length) return described.map((effect) => ({ ...effect, text: effect.text + via(command) }));
   // Which operands a reader reads is the analysis's business (readTargets); a person only needs to know it reads.
-  if (command.readOnly || command.readsBesideWrites) return [{ risk: 'reads', text: `${named(command)} only reads` }];
+  if (command.readOnly || command.readsBesideWrites) return [{ risk: 'reads', text: `${named(command)}${ONLY_READS}` }];
   return [{ risk: 'runs', text: `${named(command)} runs code${via(command)}` }];
 }
 
@@ -326,7 +332,7 @@ function gitEffects(command: SimpleCommand, args: readonly string[]): PartEffect
     case undefined:
       return [];
     default:
-      if (command.readOnly) return [{ risk: 'reads', text: `${git} ${sub} only reads` }];
+      if (command.readOnly || command.readsBesideWrites) return [{ risk: 'reads', text: `${git} ${sub}${ONLY_READS}` }];
       return [{ risk: 'writes', text: `${git} ${sub} changes the repository` }];
   }
 }

@@ -485,7 +485,9 @@ describe('allow always in verdicts', () => {
   it('offers a folder for a nested file and the exact path at the top', () => {
     const e = engine();
     expect(e.evaluate(query(testTools.edit_file, { path: 'src/a.ts' })).allowAlways).toEqual({ rule: 'edit_file(src/**)' });
-    expect(e.evaluate(query(testTools.write_file, { path: 'README.md' })).allowAlways).toEqual({ rule: 'edit_file(/README.md)' });
+    // Named as the request reads: a write_file call is offered a write_file rule (the same writes as edit_file's; issue 29).
+    expect(e.evaluate(query(testTools.write_file, { path: 'README.md' })).allowAlways).toEqual({ rule: 'write_file(/README.md)' });
+    expect(e.evaluate(query(testTools.write_file, { path: 'src/new.ts' })).allowAlways).toEqual({ rule: 'write_file(src/**)' });
   });
 
   it('offers the host for a URL and the name for an MCP tool', () => {

@@ -684,6 +684,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
         kind: 'paths',
         access: call.subject.access,
         paths: paths.map((p) => ({ absolute: p.candidates[0] as string, ...(p.inside ? { relative: p.shown } : {}) })),
+        tool: call.toolName,
       };
     }
     const host = call.items.find((i) => i.kind === 'host');

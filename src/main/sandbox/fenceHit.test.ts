@@ -56,6 +56,9 @@ describe('findFenceHits', () => {
       target: 'services/api/config/prod/.env',
     });
     expect(find('cat: web/.env.local: Permission denied')[0]).toMatchObject({ fence: 'read', target: 'web/.env.local' });
+    // tar of a folder holding one says what it tried first (issue 29: a secret read by other programs).
+    expect(find('tar: ./.env: Cannot open: Permission denied')[0]).toMatchObject({ fence: 'read', target: '.env' });
+    expect(find('tar: notes.txt: Cannot open: Permission denied')).toEqual([]);
   });
 
   it('leaves ordinary failures alone: a missing file, a write inside the workspace or an allowed folder', () => {

@@ -32,7 +32,8 @@ const COVERED_ERRORS = /file exists|not a directory|EEXIST|ENOTDIR/i;
 // Quoted paths (node, python, touch, mkdir) count on any line that reports an error; a bare one only
 // right before its error (`cat: .env: Permission denied`), so a program's own name is not taken for it.
 const QUOTED_PATH = /['"`‘’“”]((?:~|\.{1,2})?[^'"`‘’“”\s]*[/.][^'"`‘’“”\s]*)['"`‘’“”]/g;
-const BARE_PATH_BEFORE_ERROR = /(?:^|[\s(])((?:~|\.{1,2})?[^\s:'"`,()]*[/.][^\s:'"`,()]*): (?=([^:\n]*))/g;
+// tar puts what it tried before the reason (`tar: ./.env: Cannot open: Permission denied`): that is one error.
+const BARE_PATH_BEFORE_ERROR = /(?:^|[\s(])((?:~|\.{1,2})?[^\s:'"`,()]*[/.][^\s:'"`,()]*): (?=((?:Cannot (?:open|stat|read): )?[^:\n]*))/g;
 const MAX_LINES = 400;
 
 export function findFenceHits(input: {

@@ -58,6 +58,8 @@ export interface ToolRunnerDeps {
   sandbox: CommandSandbox;
   /** The session's hooks (PreToolUse, PermissionRequest, PostToolUse run here); none when absent. */
   hooks?: SessionHooks;
+  /** A workspace file as the session's first snapshot has it (see ApprovalGateDeps). */
+  fileAtSessionStart?(relativePath: string): Promise<string | null | undefined>;
 }
 
 /** A call that ran, as afterToolCall sees it. */
@@ -118,6 +120,7 @@ export async function executeToolCall(call: ToolCallItem, deps: ToolRunnerDeps):
       sandbox: deps.sandbox,
       signal: deps.signal,
       ...(deps.grants ? { grants: deps.grants } : {}),
+      ...(deps.fileAtSessionStart ? { fileAtSessionStart: deps.fileAtSessionStart } : {}),
     },
     call.callId,
     tool,

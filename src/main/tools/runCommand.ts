@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { z } from 'zod';
 import type { CommandSandbox, ConnectionQuestion, SandboxedRun } from '../sandbox/commandSandbox';
-import { commandOnlyReads, commandStaysLocal } from '../permissions/shell/commandProofs';
+import { commandOnlyReads, commandStaysLocal, whatLineSends } from '../permissions/shell/commandProofs';
 import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
 import { TimeoutHold } from '../terminal/timeoutHold';
@@ -152,11 +152,26 @@ export const runCommand = defineTool({
       const refused = `The command hit the sandbox fence: ${fence}. It cannot run again outside the sandbox: ${sandbox.required}.`;
       return report(first, 'sandboxed', [refused, earlier].filter(Boolean).join('\n'), true);
     }
+    // Outside, what the fence kept from it is the command's to read, print, copy or send: say where it would go.
+    const secrets = hits.filter((hit) => hit.fence === 'read').map((hit) => hit.target);
+    const sends = whatLineSends(command, { cwd: folder, workspaceRoot: ctx.workspace.root });
+    const exposure = [
+      ...(secrets.length > 0
+        ? [`Outside, it can read ${secrets.join(', ')}: what it prints goes back to the model, so to the model provider`]
+        : []),
+      ...(sends.length > 0 ? [`it sends data off this machine (${sends.join('; ')})`] : []),
+    ];
     const answer = await confirm(ctx, {
       summary: `${command}  (outside the sandbox)`,
-      reason: `This command hit the sandbox fence (${fence}). Run it again outside the sandbox?`,
+      reason: `This command hit the sandbox fence (${fence}). Run it again outside the sandbox?${exposure.length > 0 ? ` ${exposure.join(', and ')}.` : ''}`,
       args: { command, ...(cwd ? { cwd } : {}) },
-      sandbox: { kind: 'fence_hit', reason: fence, followUp: true },
+      sandbox: {
+        kind: 'fence_hit',
+        reason: fence,
+        followUp: true,
+        ...(secrets.length > 0 ? { secrets } : {}),
+        ...(sends.length > 0 ? { sends } : {}),
+      },
     });
     if (!answer.allowed) {
       const who = answer.message ? ` The person said: ${answer.message}` : '';

@@ -1,4 +1,5 @@
-import type { ApprovalAnswer } from '../../../shared/contract';
+import type { ApprovalAnswer, ApprovalPreview } from '../../../shared/contract';
+import type { Json } from '../../../shared/json';
 import type { Decision } from '../../../shared/permissions';
 import type { ApprovalRequest, Broker } from '../../permissions/broker';
 import { RequestError } from '../../../shared/requestError';
@@ -52,6 +53,15 @@ export class InteractiveBroker implements Broker {
   /** Whether this process holds the request, i.e. an answer now would be taken. */
   isWaiting(approvalId: string): boolean {
     return this.waiting.has(approvalId);
+  }
+
+  /** What answering with the person's version of the call would come to (see ApprovalRequest.preview). */
+  preview(approvalId: string, args: Json): ApprovalPreview {
+    const waiting = this.waiting.get(approvalId);
+    if (!waiting) throw new RequestError('not_found', 'This permission request is no longer waiting, so there is nothing to check.');
+    if (!waiting.request.preview)
+      throw new RequestError('conflict', 'This request cannot be edited: it is a yes or no about a call already allowed.');
+    return waiting.request.preview(args);
   }
 
   /**

@@ -1,4 +1,12 @@
-import type { ApprovalAnswer, CompactStarted, EventName, EventPayload, SessionSummary } from '../../../shared/contract';
+import type {
+  ApprovalAnswer,
+  ApprovalPreview,
+  ApprovalPreviewRequest,
+  CompactStarted,
+  EventName,
+  EventPayload,
+  SessionSummary,
+} from '../../../shared/contract';
 import type { SessionEvent } from '../../../shared/events';
 import type { RemoteRunInfo } from '../../../shared/remoteRuns';
 import type { PermissionMode } from '../../../shared/permissions';
@@ -126,6 +134,11 @@ export class SessionManager {
     // The run that will ask again is still starting (after a restart), or is not running at all.
     this.broker.answer(answer, { stillAsked: true });
     if (!this.running.has(sessionId)) this.launch(sessionId, { resume: true });
+  }
+
+  /** Judges the person's version of a waiting call, as the answer would; nothing runs or is logged. */
+  previewAnswer(request: ApprovalPreviewRequest): ApprovalPreview {
+    return this.broker.preview(request.approvalId, request.args);
   }
 
   setMode(sessionId: string, mode: PermissionMode): SessionSummary {

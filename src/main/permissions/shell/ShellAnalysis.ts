@@ -275,10 +275,11 @@ export class ShellAnalysis {
    * `a && b`, `a || b`, `a; b` as the parser nests them. After `cd dir &&` the shell is surely in dir
    * for what the && runs (the cd succeeded); after that, it may be in either place again.
    */
-  private list(node: Node, frame: Frame): void {
+  /** `last`: the frame of the list's last statement, when the redirections the parser hung on the list are its own. */
+  private list(node: Node, frame: Frame, last: Frame = frame): void {
     const [left, ...rest] = named(node);
     if (!left) return;
-    this.statement(left, frame);
+    this.statement(left, rest.length === 0 ? last : frame);
     const operator = node.children.find(
       (child) => child !== null && !child.isNamed && (child.type === '&&' || child.type === '||' || child.type === ';'),
     );
@@ -286,7 +287,7 @@ export class ShellAnalysis {
     const uncertain = this.cwd;
     if (afterCd && operator?.type === '&&' && uncertain) this.cwd = { dir: uncertain.dir, certain: true };
     const certain = this.cwd;
-    for (const child of rest) this.statement(child, frame);
+    rest.forEach((child, index) => this.statement(child, index === rest.length - 1 ? last : frame));
     if (afterCd && this.cwd === certain) this.cwd = uncertain;
   }
 
@@ -321,7 +322,9 @@ export class ShellAnalysis {
       if (strays.length)
         this.reason(`words after a redirection (${strays.map((stray) => stray.text).join(' ')}) that bash would give to a command`);
       for (const stray of strays) this.expressions(stray, frame);
-      if (body) this.statement(body, inner);
+      // tree-sitter hangs the redirections after `a && b` on the whole list; bash gives them to `b` alone.
+      if (body?.type === 'list') this.list(body, frame, inner);
+      else if (body) this.statement(body, inner);
       // Only redirections (`> out.txt`): nothing runs, but a file is still created or emptied.
       else if (writes.length)
         this.commands.push({

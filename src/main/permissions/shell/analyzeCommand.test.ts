@@ -485,6 +485,18 @@ describe('redirections', () => {
     expect(analyze('(ls) >> log').commands[0]!.writesTo).toEqual(['log']);
   });
 
+  it('gives a redirection after `a && b` to b alone, as bash does (the parser hangs it on the whole list)', () => {
+    expect(analyze('rm -rf src && echo edited > out.txt').commands.map((c) => [c.argv[0], c.writesTo])).toEqual([
+      ['rm', []],
+      ['echo', ['out.txt']],
+    ]);
+    expect(analyze('a || b && c > f').commands.map((c) => c.writesTo)).toEqual([[], [], ['f']]);
+    expect(analyze('cd sub && cat < in.txt').commands.map((c) => c.readsFrom ?? null)).toEqual([null, 'in.txt']);
+    // A group is still written by every command in it; a pipeline's last part keeps it on the whole pipeline.
+    expect(analyze('{ rm x && echo b; } > out').commands.map((c) => c.writesTo)).toEqual([['out'], ['out']]);
+    expect(analyze('a && b | c > f').commands.map((c) => c.writesTo)).toEqual([[], ['f'], ['f']]);
+  });
+
   it('does not count duplications, /dev/null, standard streams, reads or here-strings as writes', () => {
     for (const command of [
       'ls 2>&1',

@@ -1,5 +1,7 @@
 import type { SimpleCommand } from '../commandAnalysis';
+import { describeParts } from '../describeParts';
 import { analyzeCommand, type AnalyzeCommandOptions } from './analyzeCommand';
+import { sendsData } from './sendsData';
 
 /**
  * What the shell analysis can prove of a whole command line, for work a command may skip rather than
@@ -23,5 +25,25 @@ function everyPart(command: string, where: AnalyzeCommandOptions, holds: (part: 
     return analysis.unpinnable === undefined && analysis.commands.length > 0 && analysis.commands.every(holds);
   } catch {
     return false;
+  }
+}
+
+/**
+ * What the line would send out, for a question's words: each part that sends data (shell/sendsData.ts),
+ * said as describeParts says it ("curl sends its input to example.com"). A line the analysis cannot
+ * read may send anything: it says so.
+ */
+export function whatLineSends(command: string, where: AnalyzeCommandOptions): string[] {
+  try {
+    const analysis = analyzeCommand(command, where);
+    if (analysis.unpinnable !== undefined) return ['the command cannot be pinned down, so it may send anything anywhere'];
+    const parts = describeParts(analysis.commands);
+    return analysis.commands.flatMap((part, index) => {
+      if (sendsData(part) === undefined) return [];
+      const said = parts[index]?.effects.filter((effect) => effect.risk === 'sends').map((effect) => effect.text) ?? [];
+      return said.length > 0 ? said : [sendsData(part)!];
+    });
+  } catch {
+    return [];
   }
 }

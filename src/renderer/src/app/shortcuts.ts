@@ -1,4 +1,4 @@
-import { reachKeys } from '../features/permission/typingGuard';
+import { reachKeys } from '../features/permission/requestGuard';
 
 /** On a Mac the modifier is shown as ⌘; Ctrl and Cmd both work everywhere. */
 const mac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.userAgent);

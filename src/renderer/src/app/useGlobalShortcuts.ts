@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useAppStore } from '../stores/useApp';
 import type { AppState } from '../stores/appState';
 import { selectProjectSessions } from '../stores/selectors';
-import { isEditable } from '../features/permission/typingGuard';
+import { isEditable } from '../features/permission/requestGuard';
 import { selectReviewShown, selectTerminalShown } from '../stores/paneDefaults';
 
 /** Where Ctrl/Cmd+Shift+1…4 go: the first control of each pane that takes focus. */

@@ -110,8 +110,18 @@ const HistoryRow = memo(function HistoryRow({
       <td className="col-what">
         <span className="history-line" title={row.what}>
           {row.tool && <span className="mono history-tool">{row.tool}</span>}
+          {row.edited && (
+            <span className="badge history-edited" data-testid="history-edited" title="The person changed the call before allowing it">
+              edited
+            </span>
+          )}
           <span data-testid="history-what">{what}</span>
         </span>
+        {row.proposed !== undefined && (
+          <span className="history-line faint" title={row.proposed} data-testid="history-proposed">
+            the model proposed: <span className="mono">{oneLine(row.proposed)}</span>
+          </span>
+        )}
         {reason && (
           <span className="history-line faint" title={row.reason} data-testid="history-reason">
             {reason}

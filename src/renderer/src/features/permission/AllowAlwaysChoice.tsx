@@ -1,15 +1,18 @@
-import { useEffect, useId, useLayoutEffect, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { Scope } from '../../../../shared/permissions';
+import { ruleCoversAlso } from '../../../../shared/toolCatalog';
 
 /** How far an "Allow always" reaches. */
 export type AlwaysScope = Exclude<Scope, 'once'>;
 
 interface AllowAlwaysChoiceProps {
+  /** The whole choice (rule and scope): what must be in sight before Allow always creates it. */
+  termsRef?: RefObject<HTMLElement | null>;
   rule: string;
   scope: AlwaysScope;
   hasProject: boolean;
-  /** Off for an edited call: the rule was offered for the model's version, not the person's. */
-  disabled?: boolean;
+  /** The rule was offered for the person's edited version of the call, not the model's. */
+  forEdit?: boolean;
   /** For a remote run: its runner. The rule then reaches this run, or this repository on that runner (kept at the desk). */
   remoteRunner?: string;
   onRuleChange(rule: string): void;
@@ -35,10 +38,11 @@ function remoteScopes(runner: string): { value: AlwaysScope; label: string }[] {
  * and grows with the rule, so all of a long command's rule is seen before it is allowed for good.
  */
 export function AllowAlwaysChoice({
+  termsRef,
   rule,
   scope,
   hasProject,
-  disabled = false,
+  forEdit = false,
   remoteRunner,
   onRuleChange,
   onScopeChange,
@@ -56,8 +60,14 @@ export function AllowAlwaysChoice({
     return () => observer.disconnect();
   }, []);
   return (
-    <fieldset className="allow-always" data-testid="permission-allow-always-options" disabled={disabled}>
-      <legend>Allow always creates this rule</legend>
+    <fieldset
+      ref={(element) => {
+        if (termsRef) termsRef.current = element;
+      }}
+      className="allow-always"
+      data-testid="permission-allow-always-options"
+    >
+      <legend>Allow always creates this rule{forEdit ? ' for your version' : ''}</legend>
       <label htmlFor={ruleId} className="visually-hidden">
         Rule
       </label>
@@ -75,6 +85,11 @@ export function AllowAlwaysChoice({
         // A rule is one line: Enter answers (see the dialog), and a pasted line break becomes a space.
         onChange={(event) => onRuleChange(event.target.value.replace(/\r?\n/g, ' '))}
       />
+      {ruleCoversAlso(rule) && (
+        <p className="faint rule-covers" data-testid="permission-rule-covers">
+          {ruleCoversAlso(rule)}
+        </p>
+      )}
       <div className="scope-choice" role="radiogroup" aria-label="Where the rule applies">
         {choices.map((option) => (
           <label key={option.value} className={option.value === 'project' && !hasProject ? 'faint' : undefined}>

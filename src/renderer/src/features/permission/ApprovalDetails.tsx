@@ -1,9 +1,12 @@
 import type { ReactNode } from 'react';
 import type { ApprovalView } from '../../../../shared/session';
 import { argsObject, statedReason, stringArg } from '../../lib/toolArgs';
+import type { PolicyAction } from '../../../../shared/permissions';
 import { ArgEditor, type ArgEdit } from './ArgEditor';
+import type { DraftJudgement } from './useDraftJudgement';
 import { CommandParts } from './CommandParts';
 import { EditPreview } from './EditPreview';
+import { ScriptRuns } from './ScriptRuns';
 import { LongText } from './LongText';
 import { WhyItAsks } from './WhyItAsks';
 
@@ -24,6 +27,8 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
   const cwd = stringArg(args, 'cwd');
   const reason = statedReason(args);
   const editing = edit?.editing === true ? edit : undefined;
+  // The person's version may be judged otherwise than the model's: already allowed, or refused by a rule.
+  const verdict = editing?.changed && editing.preview.status === 'ready' ? editing.preview.preview.action : 'ask';
 
   return (
     <div className="approval-details">
@@ -37,8 +42,13 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
               {command}
             </pre>
           )}
-          {/* The parser's parts are of the model's command; the person's version is checked when it is sent. */}
-          {editing?.changed ? <EditedNote what="command" /> : <CommandParts commands={approval.commands} parts={approval.parts} />}
+          {/* For the person's version, the parts main found in it as they typed (see useDraftJudgement). */}
+          {editing?.changed && editing.preview.status !== 'ready' ? null : (
+            <CommandParts commands={approval.commands} parts={approval.parts} />
+          )}
+          {editing?.changed && <EditedNote what="command" preview={editing.preview} />}
+          {/* What the model's command's scripts run; the person's version is judged as typed, above. */}
+          {!editing?.changed && <ScriptRuns runs={approval.runs} />}
         </section>
       ) : oldString !== undefined && newString !== undefined ? (
         <section aria-label="Edit">
@@ -48,7 +58,7 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
           </Heading>
           <EditPreview change={approval.change} tool={approval.tool} before={oldString} after={editing ? editing.draft : newString} />
           {editing && <ArgEditor edit={editing} />}
-          {editing?.changed && <EditedNote what="new text" />}
+          {editing?.changed && <EditedNote what="new text" preview={editing.preview} />}
         </section>
       ) : content !== undefined ? (
         <section aria-label="File content">
@@ -65,7 +75,7 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
           ) : (
             <LongText text={content} testId="permission-content" />
           )}
-          {editing?.changed && <EditedNote what="content" />}
+          {editing?.changed && <EditedNote what="content" preview={editing.preview} />}
         </section>
       ) : (
         <section aria-label="Arguments">
@@ -83,8 +93,8 @@ export function ApprovalDetails({ approval, edit }: { approval: ApprovalView; ed
       )}
       {/* A fence hit's or a host's question is the sandbox notice above: the same words twice would only hide the point. */}
       {approval.reason && approval.sandbox?.kind !== 'fence_hit' && approval.sandbox?.kind !== 'network' && (
-        <section aria-label="Why this asks" className="approval-note">
-          <h3>Why it asks</h3>
+        <section aria-label="Why this asks" className="approval-note" data-verdict={verdict}>
+          <h3>{verdictHeadings[verdict]}</h3>
           <WhyItAsks parts={approval.parts} reason={approval.reason} />
         </section>
       )}
@@ -113,11 +123,28 @@ function Heading({ edit, children }: { edit: ArgEdit | undefined; children: Reac
   );
 }
 
-function EditedNote({ what }: { what: string }) {
+const verdictHeadings: Record<PolicyAction, string> = {
+  ask: 'Why it asks',
+  allow: 'Your version is allowed by the rules',
+  deny: 'A rule refuses your version',
+};
+
+/** What becomes of the person's version: being checked, or checked (what it does is shown above), and that the model is told. */
+function EditedNote({ what, preview }: { what: string; preview: DraftJudgement }) {
   return (
-    <p className="edited-note" data-testid="permission-edited-note">
-      You changed the {what}. Allowing uses your version, once: Tether checks it against your rules again first (a deny rule still stops it)
-      and tells the model exactly what you changed.
+    <p
+      className="edited-note"
+      data-testid="permission-edited-note"
+      data-analysis={preview.status}
+      role={preview.status === 'failed' ? 'alert' : undefined}
+    >
+      {preview.status === 'pending'
+        ? `Checking your version of the ${what}…`
+        : preview.status === 'failed'
+          ? preview.message
+          : `You changed the ${what}; what it does and why it asks are worked out for your version.`}{' '}
+      Allowing uses your version: Tether checks it against your rules again first (a deny rule still stops it) and tells the model exactly
+      what you changed.
     </p>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, type RefObject } from 'react';
 import type { EditableField } from './approvalEdit';
+import type { DraftJudgement } from './useDraftJudgement';
 
 /** Everything the dialog's details need to offer an edit and show it. */
 export interface ArgEdit {
@@ -10,6 +11,8 @@ export interface ArgEdit {
   changed: boolean;
   /** Why the draft cannot be sent as it is. */
   problem?: string;
+  /** Main's judgement of the draft, as the answer would judge it (parts, risk, why it asks). */
+  preview: DraftJudgement;
   inputRef: RefObject<HTMLTextAreaElement | null>;
   onStart(): void;
   onChange(draft: string): void;

@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppStore } from '../../stores/useApp';
 import { selectCurrentApproval } from '../../stores/selectors';
 import { trackFocusOutsideRequests } from './focusReturn';
-import { installTypingGuard, isReachShortcut, reachKeys } from './typingGuard';
+import { installRequestGuard, isReachShortcut, reachKeys } from './requestGuard';
 
 /**
  * What the window does about permission requests wherever the person is: it says (politely, so a
@@ -17,7 +17,7 @@ export function RequestAnnouncer() {
   const store = useAppStore();
 
   // The guard must know about typing before any request appears.
-  useEffect(() => installTypingGuard(), []);
+  useEffect(() => installRequestGuard(), []);
   useEffect(() => trackFocusOutsideRequests(), []);
 
   useEffect(() => {

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ARM_MS,
   INTENT_MS,
   QUIET_MS,
-  TypingGuard,
+  SEEN_MS,
+  RequestGuard,
   isEditable,
   isReachShortcut,
   isTypingKey,
   type ElementLike,
-} from '../../src/renderer/src/features/permission/typingGuard';
+} from '../../src/renderer/src/features/permission/requestGuard';
 
-// No stray key decides: a key answers a permission request only when the request has focus, nobody
-// typed elsewhere in the last second, and (for Enter and Space) a request that came during typing was
-// reached on purpose. The guard is plain logic over a clock; these drive the clock by hand.
+// No stray key or click decides: a key answers a permission request only when the request has focus,
+// nobody typed elsewhere in the last second, and (for Enter and Space) a request that came during
+// typing was reached on purpose; a click only when its press began after the buttons had been seen
+// where they stand. The guard is plain logic over a clock; these drive the clock by hand.
 
 function clock(start = 10_000) {
   let now = start;
@@ -22,7 +23,7 @@ function clock(start = 10_000) {
 /** A request that appeared while the person was typing: they typed, and 100 ms later it came. */
 function appearedMidTyping() {
   const time = clock();
-  const guard = new TypingGuard(time.now);
+  const guard = new RequestGuard(time.now);
   guard.typed();
   time.advance(100);
   guard.appeared('r1');
@@ -32,7 +33,7 @@ function appearedMidTyping() {
 describe('the typing guard', () => {
   it('takes no key typed 200 ms after the last typed one, even with the request focused and reached', () => {
     const { time, guard } = appearedMidTyping();
-    time.advance(ARM_MS);
+    time.advance(SEEN_MS);
     guard.intent('shortcut');
     guard.reach('r1');
     guard.typed();
@@ -44,7 +45,7 @@ describe('the typing guard', () => {
 
   it('takes no letter while the request does not have focus, however long the pause', () => {
     const time = clock();
-    const guard = new TypingGuard(time.now);
+    const guard = new RequestGuard(time.now);
     guard.appeared('r1');
     time.advance(60_000);
     for (const kind of ['letter', 'enter', 'space'] as const) {
@@ -89,13 +90,13 @@ describe('the typing guard', () => {
 
   it('lets keys answer a request that came while nobody typed, once it has focus and has been up a moment', () => {
     const time = clock();
-    const guard = new TypingGuard(time.now);
+    const guard = new RequestGuard(time.now);
     guard.typed();
     time.advance(QUIET_MS + 1);
     guard.appeared('r1');
     expect(guard.appearedDuringTyping('r1')).toBe(false);
     expect(guard.verdict('r1', { kind: 'letter', focusInside: true })).toEqual({ answers: false, refusal: 'too-soon' });
-    time.advance(ARM_MS);
+    time.advance(SEEN_MS);
     // No deliberate act recorded, yet Enter answers: it did not come during typing, and it has focus.
     expect(guard.verdict('r1', { kind: 'enter', focusInside: true })).toEqual({ answers: true });
     expect(guard.verdict('r1', { kind: 'space', focusInside: true })).toEqual({ answers: true });
@@ -103,7 +104,7 @@ describe('the typing guard', () => {
 
   it('takes no key held down', () => {
     const time = clock();
-    const guard = new TypingGuard(time.now);
+    const guard = new RequestGuard(time.now);
     guard.appeared('r1');
     time.advance(5_000);
     expect(guard.verdict('r1', { kind: 'letter', focusInside: true, repeat: true })).toEqual({ answers: false, refusal: 'held' });
@@ -119,6 +120,102 @@ describe('the typing guard', () => {
     expect(guard.appearedDuringTyping('r1')).toBe(true);
     guard.gone('r1');
     expect(guard.verdict('r1', { kind: 'letter', focusInside: true })).toEqual({ answers: false, refusal: 'not-focused' });
+  });
+});
+
+describe('the click half of the guard', () => {
+  it('takes no click pressed within half a second of the request appearing, and takes one after', () => {
+    const time = clock();
+    const guard = new RequestGuard(time.now);
+    guard.appeared('r1');
+    time.advance(216);
+    expect(guard.clickVerdict('r1', { pressedAt: time.now() })).toEqual({ answers: false, refusal: 'click-appeared' });
+    time.advance(SEEN_MS - 216);
+    expect(guard.clickVerdict('r1', { pressedAt: time.now() })).toEqual({ answers: true });
+  });
+
+  it('judges a click by when its press began, not by when it was let go', () => {
+    const time = clock();
+    const guard = new RequestGuard(time.now);
+    guard.appeared('r1');
+    const pressedAt = time.advance(100);
+    time.advance(5_000);
+    expect(guard.clickVerdict('r1', { pressedAt })).toEqual({ answers: false, refusal: 'click-appeared' });
+    // A press that began before the request came (it was let go over it) never counts either.
+    expect(guard.clickVerdict('r1', { pressedAt: 9_000 })).toEqual({ answers: false, refusal: 'click-appeared' });
+    // Nor a click whose press began outside the request.
+    expect(guard.clickVerdict('r1', { pressedAt: undefined })).toEqual({ answers: false, refusal: 'click-appeared' });
+  });
+
+  it('starts the half second again when the buttons move, and refuses a press that began before the move', () => {
+    const time = clock();
+    const guard = new RequestGuard(time.now);
+    guard.appeared('r1');
+    time.advance(2_000);
+    const pressedBefore = time.now();
+    const movedAt = time.advance(50);
+    guard.placed('r1', movedAt, 'moved');
+    time.advance(SEEN_MS * 4);
+    expect(guard.clickVerdict('r1', { pressedAt: pressedBefore })).toEqual({ answers: false, refusal: 'click-moved' });
+    expect(guard.clickVerdict('r1', { pressedAt: movedAt + 100 })).toEqual({ answers: false, refusal: 'click-moved' });
+    expect(guard.clickVerdict('r1', { pressedAt: movedAt + SEEN_MS })).toEqual({ answers: true });
+    expect(guard.armedAt('r1')).toBe(movedAt + SEEN_MS);
+  });
+
+  it('counts settling in its first moments as appearing, and the window coming to the front as shown anew', () => {
+    const time = clock();
+    const guard = new RequestGuard(time.now);
+    guard.appeared('r1');
+    // The first frame puts the buttons where they will stand: still "just appeared".
+    guard.placed('r1', time.advance(16), 'moved');
+    expect(guard.clickVerdict('r1', { pressedAt: time.advance(100) })).toEqual({ answers: false, refusal: 'click-appeared' });
+    time.advance(10_000);
+    guard.placed('r1', time.now(), 'shown');
+    expect(guard.clickVerdict('r1', { pressedAt: time.advance(80) })).toEqual({ answers: false, refusal: 'click-shown' });
+    // A placement older than the one it knows changes nothing.
+    guard.placed('r1', time.now() - 5_000, 'moved');
+    expect(guard.armedAt('r1')).toBe(time.now() - 80 + SEEN_MS);
+  });
+
+  it('ignores typing elsewhere: a click is aimed', () => {
+    const time = clock();
+    const guard = new RequestGuard(time.now);
+    guard.appeared('r1');
+    time.advance(SEEN_MS);
+    guard.typed();
+    expect(guard.clickVerdict('r1', { pressedAt: time.now() })).toEqual({ answers: true });
+    expect(guard.verdict('r1', { kind: 'letter', focusInside: true })).toEqual({ answers: false, refusal: 'typing' });
+  });
+
+  it('lets neither Shift+A nor the Allow always button create a rule that has not been in sight for half a second', () => {
+    const time = clock();
+    const guard = new RequestGuard(time.now);
+    guard.appeared('r1');
+    time.advance(2_000);
+    const key = { kind: 'letter' as const, focusInside: true, createsRule: true };
+    expect(guard.verdict('r1', key)).toEqual({ answers: false, refusal: 'rule-unseen' });
+    expect(guard.clickVerdict('r1', { pressedAt: time.now(), createsRule: true })).toEqual({ answers: false, refusal: 'rule-unseen' });
+    // Allow once creates nothing: it needs no rule in sight.
+    expect(guard.clickVerdict('r1', { pressedAt: time.now() })).toEqual({ answers: true });
+    guard.ruleSight('r1', time.now());
+    time.advance(SEEN_MS - 1);
+    expect(guard.verdict('r1', key)).toEqual({ answers: false, refusal: 'rule-unseen' });
+    time.advance(1);
+    expect(guard.verdict('r1', key)).toEqual({ answers: true });
+    expect(guard.clickVerdict('r1', { pressedAt: time.now(), createsRule: true })).toEqual({ answers: true });
+    // Scrolled out of sight again: refused again.
+    guard.ruleSight('r1', undefined);
+    expect(guard.verdict('r1', key)).toEqual({ answers: false, refusal: 'rule-unseen' });
+  });
+
+  it('counts a scope chosen or the rule edited in sight as the rule read, at once', () => {
+    const time = clock();
+    const guard = new RequestGuard(time.now);
+    guard.appeared('r1');
+    time.advance(2_000);
+    guard.ruleSight('r1', time.now());
+    guard.ruleRead('r1');
+    expect(guard.clickVerdict('r1', { pressedAt: time.now(), createsRule: true })).toEqual({ answers: true });
   });
 });
 
