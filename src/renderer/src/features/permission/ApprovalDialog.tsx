@@ -11,6 +11,7 @@ import type { ArgEdit } from './ArgEditor';
 import { returnFocus } from './focusReturn';
 import { isReachShortcut, reachKeys, typingGuard, type AnswerKey, type Refusal } from './typingGuard';
 import './permission.css';
+import { KeyHint } from '../../ui/KeyHint';
 
 /** What the hint says when a key was not taken, so a person who pressed one knows why. */
 const refusalNotes: Record<Refusal, string> = {
@@ -277,7 +278,8 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
             </span>
             {hasNext && (
               <button type="button" className="ghost" data-testid="permission-next" aria-keyshortcuts="N" onClick={goToNext}>
-                Next<kbd>N</kbd>
+                Next
+                <KeyHint keys="N" />
               </button>
             )}
           </span>
@@ -365,29 +367,22 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
         )}
       </p>
       <footer className="dialog-actions">
-        <button
-          type="button"
-          className="danger"
-          data-testid="permission-deny"
-          aria-label="Deny"
-          aria-keyshortcuts="D"
-          disabled={answering}
-          onClick={deny}
-        >
-          Deny<kbd>D</kbd>
+        <button type="button" className="danger" data-testid="permission-deny" aria-keyshortcuts="D" disabled={answering} onClick={deny}>
+          Deny
+          <KeyHint keys="D" />
         </button>
         <span className="spacer" />
         {offered !== undefined && (
           <button
             type="button"
             data-testid="permission-allow-always"
-            aria-label="Allow always"
             aria-keyshortcuts="Shift+A"
             title={changed ? 'Not for an edited call: allow your version once' : undefined}
             disabled={answering || changed || !rule.trim()}
             onClick={allowAlways}
           >
-            Allow always<kbd>⇧A</kbd>
+            Allow always
+            <KeyHint keys="⇧A" />
           </button>
         )}
         <button
@@ -395,14 +390,13 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
           className="primary"
           data-testid="permission-allow-once"
           data-edited={changed}
-          aria-label={changed ? 'Allow edited once' : 'Allow once'}
           aria-keyshortcuts={editing ? 'A Enter Control+Enter Meta+Enter' : 'A Enter'}
           disabled={answering || outcome.kind === 'invalid'}
           onClick={allowOnce}
         >
           {changed ? 'Allow edited once' : 'Allow once'}
-          <kbd>A</kbd>
-          <kbd>Enter</kbd>
+          <KeyHint keys="A" />
+          <KeyHint keys="Enter" />
         </button>
       </footer>
     </div>

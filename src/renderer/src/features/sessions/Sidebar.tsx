@@ -1,4 +1,4 @@
-import type { Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../../stores/useApp';
 import { selectProjectSessions } from '../../stores/selectors';
@@ -9,7 +9,7 @@ import { ProjectGroup } from './ProjectGroup';
 import { SessionList } from './SessionList';
 
 /** Projects, their sessions with their state, and the inbox of everything waiting for the person. */
-export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
+export function Sidebar({ ref, children }: { ref?: Ref<HTMLElement>; children?: ReactNode }) {
   const projects = useApp((state) => state.projects);
   const orphans = useApp(useShallow((state) => selectProjectSessions(state, null)));
   const view = useApp((state) => state.view);
@@ -93,6 +93,7 @@ export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
         )}
         {sessionsStatus === 'error' && <p className="sidebar-note error-text">Could not load the sessions.</p>}
       </div>
+      {children}
     </nav>
   );
 }
