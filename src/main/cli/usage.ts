@@ -74,8 +74,9 @@ token in the address each run. Only 127.0.0.1 listens; from another machine, tun
 (ssh -L <port>:127.0.0.1:<port> <host>) and open the printed address there.
 
 Options:
-  --port <n>           the port (default: any free one)
+  --port <n>           the port (default: the one the last run used, if free, else any free one)
   --cwd <dir>          a folder to offer as a project (default: the current folder)
   --data-dir <dir>     where sessions are kept (env TETHER_HOME)
 
-Prints the address on stdout; Ctrl+C (or SIGTERM) stops it.`;
+Prints the address on stdout; Ctrl+C (or SIGTERM) stops it. A tab left open from an earlier run says
+the server restarted: paste the new address into it and it carries on where it was.`;
