@@ -7,13 +7,18 @@ import { csvRecord } from './csv';
  * buttons write it with these functions, so both give the same bytes for the same rows.
  */
 
-/** One decision as the audit lists it: the log's entry with its session's project (its folder). */
-export const AuditRow = AuditEntry.extend({ project: z.string() });
+/** One decision as the audit lists it: the log's entry with its session's project (its folder) and title. */
+export const AuditRow = AuditEntry.extend({
+  project: z.string(),
+  /** The session's title as the sidebar shows it; empty for a session that has none yet. */
+  sessionTitle: z.string(),
+});
 export type AuditRow = z.infer<typeof AuditRow>;
 
 const CSV_COLUMNS = [
   'time',
   'session',
+  'session_title',
   'project',
   'seq',
   'call',
@@ -32,6 +37,7 @@ export function auditJson(rows: readonly AuditRow[]): string {
   const records = rows.map((row) => ({
     at: row.at,
     sessionId: row.sessionId,
+    sessionTitle: row.sessionTitle,
     seq: row.seq,
     callId: row.callId,
     tool: row.tool,
@@ -57,6 +63,7 @@ function csvFields(row: AuditRow): string[] {
   return [
     isoTime(row.at),
     row.sessionId,
+    row.sessionTitle,
     row.project,
     String(row.seq),
     row.callId ?? '',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AuditRow } from './auditExport';
+import { AuditAction, AuditDecider } from './auditTrail';
 import { ModelApi, Usage } from './conversation';
 import { HunkRange, LiveEvent, RewindRestore, RewindWarning, StoredEvent } from './events';
 import { Json } from './json';
@@ -471,11 +472,17 @@ export const RewindResult = z.object({
 });
 export type RewindResult = z.infer<typeof RewindResult>;
 
-/** Which decisions the permission history lists: `tether audit`'s --session and --since. */
+/** Which decisions the permission history lists: `tether audit`'s --session, --since, --tool, --action and --by. */
 export const AuditRequest = z.object({
   sessionId: z.string().optional(),
   /** Ms since the epoch: decisions before it are left out. */
   since: z.number().optional(),
+  /** Only calls of this tool, by its exact name. */
+  tool: z.string().min(1).optional(),
+  /** Only this outcome. */
+  action: AuditAction.optional(),
+  /** Only what this one decided. */
+  by: AuditDecider.optional(),
 });
 export type AuditRequest = z.infer<typeof AuditRequest>;
 

@@ -70,7 +70,7 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'model:findLocal': {},
   'rules:list': {},
   'rules:revoke': { ruleId: 'r1' },
-  'audit:list': { sessionId: 's1', since: 1_700_000_000_000 },
+  'audit:list': { sessionId: 's1', since: 1_700_000_000_000, tool: 'run_command', action: 'allow', by: 'person' },
   'notification:show': {
     kind: 'waiting',
     title: 'Waiting for you: Fix the build',
@@ -197,6 +197,7 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
     {
       at: 1_700_000_000_000,
       sessionId: 's1',
+      sessionTitle: 'Fix the tests',
       seq: 4,
       callId: 'c1',
       tool: 'run_command',

@@ -271,9 +271,9 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     },
     // Only the desktop app shows the OS's own notifications (index.ts replaces this); the page shows its own.
     'notification:show': async () => ({ shown: false }),
-    'audit:list': async ({ sessionId, since }) => {
-      const rows = auditRows(core.store, { ...(sessionId !== undefined ? { sessionId } : {}), ...(since !== undefined ? { since } : {}) });
-      if (!rows) throw new RequestError('not_found', `There is no session ${sessionId}.`);
+    'audit:list': async (filter) => {
+      const rows = auditRows(core.store, filter);
+      if (!rows) throw new RequestError('not_found', `There is no session ${filter.sessionId}.`);
       return rows;
     },
     'session:rewindPreview': async ({ sessionId, toSeq }) => {

@@ -53,7 +53,8 @@ explain  says what the permission engine decides for one tool call, and why, wit
 list     lists the rules remembered from "Allow always".
 revoke   revokes one of them.`;
 
-export const auditUsage = `Usage: tether audit [--since <date>] [--session <id>] [--json | --csv] [--data-dir <dir>]
+export const auditUsage = `Usage: tether audit [--since <date>] [--session <id>] [--tool <name>] [--action <action>] [--by <who>]
+                    [--json | --csv] [--data-dir <dir>]
 
 Lists every permission decision, oldest first: what was asked or run, when, in which session and
 project, and who decided (the person, a rule and where it came from, the managed policy, a hook,
@@ -63,8 +64,13 @@ still waiting are listed as waiting.
 Options:
   --since <date>       only decisions from then on: 2026-12-01, 2026-12-01T09:00, or back from now: 30m, 12h, 7d
   --session <id>       only this session's decisions
+  --tool <name>        only calls of this tool (run_command, edit_file, mcp__github__create_issue…)
+  --action <action>    only allow, deny, waiting or "no sandbox"
+  --by <who>           only what one decided: person, rules, "managed policy", hook, "unleashed mode",
+                       "headless default", "headless --unleashed", policy or "run option"
   --json               one JSON array of the decisions
-  --csv                CSV with a header row (RFC 4180; a field a spreadsheet would run as a formula starts with ')
+  --csv                CSV with a header row (RFC 4180; a field a spreadsheet would run as a formula starts with ');
+                       each row names its session by id and title
   --data-dir <dir>     where sessions are kept (env TETHER_HOME)`;
 
 export const serveUsage = `Usage: tether serve [options]
