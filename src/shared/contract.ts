@@ -300,6 +300,23 @@ export const RuleView = z.object({
 });
 export type RuleView = z.infer<typeof RuleView>;
 
+/** The rules of the person's own settings.json (`permissions.allow`, `ask`, `deny`), as written there. */
+export const SettingsRules = z.object({
+  /** The file, to name in Settings. */
+  file: z.string(),
+  allow: z.array(z.string()),
+  ask: z.array(z.string()),
+  deny: z.array(z.string()),
+});
+export type SettingsRules = z.infer<typeof SettingsRules>;
+
+/** A rule, `tool(specifier)`, to add to or take out of one list of the person's settings.json. */
+export const SettingsRuleChange = z.object({
+  action: RuleAction,
+  rule: z.string().min(1).max(4000),
+});
+export type SettingsRuleChange = z.infer<typeof SettingsRuleChange>;
+
 /** What the settings screen shows. The API key is never sent to the UI: only whether one is set. */
 /** The machine's managed policy, as Settings shows it: what it fixes, so a control it disables says why. */
 export const ManagedPolicyView = z.object({
@@ -545,6 +562,11 @@ export const requests = {
   'model:findLocal': { input: none, output: z.array(LocalServerView) },
   'rules:list': { input: z.object({ projectId: z.string().optional() }), output: z.array(RuleView) },
   'rules:revoke': { input: z.object({ ruleId: z.string() }), output: z.void() },
+  /** The allow, ask and deny rules of the person's settings.json. */
+  'settingsRules:list': { input: none, output: SettingsRules },
+  /** Adds a rule to the person's settings.json, read as every session reads the file; a rule that cannot be read is refused with why. */
+  'settingsRules:add': { input: SettingsRuleChange, output: SettingsRules },
+  'settingsRules:remove': { input: SettingsRuleChange, output: SettingsRules },
   /** Every permission decision the sessions' logs record, oldest first: what `tether audit` lists. */
   'audit:list': { input: AuditRequest, output: z.array(AuditRow) },
   /** What rewinding a session to a step would change and could not undo. */

@@ -97,6 +97,7 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
       set({ view: 'settings' });
       void get().loadSettings();
       void get().loadRules();
+      void get().loadSettingsRules();
       void get().loadMcpServers();
     },
 
