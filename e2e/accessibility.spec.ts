@@ -64,6 +64,13 @@ const journey: Stop[] = [
       await page.getByTestId('settings-button').click();
       await expect(page.getByTestId('settings')).toBeVisible();
       await expect(page.getByTestId('rule-item').or(page.getByTestId('rules-empty')).first()).toBeVisible();
+      // One of the person's own rules listed, and the form's refusal of one it cannot read.
+      await page.getByTestId('settings-rule-input').fill('run_command(rm -rf *)');
+      await page.getByTestId('settings-rule-add').click();
+      await expect(page.getByTestId('settings-rule')).toHaveCount(1);
+      await page.getByTestId('settings-rule-input').fill('run_command(rm *');
+      await page.getByTestId('settings-rule-add').click();
+      await expect(page.getByTestId('settings-rule-error')).toBeVisible();
     },
   },
   {
@@ -83,7 +90,7 @@ const journey: Stop[] = [
 ];
 
 test('axe-core finds no serious or critical problem on the main screens, light and dark', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   app = await startServedApp({
     turns: [
       { toolCalls: [{ name: 'run_command', arguments: { command: 'npm test 2>&1 | tee out.txt && rm -f out.txt' } }] },
