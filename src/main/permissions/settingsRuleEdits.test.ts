@@ -85,7 +85,7 @@ describe('rules added in Settings', () => {
     const before = readFileSync(file, 'utf8');
     const refusals: [string, RegExp][] = [
       ['run_command(rm *', /"run_command\(rm \*" cannot be read: .*"\("/],
-      ['bash(rm *)', /bash.*run_command/],
+      ['bash(rm *)', /"bash\(rm \*\)" cannot be read: .*did you mean run_command\?$/],
       ['edit_file()', /cannot be read/],
       ['', /empty/],
     ];

@@ -33,7 +33,7 @@ export function addSettingsRule(dataDir: string, action: RuleAction, rule: strin
   try {
     parseRule(pattern);
   } catch (error) {
-    if (error instanceof RuleSyntaxError) throw new SettingsRuleError(`${error.message.replace(/\.$/, '')}.`);
+    if (error instanceof RuleSyntaxError) throw new SettingsRuleError(error.message);
     throw error;
   }
   return change(dataDir, (current) => {

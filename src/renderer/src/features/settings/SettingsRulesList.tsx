@@ -3,9 +3,9 @@ import type { RuleAction } from '../../../../shared/permissions';
 import { useApp } from '../../stores/useApp';
 
 const ACTIONS: { value: RuleAction; label: string; does: string }[] = [
-  { value: 'deny', label: 'Deny', does: 'refused without asking' },
-  { value: 'ask', label: 'Ask', does: 'always asks, whatever else allows it' },
-  { value: 'allow', label: 'Allow', does: 'runs without asking, unless a deny or ask rule covers it' },
+  { value: 'deny', label: 'Deny', does: 'Deny: what it covers is refused without asking.' },
+  { value: 'ask', label: 'Ask', does: 'Ask: what it covers always asks, whatever else allows it.' },
+  { value: 'allow', label: 'Allow', does: 'Allow: what it covers runs without asking, unless a deny or ask rule covers it too.' },
 ];
 
 /**
@@ -134,7 +134,7 @@ export function SettingsRulesList() {
         </p>
       )}
       <p className="faint settings-rule-hint" id={hintId}>
-        {ACTIONS.find((choice) => choice.value === action)?.does}. Write <span className="mono">tool(specifier)</span>:{' '}
+        {ACTIONS.find((choice) => choice.value === action)?.does} Write <span className="mono">tool(specifier)</span>:{' '}
         <span className="mono">run_command(npm test *)</span>, <span className="mono">read_file(.env)</span>,{' '}
         <span className="mono">edit_file(src/**)</span>, <span className="mono">fetch_url(domain:example.com)</span>,{' '}
         <span className="mono">mcp__github__*</span>.
