@@ -19,7 +19,7 @@ function message(connection: 'reconnecting' | 'disconnected' | 'unauthenticated'
   switch (connection) {
     case 'reconnecting':
       return attempts >= TRIES_BEFORE_ADVICE
-        ? `tether serve is not answering (try ${attempts}); still trying. If it was stopped, start it again: this page reconnects by itself, or takes the new address if you paste it here.`
+        ? `tether serve is not answering (try ${attempts}); still trying. If it stopped, start it again: it comes back at this address when the port is free, and this page carries on where it was.`
         : `Lost the connection to Tether; reconnecting${attempts > 1 ? ` (try ${attempts})` : ''}… Sessions keep running, and this window catches up when the connection is back.`;
     case 'tokenRefused':
       return 'tether serve restarted, so this page’s access token no longer works. Paste the new address it printed (it ends in #token=…) into this tab’s address bar: the page stays where it is and reconnects.';
