@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { expectAccessible } from './support/accessibility';
 import { startServedApp, type ServedApp } from './support/servedApp';
-import { permissionDialog, sessionStatus, startTask } from './support/ui';
+import { keepScreenshot, permissionDialog, sessionStatus, startTask } from './support/ui';
 
 // Issue 29, item 9: a tab left open while `tether serve` restarts. It says the server restarted
 // (its token no longer holds) instead of retrying for ever, takes the new address pasted into it
@@ -85,7 +86,7 @@ test('a restarted server: the tab says so, takes the new address without a reloa
 
 test('a page reloaded after the restart (its kept token is stale) loads nothing, says why, and comes back where it was once given the address', async ({
   page,
-}) => {
+}, testInfo) => {
   test.setTimeout(120_000);
   app = await startServedApp({
     turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'touch made-by-the-agent' } }] }, { text: 'Done.' }],
@@ -102,6 +103,18 @@ test('a page reloaded after the restart (its kept token is stale) loads nothing,
   await expect(page.getByTestId('connection-banner')).toHaveAttribute('data-state', 'tokenRefused', { timeout: 30_000 });
   // Until then the address still names the place.
   expect(await page.evaluate(() => location.hash)).toBe(`#view=settings&session=${sessionId}`);
+  await expectAccessible(page, 'a page whose token no longer holds');
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 700 },
+  ]) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await keepScreenshot(page, testInfo, `token-refused-${size.width}-${scheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   await page.goto(app.url);
   await expect(page.getByTestId('settings')).toBeVisible();
