@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { refusedPort, startListingServer, type ListingServer } from '../test/support/modelListingServer';
+import { expectAccessible } from './support/accessibility';
 import { startServedApp, type ServedApp } from './support/servedApp';
 import { keepScreenshot, startTask } from './support/ui';
 
@@ -121,6 +122,37 @@ test('first run: the welcome offers the providers, finds Ollama, tests it and se
   await expect(page.getByTestId('settings-model')).toHaveValue('qwen3:8b');
   // The probe and the test only ever asked the fake Ollama for its listing and its models' details.
   expect(new Set(ollama.seen.map((request) => `${request.method} ${request.url}`))).toEqual(new Set(['GET /v1/models', 'POST /api/show']));
+});
+
+test('at 1024×700 the welcome brings the warning for an address that does not answer, and its "Use it anyway", into view', async ({
+  page,
+}) => {
+  // Issue 29 (low): the button was below the fold, out of sight of the person who had just pressed Use.
+  app = await startServedApp({
+    noModel: true,
+    env: { ...noKeys, TETHER_TEST_LOCAL_MODEL_PORTS: `ollama=${await refusedPort()},lmstudio=${await refusedPort()}` },
+  });
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.goto(app.url);
+  await page.getByTestId('provider-custom').click();
+  const dead = `http://127.0.0.1:${await refusedPort()}/v1`;
+  await page.getByTestId('setup-base-url').fill(dead);
+  await page.getByTestId('setup-model').fill('my-model');
+  await page.getByTestId('setup-save').click();
+  const warning = page.getByTestId('setup-dead-url');
+  await expect(warning).toContainText(`${dead} does not answer as a model server`);
+  await expect(page.getByTestId('setup-save-anyway')).toBeInViewport({ ratio: 1 });
+  await expect(warning).toBeInViewport({ ratio: 1 });
+  await expectAccessible(page, 'the welcome, warning of an address that does not answer');
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 1440, height: 900 },
+  ]) {
+    for (const scheme of ['light', 'dark'] as const) await screen(page, 'welcome-dead-address', size, scheme);
+  }
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.getByTestId('setup-save-anyway').click();
+  await expect(page.getByTestId('model-setup')).toHaveCount(0);
 });
 
 test('Settings tests the connection, and warns before saving an address that does not answer', async ({ page }) => {

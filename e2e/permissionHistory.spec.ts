@@ -113,8 +113,33 @@ test('the permission history lists what the person and the rules decided, and ex
   expect(csv.name).toMatch(/\.csv$/);
   expect(csv.text).toBe(tetherAudit(app.dataDir, ['--session', sessionId, '--csv']));
   expect(csv.text.split('\r\n')[0]).toBe(
-    'time,session,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason,runner,edited,proposed',
+    'time,session,session_title,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason,runner,edited,proposed',
   );
+  // Each row names its session by title too (issue 29).
+  expect(csv.text.split('\r\n')[1]).toContain(`${sessionId},Make some decisions,`);
+  expect(JSON.parse(json.text)[0]).toMatchObject({ sessionId, sessionTitle: 'Make some decisions' });
+
+  // Narrowed to who decided, the action and the tool (issue 29): the list, and its exports, are tether audit's with those flags.
+  await page.getByTestId('history-filter-by').selectOption('person');
+  await expect(rows).toHaveCount(3);
+  await page.getByTestId('history-filter-action').selectOption('deny');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByTestId('history-what')).toContainText('rm -rf x');
+  expect((await exported(page, 'history-export-csv')).text).toBe(
+    tetherAudit(app.dataDir, ['--session', sessionId, '--by', 'person', '--action', 'deny', '--csv']),
+  );
+  await page.getByTestId('history-filter-action').selectOption('');
+  await page.getByTestId('history-filter-by').selectOption('rules');
+  await page.getByTestId('history-filter-tool').selectOption('run_command');
+  await expect(rows).toHaveCount(1);
+  expect((await exported(page, 'history-export-json')).text).toBe(
+    tetherAudit(app.dataDir, ['--session', sessionId, '--by', 'rules', '--tool', 'run_command', '--json']),
+  );
+  await page.getByTestId('history-filter-tool').selectOption('fetch_url');
+  await expect(page.getByTestId('history-empty')).toContainText('of fetch_url, decided by rules');
+  await page.getByTestId('history-filter-tool').selectOption('');
+  await page.getByTestId('history-filter-by').selectOption('');
+  await expect(rows).toHaveCount(4);
 
   // Every session, from the sidebar: the same as tether audit with no filter.
   await page.getByTestId('history-session').selectOption('');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditCommand, parseSince } from '../src/main/cli/auditCommand';
-import { FORMULA, HOSTILE, runAudit as run, sessionWithEveryDecision } from './support/everyDecision';
+import { FORMULA, HOSTILE, runAudit as run, sessionWithEveryDecision, TITLE } from './support/everyDecision';
 import { removeTempDirs } from './support/tempDirs';
 
 afterEach(() => {
@@ -31,7 +31,8 @@ describe('tether audit', () => {
       ['c7', 'allow', 'policy', null],
       ['c8', 'waiting', 'person', null],
     ]);
-    expect(rows.every((row) => row.sessionId === sessionId && row.project === project)).toBe(true);
+    expect(rows.every((row) => row.sessionId === sessionId && row.sessionTitle === TITLE && row.project === project)).toBe(true);
+    expect(Object.keys(rows[1]!).slice(0, 3)).toEqual(['at', 'sessionId', 'sessionTitle']);
     expect(rows[1]).toMatchObject({ scope: 'project', what: 'npm test', tool: 'run_command' });
     expect(rows[2]).toMatchObject({ what: HOSTILE, reason: 'not "that", please' });
     expect(rows[3]).toMatchObject({ what: 'Read a.ts', tool: 'read_file' });
@@ -64,6 +65,7 @@ describe('tether audit', () => {
     expect(records[0]).toEqual([
       'time',
       'session',
+      'session_title',
       'project',
       'seq',
       'call',
@@ -80,12 +82,15 @@ describe('tether audit', () => {
       'proposed',
     ]);
     expect(records).toHaveLength(16);
-    expect(records.every((record) => record.length === 16)).toBe(true);
-    const denied = records.find((record) => record[4] === 'c2');
-    expect(denied?.[6]).toBe(HOSTILE);
-    expect(denied?.[12]).toBe('not "that", please');
-    expect(records.find((record) => record[4] === 'c4')?.[6]).toBe('Denied: =cmd|calc');
-    expect(records.find((record) => record[4] === 'c8')?.[6]).toBe(`'${FORMULA}`);
+    expect(records.every((record) => record.length === 17)).toBe(true);
+    // The session's title beside its id, a formula in it defused, its comma and quotes quoted.
+    expect(records.slice(1).every((record) => record[1] === sessionId && record[2] === `'${TITLE}`)).toBe(true);
+    expect(out).toContain(`"'${TITLE.replaceAll('"', '""')}"`);
+    const denied = records.find((record) => record[5] === 'c2');
+    expect(denied?.[7]).toBe(HOSTILE);
+    expect(denied?.[13]).toBe('not "that", please');
+    expect(records.find((record) => record[5] === 'c4')?.[7]).toBe('Denied: =cmd|calc');
+    expect(records.find((record) => record[5] === 'c8')?.[7]).toBe(`'${FORMULA}`);
     expect(out).toContain(`"${HOSTILE.replaceAll('"', '""')}"`);
   });
 
@@ -98,8 +103,34 @@ describe('tether audit', () => {
     expect(lines[2]).toContain('echo "a, b" ⏎ rm -rf x');
   });
 
+  it('keeps only one tool, one action or one decider with --tool, --action and --by, together or alone', async () => {
+    const { dataDir, sessionId } = sessionWithEveryDecision();
+    const listed = async (flags: string[]) =>
+      (JSON.parse((await run([...flags, '--json', '--data-dir', dataDir])).out) as Array<Record<string, string | null>>).map((row) =>
+        [row.callId, row.tool, row.action, row.by].join(' '),
+      );
+    expect(await listed(['--by', 'person'])).toEqual([
+      'c1 run_command allow person',
+      'c2 run_command deny person',
+      'c8 run_command waiting person',
+    ]);
+    expect(await listed(['--by', 'person', '--action', 'deny'])).toEqual(['c2 run_command deny person']);
+    expect(await listed(['--by', 'managed policy'])).toEqual(['c3m run_command allow managed policy', 'c4m fetch_url deny managed policy']);
+    expect(await listed(['--tool', 'fetch_url', '--session', sessionId])).toEqual(['c4m fetch_url deny managed policy']);
+    expect(await listed(['--tool', 'list_files'])).toEqual(['o1 list_files allow rules']);
+    expect(await listed(['--action', 'no sandbox'])).toEqual(['  no sandbox run option']);
+    expect(await listed(['--tool', 'read_file', '--action', 'deny'])).toEqual([]);
+  });
+
   it('refuses bad flags with a clear message', async () => {
     const { dataDir } = sessionWithEveryDecision();
+    await expect(auditCommand(['--by', 'the person', '--data-dir', dataDir])).rejects.toThrow(
+      '--by takes one of person, "headless default", "headless --unleashed", rules, "managed policy", "unleashed mode", hook, policy, "run option", not "the person".',
+    );
+    await expect(auditCommand(['--action', 'allowed', '--data-dir', dataDir])).rejects.toThrow(
+      '--action takes one of allow, deny, waiting, "no sandbox", not "allowed".',
+    );
+    await expect(auditCommand(['--tool', ' ', '--data-dir', dataDir])).rejects.toThrow('--tool takes a tool name');
     await expect(auditCommand(['--session', 'nope', '--data-dir', dataDir])).rejects.toThrow('No session nope');
     await expect(auditCommand(['--json', '--csv', '--data-dir', dataDir])).rejects.toThrow('Choose one of --json and --csv');
     for (const bad of ['yesterday', '12', '7w', '2026-13-45', '']) {

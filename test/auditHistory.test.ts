@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 /** The answer as the renderer receives it: checked and rebuilt by the contract's output schema, as the dispatcher does. */
-async function listed(handlers: Awaited<ReturnType<typeof openServices>>['handlers'], input: { sessionId?: string; since?: number }) {
+async function listed(handlers: Awaited<ReturnType<typeof openServices>>['handlers'], input: Parameters<typeof auditRows>[1] = {}) {
   return requests['audit:list'].output.parse(await handlers['audit:list'](input));
 }
 
@@ -58,9 +58,15 @@ describe('audit:list, the permission history', () => {
   it('exports what tether audit --json and --csv print for the same data, byte for byte', async () => {
     const { dataDir, sessionId } = sessionWithEveryDecision();
     const { handlers } = await openServices({ dataDir });
-    for (const filter of [{}, { sessionId }] as const) {
+    const filters: [Parameters<typeof auditRows>[1], string[]][] = [
+      [{}, []],
+      [{ sessionId }, ['--session', sessionId]],
+      [{ tool: 'run_command', action: 'deny', by: 'person' }, ['--tool', 'run_command', '--action', 'deny', '--by', 'person']],
+      [{ by: 'managed policy' }, ['--by', 'managed policy']],
+    ];
+    for (const [filter, flags] of filters) {
       const rows = await listed(handlers, filter);
-      const flags = 'sessionId' in filter ? ['--session', sessionId] : [];
+      expect(rows.length, flags.join(' ')).toBeGreaterThan(0);
       expect(auditJson(rows)).toBe((await runAudit([...flags, '--json', '--data-dir', dataDir])).out);
       expect(auditCsv(rows)).toBe((await runAudit([...flags, '--csv', '--data-dir', dataDir])).out);
     }
@@ -81,7 +87,7 @@ describe('audit:list, the permission history', () => {
   it('writes an empty audit as the header alone and an empty array', () => {
     expect(auditJson([])).toBe('[]\n');
     expect(auditCsv([])).toBe(
-      'time,session,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason,runner,edited,proposed\r\n',
+      'time,session,session_title,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason,runner,edited,proposed\r\n',
     );
   });
 

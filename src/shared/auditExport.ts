@@ -7,9 +7,11 @@ import { csvRecord } from './csv';
  * buttons write it with these functions, so both give the same bytes for the same rows.
  */
 
-/** One decision as the audit lists it: the log's entry with its session's project (its folder). */
+/** One decision as the audit lists it: the log's entry with its session's project (its folder) and title. */
 export const AuditRow = AuditEntry.extend({
   project: z.string(),
+  /** The session's title as the sidebar shows it; empty for a session that has none yet. */
+  sessionTitle: z.string(),
   /** For a remote run's decision: the runner it ran on (its project is then the repository there). */
   runner: z.string().optional(),
 });
@@ -18,6 +20,7 @@ export type AuditRow = z.infer<typeof AuditRow>;
 const CSV_COLUMNS = [
   'time',
   'session',
+  'session_title',
   'project',
   'seq',
   'call',
@@ -39,6 +42,7 @@ export function auditJson(rows: readonly AuditRow[]): string {
   const records = rows.map((row) => ({
     at: row.at,
     sessionId: row.sessionId,
+    sessionTitle: row.sessionTitle,
     seq: row.seq,
     callId: row.callId,
     tool: row.tool,
@@ -67,6 +71,7 @@ function csvFields(row: AuditRow): string[] {
   return [
     isoTime(row.at),
     row.sessionId,
+    row.sessionTitle,
     row.project,
     String(row.seq),
     row.callId ?? '',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AuditRow } from './auditExport';
+import { AuditAction, AuditDecider } from './auditTrail';
 import { ModelApi, Usage } from './conversation';
 import { HunkRange, LiveEvent, RewindRestore, RewindWarning, StoredEvent } from './events';
 import { Json } from './json';
@@ -335,6 +336,23 @@ export const RuleView = z.object({
 });
 export type RuleView = z.infer<typeof RuleView>;
 
+/** The rules of the person's own settings.json (`permissions.allow`, `ask`, `deny`), as written there. */
+export const SettingsRules = z.object({
+  /** The file, to name in Settings. */
+  file: z.string(),
+  allow: z.array(z.string()),
+  ask: z.array(z.string()),
+  deny: z.array(z.string()),
+});
+export type SettingsRules = z.infer<typeof SettingsRules>;
+
+/** A rule, `tool(specifier)`, to add to or take out of one list of the person's settings.json. */
+export const SettingsRuleChange = z.object({
+  action: RuleAction,
+  rule: z.string().min(1).max(4000),
+});
+export type SettingsRuleChange = z.infer<typeof SettingsRuleChange>;
+
 /** What the settings screen shows. The API key is never sent to the UI: only whether one is set. */
 /** The machine's managed policy, as Settings shows it: what it fixes, so a control it disables says why. */
 export const ManagedPolicyView = z.object({
@@ -507,11 +525,17 @@ export const RewindResult = z.object({
 });
 export type RewindResult = z.infer<typeof RewindResult>;
 
-/** Which decisions the permission history lists: `tether audit`'s --session and --since. */
+/** Which decisions the permission history lists: `tether audit`'s --session, --since, --tool, --action and --by. */
 export const AuditRequest = z.object({
   sessionId: z.string().optional(),
   /** Ms since the epoch: decisions before it are left out. */
   since: z.number().optional(),
+  /** Only calls of this tool, by its exact name. */
+  tool: z.string().min(1).optional(),
+  /** Only this outcome. */
+  action: AuditAction.optional(),
+  /** Only what this one decided. */
+  by: AuditDecider.optional(),
 });
 export type AuditRequest = z.infer<typeof AuditRequest>;
 
@@ -576,6 +600,11 @@ export const requests = {
   'model:findLocal': { input: none, output: z.array(LocalServerView) },
   'rules:list': { input: z.object({ projectId: z.string().optional() }), output: z.array(RuleView) },
   'rules:revoke': { input: z.object({ ruleId: z.string() }), output: z.void() },
+  /** The allow, ask and deny rules of the person's settings.json. */
+  'settingsRules:list': { input: none, output: SettingsRules },
+  /** Adds a rule to the person's settings.json, read as every session reads the file; a rule that cannot be read is refused with why. */
+  'settingsRules:add': { input: SettingsRuleChange, output: SettingsRules },
+  'settingsRules:remove': { input: SettingsRuleChange, output: SettingsRules },
   /** Every permission decision the sessions' logs record, oldest first: what `tether audit` lists. */
   'audit:list': { input: AuditRequest, output: z.array(AuditRow) },
   /** What rewinding a session to a step would change and could not undo. */

@@ -36,6 +36,13 @@ export const WS_PROTOCOL = 'tether.v1';
  */
 export const WS_TOKEN_PROTOCOL_PREFIX = 'tether.token.';
 
+/**
+ * Where a page asks `tether serve` whether its token still holds (`Authorization: Bearer <token>`):
+ * 204 it does, 401 it does not (the server restarted with a new one). A browser does not say why a
+ * WebSocket was refused; this tells a restarted server from a dropped network.
+ */
+export const TOKEN_CHECK_PATH = '/token-check';
+
 /** The largest frame the server reads; a bigger one closes the connection (1009). */
 export const WS_MAX_FRAME_BYTES = 1024 * 1024;
 

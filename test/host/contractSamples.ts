@@ -72,7 +72,10 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   'model:findLocal': {},
   'rules:list': {},
   'rules:revoke': { ruleId: 'r1' },
-  'audit:list': { sessionId: 's1', since: 1_700_000_000_000 },
+  'settingsRules:list': {},
+  'settingsRules:add': { action: 'deny', rule: 'run_command(rm *)' },
+  'settingsRules:remove': { action: 'deny', rule: 'run_command(rm *)' },
+  'audit:list': { sessionId: 's1', since: 1_700_000_000_000, tool: 'run_command', action: 'allow', by: 'person' },
   'notification:show': {
     kind: 'waiting',
     title: 'Waiting for you: Fix the build',
@@ -221,11 +224,15 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
     { id: 'r1', pattern: 'run_command(npm test *)', action: 'allow', scope: 'project', projectId: 'p1', sessionId: null, createdAt: 1 },
   ],
   'rules:revoke': undefined,
+  'settingsRules:list': { file: '/home/me/.tether/settings.json', allow: [], ask: ['fetch_url'], deny: ['run_command(rm *)'] },
+  'settingsRules:add': { file: '/home/me/.tether/settings.json', allow: [], ask: ['fetch_url'], deny: ['run_command(rm *)'] },
+  'settingsRules:remove': { file: '/home/me/.tether/settings.json', allow: [], ask: ['fetch_url'], deny: ['run_command(rm *)'] },
   'notification:show': { shown: false },
   'audit:list': [
     {
       at: 1_700_000_000_000,
       sessionId: 's1',
+      sessionTitle: 'Fix the tests',
       seq: 4,
       callId: 'c1',
       tool: 'run_command',

@@ -82,6 +82,43 @@ describe('tether serve: who may connect', () => {
     expect((await rawGet(test.host.port, '/ws', { Host: `127.0.0.1:${test.host.port}` })).status).toBe(426);
   });
 
+  it('tells a page whether its token still holds (204 or 401), from a header and for its own host only', async () => {
+    const test = await setUp();
+    const own = { Host: `127.0.0.1:${test.host.port}` };
+    const check = (headers: Record<string, string>, method = 'GET') => rawGet(test.host.port, '/token-check', headers, method);
+    const valid = await check({ ...own, Authorization: `Bearer ${test.host.token}` });
+    expect([valid.status, valid.body, valid.headers['cache-control']]).toEqual([204, '', 'no-store']);
+    // An earlier run's token, a wrong one, none, or the token anywhere but the header: refused, and the answer says nothing else.
+    const refusedHeaders: Record<string, string>[] = [
+      { Authorization: `Bearer ${'B'.repeat(43)}` },
+      { Authorization: `Bearer ${test.host.token}x` },
+      { Authorization: test.host.token },
+      {},
+    ];
+    for (const headers of refusedHeaders) {
+      const refused = await check({ ...own, ...headers });
+      expect(refused.status, JSON.stringify(headers)).toBe(401);
+      expect(refused.body).not.toContain(test.host.token);
+    }
+    expect((await rawGet(test.host.port, `/token-check?token=${test.host.token}`, own)).status).toBe(401);
+    // A DNS-rebound page: its Host is not this server's.
+    const rebound = await check({ Host: `attacker.example:${test.host.port}`, Authorization: `Bearer ${test.host.token}` });
+    expect(rebound.status).toBe(403);
+    // A page of another origin needs a preflight to send the header; none is answered, and no answer lets it read.
+    const preflight = await check(
+      {
+        ...own,
+        Origin: 'http://attacker.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      },
+      'OPTIONS',
+    );
+    expect(preflight.status).toBe(405);
+    expect(Object.keys(preflight.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    expect(Object.keys(valid.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+
   it('refuses a connection past the limit with 503', async () => {
     const test = await setUp({ limits: { maxConnections: 2 } });
     await open(test);

@@ -100,6 +100,49 @@ describe('tether serve', () => {
     }
   });
 
+  it('comes back on the port of its last run, so a tab left open finds it; on any free one when that is taken', async () => {
+    const dataDir = tempDir('tether-data-');
+    const run = async (args: string[] = []) => {
+      const test = setUp();
+      const running = serveCommand(['--cwd', tempDir(), '--data-dir', dataDir, ...args], test.deps);
+      const url = await printedUrl(test.out);
+      return {
+        url,
+        stop: async () => {
+          test.signals.emit('SIGINT');
+          expect(await running).toBe(0);
+        },
+      };
+    };
+    const first = await run();
+    await first.stop();
+    const second = await run();
+    expect(second.url.port).toBe(first.url.port);
+    // The same address, a new token: the old tab is told its token no longer holds.
+    expect(second.url.hash).not.toBe(first.url.hash);
+
+    // Still taken (another tether serve on the same data folder): any free port, and that one is remembered.
+    const third = await run();
+    expect(third.url.port).not.toBe(first.url.port);
+    await second.stop();
+    await third.stop();
+    const fourth = await run();
+    expect(fourth.url.port).toBe(third.url.port);
+    await fourth.stop();
+
+    // A port given with --port is the person's choice for that run, not remembered for the next.
+    const probe = createServer();
+    const chosen = await new Promise<number>((resolve) =>
+      probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)),
+    );
+    await new Promise((resolve) => probe.close(resolve));
+    const pinned = await run(['--port', String(chosen)]);
+    await pinned.stop();
+    const fifth = await run();
+    expect(fifth.url.port).toBe(third.url.port);
+    await fifth.stop();
+  });
+
   it('refuses a bad port, a missing folder and an unbuilt UI before starting anything', async () => {
     const test = setUp();
     await expect(serveCommand(['--port', 'eighty'], test.deps)).rejects.toThrow('--port must be a number from 0 to 65535');

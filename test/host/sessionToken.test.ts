@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { takeSessionToken, type TokenStorage } from '../../src/renderer/src/lib/host/sessionToken';
+import { takeSessionToken, takeTokenFromAddress, type TokenStorage } from '../../src/renderer/src/lib/host/sessionToken';
 
 const token = 'q3Yb8sYw0iF0t-Xq9xq0bS0_bYc8nKp1m2PvX6u7bXM';
 
@@ -57,5 +57,26 @@ describe('takeSessionToken', () => {
     expect(takeSessionToken({ pathname: '/', search: '', hash: `#token=${token}` }, refusing, () => {})).toBe(token);
     expect(takeSessionToken({ pathname: '/', search: '', hash: '' }, refusing, () => {})).toBeNull();
     expect(takeSessionToken({ pathname: '/', search: '', hash: '' }, null, () => {})).toBeNull();
+  });
+
+  it('takes a new token pasted into the tab (a fragment change) and leaves the place the fragment names', () => {
+    const storage = memoryStorage();
+    storage.setItem('tether.token', 'A'.repeat(43));
+    const replaced: string[] = [];
+    expect(
+      takeTokenFromAddress({ pathname: '/', search: '', hash: `#session=s1&token=${token}` }, storage, (url) => replaced.push(url)),
+    ).toBe(token);
+    expect(replaced).toEqual(['/#session=s1']);
+    expect([...storage.items.values()]).toEqual([token]);
+  });
+
+  it('finds no new token in a fragment without one, and touches neither the address nor what is kept', () => {
+    const storage = memoryStorage();
+    storage.setItem('tether.token', token);
+    const replaced: string[] = [];
+    expect(takeTokenFromAddress({ pathname: '/', search: '', hash: '#session=s1' }, storage, (url) => replaced.push(url))).toBeNull();
+    expect(takeTokenFromAddress({ pathname: '/', search: '', hash: '#token=short' }, storage, (url) => replaced.push(url))).toBeNull();
+    expect(replaced).toEqual([]);
+    expect([...storage.items.values()]).toEqual([token]);
   });
 });

@@ -4,6 +4,7 @@ import type { ServeHost } from '../../src/main/host/serve';
 import { RequestError } from '../../src/shared/requestError';
 import { createSocketClient, type SocketClient, type SocketClientOptions } from '../../src/renderer/src/lib/host/socketClient';
 import type { ConnectionState } from '../../src/renderer/src/lib/host/tetherClient';
+import { checkServeToken } from '../../src/renderer/src/lib/host/tokenCheck';
 import { removeTempDirs } from '../support/tempDirs';
 import { sampleOutputs, storedEvent } from './contractSamples';
 import { startTestHost, type TestHost } from './serveHelpers';
@@ -166,7 +167,7 @@ describe('socketClient', () => {
     expect(test.host.connectionCount()).toBe(0);
   });
 
-  it('keeps retrying, and never opens, with a token from an earlier run', async () => {
+  it('without a way to check its token, keeps retrying, and never opens, with a token from an earlier run', async () => {
     const test = await setUp();
     const { client, states } = clientFor(test.host, { token: 'B'.repeat(43) });
     await expect.poll(() => states.filter((state) => state.status === 'reconnecting').length).toBeGreaterThanOrEqual(2);
@@ -174,5 +175,58 @@ describe('socketClient', () => {
     expect(test.host.connectionCount()).toBe(0);
     client.close();
     expect(client.connection()).toEqual({ status: 'closed' });
+  });
+});
+
+describe('socketClient after tether serve restarts', () => {
+  const checker = (host: ServeHost) => (token: string) => checkServeToken(host.origin, token);
+
+  it('says the server no longer takes its token, stops retrying, and fails what waits with what to do', async () => {
+    const test = await setUp();
+    const { client, states } = clientFor(test.host, { token: 'B'.repeat(43), checkToken: checker(test.host), queueTimeoutMs: 10_000 });
+    const waiting = client.request('app:info', {}).catch((reason: unknown) => reason);
+    await until(client, 'tokenRefused');
+    expect(await waiting).toMatchObject({ code: 'failed', message: expect.stringContaining('tether serve restarted') });
+    await expect(client.request('app:info', {})).rejects.toMatchObject({ message: expect.stringContaining('Paste the new address') });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(states.map((state) => state.status)).toEqual(['connecting', 'tokenRefused']);
+    expect(test.calls).toEqual([]);
+  });
+
+  it('takes the new token, connects, and tells the store to catch up even though it never opened before', async () => {
+    const test = await setUp();
+    const { client } = clientFor(test.host, { token: 'B'.repeat(43), checkToken: checker(test.host) });
+    let reconnects = 0;
+    client.onReconnect(() => (reconnects += 1));
+    await until(client, 'tokenRefused');
+    client.useToken(test.host.token);
+    await until(client, 'open');
+    expect(reconnects).toBe(1);
+    expect(await client.request('app:info', {})).toEqual(sampleOutputs['app:info']);
+  });
+
+  it('tells a server restarted on the same port (a new token) from one that is down (retried)', async () => {
+    const first = await setUp();
+    const { port, origin } = first.host;
+    const { client, states } = clientFor(first.host, { checkToken: (token) => checkServeToken(origin, token) });
+    await until(client, 'open');
+    await first.host.close();
+    await expect.poll(() => states.filter((state) => state.status === 'reconnecting').length).toBeGreaterThanOrEqual(3);
+    expect(client.connection().status).not.toBe('tokenRefused');
+
+    const second = await setUp({ port });
+    expect(second.host.token).not.toBe(first.host.token);
+    await until(client, 'tokenRefused');
+    client.useToken(second.host.token);
+    await until(client, 'open');
+    expect(second.host.connectionCount()).toBe(1);
+  });
+
+  it('is not fooled by a busy server: a good token refused for another reason is retried', async () => {
+    const test = await setUp({ limits: { maxConnections: 0 } });
+    const { client, states } = clientFor(test.host, { checkToken: checker(test.host) });
+    await expect.poll(() => states.filter((state) => state.status === 'reconnecting').length).toBeGreaterThanOrEqual(2);
+    expect(states.some((state) => state.status === 'tokenRefused')).toBe(false);
+    client.close();
   });
 });

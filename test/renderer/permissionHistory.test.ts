@@ -21,6 +21,7 @@ function row(overrides: Partial<AuditRow> & { seq: number }): AuditRow {
     action: 'allow',
     by: 'person',
     project: '/work/repo',
+    sessionTitle: 'Fix the tests',
     ...overrides,
   };
 }
@@ -75,6 +76,28 @@ describe('the permission history', () => {
     expect(sinceTime('any', 0)).toBeUndefined();
   });
 
+  it('asks for one tool, one action and one decider, together or alone, and offers each to choose', async () => {
+    const { api, store } = await opened(EVERY_KIND);
+    store.getState().setHistoryFilter({ tool: 'run_command', action: 'deny', by: 'person' });
+    await settle();
+    expect(api.callsTo('audit:list').at(-1)).toEqual({ tool: 'run_command', action: 'deny', by: 'person' });
+    store.getState().setHistoryFilter({ tool: null, action: null });
+    await settle();
+    expect(api.callsTo('audit:list').at(-1)).toEqual({ by: 'person' });
+
+    const html = render(store);
+    for (const choice of ['history-filter-tool', 'history-filter-action', 'history-filter-by'])
+      expect(html).toContain(`data-testid="${choice}"`);
+    for (const option of ['run_command', 'fetch_url', 'no sandbox', 'managed policy', 'headless --unleashed']) {
+      expect(html).toContain(`<option value="${option}"`);
+    }
+  });
+
+  it('names a session by the title its rows carry when the sidebar does not list it', async () => {
+    const { store } = await opened([row({ seq: 1, sessionId: 'elsewhere', sessionTitle: 'Old work' })]);
+    expect(render(store)).toContain('Old work');
+  });
+
   it('keeps the answer for the latest filter when an older one comes back last', async () => {
     let releaseFirst: (rows: AuditRow[]) => void = () => {};
     const api = new FakeApi({
@@ -115,6 +138,9 @@ describe('the permission history', () => {
     expect(html).toContain('data-testid="history-empty"');
     expect(html).toContain('No decisions recorded in this session');
     expect(html).not.toContain('data-testid="history-list"');
+    store.getState().setHistoryFilter({ tool: 'fetch_url', by: 'hook' });
+    await settle();
+    expect(render(store)).toContain('No decisions recorded in this session of fetch_url, decided by hook.');
   });
 
   it('says why the list could not be had, with a way to try again', async () => {

@@ -11,6 +11,8 @@ import { tempDir } from './tempDirs';
 export const HOSTILE = 'echo "a, b"\nrm -rf x';
 /** A summary a spreadsheet would run as a formula. */
 export const FORMULA = '=HYPERLINK("http://evil.example")';
+/** A session title, as the model may name a session: a formula, a comma and quotes. */
+export const TITLE = '@SUM(1,2) fix the "login"';
 const T0 = Date.UTC(2026, 11, 1, 9, 0, 0);
 
 /** A session whose log holds a decision of every kind, each a minute after the last. */
@@ -28,6 +30,7 @@ export function sessionWithEveryDecision(): { dataDir: string; sessionId: string
       baseUrl: 'http://x',
       maxSteps: 5,
       projectId,
+      title: TITLE,
     });
     const other = store.sessions.create({ workspace: project, model: 'm', api: 'responses', baseUrl: 'http://x', maxSteps: 5 });
     const asked = (approvalId: string, callId: string, summary: string): SessionEvent => ({

@@ -31,7 +31,9 @@ import { SessionFolds } from './sessions/sessionFolds';
 import { SessionManager } from './sessions/sessionManager';
 import { completeFolders } from './sessions/folderCompletion';
 import { WorkspaceFiles } from './sessions/workspaceFiles';
-import { readAppSettings, writeAppSettings } from '../settings/appSettings';
+import { readAppSettings, settingsFile, writeAppSettings } from '../settings/appSettings';
+import { addSettingsRule, removeSettingsRule, settingsRuleLists, SettingsRuleError } from '../permissions/settingsRuleEdits';
+import { SettingsError } from '../settings/settingsFile';
 import { atLeast, managedPolicyView, settingsChangeRefusal } from '../settings/managedPolicy';
 import { readPaneLayout, writePaneLayout } from '../settings/paneLayout';
 import { auditRows } from '../store/auditRows';
@@ -280,11 +282,22 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       if (!core.store.rules.get(ruleId)) throw new RequestError('not_found', `There is no rule ${ruleId}.`);
       core.store.rules.revoke(ruleId);
     },
+    'settingsRules:list': async () => ({ file: settingsFile(dataDir), ...settingsRuleLists(dataDir) }),
+    'settingsRules:add': async ({ action, rule }) => {
+      const lists = refusedAsInput(() => addSettingsRule(dataDir, action, rule));
+      sessions.applySettingsRule('add', { pattern: rule.trim(), action });
+      return { file: settingsFile(dataDir), ...lists };
+    },
+    'settingsRules:remove': async ({ action, rule }) => {
+      const lists = refusedAsInput(() => removeSettingsRule(dataDir, action, rule));
+      sessions.applySettingsRule('remove', { pattern: rule, action });
+      return { file: settingsFile(dataDir), ...lists };
+    },
     // Only the desktop app shows the OS's own notifications (index.ts replaces this); the page shows its own.
     'notification:show': async () => ({ shown: false }),
-    'audit:list': async ({ sessionId, since }) => {
-      const rows = auditRows(core.store, { ...(sessionId !== undefined ? { sessionId } : {}), ...(since !== undefined ? { since } : {}) });
-      if (!rows) throw new RequestError('not_found', `There is no session ${sessionId}.`);
+    'audit:list': async (filter) => {
+      const rows = auditRows(core.store, filter);
+      if (!rows) throw new RequestError('not_found', `There is no session ${filter.sessionId}.`);
       return rows;
     },
     'session:rewindPreview': async ({ sessionId, toSeq }) => {
@@ -323,6 +336,16 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
 }
 
 /** A run_command call's command line as the model wrote it (its title when the arguments do not parse). */
+/** A rule the person typed that cannot go in, or a settings file that cannot be changed: a refusal of the input, with why. */
+function refusedAsInput<T>(change: () => T): T {
+  try {
+    return change();
+  } catch (error) {
+    if (error instanceof SettingsRuleError || error instanceof SettingsError) throw new RequestError('invalid_input', error.message);
+    throw error;
+  }
+}
+
 function commandOf(call: ToolCallView): string {
   try {
     const args: unknown = JSON.parse(call.arguments);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { auditCsv, auditJson, isoTime, oneLine, type AuditRow } from '../../shared/auditExport';
+import { AuditAction, AuditDecider } from '../../shared/auditTrail';
 import { auditRows } from '../store/auditRows';
 import { openStore } from '../store/store';
 import { CliError, dataDirFrom } from './cliError';
@@ -11,6 +12,9 @@ export async function auditCommand(argv: string[]): Promise<number> {
     options: {
       since: { type: 'string' },
       session: { type: 'string' },
+      tool: { type: 'string' },
+      action: { type: 'string' },
+      by: { type: 'string' },
       json: { type: 'boolean', default: false },
       csv: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
@@ -23,6 +27,9 @@ export async function auditCommand(argv: string[]): Promise<number> {
   }
   if (values.json && values.csv) throw new CliError('Choose one of --json and --csv.');
   const since = values.since === undefined ? undefined : parseSince(values.since, Date.now());
+  const action = values.action === undefined ? undefined : oneOf('--action', AuditAction.options, values.action);
+  const by = values.by === undefined ? undefined : oneOf('--by', AuditDecider.options, values.by);
+  if (values.tool !== undefined && values.tool.trim() === '') throw new CliError('--tool takes a tool name, e.g. run_command.');
 
   const store = openStore(dataDirFrom(values['data-dir']));
   let rows: AuditRow[] | undefined;
@@ -30,6 +37,9 @@ export async function auditCommand(argv: string[]): Promise<number> {
     rows = auditRows(store, {
       ...(values.session !== undefined ? { sessionId: values.session } : {}),
       ...(since !== undefined ? { since } : {}),
+      ...(values.tool !== undefined ? { tool: values.tool.trim() } : {}),
+      ...(action !== undefined ? { action } : {}),
+      ...(by !== undefined ? { by } : {}),
     });
   } finally {
     store.close();
@@ -56,6 +66,14 @@ function textLine(row: AuditRow): string {
     : '';
   const edited = row.edited ? ` (edited by the person${row.proposed !== undefined ? `; proposed: ${oneLine(row.proposed)}` : ''})` : '';
   return `${when}  ${row.sessionId}  ${row.action.padEnd(10)} by ${row.by}${rule}  ${row.tool ?? '-'}: ${oneLine(row.what)}${edited}  [${row.runner !== undefined ? `runner ${row.runner}: ` : ''}${row.project}]`;
+}
+
+/** A flag's value that must be one of `choices`; the error lists them, quoted where they hold a space. */
+function oneOf<T extends string>(flag: string, choices: readonly T[], value: string): T {
+  const found = choices.find((choice) => choice === value.trim());
+  if (found !== undefined) return found;
+  const listed = choices.map((choice) => (choice.includes(' ') ? `"${choice}"` : choice)).join(', ');
+  throw new CliError(`${flag} takes one of ${listed}, not "${value}".`);
 }
 
 /** `--since`: a date or date-time (2026-12-01, 2026-12-01T09:00), or a span back from now (30m, 12h, 7d). */

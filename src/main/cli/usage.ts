@@ -63,7 +63,8 @@ explain  says what the permission engine decides for one tool call, and why, wit
 list     lists the rules remembered from "Allow always".
 revoke   revokes one of them.`;
 
-export const auditUsage = `Usage: tether audit [--since <date>] [--session <id>] [--json | --csv] [--data-dir <dir>]
+export const auditUsage = `Usage: tether audit [--since <date>] [--session <id>] [--tool <name>] [--action <action>] [--by <who>]
+                    [--json | --csv] [--data-dir <dir>]
 
 Lists every permission decision, oldest first: what was asked or run, when, in which session and
 project, and who decided (the person, a rule and where it came from, the managed policy, a hook,
@@ -73,8 +74,13 @@ still waiting are listed as waiting.
 Options:
   --since <date>       only decisions from then on: 2026-12-01, 2026-12-01T09:00, or back from now: 30m, 12h, 7d
   --session <id>       only this session's decisions
+  --tool <name>        only calls of this tool (run_command, edit_file, mcp__github__create_issue…)
+  --action <action>    only allow, deny, waiting or "no sandbox"
+  --by <who>           only what one decided: person, rules, "managed policy", hook, "unleashed mode",
+                       "headless default", "headless --unleashed", policy or "run option"
   --json               one JSON array of the decisions
-  --csv                CSV with a header row (RFC 4180; a field a spreadsheet would run as a formula starts with ')
+  --csv                CSV with a header row (RFC 4180; a field a spreadsheet would run as a formula starts with ');
+                       each row names its session by id and title
   --data-dir <dir>     where sessions are kept (env TETHER_HOME)`;
 
 export const serveUsage = `Usage: tether serve [options]
@@ -84,7 +90,7 @@ token in the address each run. Only 127.0.0.1 listens; from another machine, tun
 (ssh -L <port>:127.0.0.1:<port> <host>) and open the printed address there.
 
 Options:
-  --port <n>           the port (default: any free one)
+  --port <n>           the port (default: the one the last run used, if free, else any free one)
   --remote-runs        accept remote runs (tether run --desk) here, on ws://127.0.0.1:7717
   --desk-host <addr>   where remote runs connect (with --remote-runs); any address but loopback
                        only with TLS: the desk makes its own certificate and prints its fingerprint
@@ -92,7 +98,8 @@ Options:
   --cwd <dir>          a folder to offer as a project (default: the current folder)
   --data-dir <dir>     where sessions are kept (env TETHER_HOME)
 
-Prints the address on stdout; Ctrl+C (or SIGTERM) stops it.`;
+Prints the address on stdout; Ctrl+C (or SIGTERM) stops it. A tab left open from an earlier run says
+the server restarted: paste the new address into it and it carries on where it was.`;
 
 export const deskUsage = `Usage: tether desk tokens create <name> [--data-dir <dir>]
        tether desk tokens revoke <name> [--data-dir <dir>]

@@ -4,7 +4,15 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Handlers, Unsubscribe } from '../../shared/contract';
-import { WireRequest, WS_MAX_FRAME_BYTES, WS_PATH, WS_PROTOCOL, WS_TOKEN_PROTOCOL_PREFIX, type Reply } from '../../shared/hostProtocol';
+import {
+  TOKEN_CHECK_PATH,
+  WireRequest,
+  WS_MAX_FRAME_BYTES,
+  WS_PATH,
+  WS_PROTOCOL,
+  WS_TOKEN_PROTOCOL_PREFIX,
+  type Reply,
+} from '../../shared/hostProtocol';
 import type { EmitEvent } from '../app/appServices';
 import { checkedEvent } from './checkedEvent';
 import { contentSecurityPolicy } from './contentSecurityPolicy';
@@ -116,6 +124,7 @@ export async function startServeHost(options: ServeHostOptions): Promise<ServeHo
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return plain(response, 405, `${request.method} is not served here; only GET and HEAD.`, { ...headers, Allow: 'GET, HEAD' });
     }
+    if (pathname === TOKEN_CHECK_PATH) return answerTokenCheck(request, response);
     await serveFile(pathname, request, response, headers);
   }
 
@@ -156,6 +165,22 @@ export async function startServeHost(options: ServeHostOptions): Promise<ServeHo
       return { status: 503, message: `Too many connections (${limits.maxConnections}); close other Tether tabs and reload.` };
     }
     return null;
+  }
+
+  /**
+   * Whether the page's token holds, so a page refused a WebSocket can tell a restarted server (a new
+   * token) from a dropped network. It says nothing else: the token travels in a header a page of
+   * another origin cannot send (no preflight is answered) and the answer carries no CORS header.
+   */
+  function answerTokenCheck(request: IncomingMessage, response: ServerResponse): void {
+    const presented = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const noStore = { ...headers, 'Cache-Control': 'no-store' };
+    if (presented !== undefined && sameToken(presented)) {
+      response.writeHead(204, noStore);
+      response.end();
+      return;
+    }
+    plain(response, 401, 'This token is not the one tether serve printed this run; open the address it printed.', noStore);
   }
 
   function sameToken(presented: string): boolean {

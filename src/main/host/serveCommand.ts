@@ -7,6 +7,7 @@ import { createAppServices } from '../app/services';
 import { DEFAULT_DESK_LISTEN } from '../app/desk/deskServices';
 import type { CreateAppServices } from '../app/appServices';
 import { startServeHost, type ServeHost } from './serve';
+import { keepServePort, lastServePort } from './servePort';
 
 type Signal = 'SIGINT' | 'SIGTERM';
 
@@ -58,21 +59,28 @@ export async function serveCommand(argv: string[], deps: ServeCommandDeps): Prom
     );
   }
 
+  const dataDir = dataDirFrom(values['data-dir']);
   const services = await (deps.createAppServices ?? createAppServices)({
-    dataDir: dataDirFrom(values['data-dir']),
+    dataDir,
     host: 'serve',
     cwd,
     ...(values['remote-runs'] ? { remoteRuns: { listen } } : {}),
   });
+  const start = (at: number) => startServeHost({ handlers: services.handlers, subscribe: services.subscribe, rendererDir, port: at });
+  // No --port: the port of the last run if it is free, so a tab still open there finds this run.
+  const previous = values.port === undefined ? lastServePort(dataDir) : undefined;
   let host: ServeHost;
   try {
-    host = await startServeHost({ handlers: services.handlers, subscribe: services.subscribe, rendererDir, port });
+    host = await start(previous ?? port).catch((error: unknown) => {
+      if (previous === undefined || !isPortRefusal(error)) throw error;
+      return start(0);
+    });
   } catch (error) {
     await services.close();
-    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-    if (code === 'EADDRINUSE' || code === 'EACCES') throw new CliError(error instanceof Error ? error.message : String(error));
+    if (isPortRefusal(error)) throw new CliError(error instanceof Error ? error.message : String(error));
     throw error;
   }
+  if (values.port === undefined) keepServePort(dataDir, host.port);
 
   stdout.write(`${host.url}\n`);
   if (values['remote-runs']) {
@@ -111,6 +119,11 @@ export async function serveCommand(argv: string[], deps: ServeCommandDeps): Prom
   }
   stderr.write('tether serve: stopped.\n');
   return 0;
+}
+
+function isPortRefusal(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  return code === 'EADDRINUSE' || code === 'EACCES';
 }
 
 function parsePort(value: string | undefined, flag = '--port', lowest = 0): number {

@@ -218,6 +218,18 @@ describe('sources and trust', () => {
     expect(e.evaluate(command('npm test')).action).toBe('ask');
   });
 
+  it('takes a settings rule out by its pattern, and leaves a remembered grant with the same pattern', () => {
+    const e = engine();
+    e.addRule({ pattern: 'run_command(npm test *)', action: 'allow', source: 'user', id: 'g1' });
+    e.addRule({ pattern: 'run_command(npm test *)', action: 'allow', source: 'user' });
+    e.addRule({ pattern: 'run_command(rm *)', action: 'deny', source: 'user' });
+    expect(e.evaluate(command('rm x')).action).toBe('deny');
+    expect(e.removeRule({ pattern: 'run_command(npm test *)', action: 'allow', source: 'user' })).toBe(1);
+    expect(e.evaluate(command('npm test'))).toMatchObject({ action: 'allow', rule: 'run_command(npm test *)' });
+    expect(e.removeRule({ pattern: 'run_command(rm *)', action: 'deny', source: 'user' })).toBe(1);
+    expect(e.evaluate(command('rm x')).action).toBe('ask');
+  });
+
   it('refuses a malformed rule, naming it and its source', () => {
     expect(() => engine([rule('run_command(npm test', 'allow', 'project')])).toThrow(RuleSyntaxError);
     expect(() => engine([rule('run_command(npm test', 'allow', 'project')])).toThrow(/project allow rule/);

@@ -88,7 +88,10 @@ export interface PermissionEngine extends Policy {
   setProjectTrusted(trusted: boolean): void;
   /** Adds a rule (a grant from "Allow always", say). Throws RuleSyntaxError for a rule that cannot be read. */
   addRule(rule: PermissionRule): void;
-  /** Removes the rules with this id, or with this pattern, action and source; returns how many. */
+  /**
+   * Removes the rules with this id, or the ones with this pattern, action and source that came from
+   * a settings file (no id: a remembered grant with the same pattern stays); returns how many.
+   */
   removeRule(which: { id: string } | Pick<PermissionRule, 'pattern' | 'action' | 'source'>): number;
   /** Every rule in force, built-in defaults first, in the order they were given. */
   rules(): PermissionRule[];
@@ -777,7 +780,12 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       compiled = compiled.filter((c) =>
         'id' in which
           ? c.rule.id !== which.id
-          : !(c.rule.pattern === which.pattern && c.rule.action === which.action && c.rule.source === which.source),
+          : !(
+              c.rule.id === undefined &&
+              c.rule.pattern === which.pattern &&
+              c.rule.action === which.action &&
+              c.rule.source === which.source
+            ),
       );
       regroup();
       return before - compiled.length;

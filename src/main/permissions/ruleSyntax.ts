@@ -45,7 +45,10 @@ export class RuleSyntaxError extends Error {
     /** Where the rule came from, e.g. "in /work/app/.tether/settings.json". */
     readonly origin?: string,
   ) {
-    super(`The permission rule ${JSON.stringify(rule)}${origin ? ` ${origin}` : ''} cannot be read: ${problem}.`);
+    // A problem that ends in a question ("did you mean run_command?") takes no full stop after it.
+    super(
+      `The permission rule ${JSON.stringify(rule)}${origin ? ` ${origin}` : ''} cannot be read: ${problem}${/[.?!]$/.test(problem) ? '' : '.'}`,
+    );
   }
 }
 

@@ -33,10 +33,68 @@ export function readJsonFile<T>(file: string, schema: z.ZodType<T>, options: Jso
   return parsed.data;
 }
 
-/** Writes `value` through a temporary file and a rename, so a crash never leaves half a file. */
+/**
+ * Writes `value` through a temporary file and a rename, so a crash never leaves half a file. A file
+ * that is there keeps what its author chose: its indentation (or none), its line endings and final
+ * line break, its permissions, and where it lives when it is a symbolic link (a settings file kept
+ * with one's dotfiles): the file the link leads to is replaced, the link stays.
+ */
 export function writeJsonFile(file: string, value: unknown): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(temporary, file);
+  const target = linkTarget(file);
+  let before: { text: string; mode: number } | undefined;
+  try {
+    before = { text: fs.readFileSync(target, 'utf8'), mode: fs.statSync(target).mode & 0o777 };
+  } catch {
+    // A new file: two spaces, a final line break, readable by its owner only.
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  const temporary = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, jsonText(value, before?.text), { mode: before?.mode ?? 0o600 });
+  if (before) fs.chmodSync(temporary, before.mode);
+  fs.renameSync(temporary, target);
+}
+
+/**
+ * Reads a JSON file, lets `edit` change the value as it was written (keys in the author's order, ones
+ * the schema does not know kept), and writes it back as {@link writeJsonFile} does. The file is
+ * checked against `schema` before and after: a broken file is not overwritten, and a change that would
+ * break it is not written.
+ */
+export function editJsonFile<T>(
+  file: string,
+  schema: z.ZodType<T>,
+  options: JsonFileOptions<T>,
+  edit: (json: Record<string, unknown>) => void,
+): T {
+  readJsonFile(file, schema, options);
+  let json: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  edit(json);
+  const checked = schema.safeParse(json);
+  if (!checked.success) throw options.fail(`would not be usable after this change:\n${z.prettifyError(checked.error)}`);
+  writeJsonFile(file, json);
+  return checked.data;
+}
+
+function linkTarget(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/** `value` as JSON laid out like `like` (the file's text before), else with two spaces. */
+function jsonText(value: unknown, like: string | undefined): string {
+  if (like === undefined) return `${JSON.stringify(value, null, 2)}\n`;
+  // The first indented line says how deep one level is; a file with none was written on one line.
+  const indent = /\n([ \t]+)\S/.exec(like)?.[1] ?? '';
+  const eol = like.includes('\r\n') ? '\r\n' : '\n';
+  const text = JSON.stringify(value, null, indent);
+  return `${eol === '\n' ? text : text.replaceAll('\n', eol)}${/\r?\n$/.test(like) ? eol : ''}`;
 }

@@ -1,12 +1,18 @@
 import type { AuditRow } from '../../shared/auditExport';
-import { auditEntries } from '../../shared/auditTrail';
+import { auditEntries, type AuditAction, type AuditDecider } from '../../shared/auditTrail';
 import type { Store } from './store';
 
-/** Which decisions to list: one session's or every session's, from a time on. */
+/** Which decisions to list: one session's or every session's, from a time on, of one tool, action or decider. */
 export interface AuditFilter {
   sessionId?: string;
   /** Ms since the epoch: decisions before it are left out. */
   since?: number;
+  /** Only calls of this tool, by its exact name. */
+  tool?: string;
+  /** Only this outcome (allow, deny, still waiting, no sandbox). */
+  action?: AuditAction;
+  /** Only what this one decided (the person, the rules, the managed policy, a hook…). */
+  by?: AuditDecider;
 }
 
 /**
@@ -23,7 +29,7 @@ export function auditRows(store: Store, filter: AuditFilter = {}): AuditRow[] | 
     sessions = [session];
   }
   const projects = new Map(store.projects.list().map((project) => [project.id, project.path]));
-  const { since } = filter;
+  const { since, tool, action, by } = filter;
   return sessions
     .flatMap((session) => {
       // A remote run's decisions name its runner, and its repository there stands for the project.
@@ -32,9 +38,16 @@ export function auditRows(store: Store, filter: AuditFilter = {}): AuditRow[] | 
       return auditEntries(store.events.list(session.id)).map((entry) => ({
         ...entry,
         project,
+        sessionTitle: session.title,
         ...(remote ? { runner: remote.runner } : {}),
       }));
     })
-    .filter((row) => since === undefined || row.at >= since)
+    .filter(
+      (row) =>
+        (since === undefined || row.at >= since) &&
+        (tool === undefined || row.tool === tool) &&
+        (action === undefined || row.action === action) &&
+        (by === undefined || row.by === by),
+    )
     .sort((a, b) => a.at - b.at || a.seq - b.seq);
 }

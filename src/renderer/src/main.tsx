@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { keepPlaceInAddress } from './app/pagePlace';
 import './app/theme.css';
 import './app/layout.css';
 import './app/panes.css';
@@ -18,6 +19,7 @@ const schedule = (callback: () => void) => {
 };
 const store = createAppStore({ api, schedule, diffDebounceMs: 300 });
 connectStore(store, api, schedule, api);
+keepPlaceInAddress(store, window);
 void store.getState().init();
 
 createRoot(container).render(

@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/contract';
 import type { SessionEvent } from '../../../shared/events';
 import type { RemoteRunInfo } from '../../../shared/remoteRuns';
-import type { PermissionMode } from '../../../shared/permissions';
+import type { PermissionMode, PermissionRule } from '../../../shared/permissions';
 import type { Core } from '../../core';
 import type { ModelConfig } from '../../model/config';
 import type { PermissionEngine } from '../../permissions/engine';
@@ -150,6 +150,17 @@ export class SessionManager {
     const summary = this.summary(sessionId);
     this.options.emit('sessions:changed', summary);
     return summary;
+  }
+
+  /**
+   * A rule of the person's settings.json was added or taken out: every run in progress follows at
+   * once (a deny added while the agent works holds for its next call); new runs read the file.
+   */
+  applySettingsRule(change: 'add' | 'remove', rule: Pick<PermissionRule, 'pattern' | 'action'>): void {
+    for (const running of this.running.values()) {
+      if (change === 'add') running.engine?.addRule({ ...rule, source: 'user' });
+      else running.engine?.removeRule({ ...rule, source: 'user' });
+    }
   }
 
   isRunning(sessionId: string): boolean {

@@ -36,8 +36,8 @@ export function App() {
         {sidebarFolded ? (
           <SidebarRail />
         ) : (
-          <>
-            <Sidebar ref={sidebar} />
+          // The bar that resizes the sidebar belongs to it, inside its landmark, drawn over its edge.
+          <Sidebar ref={sidebar}>
             <Splitter
               orientation="vertical"
               label="Resize the sidebar"
@@ -48,7 +48,7 @@ export function App() {
               onResize={(width) => setLayout({ sidebarWidth: width })}
               onReset={() => setLayout({ sidebarWidth: undefined })}
             />
-          </>
+          </Sidebar>
         )}
         <MainArea />
       </div>

@@ -14,6 +14,8 @@ export function MainArea() {
   const projectsStatus = useApp((state) => state.projectsStatus);
   const noProjects = useApp((state) => state.projects.length === 0 && Object.keys(state.sessions).length === 0);
   const needsModel = useApp((state) => state.settings !== null && !state.settings.modelConfigured);
+  const connection = useApp((state) => state.connection);
+  const init = useApp((state) => state.init);
 
   if (view === 'settings') return <SettingsScreen />;
   if (view === 'history') return <PermissionHistory />;
@@ -23,6 +25,26 @@ export function MainArea() {
     return (
       <main className="main-area" data-testid="main-loading" aria-busy="true">
         <div className="empty-state">Loading…</div>
+      </main>
+    );
+  }
+  // Nothing could be loaded (the link is down, or its token no longer holds): not a first run, so no welcome.
+  if (projectsStatus === 'error' && noProjects) {
+    return (
+      <main className="main-area" data-testid="main-unloaded">
+        <div className="empty-state">
+          <h2>Nothing loaded yet</h2>
+          {connection === 'tokenRefused' || connection === 'unauthenticated' ? (
+            <p>This page cannot reach Tether without the address tether serve printed. Paste it into this tab’s address bar.</p>
+          ) : (
+            <>
+              <p>Tether’s projects and sessions could not be loaded.</p>
+              <button type="button" onClick={() => void init()}>
+                Try again
+              </button>
+            </>
+          )}
+        </div>
       </main>
     );
   }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { useApp } from '../stores/useApp';
 import { shortcutGroups } from './shortcuts';
+import { KeyHint } from '../ui/KeyHint';
 
 /**
  * The keyboard shortcuts, listed. A modal dialog (it asks nothing, so it may take focus): Esc, the
@@ -36,7 +37,8 @@ export function ShortcutsSheet() {
           <header className="shortcuts-header">
             <h2 id={titleId}>Keyboard shortcuts</h2>
             <button type="button" className="ghost" onClick={() => setOpen(false)} data-testid="shortcuts-close" autoFocus>
-              Close<kbd>Esc</kbd>
+              Close
+              <KeyHint keys="Esc" />
             </button>
           </header>
           {shortcutGroups.map((group) => (

@@ -1,7 +1,8 @@
 import { WS_PATH } from '../../../shared/hostProtocol';
 import { bridgeClient } from './host/bridgeClient';
-import { takeSessionToken, type TokenStorage } from './host/sessionToken';
+import { takeSessionToken, takeTokenFromAddress, type TokenStorage } from './host/sessionToken';
 import { createSocketClient } from './host/socketClient';
+import { checkServeToken } from './host/tokenCheck';
 import type { TetherClient } from './host/tetherClient';
 
 let client: TetherClient | undefined;
@@ -16,11 +17,22 @@ export function getApi(): TetherClient {
 }
 
 function pageSocketClient(): TetherClient {
-  const token = takeSessionToken(window.location, sessionStorageOrNull(), (url) =>
-    window.history.replaceState(window.history.state, '', url),
-  );
+  const storage = sessionStorageOrNull();
+  const replaceAddress = (url: string) => window.history.replaceState(window.history.state, '', url);
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  return createSocketClient({ url: `${scheme}://${window.location.host}${WS_PATH}`, token, WebSocket: window.WebSocket });
+  const client = createSocketClient({
+    url: `${scheme}://${window.location.host}${WS_PATH}`,
+    token: takeSessionToken(window.location, storage, replaceAddress),
+    WebSocket: window.WebSocket,
+    checkToken: (token) => checkServeToken(window.location.origin, token),
+  });
+  // The address a restarted `tether serve` printed, pasted into this tab, changes only the fragment:
+  // the page stays, takes the new token and reconnects where it was.
+  window.addEventListener('hashchange', () => {
+    const token = takeTokenFromAddress(window.location, storage, replaceAddress);
+    if (token !== null) client.useToken(token);
+  });
+  return client;
 }
 
 function sessionStorageOrNull(): TokenStorage | null {

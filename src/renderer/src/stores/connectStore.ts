@@ -56,6 +56,8 @@ function connectionOf(state: LinkState): ConnectionState {
       return 'reconnecting';
     case 'unauthenticated':
       return 'unauthenticated';
+    case 'tokenRefused':
+      return 'tokenRefused';
     case 'closed':
       return 'disconnected';
   }

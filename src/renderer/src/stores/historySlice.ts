@@ -1,14 +1,21 @@
 import type { AuditRow } from '../../../shared/auditExport';
+import type { AuditAction, AuditDecider } from '../../../shared/auditTrail';
 import type { GetState, SetState, StoreDeps } from './appState';
 import type { LoadStatus } from './sessionsSlice';
 import { errorMessage } from '../lib/errorMessage';
 import { sinceTime, type HistorySince } from '../lib/historySince';
 
-/** What the permission history lists: one session's decisions or every session's, from a time on. */
+/** What the permission history lists: one session's decisions or every session's, from a time on, of one tool, action or decider. */
 export interface HistoryFilter {
   /** null: every session. */
   sessionId: string | null;
   since: HistorySince;
+  /** null: every tool. */
+  tool: string | null;
+  /** null: every action. */
+  action: AuditAction | null;
+  /** null: whoever decided. */
+  by: AuditDecider | null;
 }
 
 /** The permission history: every decision the sessions' logs record, as `tether audit` lists them. */
@@ -31,7 +38,7 @@ export function createHistorySlice(deps: StoreDeps, set: SetState, get: GetState
   // Only the latest load may land: a slow answer for an older filter must not replace a newer one.
   let latest = 0;
   return {
-    history: { rows: [], status: 'idle', filter: { sessionId: null, since: 'any' } },
+    history: { rows: [], status: 'idle', filter: { sessionId: null, since: 'any', tool: null, action: null, by: null } },
 
     showHistory(sessionId) {
       set((state) => ({
@@ -55,6 +62,9 @@ export function createHistorySlice(deps: StoreDeps, set: SetState, get: GetState
         const rows = await api.request('audit:list', {
           ...(filter.sessionId !== null ? { sessionId: filter.sessionId } : {}),
           ...(since !== undefined ? { since } : {}),
+          ...(filter.tool !== null ? { tool: filter.tool } : {}),
+          ...(filter.action !== null ? { action: filter.action } : {}),
+          ...(filter.by !== null ? { by: filter.by } : {}),
         });
         if (request !== latest) return;
         set((state) => ({ history: { ...state.history, rows, status: 'ready', error: undefined } }));

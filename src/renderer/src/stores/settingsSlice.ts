@@ -1,4 +1,4 @@
-import type { RuleView, SettingsUpdate, SettingsView } from '../../../shared/contract';
+import type { RuleView, SettingsRuleChange, SettingsRules, SettingsUpdate, SettingsView } from '../../../shared/contract';
 import type { ConnectionTestRequest, ConnectionTestResult, LocalServerView } from '../../../shared/modelSetup';
 import type { GetState, SetState, StoreDeps } from './appState';
 import type { LoadStatus } from './sessionsSlice';
@@ -11,6 +11,12 @@ export interface SettingsSlice {
   settingsError?: string;
   rules: RuleView[];
   rulesStatus: LoadStatus;
+  /** The allow, ask and deny rules of the person's settings.json; null until loaded (or when it could not be). */
+  settingsRules: SettingsRules | null;
+  settingsRulesError?: string;
+  loadSettingsRules(): Promise<void>;
+  /** Adds or takes out a rule of settings.json; resolves with main's refusal (a rule it cannot read, say), or null once it is done. */
+  changeSettingsRule(change: 'add' | 'remove', rule: SettingsRuleChange): Promise<string | null>;
   loadSettings(): Promise<void>;
   /** Returns true once the core has accepted the change; the error is kept for the form otherwise. */
   saveSettings(update: SettingsUpdate): Promise<boolean>;
@@ -29,6 +35,25 @@ export function createSettingsSlice(deps: StoreDeps, set: SetState, get: GetStat
     settingsStatus: 'idle',
     rules: [],
     rulesStatus: 'idle',
+    settingsRules: null,
+
+    async loadSettingsRules() {
+      try {
+        set({ settingsRules: await api.request('settingsRules:list', {}), settingsRulesError: undefined });
+      } catch (error) {
+        set({ settingsRulesError: errorMessage(error) });
+      }
+    },
+
+    async changeSettingsRule(change, rule) {
+      try {
+        const settingsRules = await api.request(change === 'add' ? 'settingsRules:add' : 'settingsRules:remove', rule);
+        set({ settingsRules, settingsRulesError: undefined });
+        return null;
+      } catch (error) {
+        return errorMessage(error);
+      }
+    },
 
     async loadSettings() {
       if (get().settingsStatus !== 'ready') set({ settingsStatus: 'loading' });

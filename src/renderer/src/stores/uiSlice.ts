@@ -1,7 +1,10 @@
 import type { GetState, SetState, StoreDeps } from './appState';
 
-/** Where the window's link to the core stands (always 'connected' inside Electron). */
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'unauthenticated';
+/**
+ * Where the window's link to the core stands (always 'connected' inside Electron). `tokenRefused`:
+ * `tether serve` restarted and no longer takes this page's token; the page needs the new address.
+ */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'unauthenticated' | 'tokenRefused';
 
 export interface Toast {
   id: number;
@@ -22,7 +25,10 @@ export interface UiSlice {
   diffLayout: 'side' | 'inline';
   /** Loads what every screen needs: projects, sessions, the inbox and settings. */
   init(): Promise<void>;
-  /** After the link to the core comes back: catch up on everything missed. */
+  /**
+   * After the link to the core comes back, or opens with a new token: catch up on everything missed,
+   * and load what `init` could not (a page reloaded while its token no longer held loaded nothing).
+   */
   resync(): Promise<void>;
   selectSession(sessionId: string | null): void;
   startDraft(projectId: string): void;
@@ -68,6 +74,10 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
         state.loadSessions(),
         state.refreshInbox(),
         state.resyncLogs(),
+        state.loadSettings(),
+        state.loadUpdate(),
+        // Sizes the person set meanwhile win over the saved ones (loadLayout keeps them).
+        state.loadLayout(),
         selected ? state.refreshDiff(selected) : Promise.resolve(),
       ]);
     },
@@ -87,6 +97,7 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
       set({ view: 'settings' });
       void get().loadSettings();
       void get().loadRules();
+      void get().loadSettingsRules();
       void get().loadMcpServers();
     },
 

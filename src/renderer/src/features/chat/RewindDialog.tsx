@@ -6,6 +6,7 @@ import { useApp } from '../../stores/useApp';
 import { trapFocus } from '../permission/trapFocus';
 import './rewind.css';
 import './autonomy.css';
+import { KeyHint } from '../../ui/KeyHint';
 
 /** What the rewind does to each file: put back one removed since, remove one made since, or revert it. */
 const fileEffect: Record<FileChange['status'], string> = { added: 'restored', deleted: 'removed', modified: 'reverted' };
@@ -116,7 +117,7 @@ function RewindDialogBody() {
                   />
                   <span>
                     {choice.label}
-                    <kbd>{choice.key.toUpperCase()}</kbd>
+                    <KeyHint keys={choice.key.toUpperCase()} />
                     <span className="faint rewind-choice-hint"> {choice.hint}</span>
                   </span>
                 </label>
@@ -134,10 +135,11 @@ function RewindDialogBody() {
         <div className="dialog-actions">
           <button type="button" className="primary" disabled={!canRewind} data-testid="rewind-confirm" onClick={rewind}>
             {busy === 'rewind' ? 'Rewinding…' : 'Rewind'}
-            <kbd>Enter</kbd>
+            <KeyHint keys="Enter" />
           </button>
           <button type="button" disabled={busy === 'rewind'} data-testid="rewind-cancel" onClick={closeRewind}>
-            Cancel<kbd>Esc</kbd>
+            Cancel
+            <KeyHint keys="Esc" />
           </button>
           <span className="faint rewind-undo-hint">You can undo a rewind.</span>
         </div>

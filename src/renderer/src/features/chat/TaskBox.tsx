@@ -106,9 +106,9 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mention
           placeholder={placeholder}
           autoFocus={autoFocus}
           value={text}
-          role={mentions ? 'combobox' : undefined}
+          // A textarea stays a (multi-line) textbox: ARIA's combobox is a one-line input. The list it
+          // completes from is tied to it by aria-controls and aria-activedescendant, which a textbox takes.
           aria-autocomplete={mentions ? 'list' : undefined}
-          aria-expanded={mentions ? completion.open : undefined}
           aria-controls={completion.open ? listId : undefined}
           aria-activedescendant={completion.open ? `${listId}-${completion.active}` : undefined}
           onChange={(event) => {

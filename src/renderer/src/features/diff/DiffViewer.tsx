@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import * as monaco from 'monaco-editor';
 import './monacoEnvironment';
 import type { FileDiff } from '../../../../shared/contract';
+import { DIFF_THEME_DARK, DIFF_THEME_LIGHT, diffThemes } from './diffThemes';
 
 /** A line to bring into view (a hunk picked in the list); `key` makes picking the same line again count. */
 export interface RevealLine {
@@ -43,8 +44,20 @@ function knownLanguage(id: string): string {
   return id && monaco.languages.getLanguages().some((language) => language.id === id) ? id : 'plaintext';
 }
 
+for (const [name, theme] of Object.entries(diffThemes)) monaco.editor.defineTheme(name, theme);
+
+/**
+ * The names a screen reader gives each side's text box. Monaco's diff editor gives its sides their
+ * labels again from every `updateOptions` call, and an empty one when the call has none: every call
+ * carries these.
+ */
+const sideLabels = {
+  originalAriaLabel: 'Before the session’s changes (read-only)',
+  modifiedAriaLabel: 'With the session’s changes (read-only)',
+} as const;
+
 function themeNow(): string {
-  return window.matchMedia(darkQuery).matches ? 'vs-dark' : 'vs';
+  return window.matchMedia(darkQuery).matches ? DIFF_THEME_DARK : DIFF_THEME_LIGHT;
 }
 
 /**
@@ -84,6 +97,7 @@ export default function DiffViewer({
       renderSideBySide: layout === 'side',
       useInlineViewWhenSpaceIsLimited: false,
       theme: themeNow(),
+      ...sideLabels,
       fontSize: 12,
       minimap: { enabled: false },
       scrollBeyondLastLine: false,
@@ -164,7 +178,7 @@ export default function DiffViewer({
   }, [diff]);
 
   useEffect(() => {
-    editor.current?.updateOptions({ renderSideBySide: layout === 'side' });
+    editor.current?.updateOptions({ ...sideLabels, renderSideBySide: layout === 'side' });
   }, [layout]);
 
   // The revert arrows follow the server's hunks (what a revert undoes), not Monaco's own diff.

@@ -140,7 +140,7 @@ const HistoryRow = memo(function HistoryRow({
       </td>
       <td className="col-session" title={`${row.sessionId}\n${row.project}`}>
         <button type="button" className="link-button history-line" onClick={() => onOpenSession(row.sessionId)}>
-          {sessionTitle || row.sessionId}
+          {sessionTitle || row.sessionTitle || row.sessionId}
         </button>
         <span className="history-line faint">{projectName}</span>
       </td>

@@ -1,5 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { auditCsv, auditJson } from '../../../../shared/auditExport';
+import { AuditAction, AuditDecider } from '../../../../shared/auditTrail';
+import { BUILTIN_TOOL_NAMES } from '../../../../shared/toolCatalog';
 import type { HistorySince } from '../../lib/historySince';
 import { useApp } from '../../stores/useApp';
 import { Icon } from '../../ui/Icon';
@@ -34,6 +36,17 @@ export function PermissionHistory() {
   const { filter, rows, status } = history;
   const day = filter.since.startsWith('day:') ? filter.since.slice(4) : undefined;
   const known = sessionChoices.some((choice) => choice.startsWith(`${filter.sessionId}\n`));
+  // The built-in tools, and any other (an MCP tool) the list or the filter names.
+  const toolChoices = [
+    ...new Set([...BUILTIN_TOOL_NAMES, ...rows.flatMap((row) => (row.tool ? [row.tool] : [])), ...(filter.tool ? [filter.tool] : [])]),
+  ];
+  const narrowed = [
+    filter.tool !== null && `of ${filter.tool}`,
+    filter.action !== null && `with the action ${filter.action}`,
+    filter.by !== null && `decided by ${filter.by}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 
   function handleSince(value: string) {
     setFilter({ since: value === 'day' ? `day:${localDay(new Date())}` : (value as HistorySince) });
@@ -54,6 +67,27 @@ export function PermissionHistory() {
     >
       <header className="history-header">
         <h1 id="history-title">Permission history</h1>
+        {/* The exports write what the filters below list. */}
+        <span className="history-exports">
+          <button
+            type="button"
+            data-testid="history-export-json"
+            disabled={status !== 'ready'}
+            title="Download what is listed, as tether audit --json prints it"
+            onClick={() => handleExport('json')}
+          >
+            Export JSON
+          </button>
+          <button
+            type="button"
+            data-testid="history-export-csv"
+            disabled={status !== 'ready'}
+            title="Download what is listed, as tether audit --csv prints it"
+            onClick={() => handleExport('csv')}
+          >
+            Export CSV
+          </button>
+        </span>
         <button type="button" className="ghost" data-testid="history-close" onClick={showMain}>
           Close
         </button>
@@ -102,6 +136,51 @@ export function PermissionHistory() {
             onChange={(event) => event.target.value && setFilter({ since: `day:${event.target.value}` })}
           />
         )}
+        <label>
+          <span>Tool</span>
+          <select
+            data-testid="history-filter-tool"
+            value={filter.tool ?? ''}
+            onChange={(event) => setFilter({ tool: event.target.value || null })}
+          >
+            <option value="">Any tool</option>
+            {toolChoices.map((tool) => (
+              <option key={tool} value={tool}>
+                {tool}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Action</span>
+          <select
+            data-testid="history-filter-action"
+            value={filter.action ?? ''}
+            onChange={(event) => setFilter({ action: AuditAction.safeParse(event.target.value).data ?? null })}
+          >
+            <option value="">Any action</option>
+            {AuditAction.options.map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Decided by</span>
+          <select
+            data-testid="history-filter-by"
+            value={filter.by ?? ''}
+            onChange={(event) => setFilter({ by: AuditDecider.safeParse(event.target.value).data ?? null })}
+          >
+            <option value="">Anyone</option>
+            {AuditDecider.options.map((by) => (
+              <option key={by} value={by}>
+                {by}
+              </option>
+            ))}
+          </select>
+        </label>
         <button
           type="button"
           className="ghost icon-button"
@@ -111,25 +190,6 @@ export function PermissionHistory() {
           onClick={() => void loadHistory()}
         >
           <Icon name="refresh" />
-        </button>
-        <span className="spacer" />
-        <button
-          type="button"
-          data-testid="history-export-json"
-          disabled={status !== 'ready'}
-          title="Download what is listed, as tether audit --json prints it"
-          onClick={() => handleExport('json')}
-        >
-          Export JSON
-        </button>
-        <button
-          type="button"
-          data-testid="history-export-csv"
-          disabled={status !== 'ready'}
-          title="Download what is listed, as tether audit --csv prints it"
-          onClick={() => handleExport('csv')}
-        >
-          Export CSV
         </button>
       </div>
       {status === 'error' ? (
@@ -142,8 +202,9 @@ export function PermissionHistory() {
       ) : status === 'ready' && rows.length === 0 ? (
         <p className="faint history-note" data-testid="history-empty">
           No decisions recorded{filter.sessionId !== null ? ' in this session' : ''}
-          {filter.since !== 'any' ? ' in this time' : ''}. Each question answered, and each call a rule, a hook or the mode allowed or
-          denied, is listed here.
+          {filter.since !== 'any' ? ' in this time' : ''}
+          {narrowed ? ` ${narrowed}` : ''}. Each question answered, and each call a rule, a hook or the mode allowed or denied, is listed
+          here.
         </p>
       ) : status !== 'ready' && rows.length === 0 ? (
         <p className="faint history-note">Loading…</p>

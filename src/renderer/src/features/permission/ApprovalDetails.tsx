@@ -9,6 +9,7 @@ import { EditPreview } from './EditPreview';
 import { ScriptRuns } from './ScriptRuns';
 import { LongText } from './LongText';
 import { WhyItAsks } from './WhyItAsks';
+import { KeyHint } from '../../ui/KeyHint';
 
 /**
  * Exactly what will happen if the person allows it: the whole command (never cut), its parts as
@@ -116,7 +117,7 @@ function Heading({ edit, children }: { edit: ArgEdit | undefined; children: Reac
       {edit && !edit.editing && (
         <button type="button" className="ghost edit-button" data-testid="permission-edit" aria-keyshortcuts="E" onClick={edit.onStart}>
           Edit {edit.field.label}
-          <kbd>E</kbd>
+          <KeyHint keys="E" />
         </button>
       )}
     </div>

@@ -25,6 +25,7 @@ import { useAnswerPlacement } from './answerPlacement';
 import { useDraftJudgement, type DraftJudgement } from './useDraftJudgement';
 import type { ApprovalView } from '../../../../shared/session';
 import './permission.css';
+import { KeyHint } from '../../ui/KeyHint';
 
 /** What the hint says when a key or a click was not taken, so a person who pressed one knows why. */
 const refusalNotes: Record<Refusal, string> = {
@@ -363,7 +364,8 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
             </span>
             {hasNext && (
               <button type="button" className="ghost" data-testid="permission-next" aria-keyshortcuts="N" onClick={goToNext}>
-                Next<kbd>N</kbd>
+                Next
+                <KeyHint keys="N" />
               </button>
             )}
           </span>
@@ -462,14 +464,14 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
           data-testid="permission-deny"
           data-answer="deny"
           data-default={safeDefault || undefined}
-          aria-label="Deny"
           aria-keyshortcuts={safeDefault ? 'D Enter' : 'D'}
           aria-disabled={placement.armed ? undefined : true}
           disabled={answering}
           onClick={(event) => mayClick(event) && deny()}
         >
-          Deny<kbd>D</kbd>
-          {safeDefault && <kbd>Enter</kbd>}
+          Deny
+          <KeyHint keys="D" />
+          {safeDefault && <KeyHint keys="Enter" />}
         </button>
         <span className="spacer" />
         {offered !== undefined && (
@@ -477,14 +479,14 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
             type="button"
             data-testid="permission-allow-always"
             data-answer="always"
-            aria-label="Allow always"
             aria-keyshortcuts="Shift+A"
             aria-disabled={placement.armed ? undefined : true}
             title={changed ? 'Creates the rule shown for your version' : undefined}
             disabled={answering || !rule.trim() || outcome.kind === 'invalid'}
             onClick={(event) => mayClick(event, true) && allowAlways()}
           >
-            Allow always<kbd>⇧A</kbd>
+            Allow always
+            <KeyHint keys="⇧A" />
           </button>
         )}
         <button
@@ -493,7 +495,6 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
           data-testid="permission-allow-once"
           data-answer="once"
           data-edited={changed}
-          aria-label={changed ? 'Allow edited once' : 'Allow once'}
           aria-keyshortcuts={editing ? 'A Enter Control+Enter Meta+Enter' : safeDefault ? 'A' : 'A Enter'}
           aria-disabled={placement.armed ? undefined : true}
           title={refusedByRule ? 'A rule refuses your version: change it, undo your changes, or deny' : undefined}
@@ -501,8 +502,8 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
           onClick={(event) => mayClick(event) && allowOnce()}
         >
           {changed ? 'Allow edited once' : 'Allow once'}
-          <kbd>A</kbd>
-          {!safeDefault && <kbd>Enter</kbd>}
+          <KeyHint keys="A" />
+          {!safeDefault && <KeyHint keys="Enter" />}
         </button>
       </footer>
     </div>

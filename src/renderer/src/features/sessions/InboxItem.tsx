@@ -37,19 +37,28 @@ export function InboxItem({ entry }: { entry: PendingApproval }) {
         title="Open this request in its session"
         onClick={() => openApproval(entry, { reach: true })}
       >
-        <span className="inbox-line">
-          {approval && <span className="mono inbox-tool">{approval.tool}</span>}
-          <span className="inbox-summary">{approval?.summary ?? 'Loading the request…'}</span>
+        {/* What is asked comes first and wraps to two lines (a narrow sidebar cut it to "echo hi > /…"); all of it is the title. */}
+        <span
+          className={`inbox-summary${approval?.tool === 'run_command' ? ' mono' : ''}`}
+          title={approval?.summary}
+          data-testid="inbox-summary"
+        >
+          {approval?.summary ?? 'Loading the request…'}
         </span>
         <span className="inbox-meta faint">
           {riskWords && <span className="inbox-risk">{riskWords}</span>}
+          <span className="inbox-age">{formatAge(entry.askedAt, now)}</span>
+        </span>
+        <span className="inbox-meta faint">
+          {approval && <span className="mono inbox-tool">{approval.tool}</span>}
           {runner && (
             <span className="inbox-runner" data-testid="inbox-runner">
               {runner}
             </span>
           )}
-          <span className="inbox-session">{sessionTitle}</span>
-          <span>{formatAge(entry.askedAt, now)}</span>
+          <span className="inbox-session" title={sessionTitle}>
+            {sessionTitle}
+          </span>
         </span>
       </button>
     </li>

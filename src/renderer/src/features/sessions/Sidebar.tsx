@@ -1,4 +1,4 @@
-import type { Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../../stores/useApp';
 import { selectProjectSessions } from '../../stores/selectors';
@@ -10,7 +10,7 @@ import { RemoteRuns } from './RemoteRuns';
 import { SessionList } from './SessionList';
 
 /** Projects, their sessions with their state, and the inbox of everything waiting for the person. */
-export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
+export function Sidebar({ ref, children }: { ref?: Ref<HTMLElement>; children?: ReactNode }) {
   const projects = useApp((state) => state.projects);
   // A remote run has no project here either; it is listed under its runner (RemoteRuns).
   const orphans = useApp(useShallow((state) => selectProjectSessions(state, null).filter((session) => !session.remote)));
@@ -96,6 +96,7 @@ export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
         <RemoteRuns />
         {sessionsStatus === 'error' && <p className="sidebar-note error-text">Could not load the sessions.</p>}
       </div>
+      {children}
     </nav>
   );
 }

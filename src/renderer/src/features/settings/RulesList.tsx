@@ -47,11 +47,11 @@ export function RulesList() {
           <tbody>
             {rules.map((rule) => (
               <tr key={rule.id} data-testid="rule-item" data-rule-id={rule.id}>
-                <td className="mono">{rule.pattern}</td>
+                <td className="mono rule-pattern">{rule.pattern}</td>
                 <td className={`rule-action rule-${rule.action}`}>{rule.action}</td>
                 <td>{where(rule.scope, rule.projectId, rule.sessionId)}</td>
                 <td className="faint">{new Date(rule.createdAt).toLocaleString()}</td>
-                <td>
+                <td className="rule-button">
                   <button
                     type="button"
                     data-testid="rule-revoke"

@@ -1,6 +1,7 @@
 import { useApp } from '../../stores/useApp';
 import { SettingsForm } from './SettingsForm';
 import { RulesList } from './RulesList';
+import { SettingsRulesList } from './SettingsRulesList';
 import { McpServersList } from './McpServersList';
 import { SandboxSettings } from './SandboxSettings';
 import { ProjectDefaults } from './ProjectDefaults';
@@ -42,6 +43,7 @@ export function SettingsScreen() {
           <p className="faint">Loading the settings…</p>
         )}
         <ProjectDefaults />
+        <SettingsRulesList />
         <RulesList />
         <McpServersList />
         <SandboxSettings />

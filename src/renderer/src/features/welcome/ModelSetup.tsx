@@ -28,11 +28,19 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
   const [deadAddress, setDeadAddress] = useState<ConnectionTestResult | null>(null);
   const connection = useConnectionTest();
   const form = useRef<HTMLFormElement>(null);
+  const warning = useRef<HTMLDivElement>(null);
 
   // The form opens below the providers: bring it into view, as far as it needs.
   useEffect(() => {
     if (chosen) form.current?.scrollIntoView?.({ block: 'nearest' });
   }, [chosen]);
+
+  // The warning for an address that does not answer, and its choices, open below the fold of a small
+  // window: bring them into view, where the person who just pressed Use is looking. Focus stays where
+  // it is, so a second press of Enter does not use a dead address.
+  useEffect(() => {
+    if (deadAddress) warning.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [deadAddress]);
 
   useEffect(() => {
     let live = true;
@@ -204,7 +212,7 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
             />
           </label>
           {deadAddress && (
-            <div className="dead-url-warning" role="alert" data-testid="setup-dead-url">
+            <div ref={warning} className="dead-url-warning" role="alert" data-testid="setup-dead-url">
               <span>
                 <strong>{baseUrl.trim()} does not answer as a model server.</strong> Sessions will fail until it does.
               </span>

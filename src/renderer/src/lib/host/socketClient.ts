@@ -9,12 +9,18 @@ import {
 } from '../../../../shared/hostProtocol';
 import { RequestError } from '../../../../shared/requestError';
 import type { ConnectionState, TetherClient } from './tetherClient';
+import type { TokenCheck } from './tokenCheck';
 
 /**
  * The contract over `tether serve`'s WebSocket, for a browser tab. It reconnects with backoff after
  * a drop; a request made while disconnected waits (up to `queueTimeoutMs`) and goes out on
  * reconnect. A request already sent when the link dropped is not sent again: it may have run, so
  * it fails and says so (a second `session:start` would start a second session).
+ *
+ * A browser does not say why a WebSocket was refused, so when one closes before it opened the
+ * client asks the server (`checkToken`) whether its token still holds. A server that answers and
+ * refuses it restarted with a new token: retrying cannot help, so the client stops and says so
+ * until the page hands it the new token (`useToken`, from the address the person pastes).
  */
 
 /**
@@ -46,9 +52,13 @@ export interface SocketClientOptions {
   maxRetryMs?: number;
   /** For the retry jitter; tests pin it. */
   random?: () => number;
+  /** Asks the server whether a token still holds; without it, a refused connection is retried like a drop. */
+  checkToken?: (token: string) => Promise<TokenCheck>;
 }
 
 export interface SocketClient extends TetherClient {
+  /** Connects with another token (the page was given the address of a restarted server); the old link is dropped. */
+  useToken(token: string): void;
   /** Closes the connection for good; waiting requests fail. */
   close(): void;
 }
@@ -69,13 +79,15 @@ interface Queued extends Waiting {
 
 export function createSocketClient({
   url,
-  token,
+  token: firstToken,
   WebSocket,
   queueTimeoutMs = 20_000,
   firstRetryMs = 250,
   maxRetryMs = 10_000,
   random = Math.random,
+  checkToken,
 }: SocketClientOptions): SocketClient {
+  let token = firstToken;
   const sent = new Map<number, Waiting>();
   const queue: Queued[] = [];
   const eventListeners = new Map<EventName, Set<(payload: never) => void>>();
@@ -86,6 +98,8 @@ export function createSocketClient({
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let failedAttempts = 0;
   let hasOpened = false;
+  /** The page took a new token since the last open: what it loaded before may have failed. */
+  let tokenChanged = false;
   let nextId = 1;
 
   function setState(next: ConnectionState): void {
@@ -94,21 +108,25 @@ export function createSocketClient({
   }
 
   function connect(): void {
-    if (token === null || state.status === 'closed') return;
+    if (token === null || state.status === 'closed' || state.status === 'tokenRefused') return;
     if (state.status !== 'connecting') setState({ status: 'connecting' });
+    const presented = token;
     let current: SocketLike;
     try {
-      current = new WebSocket(url, [WS_PROTOCOL, `${WS_TOKEN_PROTOCOL_PREFIX}${token}`]);
+      current = new WebSocket(url, [WS_PROTOCOL, `${WS_TOKEN_PROTOCOL_PREFIX}${presented}`]);
     } catch (error) {
       console.error('tether: could not open a WebSocket', error);
       retry();
       return;
     }
     socket = current;
+    let opened = false;
     current.onopen = () => {
       if (socket !== current) return;
-      const reconnected = hasOpened;
+      opened = true;
+      const reconnected = hasOpened || tokenChanged;
       hasOpened = true;
+      tokenChanged = false;
       failedAttempts = 0;
       setState({ status: 'open' });
       for (const request of queue.splice(0)) {
@@ -123,23 +141,48 @@ export function createSocketClient({
     current.onclose = () => {
       if (socket !== current) return;
       socket = null;
-      for (const [id, request] of sent) {
-        sent.delete(id);
-        request.reject(
-          new RequestError(
-            'failed',
-            `The connection to tether serve dropped before it answered ${request.name}, so it may or may not have happened. Check, then try again if needed.`,
-          ),
-        );
+      failSent();
+      if (opened || !checkToken) {
+        retry();
+        return;
       }
-      retry();
+      // Refused before it opened: a server that is down, busy, or that no longer takes this token.
+      void checkToken(presented).then(
+        (verdict) => {
+          if (token !== presented || state.status === 'closed') return;
+          if (verdict === 'refused') refuseToken();
+          else retry();
+        },
+        () => retry(),
+      );
     };
     // A failed connection is followed by a close event, which does the retrying.
     current.onerror = () => {};
   }
 
+  function failSent(): void {
+    for (const [id, request] of sent) {
+      sent.delete(id);
+      request.reject(
+        new RequestError(
+          'failed',
+          `The connection to tether serve dropped before it answered ${request.name}, so it may or may not have happened. Check, then try again if needed.`,
+        ),
+      );
+    }
+  }
+
+  /** The server is up and refuses this token: it restarted. Nothing waits for a link that cannot come. */
+  function refuseToken(): void {
+    setState({ status: 'tokenRefused' });
+    for (const request of queue.splice(0)) {
+      clearTimeout(request.timer);
+      request.reject(tokenRefusedError(request.name));
+    }
+  }
+
   function retry(): void {
-    if (state.status === 'closed') return;
+    if (state.status === 'closed' || state.status === 'tokenRefused') return;
     failedAttempts += 1;
     const ceiling = Math.min(maxRetryMs, firstRetryMs * 2 ** Math.min(failedAttempts - 1, 16));
     // Jitter, so a restarted server is not met by every tab at the same instant.
@@ -198,6 +241,7 @@ export function createSocketClient({
       }
       if (state.status === 'closed')
         return Promise.reject(new RequestError('failed', `The connection to Tether was closed; reload the page to send ${name}.`));
+      if (state.status === 'tokenRefused') return Promise.reject(tokenRefusedError(name));
 
       const id = nextId++;
       let frame: string;
@@ -246,6 +290,20 @@ export function createSocketClient({
 
     connection: () => state,
 
+    useToken(next) {
+      if (state.status === 'closed' || next === token) return;
+      token = next;
+      tokenChanged = true;
+      failedAttempts = 0;
+      clearTimeout(retryTimer);
+      const old = socket;
+      socket = null;
+      failSent();
+      old?.close(1000, 'the page took a new token');
+      setState({ status: 'connecting' });
+      connect();
+    },
+
     onConnectionChange(listener) {
       connectionListeners.add(listener);
       return () => {
@@ -278,6 +336,13 @@ export function createSocketClient({
       }
     },
   };
+}
+
+function tokenRefusedError(name: string): RequestError {
+  return new RequestError(
+    'failed',
+    `tether serve restarted, so this page's access token no longer works and ${name} was not sent. Paste the new address it printed into this tab.`,
+  );
 }
 
 function safely(call: () => void, what: string): void {

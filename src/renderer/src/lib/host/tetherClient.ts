@@ -2,14 +2,16 @@ import type { TetherApi, Unsubscribe } from '../../../../shared/contract';
 
 /**
  * Where the link to the host stands. In Electron it is always `open`; under `tether serve` the
- * WebSocket can drop and come back (`reconnecting` counts the failed tries), and a page opened
- * without the token printed by `tether serve` stays `unauthenticated`.
+ * WebSocket can drop and come back (`reconnecting` counts the failed tries), a page opened without
+ * the token printed by `tether serve` stays `unauthenticated`, and one whose token the server no
+ * longer takes (it restarted, with a new token) is `tokenRefused` until it is given the new one.
  */
 export type ConnectionState =
   | { status: 'connecting' }
   | { status: 'open' }
   | { status: 'reconnecting'; failedAttempts: number; retryInMs: number }
   | { status: 'unauthenticated' }
+  | { status: 'tokenRefused' }
   | { status: 'closed' };
 
 /**
@@ -20,8 +22,9 @@ export interface TetherClient extends TetherApi {
   connection(): ConnectionState;
   onConnectionChange(listener: (state: ConnectionState) => void): Unsubscribe;
   /**
-   * Called when a dropped connection is back. Events sent meanwhile were missed: a store refetches
-   * what it shows (`session:events` from its lastSeq, the lists) here.
+   * Called when the link opens again after it was down, or opens with a new token the page took.
+   * Events sent meanwhile were missed and requests made meanwhile may have failed: a store
+   * refetches what it shows (`session:events` from its lastSeq, the lists) here.
    */
   onReconnect(listener: () => void): Unsubscribe;
 }
