@@ -13,7 +13,9 @@ import { removeTempDirs, tempDir } from './support/tempDirs';
  */
 
 const root = path.resolve(import.meta.dirname, '..');
-const config = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as IConfiguration;
+const load = (file: string) => createRequire(import.meta.url)(path.join(root, file)) as IConfiguration;
+const config = load('.dependency-cruiser.cjs');
+const folderConfig = load('.dependency-cruiser.folders.cjs');
 
 afterAll(removeTempDirs);
 
@@ -24,15 +26,15 @@ interface Violation {
 }
 
 /** Writes `files` (path -> source) into a fresh folder and cruises its src/ with the repository's rules. */
-async function violationsIn(files: Record<string, string>): Promise<Violation[]> {
+async function violationsIn(files: Record<string, string>, rules: IConfiguration = config): Promise<Violation[]> {
   const dir = tempDir('tether-layers-');
   for (const [file, source] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), source);
   }
   // The repository's options, but not its tsconfig: the made-up tree has none (and needs none).
-  const { tsConfig: _tsConfig, ...options } = config.options ?? {};
-  const result = await cruise(['src'], { ...options, baseDir: dir, validate: true, ruleSet: { forbidden: config.forbidden ?? [] } });
+  const { tsConfig: _tsConfig, ...options } = rules.options ?? {};
+  const result = await cruise(['src'], { ...options, baseDir: dir, validate: true, ruleSet: { forbidden: rules.forbidden ?? [] } });
   const output = result.output as ICruiseResult;
   return output.summary.violations
     .map((violation) => ({ rule: violation.rule.name, from: violation.from, to: violation.to }))
@@ -140,15 +142,44 @@ describe('the layers check (.dependency-cruiser.cjs)', () => {
         ...library('electron'),
         ...library('node-pty'),
         'src/main/store/sqlite/database.ts': "import Database from 'better-sqlite3';\nexport const db = Database;\n",
+        'src/main/store/eventLog.ts': "import Database from 'better-sqlite3';\nexport const log = Database;\n",
         'src/main/tools/runCommand.ts': "import { spawn } from 'node-pty';\nexport const run = spawn;\n",
         'src/main/app/services.ts':
           "import { app } from 'electron';\nimport Database from 'better-sqlite3';\nexport const services = [app, Database];\n",
         'src/main/index.ts': "import { app } from 'electron';\nexport const main = app;\n",
       }),
     ).toEqual([
-      { rule: 'better-sqlite3 outside store/', from: 'src/main/app/services.ts', to: 'node_modules/better-sqlite3/index.js' },
+      { rule: 'better-sqlite3 outside store/sqlite/', from: 'src/main/app/services.ts', to: 'node_modules/better-sqlite3/index.js' },
+      { rule: 'better-sqlite3 outside store/sqlite/', from: 'src/main/store/eventLog.ts', to: 'node_modules/better-sqlite3/index.js' },
       { rule: 'electron outside the Electron layer', from: 'src/main/app/services.ts', to: 'node_modules/electron/index.js' },
       { rule: 'node-pty outside terminal/pty.ts', from: 'src/main/tools/runCommand.ts', to: 'node_modules/node-pty/index.js' },
+    ]);
+  });
+
+  it('refuses two folders of one layer that import each other, but not a test that imports its helpers', async () => {
+    const violations = await violationsIn(
+      {
+        // The two cycles the lint once let through: terminal <-> workspace (base) and host <-> cli.
+        'src/main/terminal/pty.ts': "import { searchPath } from '../workspace/programSearchPath';\nexport const pty = searchPath;\n",
+        'src/main/workspace/programSearchPath.ts': empty.replace('value', 'searchPath'),
+        'src/main/workspace/git.ts': "import { environment } from '../terminal/commandEnvironment';\nexport const git = environment;\n",
+        'src/main/terminal/commandEnvironment.ts': empty.replace('value', 'environment'),
+        'src/main/host/serveCommand.ts': "import { CliError } from '../cli/cliError';\nexport const serve = CliError;\n",
+        'src/main/cli/cliError.ts': empty.replace('value', 'CliError'),
+        'src/main/cli/tether.ts': "import { serve } from '../host/serveCommand';\nexport const tether = serve;\n",
+        // One way only, and a test reaching its helpers (which reach back): neither is a cycle.
+        'src/main/tools/execute.ts': "import { git } from '../workspace/git';\nexport const run = git;\n",
+        'src/main/store/store.test.ts': "import { helper } from '../../../test/support/helper';\nexport const t = helper;\n",
+        'test/support/helper.ts':
+          "import { run } from '../../src/main/tools/execute';\nimport { pty } from '../../src/main/terminal/pty';\nexport const helper = [run, pty];\n",
+      },
+      folderConfig,
+    );
+    expect(violations).toEqual([
+      { rule: 'folder cycle', from: 'src/main/cli', to: 'src/main/host' },
+      { rule: 'folder cycle', from: 'src/main/host', to: 'src/main/cli' },
+      { rule: 'folder cycle', from: 'src/main/terminal', to: 'src/main/workspace' },
+      { rule: 'folder cycle', from: 'src/main/workspace', to: 'src/main/terminal' },
     ]);
   });
 
@@ -156,6 +187,7 @@ describe('the layers check (.dependency-cruiser.cjs)', () => {
     const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.lint).toContain('npm run lint:layers');
     expect(scripts['lint:layers']).toContain('--config .dependency-cruiser.cjs');
+    expect(scripts['lint:layers']).toContain('--config .dependency-cruiser.folders.cjs');
     expect(scripts.test).toContain('npm run lint');
   });
 });

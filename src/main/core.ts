@@ -20,7 +20,7 @@ import { createSessionPermissions, permissionDefaults, type SessionPermissions }
 import type { GrantKeeper } from './permissions/grant';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
-import { commandEnvironment } from './terminal/commandEnvironment';
+import { commandEnvironment } from './workspace/commandEnvironment';
 import { effectiveLimits } from './terminal/commandLimits';
 import { avoidInProgramSearchPath, withCommandSearchPath } from './workspace/programSearchPath';
 import { SessionHooks } from './hooks/sessionHooks';

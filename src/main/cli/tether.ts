@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./deskCommand')).deskCommand(rest);
     case 'serve':
       // The renderer is built beside this entry (out/main/cli.js -> out/renderer); the command's own module is a chunk deeper.
-      return (await import('../host/serveCommand')).serveCommand(rest, { rendererDir: path.join(import.meta.dirname, '..', 'renderer') });
+      return (await import('./serveCommand')).serveCommand(rest, { rendererDir: path.join(import.meta.dirname, '..', 'renderer') });
     case undefined:
     case 'help':
     case '--help':

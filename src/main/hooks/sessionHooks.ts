@@ -20,7 +20,7 @@ import { hookToolName, matcherMatches } from './toolNames';
  * inside it (they write in the workspace, read what they need); where the session's commands run
  * outside the sandbox (turned off, or none available), so do its hooks. A project's hooks run only
  * once the person trusts its folder. Every hook gets the environment commands get
- * (terminal/commandEnvironment.ts), so no secret the fence hides reaches a hook.
+ * (workspace/commandEnvironment.ts), so no secret the fence hides reaches a hook.
  */
 
 export interface SessionHooksOptions {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ShellEnvironment } from '../terminal/commandEnvironment';
+import { ShellEnvironment } from '../workspace/commandEnvironment';
 import { CommandLimits } from '../terminal/commandLimits';
 import { z } from 'zod';
 import { readJsonFile, writeJsonFile } from './jsonFile';
@@ -46,7 +46,7 @@ export const AppSettings = z.looseObject({
   models: z.record(z.string().min(1), ModelOverride).optional(),
   /**
    * What commands find in their environment (secrets are always left out): see
-   * src/main/terminal/commandEnvironment.ts. Only the person's own settings say this; a project
+   * src/main/workspace/commandEnvironment.ts. Only the person's own settings say this; a project
    * cannot open a door to a secret.
    */
   shellEnvironment: ShellEnvironment.optional(),

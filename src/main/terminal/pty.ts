@@ -4,7 +4,7 @@ import { constants as osConstants } from 'node:os';
 import { spawn, type IPty } from 'node-pty';
 import { CappedText, DEFAULT_KEEP_CHARS } from './cappedText';
 import { withCommandSearchPath } from '../workspace/programSearchPath';
-import { commandEnvironment, type ShellEnvironment } from './commandEnvironment';
+import { commandEnvironment, type ShellEnvironment } from '../workspace/commandEnvironment';
 import { defaultLimits, limitHit, limitsPrefix, type EffectiveLimits } from './commandLimits';
 import type { CommandOptions, CommandResult, Terminal } from './terminal';
 import { pausableTimeout } from './timeoutHold';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { commandEnvironment } from '../terminal/commandEnvironment';
+import { commandEnvironment } from './commandEnvironment';
 import { GIT_GUARD } from './gitGuard';
 import type { GitShell } from './gitShell';
 

@@ -1,7 +1,7 @@
 import type { SessionSummary } from '../../../../shared/contract';
 import { costTotal } from '../../../../shared/costs';
 import { formatDollars, formatTokens, plural } from '../../lib/format';
-import '../chat/context.css';
+import './projectCost.css';
 
 /**
  * What a project's sessions cost together, beside its name. Sessions whose model has no known price

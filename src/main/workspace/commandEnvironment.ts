@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { withGitGuard } from '../workspace/gitGuard';
+import { withGitGuard } from './gitGuard';
 
 /**
  * The environment a command starts with: dark by default. A command's output goes to the model, and a

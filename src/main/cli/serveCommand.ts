@@ -1,13 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CliError, dataDirFrom } from '../cli/cliError';
-import { serveUsage } from '../cli/usage';
+import { CliError, dataDirFrom } from './cliError';
+import { serveUsage } from './usage';
 import { createAppServices } from '../app/services';
 import { DEFAULT_DESK_LISTEN } from '../app/desk/deskServices';
 import type { CreateAppServices } from '../app/appServices';
-import { startServeHost, type ServeHost } from './serve';
-import { keepServePort, lastServePort } from './servePort';
+import { startServeHost, type ServeHost } from '../host/serve';
+import { keepServePort, lastServePort } from '../host/servePort';
 
 type Signal = 'SIGINT' | 'SIGTERM';
 

@@ -2,10 +2,10 @@ import { EventEmitter } from 'node:events';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppServices, AppServicesOptions } from '../../src/main/app/appServices';
-import { serveCommand, type ServeCommandDeps } from '../../src/main/host/serveCommand';
+import { serveCommand, type ServeCommandDeps } from '../../src/main/cli/serveCommand';
 import { removeTempDirs, tempDir } from '../support/tempDirs';
-import { recordingHandlers, sampleOutputs } from './contractSamples';
-import { call, rawGet, rendererFixture } from './serveHelpers';
+import { recordingHandlers, sampleOutputs } from '../host/contractSamples';
+import { call, rawGet, rendererFixture } from '../host/serveHelpers';
 import { WebSocket } from 'ws';
 
 afterEach(() => removeTempDirs());
