@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServedApp, type ServedApp } from './support/servedApp';
@@ -16,7 +15,8 @@ test.afterEach(async () => {
 });
 
 test('a command that hits the fence asks to run again outside the sandbox, once', async ({ page }, testInfo) => {
-  const elsewhere = mkdtempSync(path.join(tmpdir(), 'tether-e2e-outside-'));
+  // Outside /tmp: inside the sandbox /tmp is the session's own.
+  const elsewhere = mkdtempSync('/var/tmp/tether-e2e-outside-');
   const outside = path.join(elsewhere, 'escaped.txt');
   app = await startServedApp({
     turns: [

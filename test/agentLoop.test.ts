@@ -208,7 +208,10 @@ describe('the log before anyone acts on it', () => {
       wrap: async (command) => ({
         command,
         env: {},
-        finish: () => (++runs === 1 ? [{ fence: 'write', target: '/etc/hosts', message: 'writing /etc/hosts is outside the fence' }] : []),
+        finish: () => ({
+          hits: ++runs === 1 ? [{ fence: 'write', target: '/etc/hosts', message: 'writing /etc/hosts is outside the fence' }] : [],
+          notes: [],
+        }),
       }),
       dispose: () => {},
     };

@@ -8,7 +8,7 @@ import { createCommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { startScriptedModel } from './fixtures/scriptedModel';
 import { eventsOf } from './support/events';
 import { closedAfterEach } from './support/loopLifetime';
-import { tempDir } from './support/tempDirs';
+import { outsideTempDir, tempDir } from './support/tempDirs';
 
 // Mode auto through the real loop, real bubblewrap and the scripted model: commands the sandbox holds
 // run without a question, what leaves the fence asks (headless: is denied), and with no sandbox auto
@@ -41,7 +41,7 @@ async function runAuto(commands: string[], options: { noSandbox?: boolean } = {}
 
 describe('mode auto', () => {
   it('runs what the sandbox holds without a question, and asks (headless: denies) when a command would leave it', async () => {
-    const outside = path.join(tempDir('tether-outside-'), 'escaped.txt');
+    const outside = path.join(outsideTempDir(), 'escaped.txt');
     const { workspace, events } = await runAuto(['python3 repro.py', 'rm -rf build', `touch "$(printf %s ${outside})"`]);
     expect(existsSync(path.join(workspace, 'repro.txt'))).toBe(true);
     expect(existsSync(path.join(workspace, 'build'))).toBe(false);

@@ -5,7 +5,7 @@ import type { StoredEvent } from '../src/shared/events';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { assertCliBuilt, runCli } from './support/cli';
 import { startPageServer } from './support/pageServer';
-import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import { fixtureRepo, outsideTempDir, removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 
 // Issue 3's headless contract, through the built CLI: every ask is a denial unless --unleashed;
@@ -107,7 +107,7 @@ describe('tether run with the permission engine', () => {
 
 describe('tether run and the fence', () => {
   async function writeOutside() {
-    const outside = path.join(tempDir('tether-outside-'), 'planted.txt');
+    const outside = path.join(outsideTempDir(), 'planted.txt');
     server = await startScriptedModel({
       turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: `echo planted > ${outside}` } }] }, { text: 'Finished.' }],
     });

@@ -137,13 +137,15 @@ export const runCommand = defineTool({
       await planted.check();
       throw error;
     }
-    const found = prepared.finish(first.output);
-    // After finish: the commondir Tether holds in the git folder while a command runs is gone again.
+    const outcome = prepared.finish(first.output, first.exitCode);
+    // After finish: a protected path the command made is out of the workspace by then.
     await planted.check();
     // What a process an earlier command left behind ran into is said, not asked about: this command did not do it.
-    const leftBehind = found.filter((hit) => hit.leftBehind);
-    const hits = found.filter((hit) => !hit.leftBehind);
-    const earlier = leftBehind.length > 0 ? `Refused: ${describeFenceHits(leftBehind)}.` : undefined;
+    const leftBehind = outcome.hits.filter((hit) => hit.leftBehind);
+    const hits = outcome.hits.filter((hit) => !hit.leftBehind);
+    const earlier =
+      [leftBehind.length > 0 ? `Refused: ${describeFenceHits(leftBehind)}.` : undefined, ...outcome.notes].filter(Boolean).join('\n') ||
+      undefined;
     if (hits.length === 0 || first.aborted || first.timedOut) return report(first, 'sandboxed', earlier);
 
     const fence = describeFenceHits(hits);
