@@ -20,7 +20,10 @@ import { createSessionPermissions, permissionDefaults } from './permissions/sess
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
 import { commandEnvironment } from './terminal/commandEnvironment';
-import { SessionHooks } from './hooks/sessionHooks';
+import { hookPlacement } from './hooks/hookPlacement';
+import { initShellParser } from './permissions/shell/parser';
+import type { ConfiguredHook } from './hooks/hookSettings';
+import { SessionHooks, type HookRunPlan } from './hooks/sessionHooks';
 import { sessionHookConfig } from './hooks/sessionHookConfig';
 import { BUILTIN_TOOL_NAMES } from '../shared/toolCatalog';
 import { builtinTools } from './tools/builtinTools';
@@ -29,7 +32,7 @@ import { createFetchUrl, fetchUrl } from './tools/fetchUrl';
 import { ToolRegistry } from './tools/registry';
 import { realFolder } from './workspace/filePaths';
 import { openWorkspace } from './workspace/paths';
-import { createCommandSandbox, turnedOffSandbox, type CommandSandbox } from './sandbox/commandSandbox';
+import { agentWritable, createCommandSandbox, turnedOffSandbox, type CommandSandbox } from './sandbox/commandSandbox';
 import { projectFence, readSandboxSettings } from './sandbox/fenceSettings';
 import { removeFenceLeftovers } from './sandbox/fence';
 import { Checkpoints } from './checkpoints/checkpoints';
@@ -213,24 +216,36 @@ export function createCore(options: CoreOptions): Core {
       }
       run.onPermissions?.(permissions.engine);
       // A settings file whose hooks cannot be read stops the run, as one whose rules cannot: a guard must not silently go missing.
+      const hookEnv = commandEnvironment(process.env, settings.shellEnvironment).env;
       const hooks = new SessionHooks({
         hooks: sessionHookConfig(options.dataDir, state.workspace),
         sessionId,
         workspace: state.workspace,
         projectTrusted: permissions.projectTrusted,
-        env: commandEnvironment(process.env, settings.shellEnvironment).env,
+        env: hookEnv,
         append: (event) => log.append(event),
         signal: run.signal,
         // Whether a sandbox is available is asked with the first hook, not at start: a run with no hook
         // and no command never probes for one. With none available, a hook runs as a command would:
         // unfenced, unless nothing may run outside the sandbox (the managed policy, or the person's
         // setting to refuse commands then); the wrap then fails and the hook is reported as not run.
+        // With one, the hook runs outside it only when everything it runs comes from outside the
+        // places the agent can write (hookPlacement.ts).
         ...(sandbox.off === undefined
           ? {
-              fence: async (command: string, cwd: string) =>
-                sandbox.availability.available || sandbox.required || sandbox.unavailable === 'refuse'
-                  ? sandbox.wrap(command, cwd)
-                  : undefined,
+              place: async (hook: ConfiguredHook, cwd: string): Promise<HookRunPlan> => {
+                if (!sandbox.availability.available && !sandbox.required && sandbox.unavailable !== 'refuse') return { where: 'outside' };
+                if (sandbox.availability.available) {
+                  await initShellParser();
+                  const placed = hookPlacement(hook, {
+                    workspace: state.workspace,
+                    agentWritable: agentWritable(sandbox),
+                    pathEnv: hookEnv.PATH ?? '',
+                  });
+                  if (placed.where === 'outside') return placed;
+                }
+                return { where: 'fenced', ...(await sandbox.wrap(hook.command, cwd)) };
+              },
             }
           : {}),
       });
