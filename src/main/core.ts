@@ -199,6 +199,7 @@ export function createCore(options: CoreOptions): Core {
         : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace, policy));
       const permissions = await createSessionPermissions({
         commandsFenced: () => sandbox.off === undefined && sandbox.availability.available,
+        fencedPlaces: () => sandbox.commandPlaces,
         store,
         dataDir: options.dataDir,
         workspace: state.workspace,

@@ -30,8 +30,10 @@ export const SandboxNote = z.object({
    * `fence_hit`: the command hit the fence, and this asks to run it again outside. `unavailable`: no
    * sandbox, it would run unsandboxed. `network`: the running command is connecting to a host its
    * fence does not allow, and waits for the answer (Allow always adds the host to the project's fence).
+   * `outside_write`: the command writes a file outside the fence, which inside the sandbox would fail;
+   * a person's allow runs it outside the sandbox, once (so a write outside asks once, not twice).
    */
-  kind: z.enum(['fence_hit', 'unavailable', 'network']),
+  kind: z.enum(['fence_hit', 'unavailable', 'network', 'outside_write']),
   /** Which fence it hit (a path or a domain), or why no sandbox is available, in words a person can read. */
   reason: z.string(),
   /** Asked within a call that was already allowed: a yes or no about that very command, which cannot be edited. */

@@ -41,6 +41,12 @@ export interface CommandSandbox {
    */
   readonly tempDir?: string;
   /**
+   * The fence's own writable places besides the workspace, as a command names them: /tmp on Linux
+   * (bound to the session's folder), the session's folder itself on macOS (TMPDIR; /tmp there is the
+   * real one). None when the sandbox is turned off.
+   */
+  readonly commandPlaces: readonly string[];
+  /**
    * Set when the person turned the sandbox off for this run (`tether run --no-sandbox`): commands run
    * with their full access and no question about it; the words say how it was turned off.
    */
@@ -158,6 +164,7 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
     ...(options.required ? { required: options.required } : {}),
     fence,
     tempDir: privateTmp,
+    commandPlaces: (options.platform ?? process.platform) === 'darwin' ? [privateTmp] : ['/tmp'],
     async wrap(command, cwd, runOptions) {
       const found = availability();
       if (!found.available) throw new Error(`No sandbox is available: ${found.reason}`);
@@ -315,6 +322,7 @@ export function turnedOffSandbox(options: Pick<CommandSandboxOptions, 'workspace
       ...(options.custom ? { custom: options.custom } : {}),
     }),
     off: by,
+    commandPlaces: [],
     async wrap() {
       throw new Error(`The sandbox was turned off for this run (${by}); nothing is wrapped.`);
     },

@@ -115,6 +115,16 @@ export const runCommand = defineTool({
       return report(await run(command), 'unavailable');
     }
 
+    // The person allowed it on a question that said it writes outside the fence and would run outside the sandbox.
+    if (ctx.approvedWith?.kind === 'outside_write' && !sandbox.required) {
+      ctx.onOutput('[tether] running the command outside the sandbox, as allowed\r\n');
+      return report(
+        await run(command),
+        'outside',
+        `The person allowed this command to run outside the sandbox (${ctx.approvedWith.reason.replace(/\.$/, '')}); it ran with their full access.`,
+      );
+    }
+
     const ask = connectionQuestion(ctx, sandbox, command, cwd, hold, connections);
     let prepared: SandboxedRun;
     try {
