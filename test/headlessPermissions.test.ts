@@ -138,4 +138,18 @@ describe('tether run and the fence', () => {
     const shown = await runCli(['sessions', 'show', sessionId], { TETHER_HOME: home });
     expect(shown.stdout + shown.stderr).toContain('no sandbox: commands in this run run with your full access (tether run --no-sandbox)');
   });
+
+  it('--allow-host takes a host as Settings writes one, and refuses a URL before anything runs', async () => {
+    const { home, flags } = await writeOutside();
+    const result = await runCli(
+      ['run', 'fetch it', '--allow-host', 'registry.npmjs.org', '--allow-host', 'https://evil.example/x', ...flags],
+      {
+        TETHER_HOME: home,
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--allow-host takes a host as Settings → Sandbox writes it');
+    expect(result.stderr).toContain('"https://evil.example/x"');
+    expect(server!.requests).toEqual([]);
+  });
 });

@@ -102,6 +102,8 @@ export interface RunOptions {
    * commands run with their full access. Said on the session, for good, before anything runs.
    */
   sandboxOffBy?: string;
+  /** Hosts commands may reach in this run only, besides the project's allowed domains (`tether run --allow-host`). */
+  allowHosts?: readonly string[];
   /** Hands the run's permission engine to the host, which may change its mode while it runs. */
   onPermissions?(engine: PermissionEngine): void;
 }
@@ -196,7 +198,7 @@ export function createCore(options: CoreOptions): Core {
       const defaults = permissionDefaults(settings);
       const sandbox = run.sandboxOffBy
         ? turnedOffSandbox({ workspace: state.workspace, dataDir: options.dataDir }, run.sandboxOffBy)
-        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace, policy));
+        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace, policy, run.allowHosts));
       const permissions = await createSessionPermissions({
         commandsFenced: () => sandbox.off === undefined && sandbox.availability.available,
         fencedPlaces: () => sandbox.commandPlaces,
@@ -365,7 +367,14 @@ async function modelRefusal(model: ModelConfig): Promise<LoopOutcome | undefined
   }
 }
 
-function sessionSandbox(dataDir: string, store: Store, sessionId: string, workspace: string, policy?: ManagedPolicy): CommandSandbox {
+function sessionSandbox(
+  dataDir: string,
+  store: Store,
+  sessionId: string,
+  workspace: string,
+  policy?: ManagedPolicy,
+  runHosts?: readonly string[],
+): CommandSandbox {
   const settings = readSandboxSettings(dataDir);
   const projectId = store.sessions.get(sessionId)?.projectId;
   const projectPath = (projectId ? store.projects.get(projectId)?.path : undefined) ?? workspace;
@@ -373,8 +382,10 @@ function sessionSandbox(dataDir: string, store: Store, sessionId: string, worksp
     workspace,
     dataDir,
     projectPath,
+    sessionId,
     custom: projectFence(settings, projectPath),
     unavailable: settings.unavailable,
+    ...(runHosts && runHosts.length > 0 ? { runHosts } : {}),
     ...(policy?.requireSandbox ? { required: `the managed policy ${policy.file} requires it (requireSandbox)` } : {}),
   });
 }

@@ -554,8 +554,6 @@ export const requests = {
   'sandbox:get': { input: z.object({ projectId: z.string() }), output: SandboxView },
   /** Replaces what the person added to a project's fence, and/or what runs when no sandbox is available. */
   'sandbox:update': { input: SandboxUpdate, output: SandboxView },
-  /** Adds the package registries the project uses (from its manifests and lockfiles) to its allowed domains. */
-  'sandbox:addRegistries': { input: z.object({ projectId: z.string() }), output: SandboxView },
   /**
    * Shows a notice as the OS's own notification, where the host can (the desktop app: with Open and Deny
    * buttons for a request on macOS). `shown: false` (always, under `tether serve`): the page shows its own.

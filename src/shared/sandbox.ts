@@ -17,6 +17,8 @@ export const SandboxFence = z.object({
   denyRead: z.array(z.string().min(1)).default([]),
   /** Domains commands may reach through the proxy: `registry.npmjs.org`, `*.github.com`, `api.example.com:443`. */
   allowedDomains: z.array(z.string().min(1)).default([]),
+  /** The "package registries" preset: npm, PyPI, crates.io, Go, Maven, Gradle and RubyGems reached without a question. */
+  packageRegistries: z.boolean().default(false),
 });
 export type SandboxFence = z.infer<typeof SandboxFence>;
 
@@ -56,7 +58,11 @@ export const SandboxView = z.object({
     allowWrite: z.array(z.string()),
     denyWrite: z.array(z.string()),
     denyRead: z.array(z.string()),
+    /** The project's toolchain caches, in Tether's data folder (npm, pip, cargo, go, …). */
+    caches: z.string().optional(),
   }),
+  /** The hosts the package registries preset lets through, by ecosystem. */
+  registries: z.array(z.object({ ecosystem: z.string(), domains: z.array(z.string()) })).optional(),
   /** What the person added for this project. */
   fence: SandboxFence,
 });

@@ -89,14 +89,13 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
     projectId: 'p1',
     fence: { allowWrite: [], denyWrite: [], denyRead: ['~/.kube'], allowedDomains: ['registry.npmjs.org'] },
   },
-  'sandbox:addRegistries': { projectId: 'p1' },
 };
 
 const sandboxView: SandboxView = {
   available: true,
   unavailable: 'ask',
   builtIn: { allowWrite: ['/work/repo'], denyWrite: ['/work/repo/.tether'], denyRead: ['/home/me/.ssh'] },
-  fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['registry.npmjs.org'] },
+  fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['registry.npmjs.org'], packageRegistries: false },
 };
 
 const mcpServer: McpServerView = {
@@ -223,7 +222,6 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'session:undoRewind': { seq: 10, files: ['src/a.ts'], warnings: [] },
   'sandbox:get': sandboxView,
   'sandbox:update': sandboxView,
-  'sandbox:addRegistries': sandboxView,
 };
 
 export interface RecordingHandlers {

@@ -5,6 +5,7 @@ import type { SandboxFence } from '../../shared/sandbox';
 import { isInside } from '../workspace/filePaths';
 import { HOME_CREDENTIAL_STORES, WORKSPACE_SECRET_FILES } from '../workspace/secretPlaces';
 import { gitFence } from './gitFence';
+import { PACKAGE_REGISTRY_DOMAINS } from './packageRegistries';
 import { quarantineDir } from './protectedPaths';
 import { projectCachesDir } from './toolchainCaches';
 
@@ -91,7 +92,11 @@ export function effectiveFence(input: FenceInput): EffectiveFence {
     denyRead: unique(denyRead),
     denyReadNamed: [...WORKSPACE_SECRET_FILES],
     allowRead: inDenied ? [input.workspace] : [],
-    allowedDomains: unique([...(custom?.allowedDomains ?? []), ...(input.runHosts ?? [])]),
+    allowedDomains: unique([
+      ...(custom?.allowedDomains ?? []),
+      ...(custom?.packageRegistries ? PACKAGE_REGISTRY_DOMAINS : []),
+      ...(input.runHosts ?? []),
+    ]),
   };
 }
 

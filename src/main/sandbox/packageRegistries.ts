@@ -1,33 +1,22 @@
-import fs from 'node:fs';
-import path from 'node:path';
-
 /**
- * The package registries a project uses, guessed from the manifests and lockfiles at its root, so
- * the person can let commands reach them with one click.
+ * The "package registries" preset: the hosts a project's package managers install from, which the
+ * person switches on per project in Settings → Sandbox (kept in Tether's data folder, never in the
+ * repository). On, commands reach them through the proxy without a question; off (the default),
+ * each asks the first time a command connects, as any host does.
  */
-const REGISTRIES: ReadonlyArray<{ files: string[]; domains: string[] }> = [
-  {
-    files: ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock'],
-    domains: ['registry.npmjs.org'],
-  },
-  {
-    files: ['requirements.txt', 'pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'Pipfile.lock', 'poetry.lock', 'uv.lock'],
-    domains: ['pypi.org', 'files.pythonhosted.org'],
-  },
-  { files: ['Cargo.toml', 'Cargo.lock'], domains: ['crates.io', 'index.crates.io', 'static.crates.io'] },
-  { files: ['go.mod', 'go.sum'], domains: ['proxy.golang.org', 'sum.golang.org'] },
+export const PACKAGE_REGISTRIES: ReadonlyArray<{ ecosystem: string; domains: readonly string[] }> = [
+  { ecosystem: 'npm, yarn, pnpm, bun', domains: ['registry.npmjs.org', 'registry.yarnpkg.com', 'repo.yarnpkg.com'] },
+  { ecosystem: 'PyPI (pip, uv, Poetry)', domains: ['pypi.org', 'files.pythonhosted.org'] },
+  { ecosystem: 'crates.io', domains: ['crates.io', 'index.crates.io', 'static.crates.io'] },
+  { ecosystem: 'Go modules', domains: ['proxy.golang.org', 'sum.golang.org'] },
+  { ecosystem: 'Maven Central', domains: ['repo.maven.apache.org', 'repo1.maven.org'] },
+  { ecosystem: 'Gradle', domains: ['plugins.gradle.org', 'services.gradle.org'] },
+  { ecosystem: 'RubyGems', domains: ['rubygems.org', 'index.rubygems.org'] },
 ];
 
-export function detectPackageRegistries(projectPath: string): string[] {
-  const domains = new Set<string>();
-  for (const registry of REGISTRIES) {
-    if (registry.files.some((file) => fs.existsSync(path.join(projectPath, file))))
-      for (const domain of registry.domains) domains.add(domain);
-  }
-  return [...domains];
-}
+export const PACKAGE_REGISTRY_DOMAINS: readonly string[] = PACKAGE_REGISTRIES.flatMap((registry) => registry.domains);
 
 /** Whether a host is one of the package registries above (a network question then says so). */
 export function isPackageRegistry(host: string): boolean {
-  return REGISTRIES.some((registry) => registry.domains.includes(host.toLowerCase()));
+  return PACKAGE_REGISTRY_DOMAINS.includes(host.toLowerCase());
 }

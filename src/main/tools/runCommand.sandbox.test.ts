@@ -57,7 +57,7 @@ function setup(
     workspace,
     dataDir,
     home,
-    custom: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], ...options.fence },
+    custom: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], packageRegistries: false, ...options.fence },
     ...(options.pathEnv !== undefined ? { pathEnv: options.pathEnv } : {}),
     ...(options.unavailable ? { unavailable: options.unavailable } : {}),
     ...(options.required ? { required: options.required } : {}),
