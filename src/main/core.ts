@@ -35,6 +35,7 @@ import { openWorkspace } from './workspace/paths';
 import { agentWritable, createCommandSandbox, turnedOffSandbox, type CommandSandbox } from './sandbox/commandSandbox';
 import { projectFence, readSandboxSettings } from './sandbox/fenceSettings';
 import { removeFenceLeftovers } from './sandbox/fence';
+import { pruneSessionTemps, SESSION_TEMP_DAYS } from './sandbox/sessionTemp';
 import { Checkpoints } from './checkpoints/checkpoints';
 import { mayChangeFiles } from './checkpoints/mayChangeFiles';
 import { SessionShadowRepos } from './checkpoints/sessionShadowRepos';
@@ -137,6 +138,10 @@ export function createCore(options: CoreOptions): Core {
   const mcp = new McpHub(options.mcpTimings);
   const shadowRepos = new SessionShadowRepos(store, options.dataDir);
   const checkpoints = new Checkpoints(store, shadowRepos);
+  // A session's /tmp goes with the session: deleted ones (by another host, or before this version
+  // removed it on delete) and ones idle for SESSION_TEMP_DAYS, `tether run`'s included.
+  const idleSince = Date.now() - SESSION_TEMP_DAYS * 24 * 60 * 60 * 1000;
+  pruneSessionTemps(options.dataDir, (sessionId) => (store.sessions.get(sessionId)?.updatedAt ?? 0) > idleSince);
 
   return {
     store,

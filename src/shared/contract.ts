@@ -5,7 +5,7 @@ import { HunkRange, LiveEvent, RewindRestore, RewindWarning, StoredEvent } from 
 import { Json } from './json';
 import { ConnectionTestRequest, ConnectionTestResult, KeyVariable, LocalServerView } from './modelSetup';
 import { OutsideContentSetting, PermissionMode, RuleAction, Scope } from './permissions';
-import { SandboxUpdate, SandboxView } from './sandbox';
+import { SandboxTempView, SandboxUpdate, SandboxView } from './sandbox';
 import type { SessionStatus } from './session';
 import { PageRequest, SessionPage, SessionSnapshot } from './sessionWindow';
 
@@ -551,6 +551,10 @@ export const requests = {
   /** Stop and start a server again, forgetting its failures (a project's server: name its project). */
   'mcp:restart': { input: z.object({ name: z.string().min(1), projectId: z.string().optional() }), output: McpServerView },
   /** The command sandbox for a project: whether one is available, the built-in fence and what the person added. */
+  /** Where the session's private /tmp is on this machine (shown and copied from the session header). */
+  'session:sandboxTemp': { input: SessionRef, output: SandboxTempView },
+  /** Opens the session's private /tmp in the system's file manager: the desktop app only (`opened: false` elsewhere). */
+  'session:openSandboxTemp': { input: SessionRef, output: z.object({ opened: z.boolean() }) },
   'sandbox:get': { input: z.object({ projectId: z.string() }), output: SandboxView },
   /** Replaces what the person added to a project's fence, and/or what runs when no sandbox is available. */
   'sandbox:update': { input: SandboxUpdate, output: SandboxView },

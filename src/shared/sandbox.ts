@@ -74,3 +74,14 @@ export const SandboxUpdate = z.object({
   unavailable: SandboxUnavailableChoice.optional(),
 });
 export type SandboxUpdate = z.infer<typeof SandboxUpdate>;
+
+/** A session's private /tmp: the folder on this machine its sandboxed commands see at /tmp. */
+export const SandboxTempView = z.object({
+  /** Where it is on this machine (in Tether's data folder). */
+  path: z.string(),
+  /** Whether it exists yet (a session's first sandboxed command makes it). */
+  exists: z.boolean(),
+  /** Whether this session's commands run in the sandbox here; without one they see the real /tmp. */
+  sandboxed: z.boolean(),
+});
+export type SandboxTempView = z.infer<typeof SandboxTempView>;

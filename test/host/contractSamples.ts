@@ -89,6 +89,8 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
     projectId: 'p1',
     fence: { allowWrite: [], denyWrite: [], denyRead: ['~/.kube'], allowedDomains: ['registry.npmjs.org'] },
   },
+  'session:sandboxTemp': { sessionId: 's1' },
+  'session:openSandboxTemp': { sessionId: 's1' },
 };
 
 const sandboxView: SandboxView = {
@@ -222,6 +224,8 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'session:undoRewind': { seq: 10, files: ['src/a.ts'], warnings: [] },
   'sandbox:get': sandboxView,
   'sandbox:update': sandboxView,
+  'session:sandboxTemp': { path: '/data/sandbox/tmp/s1', exists: true, sandboxed: true },
+  'session:openSandboxTemp': { opened: false },
 };
 
 export interface RecordingHandlers {
