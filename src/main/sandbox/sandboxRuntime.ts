@@ -5,13 +5,11 @@ import type { SandboxAskCallback, SandboxManager as SandboxManagerType, SandboxR
 import picomatch from 'picomatch';
 import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist/sandbox/domain-pattern.js';
 import { canonicalizeHost } from '@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js';
-import { isInside } from '../workspace/filePaths';
 import type { EffectiveFence } from './fence';
 import { commonDirOf, gitFence } from './gitFence';
+import { libraryFence, linuxFit, macFit, underTmp, type LibraryFence } from './libraryFence';
 import { watchAbsentPaths, type AbsentPathWatch, type MovedPath } from './protectedPaths';
 import { fitLinuxCommand, fitMacCommand } from './runtimeCommand';
-import { seatbeltRules } from './seatbeltRules';
-import { findSecretFiles } from './secretFiles';
 import { clearMountPath } from './sessionTemp';
 import { observeWrites, seatbeltRefusedWrite, type StartWriteMonitor, type WriteAttempt } from './writeAttempts';
 
@@ -364,58 +362,32 @@ const askAboutConnection: SandboxAskCallback = async ({ host: requested, port: r
 export async function prepareProfile(fence: EffectiveFence, profileId: string): Promise<SandboxProfile> {
   await ensureStarted();
   const platform = process.platform;
-  // Git's machinery as it is now (a submodule or a worktree may have appeared since the session began).
-  const git = gitFence(fence.workspace);
-  const gitDirs = new Set(git.gitDirs);
-  // What was listed when the session began and is gone now is not protected any more: an empty
-  // `rebase-merge` fenced because it was there once would stay git's business.
-  const denyWrite = [
-    ...new Set([...fence.denyWrite.filter((entry) => !gitDirs.has(path.dirname(entry)) || fs.existsSync(entry)), ...git.denyWrite]),
-  ];
-  const compiled: EffectiveFence = { ...fence, allowWrite: [...new Set([...fence.allowWrite, ...git.allowWrite])], denyWrite };
-  // Seatbelt denies a path that is not there by rule; bubblewrap can only mount on what exists.
-  const bound = platform === 'darwin' ? denyWrite : denyWrite.filter(exists);
-  const watched = denyWrite.filter((entry) => !bound.includes(entry)).map((entry) => ({ path: entry, why: protectionOf(entry, fence) }));
-  const writable = [...compiled.allowWrite, fence.caches, ...(platform === 'darwin' ? [fence.privateTmp] : [])];
+  let mapped: LibraryFence;
+  try {
+    mapped = libraryFence(fence, platform);
+  } catch (error) {
+    throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
+  }
+  const { compiled, filesystem, watched } = mapped;
   const observer =
     platform === 'linux' && applySeccompAvailable()
-      ? await observeWrites(libraryParts().startWriteMonitor, { writable, protected: denyWrite })
+      ? await observeWrites(libraryParts().startWriteMonitor, { writable: filesystem.allowWrite, protected: compiled.denyWrite })
       : undefined;
   let wrapped: string;
   let snapshot: Snapshot;
   try {
     snapshot = takeSnapshot(compiled);
-    const denyRead = [...fence.denyRead, ...findSecretFiles(fence.workspace, fence.denyReadNamed)];
     const library = await startedManager().wrapWithSandbox(
       `${waitForListeners(PROXY_PORTS)}; eval "$${COMMAND_VARIABLE}"`,
       'bash',
-      {
-        filesystem: {
-          denyRead: [...new Set(denyRead)],
-          allowRead: [...fence.allowRead, fence.caches, ...(platform === 'darwin' ? [fence.privateTmp] : [])],
-          allowWrite: writable,
-          denyWrite: bound,
-        },
-        network: { allowedDomains: fence.allowedDomains, deniedDomains: [] },
-      },
+      { filesystem, network: { allowedDomains: fence.allowedDomains, deniedDomains: [] } },
       undefined,
       { commandId: profileId },
     );
     wrapped =
       platform === 'darwin'
-        ? fitMacCommand(library, {
-            rules: seatbeltRules({ privateTmp: fence.privateTmp, notWritable: libraryWritable() }),
-            setenv: { TMPDIR: fence.privateTmp },
-            unsetenv: NOT_PROXIED,
-          })
-        : fitLinuxCommand(library, {
-            privateTmp: fence.privateTmp,
-            rootsUnderTmp: underTmp([...writable, ...fence.allowRead, ...git.gitDirs.map(commonDirOf)]),
-            notWritable: libraryWritable(),
-            setenv: { TMPDIR: '/tmp' },
-            unsetenv: NOT_PROXIED,
-            ...(observer ? { socket: observer.socket } : {}),
-          });
+        ? fitMacCommand(library, macFit(fence, mapped, libraryWritable()))
+        : fitLinuxCommand(library, linuxFit(fence, mapped, libraryWritable(), observer?.socket));
   } catch (error) {
     observer?.stop();
     throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
@@ -459,9 +431,6 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
   };
 }
 
-/** Variables that would send a connection around the proxy: inside, every connection goes through it and its question, loopback too. */
-const NOT_PROXIED = ['NO_PROXY', 'no_proxy'];
-
 /** The places the runtime makes writable on its own (`~/.npm/_logs`, `/tmp/claude`, …): none of them the fence's. */
 function libraryWritable(): string[] {
   return libraryParts()
@@ -477,12 +446,6 @@ function applySeccompAvailable(): boolean {
   }
 }
 
-/** What the fence hit says a missing protected path is. */
-function protectionOf(entry: string, fence: EffectiveFence): string {
-  if (entry === path.join(fence.workspace, '.tether')) return "Tether's project settings: its rules, hooks and MCP servers";
-  return "git's machinery, which your own git reads to decide what to run";
-}
-
 /** Refused writes the Seatbelt log recorded for a profile since `since`. */
 function seatbeltWrites(profileId: string, since: number): WriteAttempt[] {
   const attempts: WriteAttempt[] = [];
@@ -492,23 +455,6 @@ function seatbeltWrites(profileId: string, since: number): WriteAttempt[] {
     if (refused) attempts.push({ syscall: 'write', path: refused });
   }
   return attempts;
-}
-
-/**
- * The fence's roots that lie under the real /tmp (a workspace there, its git common folder, a test's
- * data folder): inside the sandbox /tmp is the session's own, so they are bound into it again.
- */
-function underTmp(roots: readonly string[]): string[] {
-  return [...new Set(roots.filter((root) => isInside(root, '/tmp') && root !== '/tmp'))];
-}
-
-function exists(target: string): boolean {
-  try {
-    fs.lstatSync(target);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -533,7 +479,10 @@ function takeSnapshot(fence: EffectiveFence): Snapshot {
     ...fence.denyRead.filter((entry) => !entry.includes('*')),
   ];
   const paths = new Map(literal.map((entry) => [entry, describePath(entry)]));
-  const roots = underTmp([...fence.allowWrite, fence.caches, ...fence.allowRead, ...gitFence(fence.workspace).gitDirs.map(commonDirOf)]);
+  const roots = underTmp(
+    [...fence.allowWrite, fence.caches, ...fence.allowRead, ...gitFence(fence.workspace).gitDirs.map(commonDirOf)],
+    process.platform,
+  );
   return { paths, globs: globSignature(fence), git: gitSignature(fence.workspace), underTmp: roots };
 }
 
