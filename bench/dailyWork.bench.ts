@@ -67,7 +67,13 @@ it('daily work inside the fence and outside it', async () => {
     const trueOverhead = sampleStats(fenced).median - sampleStats(bare).median;
     const floorOverhead = sampleStats(floor).median - sampleStats(bare).median;
     console.log(
-      `overhead on \`true\` (${TRUE_ROUNDS} rounds): median ${sampleStats(fenced).median.toFixed(1)} ms fenced − ${sampleStats(bare).median.toFixed(1)} ms bare = ${trueOverhead.toFixed(1)} ms (target < 30 ms)`,
+      `overhead on \`true\` (${TRUE_ROUNDS} rounds): median ${sampleStats(fenced).median.toFixed(1)} ms fenced − ${sampleStats(bare).median.toFixed(1)} ms bare = ${trueOverhead.toFixed(1)} ms (target < 30 ms); a bare bubblewrap's floor: ${floorOverhead.toFixed(1)} ms`,
+    );
+    console.log(
+      `load average while it ran: ${os
+        .loadavg()
+        .map((load) => load.toFixed(1))
+        .join(', ')} on ${os.cpus().length} cores`,
     );
   } finally {
     await runtimeStopped();
