@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServedApp, type ServedApp } from './support/servedApp';
@@ -16,7 +15,8 @@ test.afterEach(async () => {
 });
 
 test('a command that hits the fence asks to run again outside the sandbox, once', async ({ page }, testInfo) => {
-  const elsewhere = mkdtempSync(path.join(tmpdir(), 'tether-e2e-outside-'));
+  // Outside /tmp: inside the sandbox /tmp is the session's own.
+  const elsewhere = mkdtempSync('/var/tmp/tether-e2e-outside-');
   const outside = path.join(elsewhere, 'escaped.txt');
   app = await startServedApp({
     turns: [
@@ -50,7 +50,9 @@ test('a command that hits the fence asks to run again outside the sandbox, once'
   rmSync(elsewhere, { recursive: true, force: true });
 });
 
-test('settings show the fence and add the project’s package registries in one click', async ({ page }, testInfo) => {
+test('settings show the fence, with /tmp and the caches, and switch the package registries preset on for the project', async ({
+  page,
+}, testInfo) => {
   app = await startServedApp();
   await page.goto(app.url);
   await page.getByTestId('settings-button').click();
@@ -62,9 +64,11 @@ test('settings show the fence and add the project’s package registries in one 
   await expect(section.getByTestId('sandbox-builtin-deny-read')).toContainText('.ssh');
   await expect(section.getByTestId('sandbox-builtin-deny-read')).toContainText(app.dataDir);
 
-  await section.getByTestId('sandbox-registries').click();
-  await expect(section.getByTestId('sandbox-allowedDomains')).toHaveValue('registry.npmjs.org');
-  await section.getByTestId('sandbox-allowedDomains').fill('registry.npmjs.org\napi.github.com');
+  await expect(section.getByTestId('sandbox-builtin-places')).toContainText('/tmp');
+  await expect(section.getByTestId('sandbox-builtin-places')).toContainText(`${app.dataDir}/sandbox/caches/`);
+  await expect(section.getByTestId('sandbox-registries-hosts')).toContainText('PyPI');
+  await section.getByTestId('sandbox-registries').check();
+  await section.getByTestId('sandbox-allowedDomains').fill('api.github.com');
   await section.getByTestId('sandbox-denyRead').fill('~/.kube');
   await section.getByTestId('sandbox-save').click();
   await expect(section.getByTestId('sandbox-save')).toBeDisabled();
@@ -73,7 +77,8 @@ test('settings show the fence and add the project’s package registries in one 
 
   await page.reload();
   await page.getByTestId('settings-button').click();
-  await expect(page.getByTestId('sandbox-allowedDomains')).toHaveValue('registry.npmjs.org\napi.github.com');
+  await expect(page.getByTestId('sandbox-registries')).toBeChecked();
+  await expect(page.getByTestId('sandbox-allowedDomains')).toHaveValue('api.github.com');
   await expect(page.getByTestId('sandbox-denyRead')).toHaveValue('~/.kube');
   await page.getByTestId('sandbox-settings').scrollIntoViewIfNeeded();
   await keepScreenshot(page, testInfo, '2-sandbox-settings');

@@ -153,6 +153,7 @@ describe('the log before anyone acts on it', () => {
       availability: real.availability,
       unavailable: real.unavailable,
       fence: real.fence,
+      commandPlaces: real.commandPlaces,
       wrap(command, cwd) {
         storedWhenCommandStarted = committed.all();
         return real.wrap(command, cwd);
@@ -205,10 +206,14 @@ describe('the log before anyone acts on it', () => {
       availability: { available: true },
       unavailable: 'ask',
       fence: effectiveFence({ workspace: repo, dataDir: path.dirname(core.store.file) }),
+      commandPlaces: ['/tmp'],
       wrap: async (command) => ({
         command,
         env: {},
-        finish: () => (++runs === 1 ? [{ fence: 'write', target: '/etc/hosts', message: 'writing /etc/hosts is outside the fence' }] : []),
+        finish: () => ({
+          hits: ++runs === 1 ? [{ fence: 'write', target: '/etc/hosts', message: 'writing /etc/hosts is outside the fence' }] : [],
+          notes: [],
+        }),
       }),
       dispose: () => {},
     };

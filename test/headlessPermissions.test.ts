@@ -5,7 +5,7 @@ import type { StoredEvent } from '../src/shared/events';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { assertCliBuilt, runCli } from './support/cli';
 import { startPageServer } from './support/pageServer';
-import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
+import { fixtureRepo, outsideTempDir, removeTempDirs, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 
 // Issue 3's headless contract, through the built CLI: every ask is a denial unless --unleashed;
@@ -107,7 +107,7 @@ describe('tether run with the permission engine', () => {
 
 describe('tether run and the fence', () => {
   async function writeOutside() {
-    const outside = path.join(tempDir('tether-outside-'), 'planted.txt');
+    const outside = path.join(outsideTempDir(), 'planted.txt');
     server = await startScriptedModel({
       turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: `echo planted > ${outside}` } }] }, { text: 'Finished.' }],
     });
@@ -137,5 +137,19 @@ describe('tether run and the fence', () => {
     const sessionId = result.events[0]!.sessionId;
     const shown = await runCli(['sessions', 'show', sessionId], { TETHER_HOME: home });
     expect(shown.stdout + shown.stderr).toContain('no sandbox: commands in this run run with your full access (tether run --no-sandbox)');
+  });
+
+  it('--allow-host takes a host as Settings writes one, and refuses a URL before anything runs', async () => {
+    const { home, flags } = await writeOutside();
+    const result = await runCli(
+      ['run', 'fetch it', '--allow-host', 'registry.npmjs.org', '--allow-host', 'https://evil.example/x', ...flags],
+      {
+        TETHER_HOME: home,
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--allow-host takes a host as Settings → Sandbox writes it');
+    expect(result.stderr).toContain('"https://evil.example/x"');
+    expect(server!.requests).toEqual([]);
   });
 });

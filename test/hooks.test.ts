@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventOf, StoredEvent } from '../src/shared/events';
@@ -7,7 +7,7 @@ import { createCore, type Core } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { startScriptedModel, type ScriptedModel, type Turn } from './fixtures/scriptedModel';
-import { removeTempDirs, tempDir } from './support/tempDirs';
+import { outsideTempDir, removeTempDirs, tempDir } from './support/tempDirs';
 import { toolOutputs } from './support/toolResults';
 
 // Hooks configured as Claude Code configures them, with real bash and node scripts, through the real
@@ -91,7 +91,7 @@ describe('PreToolUse hooks', () => {
   it("Claude Code's exit-2 guard blocks rm -rf even unleashed, tells the model its stderr, and lets other commands run", async () => {
     const folder = project();
     mkdirSync(path.join(folder, 'build'));
-    const guard = script(tempDir('tether-hook-scripts-'), 'block-rm.sh', RM_GUARD);
+    const guard = script(outsideTempDir('tether-hook-scripts-'), 'block-rm.sh', RM_GUARD);
     userSettings({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] } });
     const { events, told } = await run(
       folder,
@@ -116,7 +116,7 @@ describe('PreToolUse hooks', () => {
     // Hooks run inside the fence: what this one records goes in the workspace.
     const seen = path.join(folder, 'seen.jsonl');
     const recorder = script(
-      tempDir('tether-hook-scripts-'),
+      outsideTempDir('tether-hook-scripts-'),
       'record.js',
       `#!/usr/bin/env node
 let text = '';
@@ -150,7 +150,7 @@ process.stdin.on('end', () => require('fs').appendFileSync(${JSON.stringify(seen
   it('a JSON permissionDecision allow answers what would ask, so a headless run lets the hook vouch for a command', async () => {
     const folder = project();
     const vouch = script(
-      tempDir('tether-hook-scripts-'),
+      outsideTempDir('tether-hook-scripts-'),
       'vouch.js',
       `#!/usr/bin/env node
 let text = '';
@@ -198,7 +198,7 @@ process.stdin.on('end', () => {
   it('a JSON deny blocks what a rule allows, with its reason for the model; a JSON ask makes an allowed call ask', async () => {
     const folder = project();
     const decide = script(
-      tempDir('tether-hook-scripts-'),
+      outsideTempDir('tether-hook-scripts-'),
       'decide.sh',
       `#!/bin/bash
 cmd=$(jq -r '.tool_input.command')
@@ -231,7 +231,7 @@ describe('PermissionRequest hooks', () => {
   it('answer a request before anyone is asked: allow what only the mode asked about, deny with a message; never a rule', async () => {
     const folder = project();
     const answer = script(
-      tempDir('tether-hook-scripts-'),
+      outsideTempDir('tether-hook-scripts-'),
       'answer.js',
       `#!/usr/bin/env node
 let text = '';
@@ -301,7 +301,7 @@ describe('PostToolUse hooks', () => {
     const folder = project();
     const seen = path.join(folder, 'response.json');
     const review = script(
-      tempDir('tether-hook-scripts-'),
+      outsideTempDir('tether-hook-scripts-'),
       'review.sh',
       `#!/bin/bash
 input=$(cat)
@@ -381,7 +381,7 @@ describe('session hooks', () => {
 
   it("a Stop hook sends the model back with its reason once; stop_hook_active lets Claude Code's script let it stop", async () => {
     const stop = script(
-      tempDir('tether-hook-scripts-'),
+      outsideTempDir('tether-hook-scripts-'),
       'stop.sh',
       `#!/bin/bash
 if [ "$(jq -r '.stop_hook_active')" = "false" ]; then
@@ -426,10 +426,11 @@ describe("a project's hooks", () => {
 describe('where hooks run', () => {
   // A hook runs in the session's folder, and what it runs often comes from there (a project's scripts,
   // the workspace's prettier behind `npx`), which the agent can edit: outside the fence, an edited
-  // script would be a way out. Every hook runs inside the fence, the person's own too.
+  // script would be a way out. Such a hook runs inside the fence, the person's own too; only a hook
+  // whose every program comes from outside the agent's reach runs outside (hookPlacement.ts).
   it("a trusted project's hook and the person's own hook run inside the fence: they write in the workspace, never outside it", async () => {
     const folder = project();
-    const outside = tempDir('tether-hooks-outside-');
+    const outside = outsideTempDir('tether-hooks-outside-');
     mkdirSync(path.join(folder, '.tether'));
     writeFileSync(
       path.join(folder, '.tether/settings.json'),
@@ -460,6 +461,150 @@ describe('where hooks run', () => {
     expect(readFileSync(path.join(folder, 'from-person-inside'), 'utf8')).toBe('inside\n');
     expect(existsSync(path.join(outside, 'from-project'))).toBe(false);
     expect(existsSync(path.join(outside, 'from-person'))).toBe(false);
+  });
+});
+
+describe("the person's hooks do what they do under Claude Code, and none runs the agent's code outside the fence", () => {
+  /** Sets variables for one test (HOME, PATH), as the person's environment would have them. */
+  async function withEnv<T>(vars: Record<string, string>, body: () => Promise<T>): Promise<T> {
+    const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, vars);
+    try {
+      return await body();
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  }
+
+  it("Claude Code's logging example writes its log in the home folder, and its notification example reaches the desktop", async () => {
+    const home = outsideTempDir('tether-hooks-home-');
+    mkdirSync(path.join(home, '.claude'));
+    // A notifier on the person's PATH that leaves a mark beside itself, outside the workspace: it ran where the desktop is.
+    const bin = outsideTempDir('tether-hooks-bin-');
+    script(bin, 'notify-send', `#!/bin/sh\necho "$@" >> ${bin}/notified\n`);
+    userSettings({
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: `jq -r '.tool_input.command' >> ~/.claude/bash-command-log.txt` }] },
+        ],
+        Stop: [{ hooks: [{ type: 'command', command: `notify-send 'Claude Code' 'Awaiting your input'` }] }],
+      },
+    });
+    const { events } = await withEnv({ HOME: home, PATH: `${bin}:${process.env.PATH}` }, () =>
+      run(project(), [{ name: 'run_command', arguments: { command: 'echo hello' } }], { unleashed: true }),
+    );
+    expect(readFileSync(path.join(home, '.claude', 'bash-command-log.txt'), 'utf8')).toBe('echo hello\n');
+    expect(readFileSync(path.join(bin, 'notified'), 'utf8')).toBe('Claude Code Awaiting your input\n');
+    expect(hookRuns(events).map((hook) => [hook.hookEvent, hook.result, hook.sandboxed])).toEqual([
+      ['PreToolUse', 'ok', false],
+      ['Stop', 'ok', false],
+    ]);
+  });
+
+  it("Claude Code's formatter example (npx prettier) formats inside the fence, and a prettier the agent planted never runs outside it", async () => {
+    const folder = project();
+    const outside = outsideTempDir('tether-hooks-outside-');
+    // The project's own prettier, as `npm install` leaves it.
+    mkdirSync(path.join(folder, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(path.resolve('node_modules/prettier'), path.join(folder, 'node_modules', 'prettier'));
+    symlinkSync('../prettier/bin/prettier.cjs', path.join(folder, 'node_modules', '.bin', 'prettier'));
+    const format = `jq -r '.tool_input.file_path' | { read file_path; if echo "$file_path" | grep -q '\\.js$'; then npx prettier --write "$file_path"; fi; }`;
+    userSettings({
+      hooks: { PostToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: format }] }] },
+      permissions: { allow: ['write_file(*.js)', 'write_file(node_modules/**)'] },
+    });
+    const formatted = await run(folder, [{ name: 'write_file', arguments: { path: 'ugly.js', content: 'const  a = {b:1,c : 2}\n' } }]);
+    expect(outcomes(formatted.events)).toEqual(['write_file:ok']);
+    expect(readFileSync(path.join(folder, 'ugly.js'), 'utf8')).toBe('const a = { b: 1, c: 2 };\n');
+    expect(hookRuns(formatted.events).map((hook) => [hook.result, hook.sandboxed])).toEqual([['ok', true]]);
+    await server?.close();
+
+    // The agent replaces the project's prettier with its own; the next edit runs the person's hook again.
+    const plant = `rm -f node_modules/.bin/prettier && cat > node_modules/.bin/prettier <<'EOF'\n#!/bin/sh\necho escaped > ${outside}/pwned\necho formatted-by-the-plant >> "$2"\nEOF\nchmod +x node_modules/.bin/prettier`;
+    const attack = await run(
+      folder,
+      [
+        { name: 'run_command', arguments: { command: plant } },
+        { name: 'write_file', arguments: { path: 'second.js', content: 'let x\n' } },
+      ],
+      { unleashed: true },
+    );
+    expect(outcomes(attack.events)).toEqual(['run_command:ok', 'write_file:ok']);
+    // The plant ran, inside the fence: it wrote the workspace, and nothing outside it.
+    expect(readFileSync(path.join(folder, 'second.js'), 'utf8')).toContain('formatted-by-the-plant');
+    expect(existsSync(path.join(outside, 'pwned'))).toBe(false);
+  });
+
+  it("Claude Code's guard example (python3 -c) blocks an edit of a protected file, from inside the fence", async () => {
+    const folder = project();
+    const guard = `python3 -c "import json, sys; data=json.load(sys.stdin); path=data.get('tool_input',{}).get('file_path',''); sys.exit(2 if any(p in path for p in ['.env', 'package-lock.json', '.git/']) else 0)"`;
+    userSettings({
+      hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: guard }] }] },
+      permissions: { allow: ['write_file(*)'] },
+    });
+    const guarded = await run(folder, [
+      { name: 'write_file', arguments: { path: 'package-lock.json', content: '{}' } },
+      { name: 'write_file', arguments: { path: 'fine.txt', content: 'ok' } },
+    ]);
+    expect(outcomes(guarded.events)).toEqual(['write_file:denied', 'write_file:ok']);
+    expect(hookRuns(guarded.events).map((hook) => [hook.result, hook.sandboxed])).toEqual([
+      ['blocked', true],
+      ['ok', true],
+    ]);
+    await server?.close();
+
+    // The agent plants json.py where python3 -c imports from first: it runs, inside the fence, and changes nothing outside.
+    const outside = outsideTempDir('tether-hooks-outside-');
+    writeFileSync(path.join(folder, 'json.py'), `open(${JSON.stringify(`${outside}/pwned`)}, 'w').write('x')\n`);
+    const attacked = await run(folder, [{ name: 'write_file', arguments: { path: 'other.txt', content: 'ok' } }]);
+    expect(hookRuns(attacked.events).map((hook) => hook.sandboxed)).toEqual([true]);
+    expect(existsSync(path.join(outside, 'pwned'))).toBe(false);
+  });
+});
+
+describe("the managed policy's hooks", () => {
+  async function withPolicy<T>(policy: object, body: () => Promise<T>): Promise<T> {
+    const file = path.join(outsideTempDir('tether-hooks-policy-'), 'managed-settings.json');
+    writeFileSync(file, JSON.stringify(policy));
+    const saved = process.env.TETHER_MANAGED_SETTINGS;
+    process.env.TETHER_MANAGED_SETTINGS = file;
+    try {
+      return await body();
+    } finally {
+      if (saved === undefined) delete process.env.TETHER_MANAGED_SETTINGS;
+      else process.env.TETHER_MANAGED_SETTINGS = saved;
+    }
+  }
+
+  it('a guard script keeps its audit log outside the workspace', async () => {
+    const admin = outsideTempDir('tether-hooks-admin-');
+    const guard = script(admin, 'guard.sh', `#!/bin/bash\njq -c '{tool: .tool_name, input: .tool_input}' >> ${admin}/audit.log\nexit 0\n`);
+    const { events } = await withPolicy({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: guard }] }] } }, () =>
+      run(project(), [{ name: 'run_command', arguments: { command: 'echo audited' } }], { unleashed: true }),
+    );
+    expect(outcomes(events)).toEqual(['run_command:ok']);
+    expect(readFileSync(path.join(admin, 'audit.log'), 'utf8')).toContain('"command":"echo audited"');
+    expect(hookRuns(events)[0]).toMatchObject({ source: 'managed', sandboxed: false });
+  });
+
+  it.each([
+    ['errors', 'echo "the audit service is down" >&2; exit 1', /failed \(exit code 1\): the audit service is down/],
+    ['times out', 'sleep 5', /timed out after 0.5 s/],
+    ['cannot start', '/opt/no-such-guard.sh', /exit code 127/],
+  ])('a PreToolUse guard that %s blocks the call: it fails closed', async (_what, command, problem) => {
+    const folder = project();
+    const { events, told } = await withPolicy(
+      { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 0.5 }] }] } },
+      () => run(folder, [{ name: 'run_command', arguments: { command: 'touch guarded.txt' } }], { unleashed: true }),
+    );
+    expect(outcomes(events)).toEqual(['run_command:denied']);
+    expect(existsSync(path.join(folder, 'guarded.txt'))).toBe(false);
+    expect(hookRuns(events)[0]).toMatchObject({ source: 'managed', result: 'blocked' });
+    expect(told[0]).toMatch(problem);
+    expect(told[0]).toContain("It is the managed policy's guard, so the call is blocked until it answers.");
   });
 });
 

@@ -95,6 +95,7 @@ async function run(options: {
   onEvent?(stored: StoredEvent): void;
   dataDir?: string;
   workspace?: string;
+  allowHosts?: string[];
 }) {
   const dataDir = options.dataDir ?? tempDir('tether-data-');
   const workspace = options.workspace ?? tempDir('tether-ws-');
@@ -110,6 +111,7 @@ async function run(options: {
     signal: options.signal ?? new AbortController().signal,
     ...(options.mode ? { mode: options.mode } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
   });
   const events = core.store.events.list(sessionId).map((stored) => stored.event);
   const last = server.requests.at(-1);
@@ -125,6 +127,51 @@ const answerTo = (events: SessionEvent[], approvalId: string): Answered | undefi
   events.find((event): event is Answered => event.type === 'approval.answered' && event.approvalId === approvalId);
 const finished = (events: SessionEvent[]) =>
   events.filter((event): event is Extract<SessionEvent, { type: 'tool.finished' }> => event.type === 'tool.finished');
+
+describe('loopback goes through the same question as any host (issue 30)', () => {
+  it('curl to localhost, 127.0.0.1 and ::1, and Python’s urllib, whatever the person’s NO_PROXY says', async () => {
+    page = await startPageServer(PAGE);
+    const port = Number(new URL(page.url).port);
+    const person = new Person(() => allowOnce);
+    const saved = { NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+    process.env.NO_PROXY = 'localhost,127.0.0.1,::1';
+    process.env.no_proxy = 'localhost,127.0.0.1,::1';
+    try {
+      const { events, told } = await run({
+        broker: person,
+        mode: 'auto',
+        calls: [
+          { name: 'run_command', arguments: { command: `curl -sS -m 30 http://localhost:${port}/notes` } },
+          {
+            name: 'run_command',
+            arguments: {
+              command: `python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:${port}/notes', timeout=30).read().decode())"`,
+            },
+          },
+          {
+            name: 'run_command',
+            arguments: { command: `curl -sS -m 30 -o /dev/null http://[::1]:${port}/notes; echo "NO_PROXY=[$NO_PROXY]"` },
+          },
+        ],
+      });
+      expect(networkAsked(events).map((event) => `${event.sandbox?.host}:${event.sandbox?.port}`)).toEqual([
+        `localhost:${port}`,
+        `127.0.0.1:${port}`,
+        `::1:${port}`,
+      ]);
+      expect(networkAsked(events)[0]?.reason).toContain(`wants to reach localhost:${port}`);
+      expect(told[0]).toContain('secret release notes 41f2');
+      expect(told[1]).toContain('secret release notes 41f2');
+      expect(told[2]).toContain('NO_PROXY=[]');
+      expect(page.hits()).toBe(2);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+});
 
 describe('a live network question from inside the sandbox', () => {
   it('asks about the host, and once allowed the script gets the page and the model reads it', async () => {
@@ -211,13 +258,33 @@ describe('what the answer does', () => {
     expect(told.join('\n')).not.toContain('secret release notes');
   });
 
-  it('headless --unleashed allows the host for the command', async () => {
+  it('headless --unleashed refuses a host the fence does not allow, and tells the model which and how to name it', async () => {
     page = await startPageServer(PAGE);
+    const port = Number(new URL(page.url).port);
     const { events, told } = await run({ broker: new HeadlessBroker({ unleashed: true }), calls: [fetchCall()], mode: 'unleashed' });
+    expect(page.hits()).toBe(0);
+    expect(told.join('\n')).not.toContain('secret release notes 41f2');
+    const [question] = networkAsked(events);
+    expect(answerTo(events, question!.approvalId)?.decision).toMatchObject({ action: 'deny', by: 'headless' });
+    expect(told.join('\n')).toContain(`The command's connection to 127.0.0.1:${port} was refused`);
+    expect(told.join('\n')).toContain(`tether run --allow-host 127.0.0.1`);
+    expect(told.join('\n')).toContain('--unleashed included');
+  });
+
+  it('tether run --allow-host lets commands reach that host for the run, asking nothing, and only that host', async () => {
+    page = await startPageServer(PAGE);
+    const port = Number(new URL(page.url).port);
+    const { events, told } = await run({
+      broker: new HeadlessBroker({ unleashed: false }),
+      calls: [
+        { name: 'run_command', arguments: { command: `python3 fetch.py ${page.url}; python3 fetch.py http://127.0.0.2:${port}/other` } },
+      ],
+      mode: 'auto',
+      allowHosts: [`127.0.0.1:${port}`],
+    });
     expect(page.hits()).toBe(1);
     expect(told.join('\n')).toContain('secret release notes 41f2');
-    const [question] = networkAsked(events);
-    expect(answerTo(events, question!.approvalId)?.decision).toMatchObject({ action: 'allow', scope: 'once', by: 'headless' });
+    expect(networkAsked(events).map((event) => event.sandbox?.host)).toEqual(['127.0.0.2']);
   });
 
   it('asks once for a command that opens 200 connections to one host', async () => {

@@ -9,7 +9,7 @@ import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { startScriptedModel } from './fixtures/scriptedModel';
 import { closedAfterEach } from './support/loopLifetime';
-import { tempDir } from './support/tempDirs';
+import { outsideTempDir, tempDir } from './support/tempDirs';
 import { toolOutputs } from './support/toolResults';
 
 // Issue 16, item 3: a command inside the sandbox creates a repository in the workspace whose config
@@ -37,9 +37,12 @@ function personGit(cwd: string, ...args: string[]): { ok: boolean; output: strin
   }
 }
 
-/** A workspace repository with one commit, and a program outside it that records (in `marker`) where it ran. */
+/**
+ * A workspace repository with one commit, and a program outside it that records (in `marker`) where it
+ * ran. Outside /tmp: inside the sandbox /tmp is the session's own, where the program would not be.
+ */
 function setting() {
-  const base = fs.realpathSync(tempDir('tether-planted-'));
+  const base = fs.realpathSync(outsideTempDir('tether-planted-'));
   const marker = path.join(base, 'marker');
   const monitor = path.join(base, 'monitor.sh');
   fs.writeFileSync(monitor, `#!/bin/sh\npwd >> ${marker}\n`, { mode: 0o755 });
@@ -155,11 +158,13 @@ const cases: Case[] = [
     names: /core\.fsmonitor = .*monitor\.sh \(in vault\/config\)/,
   },
   {
+    // Inside the sandbox $TMPDIR is the session's private /tmp: on the person's side the .git file names
+    // a folder of the real /tmp that is not there, and that anyone may make there later.
     name: 'a sub/.git file naming a bare repository the command made in $TMPDIR',
     command: ({ monitor }) =>
       `T=\${TMPDIR:-/tmp}/planted-$$ && git init -q --bare $T && git --git-dir=$T config core.bare false && git --git-dir=$T config core.fsmonitor ${monitor} && mkdir sub && echo "gitdir: $T" > sub/.git && git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),sub`,
     trigger: (ws) => personGit(ws, 'status'),
-    names: /core\.fsmonitor = .*monitor\.sh \(in \/.*\/planted-\d+\/config\)/,
+    names: /a \.git file naming a git folder that is not there, outside the workspace \(\/tmp\/planted-\d+\)/,
     differs: /^sub\/\.git$/,
   },
   {

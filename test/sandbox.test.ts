@@ -10,7 +10,7 @@ import { HeadlessBroker, type ApprovalRequest, type Broker } from '../src/main/p
 import { createCommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { startScriptedModel } from './fixtures/scriptedModel';
 import { closedAfterEach } from './support/loopLifetime';
-import { tempDir } from './support/tempDirs';
+import { outsideTempDir, tempDir } from './support/tempDirs';
 import { allToolOutputs } from './support/toolResults';
 
 // Issue 6, item 1 through the real loop: run_command in bubblewrap, a fence hit, and the second question.
@@ -44,7 +44,7 @@ async function runWriteOutside(
   if (settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
   const workspace = tempDir('tether-ws-');
   options.prepare?.(workspace);
-  const outside = options.inside ? path.join(workspace, 'inside.txt') : path.join(tempDir('tether-outside-'), 'escaped.txt');
+  const outside = options.inside ? path.join(workspace, 'inside.txt') : path.join(outsideTempDir(), 'escaped.txt');
   const core = (loop.core = createCore({ dataDir }));
   const server = (loop.server = await startScriptedModel({
     turns: [

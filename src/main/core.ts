@@ -23,7 +23,10 @@ import { createPtyTerminal } from './terminal/pty';
 import { commandEnvironment } from './workspace/commandEnvironment';
 import { effectiveLimits } from './terminal/commandLimits';
 import { avoidInProgramSearchPath, withCommandSearchPath } from './workspace/programSearchPath';
-import { SessionHooks } from './hooks/sessionHooks';
+import { hookPlacement } from './hooks/hookPlacement';
+import { initShellParser } from './permissions/shell/parser';
+import type { ConfiguredHook } from './hooks/hookSettings';
+import { SessionHooks, type HookRunPlan } from './hooks/sessionHooks';
 import { sessionHookConfig } from './hooks/sessionHookConfig';
 import { BUILTIN_TOOL_NAMES } from '../shared/toolCatalog';
 import { builtinTools } from './tools/builtinTools';
@@ -32,9 +35,10 @@ import { createFetchUrl, fetchUrl } from './tools/fetchUrl';
 import { ToolRegistry } from './tools/registry';
 import { realFolder } from './workspace/filePaths';
 import { openWorkspace } from './workspace/paths';
-import { createCommandSandbox, turnedOffSandbox, type CommandSandbox } from './sandbox/commandSandbox';
+import { agentWritable, createCommandSandbox, turnedOffSandbox, type CommandSandbox } from './sandbox/commandSandbox';
 import { projectFence, readSandboxSettings } from './sandbox/fenceSettings';
 import { removeFenceLeftovers } from './sandbox/fence';
+import { pruneSessionTemps, SESSION_TEMP_DAYS } from './sandbox/sessionTemp';
 import { Checkpoints } from './checkpoints/checkpoints';
 import { mayChangeFiles } from './checkpoints/mayChangeFiles';
 import { SessionShadowRepos } from './checkpoints/sessionShadowRepos';
@@ -102,6 +106,8 @@ export interface RunOptions {
    * commands run with their full access. Said on the session, for good, before anything runs.
    */
   sandboxOffBy?: string;
+  /** Hosts commands may reach in this run only, besides the project's allowed domains (`tether run --allow-host`). */
+  allowHosts?: readonly string[];
   /** Hands the run's permission engine to the host, which may change its mode while it runs. */
   onPermissions?(engine: PermissionEngine): void;
   /**
@@ -142,6 +148,10 @@ export function createCore(options: CoreOptions): Core {
   const mcp = new McpHub(options.mcpTimings);
   const shadowRepos = new SessionShadowRepos(store, options.dataDir);
   const checkpoints = new Checkpoints(store, shadowRepos);
+  // A session's /tmp goes with the session: deleted ones (by another host, or before this version
+  // removed it on delete) and ones idle for SESSION_TEMP_DAYS, `tether run`'s included.
+  const idleSince = Date.now() - SESSION_TEMP_DAYS * 24 * 60 * 60 * 1000;
+  pruneSessionTemps(options.dataDir, (sessionId) => (store.sessions.get(sessionId)?.updatedAt ?? 0) > idleSince);
 
   return {
     store,
@@ -205,9 +215,10 @@ export function createCore(options: CoreOptions): Core {
       const defaults = permissionDefaults(settings);
       const sandbox = run.sandboxOffBy
         ? turnedOffSandbox({ workspace: state.workspace, dataDir: options.dataDir }, run.sandboxOffBy)
-        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace, policy));
+        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace, policy, run.allowHosts));
       const permissions = await createSessionPermissions({
         commandsFenced: () => sandbox.off === undefined && sandbox.availability.available,
+        fencedPlaces: () => sandbox.commandPlaces,
         store,
         dataDir: options.dataDir,
         workspace: state.workspace,
@@ -225,24 +236,36 @@ export function createCore(options: CoreOptions): Core {
       }
       run.onPermissions?.(permissions.engine);
       // A settings file whose hooks cannot be read stops the run, as one whose rules cannot: a guard must not silently go missing.
+      const hookEnv = commandEnvironment(withCommandSearchPath(process.env), settings.shellEnvironment).env;
       const hooks = new SessionHooks({
         hooks: sessionHookConfig(options.dataDir, state.workspace),
         sessionId,
         workspace: state.workspace,
         projectTrusted: permissions.projectTrusted,
-        env: commandEnvironment(withCommandSearchPath(process.env), settings.shellEnvironment).env,
+        env: hookEnv,
         append: (event) => log.append(event),
         signal: run.signal,
         // Whether a sandbox is available is asked with the first hook, not at start: a run with no hook
         // and no command never probes for one. With none available, a hook runs as a command would:
         // unfenced, unless nothing may run outside the sandbox (the managed policy, or the person's
         // setting to refuse commands then); the wrap then fails and the hook is reported as not run.
+        // With one, the hook runs outside it only when everything it runs comes from outside the
+        // places the agent can write (hookPlacement.ts).
         ...(sandbox.off === undefined
           ? {
-              fence: async (command: string, cwd: string) =>
-                sandbox.availability.available || sandbox.required || sandbox.unavailable === 'refuse'
-                  ? sandbox.wrap(command, cwd)
-                  : undefined,
+              place: async (hook: ConfiguredHook, cwd: string): Promise<HookRunPlan> => {
+                if (!sandbox.availability.available && !sandbox.required && sandbox.unavailable !== 'refuse') return { where: 'outside' };
+                if (sandbox.availability.available) {
+                  await initShellParser();
+                  const placed = hookPlacement(hook, {
+                    workspace: state.workspace,
+                    agentWritable: agentWritable(sandbox),
+                    pathEnv: hookEnv.PATH ?? '',
+                  });
+                  if (placed.where === 'outside') return placed;
+                }
+                return { where: 'fenced', ...(await sandbox.wrap(hook.command, cwd)) };
+              },
             }
           : {}),
       });
@@ -365,7 +388,14 @@ async function modelRefusal(model: ModelConfig): Promise<LoopOutcome | undefined
   }
 }
 
-function sessionSandbox(dataDir: string, store: Store, sessionId: string, workspace: string, policy?: ManagedPolicy): CommandSandbox {
+function sessionSandbox(
+  dataDir: string,
+  store: Store,
+  sessionId: string,
+  workspace: string,
+  policy?: ManagedPolicy,
+  runHosts?: readonly string[],
+): CommandSandbox {
   const settings = readSandboxSettings(dataDir);
   const projectId = store.sessions.get(sessionId)?.projectId;
   const projectPath = (projectId ? store.projects.get(projectId)?.path : undefined) ?? workspace;
@@ -373,8 +403,10 @@ function sessionSandbox(dataDir: string, store: Store, sessionId: string, worksp
     workspace,
     dataDir,
     projectPath,
+    sessionId,
     custom: projectFence(settings, projectPath),
     unavailable: settings.unavailable,
+    ...(runHosts && runHosts.length > 0 ? { runHosts } : {}),
     ...(policy?.requireSandbox ? { required: `the managed policy ${policy.file} requires it (requireSandbox)` } : {}),
   });
 }

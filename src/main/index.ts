@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, dialog, ipcMain, Notification, safeStorage } from 'electron';
+import { app, dialog, ipcMain, Notification, safeStorage, shell } from 'electron';
 import type { AppServices } from './app/appServices';
 import { createNativeNotifications } from './app/nativeNotifications';
 import { cliArgumentsOf, nodeModeEnv } from './cli/cliFromApp';
@@ -79,6 +79,11 @@ async function start(): Promise<void> {
     ...services.handlers,
     'folders:pick': async () => pickFolder(main?.window),
     'notification:show': notifications.show,
+    'session:openSandboxTemp': async (input: { sessionId: string }) => {
+      const { path, exists } = await services.handlers['session:sandboxTemp'](input);
+      // openPath answers with an error message, empty when it opened.
+      return { opened: exists && (await shell.openPath(path)) === '' };
+    },
   };
   const unbind = bindIpc(ipcMain, handlers, (frame) => main?.isTrustedSender(frame) ?? false);
   const unsubscribe = services.subscribe(emit);

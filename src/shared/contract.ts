@@ -7,7 +7,7 @@ import { Json } from './json';
 import { ConnectionTestRequest, ConnectionTestResult, KeyVariable, LocalServerView } from './modelSetup';
 import { CommandPart } from './commandParts';
 import { OutsideContentSetting, PermissionMode, PolicyAction, RuleAction, Scope } from './permissions';
-import { SandboxUpdate, SandboxView } from './sandbox';
+import { SandboxTempView, SandboxUpdate, SandboxView } from './sandbox';
 import type { SessionStatus } from './session';
 import { PageRequest, SessionPage, SessionSnapshot } from './sessionWindow';
 import { NewRunnerToken, RemoteRunInfo, RemoteRunsUpdate, RemoteRunsView, RunnerName } from './remoteRuns';
@@ -618,11 +618,13 @@ export const requests = {
   /** Stop and start a server again, forgetting its failures (a project's server: name its project). */
   'mcp:restart': { input: z.object({ name: z.string().min(1), projectId: z.string().optional() }), output: McpServerView },
   /** The command sandbox for a project: whether one is available, the built-in fence and what the person added. */
+  /** Where the session's private /tmp is on this machine (shown and copied from the session header). */
+  'session:sandboxTemp': { input: SessionRef, output: SandboxTempView },
+  /** Opens the session's private /tmp in the system's file manager: the desktop app only (`opened: false` elsewhere). */
+  'session:openSandboxTemp': { input: SessionRef, output: z.object({ opened: z.boolean() }) },
   'sandbox:get': { input: z.object({ projectId: z.string() }), output: SandboxView },
   /** Replaces what the person added to a project's fence, and/or what runs when no sandbox is available. */
   'sandbox:update': { input: SandboxUpdate, output: SandboxView },
-  /** Adds the package registries the project uses (from its manifests and lockfiles) to its allowed domains. */
-  'sandbox:addRegistries': { input: z.object({ projectId: z.string() }), output: SandboxView },
   /**
    * Shows a notice as the OS's own notification, where the host can (the desktop app: with Open and Deny
    * buttons for a request on macOS). `shown: false` (always, under `tether serve`): the page shows its own.

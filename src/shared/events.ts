@@ -423,6 +423,8 @@ export const HookRan = z.object({
   callId: z.string().optional(),
   result: z.enum(['ok', 'blocked', 'failed', 'untrusted']),
   exitCode: z.number().int().nullable().optional(),
+  /** Where it ran: inside the session's sandbox fence, or outside it (hooks/hookPlacement.ts); absent where commands run unsandboxed. */
+  sandboxed: z.boolean().optional(),
   /** Its answer about the call: allow, ask or deny. */
   decision: z.enum(['allow', 'ask', 'deny']).optional(),
   /** Its reason for a decision or a block, or the context it added, as it wrote it. */

@@ -17,6 +17,8 @@ export const SandboxFence = z.object({
   denyRead: z.array(z.string().min(1)).default([]),
   /** Domains commands may reach through the proxy: `registry.npmjs.org`, `*.github.com`, `api.example.com:443`. */
   allowedDomains: z.array(z.string().min(1)).default([]),
+  /** The "package registries" preset: npm, PyPI, crates.io, Go, Maven, Gradle and RubyGems reached without a question. */
+  packageRegistries: z.boolean().default(false),
 });
 export type SandboxFence = z.infer<typeof SandboxFence>;
 
@@ -30,8 +32,10 @@ export const SandboxNote = z.object({
    * `fence_hit`: the command hit the fence, and this asks to run it again outside. `unavailable`: no
    * sandbox, it would run unsandboxed. `network`: the running command is connecting to a host its
    * fence does not allow, and waits for the answer (Allow always adds the host to the project's fence).
+   * `outside_write`: the command writes a file outside the fence, which inside the sandbox would fail;
+   * a person's allow runs it outside the sandbox, once (so a write outside asks once, not twice).
    */
-  kind: z.enum(['fence_hit', 'unavailable', 'network']),
+  kind: z.enum(['fence_hit', 'unavailable', 'network', 'outside_write']),
   /** Which fence it hit (a path or a domain), or why no sandbox is available, in words a person can read. */
   reason: z.string(),
   /** Asked within a call that was already allowed: a yes or no about that very command, which cannot be edited. */
@@ -64,7 +68,11 @@ export const SandboxView = z.object({
     allowWrite: z.array(z.string()),
     denyWrite: z.array(z.string()),
     denyRead: z.array(z.string()),
+    /** The project's toolchain caches, in Tether's data folder (npm, pip, cargo, go, …). */
+    caches: z.string().optional(),
   }),
+  /** The hosts the package registries preset lets through, by ecosystem. */
+  registries: z.array(z.object({ ecosystem: z.string(), domains: z.array(z.string()) })).optional(),
   /** What the person added for this project. */
   fence: SandboxFence,
 });
@@ -76,3 +84,14 @@ export const SandboxUpdate = z.object({
   unavailable: SandboxUnavailableChoice.optional(),
 });
 export type SandboxUpdate = z.infer<typeof SandboxUpdate>;
+
+/** A session's private /tmp: the folder on this machine its sandboxed commands see at /tmp. */
+export const SandboxTempView = z.object({
+  /** Where it is on this machine (in Tether's data folder). */
+  path: z.string(),
+  /** Whether it exists yet (a session's first sandboxed command makes it). */
+  exists: z.boolean(),
+  /** Whether this session's commands run in the sandbox here; without one they see the real /tmp. */
+  sandboxed: z.boolean(),
+});
+export type SandboxTempView = z.infer<typeof SandboxTempView>;

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,9 @@ import { fixtureRepo, removeTempDirs, tempDir } from '../support/tempDirs';
  * needed the VM's proxy CA (EXTRA_CA_CERT) to reach the npm registry. The image built (880 MB, some
  * 50 minutes at a load average of ~20); `tether run --help` ran in it; bubblewrap, as user 10001 with
  * seccomp, AppArmor and the masked system paths unconfined, made its namespaces and a fresh /proc.
- * This test's whole task did not finish within 500 s there, and why was not found in the time left.
+ * Its task first hung until its timeout: the run was waited for with spawnSync, which holds this
+ * process's event loop, and the scripted model the container asks lives in this process, so the
+ * model never answered. The task's run is now waited for without blocking (runInBackground).
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,6 +39,21 @@ const run = (args: string[], timeoutMs: number) => {
   const result = spawnSync('podman', [...podmanFlags(), ...args], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
   return { code: result.status, out: result.stdout, err: result.stderr };
 };
+
+/** As run, without holding the event loop: the scripted model the container talks to answers from this process. */
+const runInBackground = (args: string[], timeoutMs: number) =>
+  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn('podman', [...podmanFlags(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+  });
 
 let model: ScriptedModel | undefined;
 afterAll(async () => {
@@ -97,7 +114,7 @@ describe.skipIf(why !== undefined)('the runner image (podman)', () => {
     for (const file of [workspace, ...readdirSync(workspace, { recursive: true }).map((name) => path.join(workspace, String(name)))]) {
       chownSync(file, 10001, 10001);
     }
-    const ran = run(
+    const ran = await runInBackground(
       [
         'run',
         '--rm',

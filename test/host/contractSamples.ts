@@ -94,19 +94,20 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
     projectId: 'p1',
     fence: { allowWrite: [], denyWrite: [], denyRead: ['~/.kube'], allowedDomains: ['registry.npmjs.org'] },
   },
-  'sandbox:addRegistries': { projectId: 'p1' },
   'remote:get': {},
   'remote:configure': { enabled: true, listen: { host: '127.0.0.1', port: 7717 } },
   'remote:createToken': { name: 'ci-1' },
   'remote:revokeToken': { name: 'ci-1' },
   'remote:revokeRule': { ruleId: 'r1' },
+  'session:sandboxTemp': { sessionId: 's1' },
+  'session:openSandboxTemp': { sessionId: 's1' },
 };
 
 const sandboxView: SandboxView = {
   available: true,
   unavailable: 'ask',
   builtIn: { allowWrite: ['/work/repo'], denyWrite: ['/work/repo/.tether'], denyRead: ['/home/me/.ssh'] },
-  fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['registry.npmjs.org'] },
+  fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['registry.npmjs.org'], packageRegistries: false },
 };
 
 const remoteRunsView: RemoteRunsView = {
@@ -259,12 +260,13 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'session:undoRewind': { seq: 10, files: ['src/a.ts'], warnings: [] },
   'sandbox:get': sandboxView,
   'sandbox:update': sandboxView,
-  'sandbox:addRegistries': sandboxView,
   'remote:get': remoteRunsView,
   'remote:configure': remoteRunsView,
   'remote:createToken': { name: 'ci-1', token: 'tether-runner.abcdefghijk.0123456789012345678901234567890123456789012' },
   'remote:revokeToken': undefined,
   'remote:revokeRule': undefined,
+  'session:sandboxTemp': { path: '/data/sandbox/tmp/s1', exists: true, sandboxed: true },
+  'session:openSandboxTemp': { opened: false },
 };
 
 export interface RecordingHandlers {

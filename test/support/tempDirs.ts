@@ -23,3 +23,14 @@ export function fixtureRepo(name: string): string {
 export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * A fresh folder outside /tmp (under /var/tmp), removed by `removeTempDirs`: a place the sandbox keeps
+ * read-only. Inside the sandbox /tmp is each session's own, so a folder in the real /tmp is not "outside
+ * the fence" to a command: it simply is not there.
+ */
+export function outsideTempDir(prefix = 'tether-outside-'): string {
+  const dir = mkdtempSync(path.join('/var/tmp', prefix));
+  made.push(dir);
+  return dir;
+}

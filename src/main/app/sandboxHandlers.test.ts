@@ -33,9 +33,10 @@ describe('the sandbox requests', () => {
     expect(view).toMatchObject({
       available: true,
       unavailable: 'ask',
-      fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [] },
+      fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], packageRegistries: false },
     });
     expect(view.builtIn.allowWrite).toEqual([project]);
+    expect(view.builtIn.caches).toMatch(new RegExp(`^${dataDir}/sandbox/caches/project-`));
     expect(view.builtIn.denyRead).toContain(dataDir);
   });
 
@@ -43,23 +44,36 @@ describe('the sandbox requests', () => {
     const { handlers, projectId, dataDir, project } = setup();
     const view = await handlers['sandbox:update']({
       projectId,
-      fence: { allowWrite: [' ~/.cache ', ''], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com', 'api.example.com'] },
+      fence: {
+        allowWrite: [' ~/.cache ', ''],
+        denyWrite: [],
+        denyRead: [],
+        allowedDomains: ['api.example.com', 'api.example.com'],
+        packageRegistries: false,
+      },
       unavailable: 'refuse',
     });
-    expect(view.fence).toEqual({ allowWrite: ['~/.cache'], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com'] });
+    expect(view.fence).toEqual({
+      allowWrite: ['~/.cache'],
+      denyWrite: [],
+      denyRead: [],
+      allowedDomains: ['api.example.com'],
+      packageRegistries: false,
+    });
     expect(view.unavailable).toBe('refuse');
     expect(readSandboxSettings(dataDir).projects[project]?.allowedDomains).toEqual(['api.example.com']);
     expect(fs.readdirSync(project).sort()).toEqual(['go.mod', 'package.json']);
   });
 
-  it('add the registries the project uses in one request, keeping what was there', async () => {
-    const { handlers, projectId } = setup();
-    await handlers['sandbox:update']({
+  it('switch the package registries preset on for one project, keeping what was there, and list what it lets through', async () => {
+    const { handlers, projectId, dataDir, project } = setup();
+    const view = await handlers['sandbox:update']({
       projectId,
-      fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com'] },
+      fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com'], packageRegistries: true },
     });
-    const view = await handlers['sandbox:addRegistries']({ projectId });
-    expect(view.fence.allowedDomains).toEqual(['api.example.com', 'registry.npmjs.org', 'proxy.golang.org', 'sum.golang.org']);
+    expect(view.fence).toMatchObject({ allowedDomains: ['api.example.com'], packageRegistries: true });
+    expect(readSandboxSettings(dataDir).projects[project]?.packageRegistries).toBe(true);
+    expect(view.registries?.flatMap((registry) => registry.domains)).toEqual(expect.arrayContaining(['registry.npmjs.org', 'pypi.org']));
   });
 
   it('refuse an unknown project', async () => {

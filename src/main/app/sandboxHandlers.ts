@@ -1,13 +1,14 @@
 import type { Handlers } from '../../shared/contract';
-import type { SandboxView } from '../../shared/sandbox';
+import type { SandboxFence, SandboxView } from '../../shared/sandbox';
 import { RequestError } from '../../shared/requestError';
 import type { Store } from '../store/store';
 import { checkSandboxAvailability } from '../sandbox/availability';
 import { builtInFence } from '../sandbox/fence';
 import { projectFence, readSandboxSettings, writeSandboxSettings } from '../sandbox/fenceSettings';
-import { detectPackageRegistries } from '../sandbox/packageRegistries';
+import { PACKAGE_REGISTRIES } from '../sandbox/packageRegistries';
+import { projectCachesDir } from '../sandbox/toolchainCaches';
 
-type SandboxHandlers = Pick<Handlers, 'sandbox:get' | 'sandbox:update' | 'sandbox:addRegistries'>;
+type SandboxHandlers = Pick<Handlers, 'sandbox:get' | 'sandbox:update'>;
 
 /** The settings screen's view of the sandbox for a project, and its edits (kept in the data folder). */
 export function createSandboxHandlers(options: { dataDir: string; store: Store }): SandboxHandlers {
@@ -25,7 +26,13 @@ export function createSandboxHandlers(options: { dataDir: string; store: Store }
       available: availability.available,
       ...(availability.available ? {} : { reason: availability.reason }),
       unavailable: settings.unavailable,
-      builtIn: { allowWrite: builtIn.allowWrite, denyWrite: builtIn.denyWrite, denyRead: readable(builtIn.denyRead, folder) },
+      builtIn: {
+        allowWrite: builtIn.allowWrite,
+        denyWrite: builtIn.denyWrite,
+        denyRead: readable(builtIn.denyRead, folder),
+        caches: projectCachesDir(dataDir, folder),
+      },
+      registries: PACKAGE_REGISTRIES.map(({ ecosystem, domains }) => ({ ecosystem, domains: [...domains] })),
       fence: projectFence(settings, folder),
     };
   };
@@ -40,14 +47,6 @@ export function createSandboxHandlers(options: { dataDir: string; store: Store }
       });
       return view(folder);
     },
-    'sandbox:addRegistries': async ({ projectId }) => {
-      const folder = projectPath(projectId);
-      const settings = readSandboxSettings(dataDir);
-      const current = projectFence(settings, folder);
-      const allowedDomains = [...new Set([...current.allowedDomains, ...detectPackageRegistries(folder)])];
-      writeSandboxSettings(dataDir, { ...settings, projects: { ...settings.projects, [folder]: { ...current, allowedDomains } } });
-      return view(folder);
-    },
   };
 }
 
@@ -59,8 +58,13 @@ function readable(denyRead: string[], folder: string): string[] {
 }
 
 /** Entries as the person typed them, without blanks or repeats. */
-function tidy<T extends Record<string, string[]>>(fence: T): T {
-  const out: Record<string, string[]> = {};
-  for (const [key, list] of Object.entries(fence)) out[key] = [...new Set(list.map((entry) => entry.trim()).filter(Boolean))];
-  return out as T;
+function tidy(fence: SandboxFence): SandboxFence {
+  const clean = (list: string[]) => [...new Set(list.map((entry) => entry.trim()).filter(Boolean))];
+  return {
+    allowWrite: clean(fence.allowWrite),
+    denyWrite: clean(fence.denyWrite),
+    denyRead: clean(fence.denyRead),
+    allowedDomains: clean(fence.allowedDomains),
+    packageRegistries: fence.packageRegistries,
+  };
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import {
   EVENTS_PAGE_CHARS,
   EVENTS_PAGE_MAX,
@@ -20,6 +21,7 @@ import { TETHER_VERSION } from '../../shared/version';
 import { createMcpHandlers } from './mcpHandlers';
 import { createSandboxHandlers } from './sandboxHandlers';
 import { checkSandboxAvailability } from '../sandbox/availability';
+import { removeSessionTemp, sessionTempDir } from '../sandbox/sessionTemp';
 import { memoryKeyStore, type KeyStore } from './sessions/keyStore';
 import { createModelSetupHandlers, keyVariablesSet, originOf } from './sessions/modelSetupHandlers';
 import { localPortsFromEnv } from '../model/localServers';
@@ -203,6 +205,18 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       worktrees.refuseWhileOpen(sessionId);
       sessions.delete(sessionId);
       folds.forget(sessionId);
+      // Its private /tmp goes with it.
+      removeSessionTemp(options.dataDir, sessionId);
+    },
+    'session:sandboxTemp': async ({ sessionId }) => {
+      sessions.summary(sessionId);
+      const folder = sessionTempDir(options.dataDir, sessionId);
+      return { path: folder, exists: fs.existsSync(folder), sandboxed: checkSandboxAvailability().available };
+    },
+    // Only the desktop app opens a folder in the system's file manager (index.ts replaces this).
+    'session:openSandboxTemp': async ({ sessionId }) => {
+      sessions.summary(sessionId);
+      return { opened: false };
     },
     'session:setMode': async ({ sessionId, mode }) => sessions.setMode(sessionId, mode),
     'session:compact': async ({ sessionId }) => sessions.compact(sessionId),

@@ -39,6 +39,7 @@ export async function headlessRun(argv: string[]): Promise<number> {
       session: { type: 'string' },
       unleashed: { type: 'boolean', default: false },
       'no-sandbox': { type: 'boolean', default: false },
+      'allow-host': { type: 'string', multiple: true },
       mode: { type: 'string' },
       rules: { type: 'string' },
       'mcp-config': { type: 'string' },
@@ -57,6 +58,7 @@ export async function headlessRun(argv: string[]): Promise<number> {
   const task = positionals.join(' ').trim();
   if (!values.session && task === '') throw new CliError(`tether run needs a task.\n\n${runUsage}`);
   const maxSteps = parseMaxSteps(values['max-steps']);
+  const allowHosts = (values['allow-host'] ?? []).map(parseAllowedHost);
   const mode = values.unleashed ? 'unleashed' : parseRunMode(values.mode);
   const model = resolveModelConfig({ baseUrl: values['base-url'], model: values.model, api: values.api, maxTokens: values['max-tokens'] });
   const deskOptions = values.desk === undefined ? undefined : deskRunOptions(values);
@@ -159,6 +161,7 @@ export async function headlessRun(argv: string[]): Promise<number> {
         broker: desk?.broker ?? new HeadlessBroker({ unleashed: values.unleashed }),
         ...(desk ? { onPermissions: (engine) => desk.onPermissions(engine), grants: (permissions) => desk.grants(permissions) } : {}),
         ...(values['no-sandbox'] ? { sandboxOffBy: 'tether run --no-sandbox' } : {}),
+        ...(allowHosts.length > 0 ? { allowHosts } : {}),
         ...(mode ? { mode } : {}),
         ...(values.rules ? { rulesFile: resolve(values.rules) } : {}),
         ...(mcpServers ? { mcpServers } : {}),
@@ -263,6 +266,23 @@ function parseRunMode(text: string | undefined): PermissionMode | undefined {
   const parsed = PermissionMode.safeParse(text);
   if (!parsed.success) throw new CliError(`--mode is one of ask, auto-edit, auto, read-only; not "${text}".`);
   return parsed.data;
+}
+
+/**
+ * A host `--allow-host` opens for the run, as the project's allowed domains are written: a name
+ * (`registry.npmjs.org`), a wildcard (`*.example.com`), either with a port, an address with its port
+ * (`127.0.0.1:4873`, `[::1]:8080`).
+ */
+function parseAllowedHost(text: string): string {
+  const host = text.trim().toLowerCase();
+  const name = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+  const v6 = /^\[[0-9a-f:.]+\](:\d{1,5})?$/;
+  if (!name.test(host) && !v6.test(host)) {
+    throw new CliError(
+      `--allow-host takes a host as Settings → Sandbox writes it (registry.npmjs.org, *.example.com, 127.0.0.1:4873), not "${text}".`,
+    );
+  }
+  return host;
 }
 
 function parseMaxSteps(text: string | undefined): number {

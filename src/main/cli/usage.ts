@@ -26,9 +26,13 @@ Options:
                        auto: edits and commands the sandbox holds run on their own; what
                        would leave the sandbox asks (and headless, is denied)
   --unleashed          allow every action that would ask, for this run only (deny rules and the
-                       sandbox still hold: a command that hits the fence is refused, never re-run outside)
+                       sandbox still hold: a command that hits the fence is refused, never re-run
+                       outside, and a host the fence does not allow is refused)
   --no-sandbox         run commands with no OS sandbox, with your full access, for this run only
                        (warned about on stderr and kept on the session)
+  --allow-host <host>  let commands reach this host through the sandbox's proxy, for this run only
+                       (repeatable; registry.npmjs.org, *.example.com, 127.0.0.1:4873). Any other
+                       host is refused, --unleashed included, and the model is told which
   --rules <file>       extra permission rules for this run: {"allow": [...], "ask": [...], "deny": [...]}
   --mcp-config <file>  MCP servers for this run, as Claude Desktop and Cursor write them: {"mcpServers": {...}}
   --desk <url>         report to a desk (tether serve --remote-runs) and send every request there:

@@ -12,15 +12,21 @@ import { hookToolName, matcherMatches } from './toolNames';
  * 2, with its stderr for the model), a decision about the call (deny beats ask beats allow), context
  * for the model, and the problems of hooks that failed. A failing hook never fails the session.
  *
- * Where hooks run: inside the fence, as the session's commands do (Claude Code runs them outside).
- * A hook runs in the session's folder, and what it runs often comes from there: a project's hook
- * scripts, and the person's own hooks too (`npx prettier --write` runs the workspace's prettier,
- * `npm run lint` its scripts). The agent can change all of that, in auto-edit mode without a
- * question, so a hook run outside the fence would be a way out of it. Formatters and guards work
- * inside it (they write in the workspace, read what they need); where the session's commands run
- * outside the sandbox (turned off, or none available), so do its hooks. A project's hooks run only
- * once the person trusts its folder. Every hook gets the environment commands get
- * (workspace/commandEnvironment.ts), so no secret the fence hides reaches a hook.
+ * Where hooks run: where hookPlacement.ts says. The person's hooks do what they do under Claude Code
+ * (a log in the home folder, a desktop notification, the managed policy's audit log) outside the
+ * fence when everything they run is known to come from outside the places the agent can write; a
+ * hook that runs the workspace's code (`npx prettier` runs node_modules/.bin/prettier first, `npm run
+ * lint` its scripts, `python3 -c` imports from the working folder), a project's hooks, and anything
+ * Tether cannot read run inside the fence, as the session's commands do: the agent can change all of
+ * that, in auto-edit mode without a question, so outside the fence it would be a way out. Where the
+ * session's commands run outside the sandbox (turned off, or none available), so do its hooks. A
+ * project's hooks run only once the person trusts its folder. Every hook gets the environment
+ * commands get (workspace/commandEnvironment.ts), so no secret the fence hides reaches a hook.
+ *
+ * A managed policy's PreToolUse or PermissionRequest hook that fails (an error, a timeout, a program
+ * that cannot start) blocks the call: the policy's guard did not answer, and a guard that fails open
+ * is no guard. The person's and the project's failing hooks are reported and otherwise ignored, as
+ * Claude Code does.
  */
 
 export interface SessionHooksOptions {
@@ -37,19 +43,17 @@ export interface SessionHooksOptions {
   /** Aborted when the person stops the session: a running hook is stopped, and no more start. */
   signal?: AbortSignal;
   /**
-   * Wraps a hook's command in the session's fence (the command sandbox). Absent, or answering
-   * undefined, where the session's commands run outside it (the sandbox turned off, or none
-   * available and the person chose to run commands anyway): hooks then run as those commands do.
+   * Where a hook runs: wrapped in the session's fence (the command sandbox), or outside it (with the
+   * PATH to run it with). Absent where the session's commands run outside the sandbox (turned off, or
+   * none available and the person chose to run commands anyway): hooks then run as those commands do.
    */
-  fence?: (command: string, cwd: string) => Promise<FencedCommand | undefined>;
+  place?: (hook: ConfiguredHook, cwd: string) => Promise<HookRunPlan>;
 }
 
-/** A command wrapped in the fence: what to run, what to add to its environment, and what to do after. */
-export interface FencedCommand {
-  command: string;
-  env: Record<string, string>;
-  finish(output: string): unknown;
-}
+/** Where one hook runs: in the fence (what to run, what to add to its environment, what to do after), or outside it. */
+export type HookRunPlan =
+  | { where: 'fenced'; command: string; env: Record<string, string>; finish(output: string, exitCode: number | null): unknown }
+  | { where: 'outside'; pathEnv?: string };
 
 /** What the hooks of one event came to. */
 export interface HooksOutcome {
@@ -115,33 +119,45 @@ export class SessionHooks {
         options.append({ ...ran, result: 'untrusted', durationMs: 0 });
         continue;
       }
-      let fenced: FencedCommand | undefined;
-      if (options.fence) {
+      let plan: HookRunPlan = { where: 'outside' };
+      if (options.place) {
         try {
-          fenced = await options.fence(hook.command, options.workspace);
+          plan = await options.place(hook, options.workspace);
         } catch (error) {
           // A hook never runs outside the fence the session's commands are held in.
           const problem = `The hook \`${hook.command}\` did not run: the sandbox hooks run in could not start (${(error as Error).message}).`;
-          options.append({ ...ran, result: 'failed', exitCode: null, durationMs: 0, problem });
+          const guard = failsClosed(hook, event) ? blocking(event, hook, problem) : undefined;
+          options.append({ ...ran, result: guard ? 'blocked' : 'failed', exitCode: null, durationMs: 0, problem });
           outcome.problems.push(problem);
+          if (guard && outcome.blocked === undefined) outcome.blocked = guard.reason;
+          if (guard?.decision) outcome.decision = guard.decision;
           continue;
         }
       }
+      const fenced = plan.where === 'fenced' ? plan : undefined;
       const result = await runHookCommand({
         command: fenced?.command ?? hook.command,
         stdin,
         cwd: options.workspace,
-        env: { ...options.env, ...fenced?.env, CLAUDE_PROJECT_DIR: options.workspace, TETHER_PROJECT_DIR: options.workspace },
+        env: {
+          ...options.env,
+          ...(plan.where === 'outside' && plan.pathEnv !== undefined ? { PATH: plan.pathEnv } : {}),
+          ...fenced?.env,
+          CLAUDE_PROJECT_DIR: options.workspace,
+          TETHER_PROJECT_DIR: options.workspace,
+        },
         timeoutMs: hook.timeoutSeconds * 1000,
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      fenced?.finish(result.stdout + result.stderr);
-      const answer = readHookAnswer(event, hook, result);
+      fenced?.finish(result.stdout + result.stderr, result.exitCode);
+      const read = readHookAnswer(event, hook, result);
+      const answer = read.kind === 'failed' && failsClosed(hook, event) && !result.stopped ? blocking(event, hook, read.problem) : read;
       const forModel = sessionNote(event, answer);
       const logged: EventOf<'hook.ran'> = {
         ...ran,
         result: answer.kind,
         exitCode: result.exitCode,
+        ...(options.place ? { sandboxed: fenced !== undefined } : {}),
         durationMs: result.durationMs,
         ...(answer.decision ? { decision: answer.decision.action } : {}),
         ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
@@ -159,6 +175,16 @@ export class SessionHooks {
     }
     return outcome;
   }
+}
+
+/** A managed policy's guard that fails blocks the call: it did not answer, and a guard must not fail open. */
+function failsClosed(hook: ConfiguredHook, event: HookEvent): boolean {
+  return hook.source === 'managed' && (event === 'PreToolUse' || event === 'PermissionRequest');
+}
+
+function blocking(event: HookEvent, hook: ConfiguredHook, problem: string | undefined): HookAnswer {
+  const reason = `${problem ?? `The managed policy's ${event} hook \`${hook.command}\` failed.`} It is the managed policy's guard, so the call is blocked until it answers.`;
+  return { kind: 'blocked', decision: { action: 'deny', reason }, reason, context: [], ...(problem ? { problem } : {}) };
 }
 
 /**

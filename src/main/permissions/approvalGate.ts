@@ -172,12 +172,17 @@ export class ApprovalGate {
     const existing = log.state.toolCalls[callId]?.approvalId;
     const approvalId = existing && !log.state.approvals[existing]?.decision ? existing : randomUUID();
     const summary = safeSummary(tool, args);
-    const shownNote = unsandboxedNote(tool, deps.sandbox);
+    const shownNote = unsandboxedNote(tool, deps.sandbox) ?? outsideWriteNote(tool, deps.sandbox, verdict);
     // The diff the person is shown is against the file as it is now; the call checks it is still so.
     const change = approvalId !== existing ? await previewChange(tool, args, deps.workspace) : log.state.approvals[approvalId]?.change;
     const approvedFile = change ? { approvedFile: { hash: change.hash } } : {};
     // What the command's scripts run (npm test's script, make's recipe, pytest's options), for the request to show.
     const runs = approvalId !== existing && verdict.commands ? await this.scriptRuns(args) : undefined;
+    // Running outside the sandbox is allowed once at a time, never always.
+    const offered: AllowAlwaysOffer | undefined =
+      shownNote?.kind === 'outside_write'
+        ? { refused: 'Running outside the sandbox is allowed once at a time, never always.' }
+        : verdict.allowAlways;
     if (approvalId !== existing && hooks.onRequest) {
       // The PermissionRequest hooks answer before a person is asked, as Claude Code's do.
       const said = await hooks.onRequest();
@@ -196,7 +201,7 @@ export class ApprovalGate {
         args: args as Json,
         reason: verdict.reason,
         ...(verdict.commands !== undefined ? { commands: verdict.commands } : {}),
-        ...(verdict.allowAlways ? { allowAlways: verdict.allowAlways } : {}),
+        ...(offered ? { allowAlways: offered } : {}),
         ...(verdict.taint ? { taint: verdict.taint } : {}),
         ...(shownNote ? { sandbox: shownNote } : {}),
         ...(verdict.parts !== undefined ? { parts: verdict.parts } : {}),
@@ -241,8 +246,8 @@ export class ApprovalGate {
     const sawJudged = edit?.kind === 'changed' && isDeepStrictEqual(shownJudged, edit.args);
     decision =
       edit && edit.kind !== 'unchanged'
-        ? editedDecision(decision, sawJudged ? again : undefined)
-        : withinOffer(withoutEdit(decision), verdict.allowAlways);
+        ? editedDecision(decision, sawJudged && shownNote?.kind !== 'outside_write' ? again : undefined)
+        : withinOffer(withoutEdit(decision), offered);
     // Only a person's allow, given on a dialog that said there is no sandbox, covers running unsandboxed;
     // a headless stand-in's does not, so the command asks again about that (and is refused).
     const sandboxNote = decision.by === 'person' ? shownNote : undefined;
@@ -576,6 +581,21 @@ async function previewChange(tool: GatedTool, args: unknown, workspace: Workspac
 }
 
 /** For a command, when no sandbox is available: the dialog says so (and the person's allow covers it). */
+/**
+ * A command whose redirection writes outside the fence would fail inside the sandbox and then ask to
+ * run again outside it: the first question says so instead, and a person's allow runs it outside at
+ * once (runCommand.ts). Not where nothing may run outside the sandbox (the managed policy).
+ */
+function outsideWriteNote(tool: GatedTool, sandbox: CommandSandbox | undefined, verdict: PolicyVerdict): SandboxNote | undefined {
+  if (tool.risk !== 'exec' || !sandbox || sandbox.off || !sandbox.availability.available || sandbox.required || !verdict.writesOutside)
+    return undefined;
+  const shown = verdict.writesOutside.join(', ');
+  return {
+    kind: 'outside_write',
+    reason: `It writes ${shown}, outside the sandbox fence, where a command inside the sandbox cannot write.`,
+  };
+}
+
 function unsandboxedNote(tool: GatedTool, sandbox: CommandSandbox | undefined): SandboxNote | undefined {
   // Where commands never run outside the sandbox (refused, or the managed policy requires it) nothing runs unsandboxed.
   if (

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-function engine(fenced: boolean, rules: PermissionRule[] = []) {
+function engine(fenced: boolean, rules: PermissionRule[] = [], fencedPlaces: readonly string[] = []) {
   return createPermissionEngine({
     workspaceRoot: root,
     home: path.join(root, 'home'),
@@ -28,6 +28,7 @@ function engine(fenced: boolean, rules: PermissionRule[] = []) {
     projectTrusted: false,
     rules,
     commandsFenced: () => fenced,
+    fencedPlaces: () => fencedPlaces,
   });
 }
 
@@ -75,6 +76,31 @@ describe('auto mode with a sandbox', () => {
     const verdict = engine(true).evaluate(command('curl https://example.com', { taint: 'a fetched page' }));
     expect(verdict.action).toBe('ask');
     expect(verdict.reason).toMatch(/outside content/);
+  });
+});
+
+describe('auto mode and the session’s own /tmp (issue 30)', () => {
+  it.each([
+    'echo x > /tmp/scratch.txt',
+    'mkdir -p /tmp/build && cc -o /tmp/build/hello hello.c',
+    'tar czf /tmp/src.tgz src',
+    'f=$(mktemp) && echo x > "$f" && cat "$f"',
+    'echo x > "$TMPDIR/notes"',
+  ])('runs `%s` on its own where /tmp is the session’s: nothing there leaves the fence', (line) => {
+    const verdict = engine(true, [], ['/tmp']).evaluate(command(line));
+    expect(verdict.action, verdict.reason).toBe('allow');
+    expect(verdict.writesOutside).toBeUndefined();
+  });
+
+  it('asks for a write to a known place outside the fence, and says which, so a person’s allow can run it outside at once', () => {
+    const verdict = engine(true, [], ['/tmp']).evaluate(command('echo note >> /var/tmp/notes.txt'));
+    expect(verdict.action).toBe('ask');
+    expect(verdict.writesOutside).toEqual(['/var/tmp/notes.txt']);
+  });
+
+  it('where /tmp is the real one (no sandbox, or macOS), a write to /tmp asks as before', () => {
+    expect(engine(false, [], ['/tmp']).evaluate(command('echo x > /tmp/scratch.txt')).action).toBe('ask');
+    expect(engine(true, [], []).evaluate(command('echo x > /tmp/scratch.txt')).action).toBe('ask');
   });
 });
 

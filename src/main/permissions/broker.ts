@@ -40,7 +40,8 @@ export interface Broker {
 /**
  * `tether run`: nobody is there to ask, so every ask is a denial, unless the run was unleashed. Even
  * then nothing leaves the OS sandbox: --unleashed answers questions, it never switches the fence off
- * (that is --no-sandbox, a choice of its own).
+ * (that is --no-sandbox, a choice of its own), nor opens it to a host the fence does not allow (that
+ * is --allow-host, for one run, or the project's allowed domains).
  */
 export class HeadlessBroker implements Broker {
   constructor(private readonly options: { unleashed: boolean }) {}
@@ -65,18 +66,20 @@ export class HeadlessBroker implements Broker {
         message: `${request.reason} The managed policy wants a person to decide this, and a headless run has nobody to ask (--unleashed does not answer it).`,
       };
     }
-    if (this.options.unleashed) return { action: 'allow', scope: 'once', by: 'headless' };
     if (request.network) {
+      // A host is part of the fence: --unleashed answers questions, it never opens the fence.
       const { host, port } = request.network;
       return {
         action: 'deny',
         scope: 'once',
         by: 'headless',
         message:
-          `The connection to ${host}:${port} was refused: this is a headless run (tether run), nobody can allow a host the project's sandbox fence ` +
-          'does not list, and it refuses them unless started with --unleashed. Work without it, or say which host the command needs (the person can add it in Settings → Sandbox).',
+          `The connection to ${host}:${port} was refused: the project's sandbox fence does not allow that host, and a headless run (tether run` +
+          `${this.options.unleashed ? ', --unleashed included' : ''}) opens no host nobody named. Work without it, or say which host the command needs: ` +
+          `the person can name it for one run (tether run --allow-host ${host}) or add it to the project's allowed domains (Settings → Sandbox).`,
       };
     }
+    if (this.options.unleashed) return { action: 'allow', scope: 'once', by: 'headless' };
     return {
       action: 'deny',
       scope: 'once',

@@ -74,6 +74,12 @@ export interface PermissionEngineOptions {
    * auto mode what runs inside it runs on its own. Asked each time; false by default.
    */
   commandsFenced?: () => boolean;
+  /**
+   * Folders that, to a command the sandbox holds, are the fence's own writable places besides the
+   * workspace, as a command names them: /tmp on Linux (the session's own there). A redirection into
+   * one stays in the fence. Asked each time; none by default.
+   */
+  fencedPlaces?: () => readonly string[];
   builtinDefaults?: boolean;
 }
 
@@ -165,6 +171,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   const pathEnv = options.pathEnv ?? process.env.PATH;
   let mode = options.mode;
   const fenced = options.commandsFenced ?? (() => false);
+  const fencedPlaces = options.fencedPlaces ?? (() => []);
   let projectTrusted = options.projectTrusted;
   const places = { workspaceRoot: root, home };
 
@@ -303,12 +310,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const spelled = target.startsWith('~/') ? `${home}/${target.slice(2)}` : path.isAbsolute(target) ? target : `${cwd}/${target}`;
     const absolute = path.resolve(spelled);
     const opened = leadsTo(physicalPath, spelled);
+    // The sandbox's /tmp is the session's own: a link in the real one does not lead a command anywhere.
+    const inFence = fenced() && fencedPlaces().some((place) => isWithin(absolute, place));
     return {
       kind: 'path',
       access: 'write',
       candidates: unique([opened.path, absolute]),
       shown: target,
-      inside: !opened.loops && isInside(opened.path),
+      inside: inFence || (!opened.loops && isInside(opened.path)),
       redirect: true,
     };
   }
@@ -514,7 +523,9 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     // A part's redirections are items of their own, so only the program itself counts here.
     if (item.kind === 'part' && item.command.argv.length === 0) cls = 'none';
     else if (item.kind === 'part') cls = item.command.readOnly && !item.command.wrappers.some(isPrivilegedWrapper) ? 'read' : 'exec';
-    else if (item.kind === 'path' && item.redirect) cls = item.inside ? 'edit' : 'edit-outside';
+    // In auto mode the sandbox decides at run time where a redirection it holds may write, known or not.
+    else if (item.kind === 'path' && item.redirect)
+      cls = item.inside || (item.unknown && mode === 'auto' && fenced()) ? 'edit' : 'edit-outside';
     else if (item.kind === 'path') cls = item.access === 'write' ? 'edit' : item.inside ? 'read' : 'read-outside';
     else cls = call.cls;
     const command = item.kind === 'part' || (item.kind === 'path' && (item.redirect === true || item.commandRead === true));
@@ -729,6 +740,10 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       if (decided.taint) verdict.taint = decided.taint;
       const outsideRead = call.command ? call.items.find((i) => i.kind === 'path' && i.commandRead) : undefined;
       if (outsideRead?.kind === 'path') verdict.readsOutside = outsideRead.shown;
+      const writesOutside = call.command
+        ? call.items.flatMap((i) => (i.kind === 'path' && i.redirect && !i.inside && !i.unknown ? [i.shown] : []))
+        : [];
+      if (writesOutside.length > 0) verdict.writesOutside = writesOutside;
       if (verdict.action === 'ask' && mode === 'unleashed' && !decided.holdsWhenUnleashed) {
         return { ...verdict, action: 'allow', reason: `Unleashed mode allows what would ask: ${decided.reason}` };
       }

@@ -54,6 +54,11 @@ export interface PolicyVerdict {
    * runs), as written. What such a command prints is outside content: it taints the session.
    */
   readsOutside?: string;
+  /**
+   * For a command: the files its redirections write outside the workspace (and the fence's other
+   * places), as written. Inside the sandbox such a write fails; allowed by a person, it runs outside.
+   */
+  writesOutside?: string[];
 }
 
 export interface Policy {

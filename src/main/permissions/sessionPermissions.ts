@@ -16,6 +16,8 @@ export interface SessionPermissionOptions {
   cliRulesFile?: string;
   /** Whether the sandbox holds the session's commands: what auto mode lets run on its own. */
   commandsFenced?: () => boolean;
+  /** The fence's own writable places besides the workspace, as a command names them (engine.ts). */
+  fencedPlaces?: () => readonly string[];
 }
 
 export interface SessionPermissions {
@@ -48,6 +50,7 @@ export async function createSessionPermissions(options: SessionPermissionOptions
     rules,
     projectTrusted,
     ...(options.commandsFenced ? { commandsFenced: options.commandsFenced } : {}),
+    ...(options.fencedPlaces ? { fencedPlaces: options.fencedPlaces } : {}),
   });
   return {
     engine,

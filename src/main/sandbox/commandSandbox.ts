@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import { isIP } from 'node:net';
+import path from 'node:path';
 import type { SandboxFence, SandboxUnavailableChoice } from '../../shared/sandbox';
 import { checkSandboxAvailability, type SandboxAvailability } from './availability';
 import { effectiveFence, type EffectiveFence } from './fence';
 import { findFenceHits, type FenceHit } from './fenceHit';
 import { projectFence, readSandboxSettings, writeSandboxSettings } from './fenceSettings';
+import { describeMoved } from './protectedPaths';
 import {
   canonicalHost,
   COMMAND_VARIABLE,
@@ -16,6 +19,9 @@ import {
   type NetworkRequest,
   type SandboxProfile,
 } from './sandboxRuntime';
+import { ensureSessionTemp, sessionTempDir } from './sessionTemp';
+import { cacheEnvironment, cacheTrouble, ensureCacheFolders } from './toolchainCaches';
+import { refusedWrites } from './writeAttempts';
 
 export type { NetworkRequest } from './sandboxRuntime';
 
@@ -29,6 +35,17 @@ export interface CommandSandbox {
   /** What runs when no sandbox is available. */
   readonly unavailable: SandboxUnavailableChoice;
   readonly fence: EffectiveFence;
+  /**
+   * The folder the session's commands see at /tmp (and as TMPDIR), on this machine: what "open the
+   * session's /tmp" opens. Absent when the sandbox is turned off (commands use the real /tmp).
+   */
+  readonly tempDir?: string;
+  /**
+   * The fence's own writable places besides the workspace, as a command names them: /tmp on Linux
+   * (bound to the session's folder), the session's folder itself on macOS (TMPDIR; /tmp there is the
+   * real one). None when the sandbox is turned off.
+   */
+  readonly commandPlaces: readonly string[];
   /**
    * Set when the person turned the sandbox off for this run (`tether run --no-sandbox`): commands run
    * with their full access and no question about it; the words say how it was turned off.
@@ -63,10 +80,19 @@ export interface SandboxedRun {
   env: Record<string, string>;
   /**
    * After the command ended: frees what the run held, withdraws questions still waiting, and says
-   * which fences it hit, if any. A connection that was asked about and refused is an answer, not a
-   * hit: it is not among them.
+   * which fences it hit, if any, from what it printed and from what the sandbox recorded (writes it
+   * refused, protected paths the command made, which were moved out of the workspace). A write the
+   * sandbox refused counts as a hit when the command failed (`exitCode` other than 0); when it went
+   * on and succeeded, it is a note. A connection that was asked about and refused is an answer, not
+   * a hit: it is not among them.
    */
-  finish(output: string): FenceHit[];
+  finish(output: string, exitCode?: number | null): SandboxRunOutcome;
+}
+
+export interface SandboxRunOutcome {
+  hits: FenceHit[];
+  /** What else the person and the model should know: refused writes the command got over, trouble with a cache folder. */
+  notes: string[];
 }
 
 /** Asks about one connection of the running command; `signal` is aborted when the command ends (the question is withdrawn). */
@@ -82,15 +108,25 @@ export interface CommandSandboxOptions {
   home?: string;
   /** The project's folder, under which "Allow always" keeps a host in `<dataDir>/sandbox.json`; without it nothing is kept. */
   projectPath?: string;
+  /** The session whose private /tmp commands get (kept between its runs); without one, a folder of this sandbox's own, removed with it. */
+  sessionId?: string;
+  /** Hosts allowed for this run only (`tether run --allow-host`). */
+  runHosts?: readonly string[];
   /** The PATH to find bubblewrap on (tests take it away). */
   pathEnv?: string;
   platform?: NodeJS.Platform;
 }
 
 export function createCommandSandbox(options: CommandSandboxOptions): CommandSandbox {
+  const privateTmp = options.sessionId
+    ? sessionTempDir(options.dataDir, options.sessionId)
+    : path.join(options.dataDir, 'sandbox', 'tmp', `run-${randomUUID()}`);
   const fence = effectiveFence({
     workspace: options.workspace,
     dataDir: options.dataDir,
+    privateTmp,
+    ...(options.projectPath ? { projectPath: options.projectPath } : {}),
+    ...(options.runHosts ? { runHosts: options.runHosts } : {}),
     ...(options.home ? { home: options.home } : {}),
     ...(options.custom ? { custom: options.custom } : {}),
   });
@@ -127,25 +163,50 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
     unavailable: options.unavailable ?? 'ask',
     ...(options.required ? { required: options.required } : {}),
     fence,
+    tempDir: privateTmp,
+    commandPlaces: (options.platform ?? process.platform) === 'darwin' ? [privateTmp] : ['/tmp'],
     async wrap(command, cwd, runOptions) {
       const found = availability();
       if (!found.available) throw new Error(`No sandbox is available: ${found.reason}`);
       if (disposed) throw ended();
+      // Made again when deleted since the last command: a command never finds them gone.
+      ensureSessionTemp(fence.privateTmp);
+      ensureCacheFolders(fence.caches);
       const ready = await currentProfile();
       if (disposed) throw ended();
       const runId = randomUUID();
       const since = Date.now();
       const questions = runOptions?.ask ? askedOncePerHost(runOptions.ask) : undefined;
-      ready.begin(runId, questions?.ask);
+      const runEnv = ready.begin(runId, questions?.ask);
       let finished = false;
       return {
         command: (runOptions?.staysLocal ? ready.localCommand : undefined) ?? ready.command,
-        env: { [COMMAND_VARIABLE]: command, ...(runOptions?.staysLocal ? { [LOCAL_VARIABLE]: '1' } : {}) },
-        finish(output) {
+        env: {
+          ...cacheEnvironment(fence.caches, process.env, options.home),
+          ...runEnv,
+          [COMMAND_VARIABLE]: command,
+          ...(runOptions?.staysLocal ? { [LOCAL_VARIABLE]: '1' } : {}),
+        },
+        finish(output, exitCode) {
           questions?.withdraw();
-          const denials = finished ? [] : ready.end(runId, since).filter((denial) => !questions?.refused(denial.host, denial.port));
+          if (finished) return { hits: [], notes: [] };
           finished = true;
-          return findFenceHits({ output, cwd, fence, denials, ...(options.home ? { home: options.home } : {}) });
+          const end = ready.end(runId, since);
+          const denials = end.denials.filter((denial) => !questions?.refused(denial.host, denial.port));
+          const hits = findFenceHits({ output, cwd, fence, denials, ...(options.home ? { home: options.home } : {}) });
+          for (const moved of end.moved) hits.push({ fence: 'write', target: moved.path, message: describeMoved(moved, fence.workspace) });
+          const notes = cacheTrouble(fence.caches, output);
+          const refused = refusedWrites(end.writes).filter(
+            (target) => !hits.some((hit) => hit.fence === 'write' && isAtOrUnder(hit.target, target, fence.workspace)),
+          );
+          if (refused.length > 0 && exitCode !== 0 && exitCode !== undefined) {
+            for (const target of refused) hits.push({ fence: 'write', target, message: refusedWriteMessage(target) });
+          } else if (refused.length > 0) {
+            notes.push(
+              `The sandbox refused writes the command went on without: ${refused.join(', ')} (outside the places commands may write).`,
+            );
+          }
+          return { hits, notes };
         },
       };
     },
@@ -168,6 +229,8 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
     },
     dispose() {
       disposed = true;
+      // A /tmp of no session's goes with its sandbox; a session's is kept for its next run.
+      if (!options.sessionId) fs.rmSync(privateTmp, { recursive: true, force: true });
       const last = profile;
       profile = undefined;
       if (!holding) return;
@@ -180,6 +243,22 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
         .finally(letGoOfRuntime);
     },
   };
+}
+
+/** Every folder a session's commands can write, as the host sees them: the workspace, the session's /tmp, the caches, what the project adds. */
+export function agentWritable(sandbox: CommandSandbox): string[] {
+  return [...sandbox.fence.allowWrite, sandbox.fence.caches, ...(sandbox.tempDir ? [sandbox.tempDir] : [])];
+}
+
+/** A write the sandbox recorded refusing, said as the fence hit it is. */
+function refusedWriteMessage(target: string): string {
+  return `the write fence: ${target} is outside the workspace and the other places commands may write (/tmp and Tether's toolchain caches); the sandbox refused the command's write there`;
+}
+
+/** Whether a hit's target (shown relative to the workspace, or absolute) is `target` or lies under it. */
+function isAtOrUnder(shown: string, target: string, workspace: string): boolean {
+  const absolute = path.resolve(workspace, shown);
+  return absolute === target || absolute.startsWith(`${target}/`) || target.startsWith(`${absolute}/`);
 }
 
 /**
@@ -243,6 +322,7 @@ export function turnedOffSandbox(options: Pick<CommandSandboxOptions, 'workspace
       ...(options.custom ? { custom: options.custom } : {}),
     }),
     off: by,
+    commandPlaces: [],
     async wrap() {
       throw new Error(`The sandbox was turned off for this run (${by}); nothing is wrapped.`);
     },

@@ -44,7 +44,13 @@ describe('the fence', () => {
       workspace: ws,
       dataDir: '/d',
       home: '/home/me',
-      custom: { allowWrite: ['~/.cache/pip'], denyWrite: ['secrets'], denyRead: ['~/.kube'], allowedDomains: ['pypi.org'] },
+      custom: {
+        allowWrite: ['~/.cache/pip'],
+        denyWrite: ['secrets'],
+        denyRead: ['~/.kube'],
+        allowedDomains: ['pypi.org'],
+        packageRegistries: false,
+      },
     });
     expect(fence.allowWrite).toEqual([ws, '/home/me/.cache/pip']);
     expect(fence.denyWrite).toContain(`${ws}/secrets`);

@@ -4,16 +4,25 @@ import path from 'node:path';
 import type { SandboxFence } from '../../shared/sandbox';
 import { isInside } from '../workspace/filePaths';
 import { HOME_CREDENTIAL_STORES, WORKSPACE_SECRET_FILES } from '../workspace/secretPlaces';
-import { gitFence, removeOwnCommondir } from './gitFence';
+import { gitFence } from './gitFence';
+import { PACKAGE_REGISTRY_DOMAINS } from './packageRegistries';
+import { quarantineDir } from './protectedPaths';
+import { projectCachesDir } from './toolchainCaches';
 
 /**
  * The fence one session's commands run inside, in absolute paths: the built-in one (writes only in
- * the workspace but not git's machinery or .tether; secrets unreadable; no network) plus
- * what the person added for the project. The repository never widens its own fence: nothing here is
- * read from the workspace.
+ * the workspace, the session's private /tmp and the project's toolchain caches, never git's machinery
+ * or .tether; secrets unreadable; no network) plus what the person added for the project. The
+ * repository never widens its own fence: nothing here is read from the workspace.
  */
 export interface EffectiveFence {
   workspace: string;
+  /** The host folder the session's commands see at /tmp (sessionTemp.ts). */
+  privateTmp: string;
+  /** The project's toolchain caches (toolchainCaches.ts), writable. */
+  caches: string;
+  /** Where protected paths a command made are moved to (protectedPaths.ts). */
+  quarantine: string;
   allowWrite: string[];
   denyWrite: string[];
   denyRead: string[];
@@ -31,6 +40,12 @@ export interface FenceInput {
   dataDir: string;
   home?: string;
   custom?: SandboxFence;
+  /** The session's private /tmp; by default a folder of the data folder's that no session owns. */
+  privateTmp?: string;
+  /** The project the caches belong to (a worktree session's is its project's); by default the workspace. */
+  projectPath?: string;
+  /** Hosts allowed for this run only (`tether run --allow-host`), besides the project's. */
+  runHosts?: readonly string[];
 }
 
 /**
@@ -40,7 +55,9 @@ export interface FenceInput {
  */
 const ENV_FILE_GLOBS = WORKSPACE_SECRET_FILES.flatMap((name) => [name, `*/${name}`, `*/*/${name}`]);
 
-export function builtInFence(input: Omit<FenceInput, 'custom'>): Omit<EffectiveFence, 'allowedDomains' | 'allowRead' | 'denyReadNamed'> {
+export function builtInFence(
+  input: Pick<FenceInput, 'workspace' | 'dataDir' | 'home'>,
+): Pick<EffectiveFence, 'workspace' | 'allowWrite' | 'denyWrite' | 'denyRead'> {
   const home = input.home ?? os.homedir();
   const ws = input.workspace;
   // Git's machinery as it is now; the runtime lists it again whenever it compiles a profile (gitFence.ts).
@@ -59,6 +76,7 @@ export function builtInFence(input: Omit<FenceInput, 'custom'>): Omit<EffectiveF
 
 export function effectiveFence(input: FenceInput): EffectiveFence {
   const base = builtInFence(input);
+  const caches = projectCachesDir(input.dataDir, input.projectPath ?? input.workspace);
   const home = input.home ?? os.homedir();
   const custom = input.custom;
   const expand = (entry: string): string => expandHome(entry, home, input.workspace);
@@ -66,12 +84,19 @@ export function effectiveFence(input: FenceInput): EffectiveFence {
   const inDenied = denyRead.some((denied) => !denied.includes('*') && isInside(input.workspace, denied));
   return {
     workspace: input.workspace,
+    privateTmp: input.privateTmp ?? path.join(input.dataDir, 'sandbox', 'tmp', 'unowned'),
+    caches,
+    quarantine: quarantineDir(input.dataDir),
     allowWrite: unique([...base.allowWrite, ...(custom?.allowWrite ?? []).map(expand)]),
     denyWrite: unique([...base.denyWrite, ...(custom?.denyWrite ?? []).map(expand)]),
     denyRead: unique(denyRead),
     denyReadNamed: [...WORKSPACE_SECRET_FILES],
     allowRead: inDenied ? [input.workspace] : [],
-    allowedDomains: unique(custom?.allowedDomains ?? []),
+    allowedDomains: unique([
+      ...(custom?.allowedDomains ?? []),
+      ...(custom?.packageRegistries ? PACKAGE_REGISTRY_DOMAINS : []),
+      ...(input.runHosts ?? []),
+    ]),
   };
 }
 
@@ -87,13 +112,13 @@ function unique(items: string[]): string[] {
 }
 
 /**
- * Removes the empty read-only files bubblewrap leaves at protected paths that did not exist (such as
- * `.tether`) when the process running a command was killed before it could take them away. Left
- * there, `.tether/settings.json` could not be read at all. Also the `.git/commondir` Tether writes
- * while a command runs (harmless, but not the person's).
+ * Removes what older versions of the fence could leave in the workspace when the process running a
+ * command was killed: the empty read-only files bubblewrap made as placeholders at protected paths
+ * that did not exist (`.tether`, whose placeholder kept `.tether/settings.json` from being read at
+ * all; the library's dotfiles in the folder Tether started from), and the `.git/commondir` saying "."
+ * Tether held while a command ran. The fence makes neither any more.
  */
 export function removeFenceLeftovers(workspace: string): void {
-  // The library also protects these dotfiles in the folder the app was started from, often the workspace.
   const dotfiles = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json'];
   const git = ['hooks', 'config', 'info', 'config.worktree'].map((name) => path.join(workspace, '.git', name));
   for (const target of [path.join(workspace, '.tether'), ...git, ...dotfiles.map((name) => path.join(workspace, name))]) {
@@ -104,5 +129,11 @@ export function removeFenceLeftovers(workspace: string): void {
       // Not there: nothing was left.
     }
   }
-  removeOwnCommondir(path.join(workspace, '.git', 'commondir'));
+  const commondir = path.join(workspace, '.git', 'commondir');
+  try {
+    const stat = fs.lstatSync(commondir);
+    if (stat.isFile() && (stat.mode & 0o222) === 0 && fs.readFileSync(commondir, 'utf8') === '.\n') fs.unlinkSync(commondir);
+  } catch {
+    // Not there, or not one Tether wrote.
+  }
 }

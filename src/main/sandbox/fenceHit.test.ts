@@ -4,6 +4,9 @@ import { describeFenceHits, findFenceHits } from './fenceHit';
 
 const fence: EffectiveFence = {
   workspace: '/ws',
+  privateTmp: '/data/sandbox/tmp/s1',
+  caches: '/data/sandbox/caches/ws-1',
+  quarantine: '/data/sandbox/quarantine',
   allowWrite: ['/ws', '/cache'],
   denyWrite: ['/ws/.git/hooks', '/ws/.tether'],
   denyRead: ['/home/me/.ssh', '/ws/.env*', '/ws/*/.env*'],

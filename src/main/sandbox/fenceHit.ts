@@ -104,7 +104,7 @@ export function findFenceHits(input: {
         add({
           fence: 'write',
           target: absolute,
-          message: `the write fence: ${absolute} is outside the workspace, and commands may only write inside it`,
+          message: `the write fence: ${absolute} is outside the workspace and the other places commands may write (/tmp and Tether's toolchain caches)`,
         });
       }
     }

@@ -3,15 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  GIT_WRITABLE,
-  gitFence,
-  gitMachineryHolding,
-  holdCommondirs,
-  OWN_COMMONDIR,
-  releaseCommondirs,
-  removeOwnCommondir,
-} from './gitFence';
+import { GIT_WRITABLE, gitFence, gitMachineryHolding } from './gitFence';
 
 let root = '';
 afterEach(() => {
@@ -105,7 +97,6 @@ describe('gitFence', () => {
     const existing = fs.readdirSync(gitDir).filter((name) => !GIT_WRITABLE.test(name));
     expect(existing).toEqual(expect.arrayContaining(['config', 'hooks', 'info', 'description']));
     expect(names(gitDir, fence.denyWrite)).toEqual([...new Set([...existing, 'commondir', 'config.worktree', 'modules'])].sort());
-    expect(fence.commondirs).toEqual([path.join(gitDir, 'commondir')]);
     expect(fence.denyWrite.some((entry) => /objects|refs|logs|index|HEAD|COMMIT_EDITMSG/.test(path.basename(entry)))).toBe(false);
   });
 
@@ -126,8 +117,6 @@ describe('gitFence', () => {
     expect(fence.gitDirs).toEqual([own]);
     expect(fence.allowWrite).toEqual([own, ...['objects', 'refs', 'logs'].map((name) => path.join(main, '.git', name))]);
     expect(names(own, fence.denyWrite)).toEqual(['commondir', 'config.worktree', 'gitdir', 'modules']);
-    // Its commondir is its own, and real: never held, never removed.
-    expect(fence.commondirs).toEqual([]);
     expect(fence.allowWrite.some((entry) => /hooks|config$/.test(entry))).toBe(false);
   });
 
@@ -143,14 +132,13 @@ describe('gitFence', () => {
     expect(fence.gitDirs).toEqual([gitDir]);
     expect(fence.allowWrite).toEqual([gitDir]);
     expect(names(gitDir, fence.denyWrite)).toEqual(expect.arrayContaining(['commondir', 'config', 'hooks']));
-    expect(fence.commondirs).toEqual([path.join(gitDir, 'commondir')]);
     // And the superproject's own fence covers its submodules' git directories.
     expect(names(path.join(superproject, '.git'), gitFence(superproject).denyWrite)).toContain('modules');
   });
 
   it('fences nothing where there is no .git, so `git init` works', () => {
     root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-gitfence-')));
-    expect(gitFence(root)).toEqual({ gitDirs: [], allowWrite: [], denyWrite: [], commondirs: [] });
+    expect(gitFence(root)).toEqual({ gitDirs: [], allowWrite: [], denyWrite: [] });
   });
 
   it('names the entry that holds a path in the machinery, and nothing for what committing writes', () => {
@@ -160,39 +148,5 @@ describe('gitFence', () => {
     expect(gitMachineryHolding(path.join(ws, '.git', 'index.lock'), ws)).toBeUndefined();
     expect(gitMachineryHolding(path.join(ws, '.git', 'refs', 'heads', 'x.lock'), ws)).toBeUndefined();
     expect(gitMachineryHolding(path.join(ws, 'src', 'config'), ws)).toBeUndefined();
-  });
-});
-
-describe('the commondir Tether holds while a command runs', () => {
-  it('says ".", is counted per holder, and is removed by the last one', () => {
-    const ws = repository();
-    const file = path.join(ws, '.git', 'commondir');
-    holdCommondirs([file]);
-    holdCommondirs([file]);
-    expect(fs.readFileSync(file, 'utf8')).toBe(OWN_COMMONDIR);
-    // git reads it as "this git directory is its own common directory".
-    expect(git(ws, 'rev-parse', '--git-common-dir').trim()).toBe(path.join(ws, '.git'));
-    expect(git(ws, 'status', '--porcelain')).toBe('');
-    removeOwnCommondir(file);
-    expect(fs.existsSync(file)).toBe(true);
-    releaseCommondirs([file]);
-    expect(fs.existsSync(file)).toBe(true);
-    releaseCommondirs([file]);
-    expect(fs.existsSync(file)).toBe(false);
-  });
-
-  it('leaves a commondir it did not write alone, and takes up one a killed run left', () => {
-    const ws = repository();
-    const file = path.join(ws, '.git', 'commondir');
-    fs.writeFileSync(file, '../elsewhere\n');
-    holdCommondirs([file]);
-    releaseCommondirs([file]);
-    removeOwnCommondir(file);
-    expect(fs.readFileSync(file, 'utf8')).toBe('../elsewhere\n');
-    fs.writeFileSync(file, OWN_COMMONDIR);
-    expect(gitFence(ws).commondirs).toEqual([file]);
-    holdCommondirs([file]);
-    releaseCommondirs([file]);
-    expect(fs.existsSync(file)).toBe(false);
   });
 });

@@ -14,11 +14,11 @@ import { isInside } from '../workspace/filePaths';
  * `git commit` `.git/HEAD.lock`: the git directory itself has to stay writable. What it holds that is
  * not on the list is then made read-only entry by entry (bubblewrap mounts each one read-only, and a
  * mount point can be neither written, removed nor renamed), as it is when the profile is compiled.
- * Names git reads that do not exist yet are covered too: most by the runtime's empty placeholder
- * (PLACEHOLDER_SAFE), and `commondir` by a file Tether writes while a command runs (an empty one
- * would stop git: "failed to read .git/commondir"), saying ".": the git directory is its own common
- * directory, which is what git assumes when there is none. A new name git does not read (`.git/foo`)
- * can still be made, and so can `worktrees` (see PLACEHOLDER_SAFE).
+ * Names git reads that do not exist yet (`hooks`, `config.worktree`, `modules`, `commondir`, …) are
+ * protected too, though not by a placeholder (the runtime's empty file would show in the workspace,
+ * and an empty `commondir` stops git): protectedPaths.ts moves whatever a command makes there out of
+ * the workspace. A new name git does not read (`.git/foo`) can still be made, and so can `worktrees`
+ * (see GIT_READS).
  *
  * An operation in progress (`rebase-merge`, `rebase-apply`, `sequencer`) is not on the list: a
  * rebase or a cherry-pick a command starts may write its state, but once it exists (a rebase the
@@ -33,18 +33,15 @@ export const GIT_WRITABLE =
   /^(?:objects|refs|logs|index|HEAD|packed-refs|shallow|lfs|rr-cache|[A-Z_]+_HEAD|[A-Z_]+_MSG|COMMIT_EDITMSG|TAG_EDITMSG|NOTES_EDITMSG|MERGE_MODE|MERGE_RR|MERGE_AUTOSTASH|AUTO_MERGE|BISECT_[A-Z_]+|gc\.pid|gc\.log|.+\.lock|index\.stash\.\d+|sharedindex\.[0-9a-f]+)$/;
 
 /**
- * Names git reads that the runtime's empty placeholder makes harmless while they do not exist: git
- * takes it for an empty config, or for a folder with nothing in it. `modules` because `git submodule
- * update --init` reuses a git directory it finds there. Not `worktrees`: Tether adds its session
- * worktrees while other commands run, and a new worktree's git directory is only used from a
- * worktree that points at it.
+ * Names git reads to decide what to run, protected while they do not exist: config and hooks,
+ * `commondir` (which moves both elsewhere), `info` (attributes name filter drivers), `modules`
+ * (`git submodule update --init` reuses a git directory it finds there). Not `worktrees`: Tether adds
+ * its session worktrees while other commands run, and a new worktree's git directory is only used
+ * from a worktree that points at it.
  */
-const PLACEHOLDER_SAFE = ['config', 'config.worktree', 'hooks', 'info', 'modules'];
-/** The same for a worktree's own git directory (its hooks, config and info are the common directory's). */
-const WORKTREE_PLACEHOLDER_SAFE = ['config.worktree', 'modules'];
-
-/** What Tether writes into `commondir` while a command runs: the git directory itself. */
-export const OWN_COMMONDIR = '.\n';
+const GIT_READS = ['commondir', 'config', 'config.worktree', 'hooks', 'info', 'modules'];
+/** The same for a worktree's own git directory (its hooks, config and info are the common directory's; its commondir exists). */
+const WORKTREE_GIT_READS = ['config.worktree', 'modules'];
 
 export interface GitFence {
   /** The git directories whose machinery is fenced: the workspace's own, as git finds it from the root. */
@@ -53,8 +50,6 @@ export interface GitFence {
   allowWrite: string[];
   /** The machinery: each existing entry not on GIT_WRITABLE, and the names git reads that are missing. */
   denyWrite: string[];
-  /** `commondir` files that do not exist (or that Tether wrote), which Tether holds (OWN_COMMONDIR) while a command runs. */
-  commondirs: string[];
 }
 
 /** The workspace's git fence as the file system is now. No `.git` at the root: nothing to fence (`git init` must work). */
@@ -64,12 +59,12 @@ export function gitFence(workspace: string): GitFence {
   try {
     stat = fs.statSync(dotGit);
   } catch {
-    return { gitDirs: [], allowWrite: [], denyWrite: [], commondirs: [] };
+    return { gitDirs: [], allowWrite: [], denyWrite: [] };
   }
   if (stat.isDirectory()) return machinery(dotGit, [], false);
   // A `.git` file names the git directory: a linked worktree's (with a commondir) or a submodule's.
   const gitdir = gitfileTarget(dotGit);
-  if (!gitdir || !isDirectory(gitdir)) return { gitDirs: [], allowWrite: [], denyWrite: [], commondirs: [] };
+  if (!gitdir || !isDirectory(gitdir)) return { gitDirs: [], allowWrite: [], denyWrite: [] };
   const commonFile = path.join(gitdir, 'commondir');
   if (!fs.existsSync(commonFile)) return machinery(gitdir, isInside(gitdir, workspace) ? [] : [gitdir], false);
   let common = gitdir;
@@ -91,17 +86,21 @@ function machinery(gitDir: string, allowWrite: string[], worktree: boolean): Git
     // Unreadable: the runtime will not mount into it either.
   }
   const denied = entries.filter((name) => !GIT_WRITABLE.test(name));
-  const missing = new Set<string>();
-  for (const name of worktree ? WORKTREE_PLACEHOLDER_SAFE : PLACEHOLDER_SAFE) if (!entries.includes(name)) missing.add(name);
-  // A worktree's git directory has its commondir; any other must not get one (one Tether wrote is held again).
-  const commondir = path.join(gitDir, 'commondir');
-  const commondirs = !worktree && (!entries.includes('commondir') || isOwnCommondir(commondir)) ? [commondir] : [];
+  const missing = (worktree ? WORKTREE_GIT_READS : GIT_READS).filter((name) => !entries.includes(name));
   return {
     gitDirs: [gitDir],
     allowWrite,
-    denyWrite: [...new Set([...denied, ...missing].map((name) => path.join(gitDir, name)).concat(commondirs))].sort(),
-    commondirs,
+    denyWrite: [...new Set([...denied, ...missing])].map((name) => path.join(gitDir, name)).sort(),
   };
+}
+
+/** The common directory of a git directory: the one its `commondir` names, else itself. */
+export function commonDirOf(gitDir: string): string {
+  try {
+    return path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+  } catch {
+    return gitDir;
+  }
 }
 
 /** The git directory a `.git` file names (`gitdir: ...`), absolute. */
@@ -125,64 +124,6 @@ export function gitMachineryHolding(target: string, workspace: string): string |
     if (!GIT_WRITABLE.test(top)) return path.join(gitDir, top);
   }
   return undefined;
-}
-
-/** How many running commands in this process hold each commondir Tether wrote. */
-const held = new Map<string, number>();
-
-/**
- * Writes OWN_COMMONDIR at each path that has no file yet, for as long as a command may run: the
- * runtime mounts it read-only, so a command can neither write nor replace it. Paths another holder
- * already wrote are counted. What was there already (not Tether's) is left alone.
- */
-export function holdCommondirs(paths: readonly string[]): void {
-  for (const file of paths) {
-    const count = held.get(file) ?? 0;
-    if (count > 0) {
-      held.set(file, count + 1);
-      continue;
-    }
-    try {
-      fs.writeFileSync(file, OWN_COMMONDIR, { flag: 'wx', mode: 0o444 });
-      held.set(file, 1);
-    } catch {
-      // Already there: one Tether wrote (a killed run's, another process's) is held as ours; anything
-      // else is not ours to hold. Or the folder is gone.
-      if (isOwnCommondir(file)) held.set(file, 1);
-    }
-  }
-}
-
-/** Lets go of what holdCommondirs wrote; the last holder removes the file, if it still says OWN_COMMONDIR. */
-export function releaseCommondirs(paths: readonly string[]): void {
-  for (const file of paths) {
-    const count = held.get(file) ?? 0;
-    if (count === 0) continue;
-    if (count > 1) {
-      held.set(file, count - 1);
-      continue;
-    }
-    held.delete(file);
-    removeOwnCommondir(file);
-  }
-}
-
-/** Removes a commondir Tether wrote and no run of this process holds (a leftover of a killed one). */
-export function removeOwnCommondir(file: string): void {
-  if (held.has(file)) return;
-  try {
-    if (isOwnCommondir(file)) fs.unlinkSync(file);
-  } catch {
-    // Gone already.
-  }
-}
-
-function isOwnCommondir(file: string): boolean {
-  try {
-    return fs.readFileSync(file, 'utf8') === OWN_COMMONDIR;
-  } catch {
-    return false;
-  }
 }
 
 function isDirectory(target: string): boolean {

@@ -1,25 +1,31 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectPackageRegistries, registryPhrase } from './packageRegistries';
+import { effectiveFence } from './fence';
+import { isPackageRegistry, PACKAGE_REGISTRY_DOMAINS, registryPhrase } from './packageRegistries';
 
-describe('detectPackageRegistries', () => {
-  it.each([
-    [['package.json'], ['registry.npmjs.org']],
-    [['pnpm-lock.yaml'], ['registry.npmjs.org']],
-    [['requirements.txt'], ['pypi.org', 'files.pythonhosted.org']],
-    [
-      ['pyproject.toml', 'Cargo.toml'],
-      ['pypi.org', 'files.pythonhosted.org', 'crates.io', 'index.crates.io', 'static.crates.io'],
-    ],
-    [['go.mod'], ['proxy.golang.org', 'sum.golang.org']],
-    [['README.md'], []],
-  ])('finds the registries of a project with %j', (files, domains) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-registries-'));
-    for (const file of files) fs.writeFileSync(path.join(dir, file), '');
-    expect(detectPackageRegistries(dir).sort()).toEqual([...domains].sort());
-    fs.rmSync(dir, { recursive: true, force: true });
+describe('the package registries preset', () => {
+  it('is off unless the person switches it on for the project, and then lets commands reach every registry', () => {
+    const off = effectiveFence({ workspace: '/ws', dataDir: '/d', home: '/h' });
+    expect(off.allowedDomains).toEqual([]);
+    const on = effectiveFence({
+      workspace: '/ws',
+      dataDir: '/d',
+      home: '/h',
+      custom: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['api.example.com'], packageRegistries: true },
+    });
+    expect(on.allowedDomains).toEqual(['api.example.com', ...PACKAGE_REGISTRY_DOMAINS]);
+    expect(on.allowedDomains).toEqual(
+      expect.arrayContaining(['registry.npmjs.org', 'pypi.org', 'files.pythonhosted.org', 'static.crates.io']),
+    );
+  });
+
+  it('adds the hosts one headless run allows (tether run --allow-host), for that run only', () => {
+    const fence = effectiveFence({ workspace: '/ws', dataDir: '/d', home: '/h', runHosts: ['mirror.example.com', '127.0.0.1:4873'] });
+    expect(fence.allowedDomains).toEqual(['mirror.example.com', '127.0.0.1:4873']);
+  });
+
+  it('names a registry host in a network question', () => {
+    expect(isPackageRegistry('Registry.NPMjs.org')).toBe(true);
+    expect(isPackageRegistry('evil.example.com')).toBe(false);
   });
 });
 

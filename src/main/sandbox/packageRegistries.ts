@@ -1,39 +1,38 @@
-import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The package registries a project uses, guessed from the manifests and lockfiles at its root, so
- * the person can let commands reach them with one click.
+ * The "package registries" preset: the hosts a project's package managers install from, which the
+ * person switches on per project in Settings → Sandbox (kept in Tether's data folder, never in the
+ * repository). On, commands reach them through the proxy without a question; off (the default),
+ * each asks the first time a command connects, as any host does. Each registry names its own tools,
+ * so a network question can say whose registry a host is.
  */
-const REGISTRIES: ReadonlyArray<{ name: string; files: string[]; domains: string[]; tools: string[] }> = [
-  {
-    name: 'npm',
-    files: ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock'],
-    domains: ['registry.npmjs.org'],
-    tools: ['npm', 'npx', 'yarn', 'pnpm', 'bun', 'bunx', 'corepack'],
-  },
-  {
-    name: 'Python (PyPI)',
-    files: ['requirements.txt', 'pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'Pipfile.lock', 'poetry.lock', 'uv.lock'],
-    domains: ['pypi.org', 'files.pythonhosted.org'],
-    tools: ['pip', 'pip3', 'pipx', 'pipenv', 'poetry', 'uv', 'uvx', 'pdm', 'hatch', 'twine'],
-  },
-  {
-    name: 'Rust (crates.io)',
-    files: ['Cargo.toml', 'Cargo.lock'],
-    domains: ['crates.io', 'index.crates.io', 'static.crates.io'],
-    tools: ['cargo'],
-  },
-  { name: 'Go module', files: ['go.mod', 'go.sum'], domains: ['proxy.golang.org', 'sum.golang.org'], tools: ['go'] },
-];
+export const PACKAGE_REGISTRIES: ReadonlyArray<{ ecosystem: string; name: string; domains: readonly string[]; tools: readonly string[] }> =
+  [
+    {
+      ecosystem: 'npm, yarn, pnpm, bun',
+      name: 'npm',
+      domains: ['registry.npmjs.org', 'registry.yarnpkg.com', 'repo.yarnpkg.com'],
+      tools: ['npm', 'npx', 'yarn', 'pnpm', 'bun', 'bunx', 'corepack'],
+    },
+    {
+      ecosystem: 'PyPI (pip, uv, Poetry)',
+      name: 'Python (PyPI)',
+      domains: ['pypi.org', 'files.pythonhosted.org'],
+      tools: ['pip', 'pip3', 'pipx', 'pipenv', 'poetry', 'uv', 'uvx', 'pdm', 'hatch', 'twine'],
+    },
+    { ecosystem: 'crates.io', name: 'Rust (crates.io)', domains: ['crates.io', 'index.crates.io', 'static.crates.io'], tools: ['cargo'] },
+    { ecosystem: 'Go modules', name: 'Go module', domains: ['proxy.golang.org', 'sum.golang.org'], tools: ['go'] },
+    { ecosystem: 'Maven Central', name: 'Maven Central', domains: ['repo.maven.apache.org', 'repo1.maven.org'], tools: ['mvn', 'mvnw'] },
+    { ecosystem: 'Gradle', name: 'Gradle plugin', domains: ['plugins.gradle.org', 'services.gradle.org'], tools: ['gradle', 'gradlew'] },
+    { ecosystem: 'RubyGems', name: 'RubyGems', domains: ['rubygems.org', 'index.rubygems.org'], tools: ['gem', 'bundle', 'bundler'] },
+  ];
 
-export function detectPackageRegistries(projectPath: string): string[] {
-  const domains = new Set<string>();
-  for (const registry of REGISTRIES) {
-    if (registry.files.some((file) => fs.existsSync(path.join(projectPath, file))))
-      for (const domain of registry.domains) domains.add(domain);
-  }
-  return [...domains];
+export const PACKAGE_REGISTRY_DOMAINS: readonly string[] = PACKAGE_REGISTRIES.flatMap((registry) => registry.domains);
+
+/** Whether a host is one of the package registries above (a network question then says so). */
+export function isPackageRegistry(host: string): boolean {
+  return PACKAGE_REGISTRY_DOMAINS.includes(host.toLowerCase());
 }
 
 /**
@@ -42,7 +41,7 @@ export function detectPackageRegistries(projectPath: string): string[] {
  * it is ("the npm package registry", for python reaching registry.npmjs.org). Undefined for other hosts.
  */
 export function registryPhrase(host: string, programs: readonly string[]): string | undefined {
-  const registry = REGISTRIES.find((candidate) => candidate.domains.includes(host.toLowerCase()));
+  const registry = PACKAGE_REGISTRIES.find((candidate) => candidate.domains.includes(host.toLowerCase()));
   if (!registry) return undefined;
   const own = programs.some((program) => registry.tools.includes(path.posix.basename(program)));
   return own ? 'its package registry' : `the ${registry.name} package registry`;

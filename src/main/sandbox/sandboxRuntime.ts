@@ -7,8 +7,12 @@ import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist
 import { canonicalizeHost } from '@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js';
 import type { EffectiveFence } from './fence';
 import { findTrustedProgram } from '../workspace/programSearchPath';
-import { gitFence, holdCommondirs, releaseCommondirs } from './gitFence';
-import { findSecretFiles } from './secretFiles';
+import { commonDirOf, gitFence } from './gitFence';
+import { libraryFence, linuxFit, macFit, underTmp, type LibraryFence } from './libraryFence';
+import { watchAbsentPaths, type AbsentPathWatch, type MovedPath } from './protectedPaths';
+import { fitLinuxCommand, fitMacCommand } from './runtimeCommand';
+import { clearMountPath } from './sessionTemp';
+import { observeWrites, seatbeltRefusedWrite, type StartWriteMonitor, type WriteAttempt } from './writeAttempts';
 
 /**
  * The process's one sandbox runtime (@anthropic-ai/sandbox-runtime keeps a single, process-wide
@@ -107,6 +111,15 @@ export function withoutProxyBridges(wrapped: string): string | undefined {
   return wrapped.replace(bridge, '');
 }
 
+/** What a command ran into at the fence, as the sandbox recorded it. */
+export interface ProfileRunEnd {
+  denials: NetworkDenial[];
+  /** Protected paths that did not exist and that the command made: moved out of the workspace. */
+  moved: MovedPath[];
+  /** Writes the sandbox refused, as it recorded them (apply-seccomp's observer, Seatbelt's log). */
+  writes: WriteAttempt[];
+}
+
 /** A fence compiled into a bubblewrap invocation, reusable while `isCurrent()`. */
 export interface SandboxProfile {
   /** The shell command to run (with COMMAND_VARIABLE set to the real command). */
@@ -120,11 +133,12 @@ export interface SandboxProfile {
   isCurrent(): boolean;
   /**
    * Marks a command as running in this profile (the proxy allows what its fence allows, read again
-   * for each connection). `ask` is asked about a host the fence does not allow; without it, refused.
+   * for each connection; missing protected paths are watched). `ask` is asked about a host the fence
+   * does not allow; without it, refused. Returns variables to add to the command's environment.
    */
-  begin(runId: string, ask?: NetworkAsk): void;
-  /** After a command: removes the mount points bubblewrap left and says which connections were refused since `since`. */
-  end(runId: string, since: number): NetworkDenial[];
+  begin(runId: string, ask?: NetworkAsk): Record<string, string>;
+  /** After a command: what it ran into (refused connections since `since`, protected paths it made, refused writes). */
+  end(runId: string, since: number): ProfileRunEnd;
   /** The profile is done with: frees what its wrap held. */
   release(): void;
 }
@@ -222,8 +236,16 @@ export function runtimeStopped(): Promise<void> {
 }
 
 let manager: typeof SandboxManagerType | undefined;
-/** The dotfiles the library fences in the process's own folder (Linux), loaded with the manager. */
-let cwdMandatoryDenyPaths: ((allowGitConfig: boolean) => string[]) | undefined;
+
+/** The library's parts Tether calls itself, loaded with the manager. */
+interface LibraryParts {
+  /** The places the runtime makes writable on its own. */
+  defaultWritePaths(): string[];
+  /** apply-seccomp, which carries the write observer; undefined where the library has none (another architecture). */
+  applySeccomp(): string | null | undefined;
+  startWriteMonitor: StartWriteMonitor;
+}
+let parts: LibraryParts | undefined;
 
 /**
  * The library's manager, loaded with the first command a sandbox holds: with its proxies it takes
@@ -231,20 +253,25 @@ let cwdMandatoryDenyPaths: ((allowGitConfig: boolean) => string[]) | undefined;
  */
 async function loadManager(): Promise<typeof SandboxManagerType> {
   if (!manager) {
-    const [library, linux] = await Promise.all([
+    const [library, utils, seccomp, monitor] = await Promise.all([
       import('@anthropic-ai/sandbox-runtime'),
-      import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js'),
+      import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js'),
+      import('@anthropic-ai/sandbox-runtime/dist/sandbox/generate-seccomp-filter.js'),
+      import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-violation-monitor.js'),
     ]);
-    cwdMandatoryDenyPaths = linux.linuxGetCwdMandatoryDenyPaths;
+    parts = {
+      defaultWritePaths: () => utils.getDefaultWritePaths(),
+      applySeccomp: () => seccomp.getApplySeccompBinaryPath(),
+      startWriteMonitor: monitor.startLinuxSandboxViolationMonitor,
+    };
     manager = library.SandboxManager;
   }
   return manager;
 }
 
-/** The library's list, loaded by loadManager; every profile waits for it before its first snapshot. */
-function mandatoryDenyPaths(): string[] {
-  if (!cwdMandatoryDenyPaths) throw new SandboxStartError('The command sandbox is used before it started; nothing was run.');
-  return cwdMandatoryDenyPaths(false);
+function libraryParts(): LibraryParts {
+  if (!parts) throw new SandboxStartError('The command sandbox is used before it started; nothing was run.');
+  return parts;
 }
 
 /** The manager, once started (every caller runs after ensureStarted). */
@@ -333,119 +360,140 @@ const askAboutConnection: SandboxAskCallback = async ({ host: requested, port: r
   }
 };
 
-/** Compiles a fence into a profile. The runtime starts on the first call. */
 /**
- * The TMPDIR sandboxed commands get. The runtime points TMPDIR at a fixed /tmp/claude it never makes,
- * so mktemp, Python's tempfile and git's textconv failed inside the fence; and a fixed name in /tmp
- * is one any local user could make first. This is a private folder made once per process (0700),
- * handed to the runtime by its own setting, writable through the fence, and removed at exit.
+ * Compiles a fence into a profile. The runtime starts on the first call.
+ *
+ * Protected paths that exist are bound read-only; those that do not are left out of the runtime's
+ * fence (it would cover each with a placeholder the command sees) and watched while each command
+ * runs (protectedPaths.ts). The runtime's command is then fitted (runtimeCommand.ts): placeholders
+ * and its own writable places out, the session's private /tmp in; on macOS, Tether's rules appended
+ * to the Seatbelt profile (seatbeltRules.ts).
  */
-let commandTempDir: string | undefined;
-function sandboxTempDir(): string {
-  if (commandTempDir && fs.existsSync(commandTempDir)) return commandTempDir;
-  const made = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-sandbox-tmp-'));
-  fs.chmodSync(made, 0o700);
-  if (!commandTempDir) process.once('exit', () => commandTempDir && fs.rmSync(commandTempDir, { recursive: true, force: true }));
-  commandTempDir = made;
-  process.env.CLAUDE_CODE_TMPDIR = made;
-  return made;
-}
-
 export async function prepareProfile(fence: EffectiveFence, profileId: string): Promise<SandboxProfile> {
   await ensureStarted();
-  const tempDir = sandboxTempDir();
-  // Git's machinery as it is now (a submodule or a worktree may have appeared since the session began).
-  const git = gitFence(fence.workspace);
-  const gitDirs = new Set(git.gitDirs);
-  // What was listed when the session began and is gone now must not come back as a placeholder: an
-  // empty `rebase-merge` would tell git a rebase is in progress.
-  const denyWrite = [
-    ...new Set([...fence.denyWrite.filter((entry) => !gitDirs.has(path.dirname(entry)) || fs.existsSync(entry)), ...git.denyWrite]),
-  ];
-  const compiled = { ...fence, allowWrite: [...new Set([...fence.allowWrite, ...git.allowWrite])], denyWrite };
-  holdCommondirs(git.commondirs);
+  const platform = process.platform;
+  let mapped: LibraryFence;
+  try {
+    mapped = libraryFence(fence, platform);
+  } catch (error) {
+    throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
+  }
+  const { compiled, filesystem, watched } = mapped;
+  const observer =
+    platform === 'linux' && applySeccompAvailable()
+      ? await observeWrites(libraryParts().startWriteMonitor, { writable: filesystem.allowWrite, protected: compiled.denyWrite })
+      : undefined;
   let wrapped: string;
   let snapshot: Snapshot;
   try {
-    snapshot = takeSnapshot(compiled, git.commondirs);
-    const denyRead = [...fence.denyRead, ...findSecretFiles(fence.workspace, fence.denyReadNamed)];
-    wrapped = await startedManager().wrapWithSandbox(
+    snapshot = takeSnapshot(compiled);
+    const library = await startedManager().wrapWithSandbox(
       `${waitForListeners(PROXY_PORTS)}; eval "$${COMMAND_VARIABLE}"`,
       'bash',
-      {
-        filesystem: {
-          denyRead: [...new Set(denyRead)],
-          allowRead: fence.allowRead,
-          allowWrite: [...compiled.allowWrite, tempDir],
-          denyWrite,
-        },
-        network: { allowedDomains: fence.allowedDomains, deniedDomains: [] },
-      },
+      { filesystem, network: { allowedDomains: fence.allowedDomains, deniedDomains: [] } },
       undefined,
       { commandId: profileId },
     );
+    wrapped =
+      platform === 'darwin'
+        ? fitMacCommand(library, macFit(fence, mapped, libraryWritable()))
+        : fitLinuxCommand(library, linuxFit(fence, mapped, libraryWritable(), observer?.socket));
   } catch (error) {
+    observer?.stop();
     throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
-  } finally {
-    releaseCommondirs(git.commondirs);
   }
   let released = false;
   // When the profile's last command ended: a refusal after it, before the next began, was a process it left.
   let lastEnded: number | undefined;
+  const watches = new Map<string, AbsentPathWatch>();
   return {
     command: wrapped,
     localCommand: withoutProxyBridges(wrapped),
     isCurrent: () => !released && sameSnapshot(snapshot, compiled),
     begin(runId, ask) {
-      // The commondir the profile mounts read-only exists while the command runs (and only then).
-      holdCommondirs(snapshot.commondirs);
+      // Mount points under the private /tmp must be folders, whatever the last command left there.
+      if (platform === 'linux') for (const root of snapshot.underTmp) clearMountPath(fence.privateTmp, root);
+      watches.set(runId, watchAbsentPaths(watched, fence.quarantine));
       // Read live: a host the person allows always while the session runs is in the fence from then on.
       running.set(runId, { profileId, domains: () => fence.allowedDomains, ...(ask ? { ask } : {}) });
       refreshNetwork();
+      return observer?.runEnv(runId) ?? {};
     },
     end(runId, since) {
       running.delete(runId);
       refreshNetwork();
-      removeMountPoints(snapshot.placeholders);
-      releaseCommondirs(snapshot.commondirs);
+      const moved = watches.get(runId)?.close() ?? [];
+      watches.delete(runId);
       const leftBehind =
         lastEnded === undefined ? [] : networkDenials(profileId, lastEnded, since).map((denial) => ({ ...denial, leftBehind: true }));
       lastEnded = Date.now();
-      return [...leftBehind, ...networkDenials(profileId, since)];
+      const writes = platform === 'darwin' ? seatbeltWrites(profileId, since) : (observer?.take(runId) ?? []);
+      return { denials: [...leftBehind, ...networkDenials(profileId, since)], moved, writes };
     },
     release() {
       if (released) return;
       released = true;
+      for (const watch of watches.values()) watch.close();
+      watches.clear();
+      observer?.stop();
       startedManager().cleanupAfterCommand();
     },
   };
 }
 
+/** The places the runtime makes writable on its own (`~/.npm/_logs`, `/tmp/claude`, …): none of them the fence's. */
+function libraryWritable(): string[] {
+  return libraryParts()
+    .defaultWritePaths()
+    .filter((entry) => !entry.startsWith('/dev/'));
+}
+
+function applySeccompAvailable(): boolean {
+  try {
+    return Boolean(libraryParts().applySeccomp());
+  } catch {
+    return false;
+  }
+}
+
+/** Refused writes the Seatbelt log recorded for a profile since `since`. */
+function seatbeltWrites(profileId: string, since: number): WriteAttempt[] {
+  const attempts: WriteAttempt[] = [];
+  for (const violation of startedManager().getSandboxViolationStore().getViolationsForCommand(profileId)) {
+    if (violation.timestamp.getTime() < since) continue;
+    const refused = seatbeltRefusedWrite(violation.line);
+    if (refused) attempts.push({ syscall: 'write', path: refused });
+  }
+  return attempts;
+}
+
 /**
  * What a compiled profile depends on: whether each fenced path exists (and where it leads), and what
- * the fence's globs match (the folders they look into and the files they find). Plus the paths
- * bubblewrap covers with an empty placeholder because they do not exist yet.
+ * the fence's globs match (the folders they look into and the files they find). Plus the fence roots
+ * under the real /tmp, whose mount points in the private /tmp are checked before each command.
  */
 interface Snapshot {
   paths: Map<string, string>;
   globs: string;
   /** Git's machinery as listed (gitFence): a new entry in .git, such as `modules`, is fenced from the next command on. */
   git: string;
-  placeholders: string[];
-  /** The commondir files held while a command runs, which exist only then. */
-  commondirs: string[];
+  underTmp: string[];
 }
 
-function takeSnapshot(fence: EffectiveFence, commondirs: string[]): Snapshot {
-  const literal = [...fence.allowWrite, ...fence.denyWrite, ...fence.allowRead, ...fence.denyRead.filter((entry) => !entry.includes('*'))];
-  const paths = new Map(literal.filter((entry) => !commondirs.includes(entry)).map((entry) => [entry, describePath(entry)]));
-  const globs = globSignature(fence);
-  // The library also covers dotfiles in the process's own folder when it lies inside a writable one.
-  const mandatory = process.platform === 'linux' ? mandatoryDenyPaths() : [];
-  const placeholders = [...fence.denyWrite, ...mandatory]
-    .filter((entry) => !fs.existsSync(entry) && fence.allowWrite.some((folder) => entry.startsWith(`${folder}${path.sep}`)))
-    .map(firstMissing);
-  return { paths, globs, git: gitSignature(fence.workspace), placeholders: [...new Set(placeholders)], commondirs };
+function takeSnapshot(fence: EffectiveFence): Snapshot {
+  const literal = [
+    ...fence.allowWrite,
+    ...fence.denyWrite,
+    ...fence.allowRead,
+    fence.caches,
+    ...fence.denyRead.filter((entry) => !entry.includes('*')),
+  ];
+  const paths = new Map(literal.map((entry) => [entry, describePath(entry)]));
+  const roots = underTmp(
+    [...fence.allowWrite, fence.caches, ...fence.allowRead, ...gitFence(fence.workspace).gitDirs.map(commonDirOf)],
+    process.platform,
+  );
+  return { paths, globs: globSignature(fence), git: gitSignature(fence.workspace), underTmp: roots };
 }
 
 function sameSnapshot(snapshot: Snapshot, fence: EffectiveFence): boolean {
@@ -512,28 +560,6 @@ function globMatches(glob: string): string[] {
     level = next;
   }
   return found;
-}
-
-function firstMissing(target: string): string {
-  let current = path.parse(target).root;
-  for (const part of target.split(path.sep).filter(Boolean)) {
-    current = path.join(current, part);
-    if (!fs.existsSync(current)) return current;
-  }
-  return target;
-}
-
-/** Removes the empty files and folders bubblewrap made as mount points, as the library does after a wrap's command. */
-function removeMountPoints(placeholders: string[]): void {
-  for (const placeholder of placeholders) {
-    try {
-      const stat = fs.lstatSync(placeholder);
-      if (stat.isFile() && stat.size === 0) fs.unlinkSync(placeholder);
-      else if (stat.isDirectory() && fs.readdirSync(placeholder).length === 0) fs.rmdirSync(placeholder);
-    } catch {
-      // Not there (nothing was made), or already gone.
-    }
-  }
 }
 
 const DENY_LINE = /^deny network-outbound (.+):(\d+) \((.*)\)$/;

@@ -19,6 +19,8 @@ let root: string;
 let workspace: string;
 let home: string;
 let dataDir: string;
+/** A folder outside /tmp, which the sandbox keeps read-only (inside it, /tmp is the session's own). */
+let elsewhere: string;
 let page: Awaited<ReturnType<typeof startPageServer>> | undefined;
 
 beforeEach(() => {
@@ -31,11 +33,13 @@ beforeEach(() => {
   fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
   fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY');
   fs.mkdirSync(dataDir, { recursive: true });
+  elsewhere = fs.mkdtempSync('/var/tmp/tether-sandbox-outside-');
 });
 afterEach(async () => {
   await page?.close();
   page = undefined;
   fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(elsewhere, { recursive: true, force: true });
 });
 afterAll(async () => {
   terminal.dispose();
@@ -53,7 +57,7 @@ function setup(
     workspace,
     dataDir,
     home,
-    custom: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], ...options.fence },
+    custom: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], packageRegistries: false, ...options.fence },
     ...(options.pathEnv !== undefined ? { pathEnv: options.pathEnv } : {}),
     ...(options.unavailable ? { unavailable: options.unavailable } : {}),
     ...(options.required ? { required: options.required } : {}),
@@ -117,7 +121,7 @@ describe('run_command in the sandbox', () => {
 
   it('fails a write outside the workspace with a message naming the write fence, when retrying is denied', async () => {
     const { run, asked } = setup({ answers: [false] });
-    const outside = path.join(root, 'outside.txt');
+    const outside = path.join(elsewhere, 'outside.txt');
     const result = await run(`echo x > ${outside}`);
     expect(fs.existsSync(outside)).toBe(false);
     expect(result.isError).toBe(true);
@@ -130,7 +134,7 @@ describe('run_command in the sandbox', () => {
 
   it('runs the command again outside the sandbox when the person allows it', async () => {
     const { run, asked } = setup({ answers: [true] });
-    const outside = path.join(root, 'outside.txt');
+    const outside = path.join(elsewhere, 'outside.txt');
     const result = await run(`echo x > ${outside}`);
     expect(asked).toHaveLength(1);
     expect(fs.readFileSync(outside, 'utf8')).toBe('x\n');
@@ -295,7 +299,7 @@ describe('run_command in the sandbox', () => {
 
   it('under a managed policy that requires the sandbox, never asks to run outside it', async () => {
     const required = 'the managed policy /etc/tether/managed-settings.json requires it (requireSandbox)';
-    const outside = path.join(root, 'outside.txt');
+    const outside = path.join(elsewhere, 'outside.txt');
     const fenced = setup({ answers: [true], required });
     const result = await fenced.run(`echo x > ${outside}`);
     expect(fenced.asked).toEqual([]);

@@ -116,6 +116,16 @@ export const runCommand = defineTool({
       return report(await run(command), 'unavailable');
     }
 
+    // The person allowed it on a question that said it writes outside the fence and would run outside the sandbox.
+    if (ctx.approvedWith?.kind === 'outside_write' && !sandbox.required) {
+      ctx.onOutput('[tether] running the command outside the sandbox, as allowed\r\n');
+      return report(
+        await run(command),
+        'outside',
+        `The person allowed this command to run outside the sandbox (${ctx.approvedWith.reason.replace(/\.$/, '')}); it ran with their full access.`,
+      );
+    }
+
     const ask = connectionQuestion(ctx, sandbox, command, cwd, hold, connections);
     let prepared: SandboxedRun;
     try {
@@ -138,13 +148,15 @@ export const runCommand = defineTool({
       await planted.check();
       throw error;
     }
-    const found = prepared.finish(first.output);
-    // After finish: the commondir Tether holds in the git folder while a command runs is gone again.
+    const outcome = prepared.finish(first.output, first.exitCode);
+    // After finish: a protected path the command made is out of the workspace by then.
     await planted.check();
     // What a process an earlier command left behind ran into is said, not asked about: this command did not do it.
-    const leftBehind = found.filter((hit) => hit.leftBehind);
-    const hits = found.filter((hit) => !hit.leftBehind);
-    const earlier = leftBehind.length > 0 ? `Refused: ${describeFenceHits(leftBehind)}.` : undefined;
+    const leftBehind = outcome.hits.filter((hit) => hit.leftBehind);
+    const hits = outcome.hits.filter((hit) => !hit.leftBehind);
+    const earlier =
+      [leftBehind.length > 0 ? `Refused: ${describeFenceHits(leftBehind)}.` : undefined, ...outcome.notes].filter(Boolean).join('\n') ||
+      undefined;
     if (hits.length === 0 || first.aborted || first.timedOut) return report(first, 'sandboxed', earlier);
 
     const fence = describeFenceHits(hits);

@@ -71,6 +71,16 @@ export async function examineRepository(
     // A `.git` file naming a folder that is not there (yet): watch where it points.
     const named = gitfileTarget(dotGit);
     if (named) watched.push(named);
+    // Outside the workspace, nothing here will tell when it appears: whoever makes it there (in the
+    // real /tmp, any user; a command wrote this naming its sandbox's private /tmp) decides what the
+    // person's git runs in this repository.
+    if (named && !options.person && path.isAbsolute(show(named))) {
+      programs.push({
+        id: `dangling:${dotGit}:${named}`,
+        shown: `a .git file naming a git folder that is not there, outside the workspace (${named}): whoever makes that folder decides what git runs here`,
+        fix: { kind: 'move', file: dotGit },
+      });
+    }
     return { layout, programs, watched, gitlinks };
   }
   watched.push(gitDir, path.join(gitDir, 'commondir'), path.join(gitDir, 'index'), ...gitStateWatched(gitDir));

@@ -6,6 +6,7 @@ import { ModeControl } from './ModeControl';
 import { TaintIndicator } from './TaintIndicator';
 import { ContextMeter } from './ContextMeter';
 import { InstructionsChip } from './InstructionsChip';
+import { SandboxTempChip } from './SandboxTempChip';
 import { selectReviewShown } from '../../stores/paneDefaults';
 import { Icon } from '../../ui/Icon';
 import './autonomy.css';
@@ -155,6 +156,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           </button>
         )}
         {view.instructions && <InstructionsChip instructions={view.instructions} />}
+        {view.unsandboxedRuns === 0 && <SandboxTempChip sessionId={sessionId} />}
         {view.maxSteps > 0 && (
           <span className="meta-item faint" data-testid="session-steps" title="Model requests so far, and the limit">
             step {view.steps}/{view.maxSteps}

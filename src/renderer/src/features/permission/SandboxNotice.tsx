@@ -4,12 +4,14 @@ const titles: Record<SandboxNote['kind'], string> = {
   fence_hit: 'Blocked by the sandbox fence',
   unavailable: 'No sandbox available',
   network: 'A command wants to reach the network',
+  outside_write: 'Writes outside the sandbox fence',
 };
 
 /**
  * What the OS sandbox has to do with this request, said plainly: the command hit its fence and
- * allowing runs it again outside, once; there is no sandbox here and allowing runs it unsandboxed;
- * or the running command is connecting to a host its fence does not allow, and waits for the answer.
+ * allowing runs it again outside, once; it writes outside the fence and allowing runs it outside,
+ * once; there is no sandbox here and allowing runs it unsandboxed; or the running command is
+ * connecting to a host its fence does not allow, and waits for the answer.
  */
 export function SandboxNotice({ note }: { note: SandboxNote }) {
   return (
@@ -44,6 +46,14 @@ export function SandboxNotice({ note }: { note: SandboxNote }) {
           <DataGoes note={note} />
           <p className="sandbox-consequence">
             Allowing runs it again outside the sandbox, once, with your full access to files and the network. It is never remembered as
+            “always”.
+          </p>
+        </>
+      ) : note.kind === 'outside_write' ? (
+        <>
+          <p data-testid="permission-sandbox-reason">{note.reason}</p>
+          <p className="sandbox-consequence">
+            Allowing runs this command outside the sandbox, once, with your full access to files and the network. It is never remembered as
             “always”.
           </p>
         </>

@@ -4,11 +4,11 @@ import { useApp } from '../../stores/useApp';
 import { useSandboxView } from './useSandboxView';
 import './sandbox.css';
 
-type FenceKey = keyof SandboxFence;
+type FenceKey = Exclude<keyof SandboxFence, 'packageRegistries'>;
 
 const FIELDS: ReadonlyArray<{ key: FenceKey; label: string; hint: string }> = [
   { key: 'allowedDomains', label: 'Allowed domains', hint: 'registry.npmjs.org, *.github.com, api.example.com:443' },
-  { key: 'allowWrite', label: 'Also writable', hint: 'folders outside the project, e.g. ~/.cache/pip' },
+  { key: 'allowWrite', label: 'Also writable', hint: 'folders outside the project, e.g. ~/shared/build-output' },
   { key: 'denyWrite', label: 'Also protected from writes', hint: 'paths in the project, e.g. deploy/' },
   { key: 'denyRead', label: 'Also unreadable', hint: 'more secrets, e.g. ~/.kube' },
 ];
@@ -51,13 +51,7 @@ export function SandboxSettings() {
         </p>
       )}
       {view && projectId && (
-        <FenceForm
-          key={`${projectId}:${JSON.stringify(view.fence)}`}
-          view={view}
-          saving={saving}
-          onSave={(fence) => change({ fence })}
-          onRegistries={() => change('registries')}
-        />
+        <FenceForm key={`${projectId}:${JSON.stringify(view.fence)}`} view={view} saving={saving} onSave={(fence) => change({ fence })} />
       )}
     </section>
   );
@@ -76,8 +70,8 @@ function Availability({
     <>
       {view.available ? (
         <p className="sandbox-status" data-testid="sandbox-status" data-available="true">
-          Every command the agent runs is sandboxed: it writes only inside its project, cannot read the secrets below, and reaches the
-          network only through a proxy, to the allowed domains.
+          Every command the agent runs is sandboxed: it writes only inside its project, its session’s own /tmp and the project’s toolchain
+          caches, cannot read the secrets below, and reaches the network only through a proxy, to the allowed domains.
         </p>
       ) : (
         <p className="sandbox-status sandbox-missing" role="alert" data-testid="sandbox-status" data-available="false">
@@ -100,25 +94,23 @@ function Availability({
   );
 }
 
-function FenceForm({
-  view,
-  saving,
-  onSave,
-  onRegistries,
-}: {
-  view: SandboxView;
-  saving: boolean;
-  onSave(fence: SandboxFence): Promise<boolean>;
-  onRegistries(): Promise<boolean>;
-}) {
+function FenceForm({ view, saving, onSave }: { view: SandboxView; saving: boolean; onSave(fence: SandboxFence): Promise<boolean> }) {
   const [drafts, setDrafts] = useState<Record<FenceKey, string>>(() => ({
     allowedDomains: view.fence.allowedDomains.join('\n'),
     allowWrite: view.fence.allowWrite.join('\n'),
     denyWrite: view.fence.denyWrite.join('\n'),
     denyRead: view.fence.denyRead.join('\n'),
   }));
-  const fence = Object.fromEntries(FIELDS.map(({ key }) => [key, lines(drafts[key])])) as SandboxFence;
-  const dirty = FIELDS.some(({ key }) => lines(drafts[key]).join('\n') !== view.fence[key].join('\n'));
+  const [registries, setRegistries] = useState(view.fence.packageRegistries);
+  const fence: SandboxFence = {
+    allowedDomains: lines(drafts.allowedDomains),
+    allowWrite: lines(drafts.allowWrite),
+    denyWrite: lines(drafts.denyWrite),
+    denyRead: lines(drafts.denyRead),
+    packageRegistries: registries,
+  };
+  const dirty =
+    registries !== view.fence.packageRegistries || FIELDS.some(({ key }) => lines(drafts[key]).join('\n') !== view.fence[key].join('\n'));
 
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -130,11 +122,40 @@ function FenceForm({
       <div className="sandbox-builtin" data-testid="sandbox-builtin">
         <h3>Always</h3>
         <FenceList label="Writable" items={view.builtIn.allowWrite} testId="sandbox-builtin-write" />
+        <div className="fence-list">
+          <span className="fence-label">Also writable</span>
+          <ul data-testid="sandbox-builtin-places">
+            <li>
+              <span className="mono">/tmp</span> <span className="faint">— each session’s own folder, never the real /tmp</span>
+            </li>
+            {view.builtIn.caches && (
+              <li>
+                <span className="mono">{view.builtIn.caches}</span>{' '}
+                <span className="faint">— this project’s toolchain caches (npm, pip, cargo, …)</span>
+              </li>
+            )}
+          </ul>
+        </div>
         <FenceList label="Never writable" items={view.builtIn.denyWrite} testId="sandbox-builtin-deny-write" />
         <FenceList label="Never readable" items={view.builtIn.denyRead} testId="sandbox-builtin-deny-read" />
         <p className="faint">Network: none, unless a domain is allowed below.</p>
       </div>
       <h3>This project adds</h3>
+      <label className="field sandbox-preset">
+        <span>
+          <input
+            type="checkbox"
+            data-testid="sandbox-registries"
+            checked={registries}
+            disabled={saving}
+            onChange={(event) => setRegistries(event.target.checked)}
+          />{' '}
+          Package registries
+        </span>
+        <span className="faint" data-testid="sandbox-registries-hosts">
+          {(view.registries ?? []).map((registry) => registry.ecosystem).join(' · ')}: installs reach them without a question
+        </span>
+      </label>
       {FIELDS.map(({ key, label, hint }) => (
         <label className="field" key={key}>
           <span>{label}</span>
@@ -151,15 +172,6 @@ function FenceForm({
       <div className="settings-actions field-row">
         <button type="submit" className="primary" data-testid="sandbox-save" disabled={!dirty || saving}>
           {saving ? 'Saving…' : 'Save fence'}
-        </button>
-        <button
-          type="button"
-          data-testid="sandbox-registries"
-          disabled={saving || dirty}
-          title={dirty ? 'Save or undo your changes first' : undefined}
-          onClick={() => void onRegistries()}
-        >
-          Add the package registries this project uses
         </button>
       </div>
     </form>

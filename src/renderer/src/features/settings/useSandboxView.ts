@@ -3,7 +3,7 @@ import type { SandboxFence, SandboxUnavailableChoice, SandboxView } from '../../
 import { getApi } from '../../lib/api';
 import { errorMessage } from '../../lib/errorMessage';
 
-export type SandboxChange = { fence: SandboxFence } | { unavailable: SandboxUnavailableChoice } | 'registries';
+export type SandboxChange = { fence: SandboxFence } | { unavailable: SandboxUnavailableChoice };
 
 /**
  * One project's sandbox as the settings screen shows it, and its edits. Kept here rather than in the
@@ -35,11 +35,7 @@ export function useSandboxView(projectId: string | undefined) {
       setSaving(true);
       setError(undefined);
       try {
-        setView(
-          what === 'registries'
-            ? await getApi().request('sandbox:addRegistries', { projectId })
-            : await getApi().request('sandbox:update', { projectId, ...what }),
-        );
+        setView(await getApi().request('sandbox:update', { projectId, ...what }));
         return true;
       } catch (caught) {
         setError(`Could not save the sandbox settings: ${errorMessage(caught)}`);

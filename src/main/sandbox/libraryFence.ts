@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { isInside } from '../workspace/filePaths';
+import type { EffectiveFence } from './fence';
+import { commonDirOf, gitFence } from './gitFence';
+import type { ProtectedPath } from './protectedPaths';
+import type { LinuxFit, MacFit } from './runtimeCommand';
+import { seatbeltRules } from './seatbeltRules';
+import { findSecretFiles } from './secretFiles';
+
+/**
+ * A session's fence as the sandbox runtime is given it on each platform, and what Tether does around
+ * the runtime's command: one mapping, read by the runtime (sandboxRuntime.ts) and by the Seatbelt
+ * profile tests can generate on any machine (seatbeltProfile.ts).
+ */
+export interface LibraryFence {
+  /** The fence with git's machinery as it is now (a submodule or a worktree may have appeared since the session began). */
+  compiled: EffectiveFence;
+  /** The runtime's filesystem settings. */
+  filesystem: { denyRead: string[]; allowRead: string[]; allowWrite: string[]; denyWrite: string[] };
+  /** Protected paths that do not exist, which bubblewrap cannot bind: watched while a command runs (Linux). */
+  watched: ProtectedPath[];
+  /** The fence's folders under the real /tmp, bound again into the private one (Linux). */
+  underTmp: string[];
+}
+
+/** Variables that would send a connection around the proxy: inside, every connection goes through it and its question, loopback too. */
+export const NOT_PROXIED = ['NO_PROXY', 'no_proxy'];
+
+export function libraryFence(fence: EffectiveFence, platform: NodeJS.Platform): LibraryFence {
+  const git = gitFence(fence.workspace);
+  const gitDirs = new Set(git.gitDirs);
+  // What was listed when the session began and is gone now is not protected any more: an empty
+  // `rebase-merge` fenced because it was there once would stay git's business.
+  const denyWrite = [
+    ...new Set([...fence.denyWrite.filter((entry) => !gitDirs.has(path.dirname(entry)) || fs.existsSync(entry)), ...git.denyWrite]),
+  ];
+  const compiled: EffectiveFence = { ...fence, allowWrite: [...new Set([...fence.allowWrite, ...git.allowWrite])], denyWrite };
+  const mac = platform === 'darwin';
+  // Seatbelt denies a path that is not there by rule; bubblewrap can only mount on what exists.
+  const bound = mac ? denyWrite : denyWrite.filter(exists);
+  const watched = denyWrite.filter((entry) => !bound.includes(entry)).map((entry) => ({ path: entry, why: protectionOf(entry, fence) }));
+  // On macOS the session's folder is TMPDIR itself; on Linux it is bound at /tmp.
+  const own = mac ? [fence.caches, fence.privateTmp] : [fence.caches];
+  const allowWrite = [...compiled.allowWrite, ...own];
+  const allowRead = [...fence.allowRead, ...own];
+  return {
+    compiled,
+    filesystem: {
+      denyRead: [...new Set([...fence.denyRead, ...findSecretFiles(fence.workspace, fence.denyReadNamed)])],
+      allowRead,
+      allowWrite,
+      denyWrite: bound,
+    },
+    watched,
+    underTmp: underTmp([...allowWrite, ...allowRead, ...git.gitDirs.map(commonDirOf)], platform),
+  };
+}
+
+/** What Tether does to the runtime's bubblewrap command (runtimeCommand.ts), for this fence. */
+export function linuxFit(fence: EffectiveFence, mapped: LibraryFence, notWritable: readonly string[], socket?: string): LinuxFit {
+  return {
+    privateTmp: fence.privateTmp,
+    rootsUnderTmp: mapped.underTmp,
+    notWritable,
+    setenv: { TMPDIR: '/tmp' },
+    unsetenv: NOT_PROXIED,
+    ...(socket ? { socket } : {}),
+  };
+}
+
+/** What Tether does to the runtime's sandbox-exec command: its rules appended, TMPDIR the session's folder. */
+export function macFit(fence: EffectiveFence, mapped: LibraryFence, notWritable: readonly string[]): MacFit {
+  return {
+    rules: seatbeltRules({ rootsUnderTmp: mapped.underTmp, notWritable }),
+    setenv: { TMPDIR: fence.privateTmp },
+    unsetenv: NOT_PROXIED,
+  };
+}
+
+/** What the fence hit says a missing protected path is. */
+function protectionOf(entry: string, fence: EffectiveFence): string {
+  if (entry === path.join(fence.workspace, '.tether')) return "Tether's project settings: its rules, hooks and MCP servers";
+  return "git's machinery, which your own git reads to decide what to run";
+}
+
+/**
+ * The fence's roots that lie under the real /tmp (a workspace there, its git common folder, a test's
+ * data folder): inside the sandbox /tmp is the session's own, so on Linux they are bound into it
+ * again, and on macOS the rule that darkens /tmp leaves them out. On macOS /tmp is a link to
+ * /private/tmp, which is how a canonical path spells it.
+ */
+export function underTmp(roots: readonly string[], platform: NodeJS.Platform): string[] {
+  const tmp = platform === 'darwin' ? ['/tmp', '/private/tmp'] : ['/tmp'];
+  return [...new Set(roots.filter((root) => tmp.some((folder) => isInside(root, folder) && root !== folder)))];
+}
+
+function exists(target: string): boolean {
+  try {
+    fs.lstatSync(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
