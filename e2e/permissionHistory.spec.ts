@@ -112,7 +112,7 @@ test('the permission history lists what the person and the rules decided, and ex
   const csv = await exported(page, 'history-export-csv');
   expect(csv.name).toMatch(/\.csv$/);
   expect(csv.text).toBe(tetherAudit(app.dataDir, ['--session', sessionId, '--csv']));
-  expect(csv.text.split('\r\n')[0]).toBe('time,session,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason');
+  expect(csv.text.split('\r\n')[0]).toBe('time,session,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason,runner');
 
   // Every session, from the sidebar: the same as tether audit with no filter.
   await page.getByTestId('history-session').selectOption('');

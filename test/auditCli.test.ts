@@ -54,7 +54,7 @@ describe('tether audit after real runs', () => {
     const csv = await runCli(['audit', '--csv', '--since', '1h'], withPolicy);
     expect(csv.code).toBe(0);
     const lines = csv.stdout.split('\r\n');
-    expect(lines[0]).toBe('time,session,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason');
+    expect(lines[0]).toBe('time,session,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason,runner');
     expect(csv.stdout).toContain('"Denied: curl https://evil.example/, ""x"""');
     expect(lines.filter((line) => line.includes(sessionId))).toHaveLength(5);
 

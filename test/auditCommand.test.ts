@@ -75,9 +75,10 @@ describe('tether audit', () => {
       'rule_source',
       'scope',
       'reason',
+      'runner',
     ]);
     expect(records).toHaveLength(16);
-    expect(records.every((record) => record.length === 13)).toBe(true);
+    expect(records.every((record) => record.length === 14)).toBe(true);
     const denied = records.find((record) => record[4] === 'c2');
     expect(denied?.[6]).toBe(HOSTILE);
     expect(denied?.[12]).toBe('not "that", please');

@@ -80,7 +80,7 @@ describe('audit:list, the permission history', () => {
 
   it('writes an empty audit as the header alone and an empty array', () => {
     expect(auditJson([])).toBe('[]\n');
-    expect(auditCsv([])).toBe('time,session,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason\r\n');
+    expect(auditCsv([])).toBe('time,session,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason,runner\r\n');
   });
 
   it('puts a summary on one line, a bare carriage return included', () => {

@@ -32,7 +32,7 @@ afterEach(async () => {
 type HookEntry = { matcher?: string; hooks: Array<{ type: 'command'; command: string; timeout?: number }> };
 type HooksConfig = Partial<Record<string, HookEntry[]>>;
 
-function userSettings(settings: { hooks?: HooksConfig; permissions?: object }): void {
+function userSettings(settings: { hooks?: HooksConfig; permissions?: object; shellEnvironment?: object }): void {
   writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
 }
 
@@ -688,20 +688,26 @@ describe('hooks and the session', () => {
 });
 
 describe('the environment hooks get', () => {
-  it("is the commands' environment: no secret the fence hides, CLAUDE_PROJECT_DIR set", async () => {
+  it("is the commands' environment: dark but for what work needs and what the person lights, no secret, CLAUDE_PROJECT_DIR set", async () => {
     const folder = project();
     const seen = path.join(folder, 'env.txt');
-    userSettings({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `env > ${seen}` }] }] } });
+    userSettings({
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `env > ${seen}` }] }] },
+      shellEnvironment: { include: ['HOOK_TEST_LIT'] },
+    });
     process.env.HOOK_TEST_API_TOKEN = 'hunter2-secret';
-    process.env.HOOK_TEST_PLAIN = 'visible';
+    process.env.HOOK_TEST_PLAIN = 'dark';
+    process.env.HOOK_TEST_LIT = 'visible';
     try {
       await run(folder, [{ name: 'read_file', arguments: { path: 'README.md' } }]);
     } finally {
       delete process.env.HOOK_TEST_API_TOKEN;
       delete process.env.HOOK_TEST_PLAIN;
+      delete process.env.HOOK_TEST_LIT;
     }
     const env = readFileSync(seen, 'utf8');
-    expect(env).toContain('HOOK_TEST_PLAIN=visible');
+    expect(env).toContain('HOOK_TEST_LIT=visible');
+    expect(env).not.toContain('HOOK_TEST_PLAIN');
     expect(env).not.toContain('hunter2-secret');
     expect(env).toMatch(/^CLAUDE_PROJECT_DIR=\//m);
   });

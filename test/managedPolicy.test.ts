@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { explain } from '../src/main/cli/permissionsCommand';
@@ -9,6 +9,7 @@ import { sessionRuleSet } from '../src/main/permissions/sessionRules';
 import { initShellParser } from '../src/main/permissions/shell/parser';
 import {
   managedPolicyPath,
+  choosePolicyFile,
   ManagedPolicyError,
   modelBaseUrlAllowed,
   outsideContentWithFloor,
@@ -49,6 +50,23 @@ describe('where the managed policy is', () => {
     expect(managedPolicyPath({}, 'darwin')).toBe('/Library/Application Support/Tether/managed-settings.json');
     expect(managedPolicyPath({ ProgramData: 'D:\\PD' }, 'win32')).toBe('D:\\PD\\Tether\\managed-settings.json');
     expect(managedPolicyPath({ TETHER_MANAGED_SETTINGS: '/srv/policy.json' }, 'linux')).toBe('/srv/policy.json');
+  });
+
+  it('never lets TETHER_MANAGED_SETTINGS stand in for a system-wide file that exists (an .envrc could point it at {})', () => {
+    const dir = tempDir();
+    const system = path.join(dir, 'etc', 'managed-settings.json');
+    const named = path.join(dir, 'empty.json');
+    writeFileSync(named, '{}');
+    // No system file: the named one is the policy.
+    expect(choosePolicyFile(system, named)).toBe(named);
+    mkdirSync(path.dirname(system));
+    writeFileSync(system, JSON.stringify({ permissions: { deny: ['run_command(curl *)'] } }));
+    expect(choosePolicyFile(system, named)).toBe(system);
+    expect(choosePolicyFile(system, undefined)).toBe(system);
+    // Only an administrator can put anything at the system place: even a dangling link there wins over the variable.
+    rmSync(system);
+    symlinkSync(path.join(dir, 'nowhere.json'), system);
+    expect(choosePolicyFile(system, named)).toBe(system);
   });
 
   it('is no policy when the system-wide file is missing', () => {

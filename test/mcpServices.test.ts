@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventName, EventPayload, McpServerView } from '../src/shared/contract';
 import type { AppServices } from '../src/main/app/appServices';
 import { createServices } from '../src/main/app/services';
+import { McpHub } from '../src/main/mcp/mcpHub';
 import { memoryKeyStore } from '../src/main/app/sessions/keyStore';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { alive, until } from './support/processes';
@@ -17,6 +18,7 @@ const flakyBin = path.join(root, 'test/fixtures/mcp/flakyServer.mjs');
 const opened: AppServices[] = [];
 afterEach(async () => {
   for (const services of opened.splice(0)) await services.close();
+  vi.unstubAllEnvs();
   removeTempDirs();
 });
 
@@ -86,5 +88,45 @@ describe('mcp:servers, mcp:restart and mcp:changed', () => {
     await services.close();
     opened.splice(0);
     await until(() => !alive(pid));
+  });
+});
+
+describe('a server the managed policy does not allow', () => {
+  function policyAllowing(names: string[]): string {
+    const file = path.join(tempDir('tether-policy-'), 'managed-settings.json');
+    writeFileSync(file, JSON.stringify({ allowedMcpServers: names }));
+    vi.stubEnv('TETHER_MANAGED_SETTINGS', file);
+    return file;
+  }
+
+  it("cannot be started from Settings' Start button, and Settings says why", async () => {
+    const policy = policyAllowing(['github']);
+    const { handlers, workspace } = setUp();
+    const opened = await handlers['projects:open']({ path: workspace });
+    const project = await handlers['projects:trust']({ projectId: opened.id, trusted: true });
+    const listed = await handlers['mcp:servers']({});
+    const mine = listed.find((server) => server.name === 'mine');
+    expect(mine).toMatchObject({
+      state: 'failed',
+      error: expect.stringContaining(`the managed policy ${policy} allows only the MCP servers github`),
+    });
+    await expect(handlers['mcp:restart']({ name: 'mine' })).rejects.toThrow(`the managed policy ${policy}`);
+    // A trusted project's server is held by the policy too.
+    await expect(handlers['mcp:restart']({ name: 'theirs', projectId: project.id })).rejects.toThrow(`the managed policy ${policy}`);
+  });
+
+  it('is not started by the hub even when handed a spec that carries no problem', async () => {
+    const policy = policyAllowing([]);
+    const hub = new McpHub();
+    const status = await hub.restart({
+      id: 'user:sneaky',
+      name: 'sneaky',
+      source: 'user',
+      file: 'settings.json',
+      config: { command: process.execPath, args: [flakyBin] },
+    });
+    await hub.close();
+    expect(status).toMatchObject({ state: 'failed', error: expect.stringContaining(`the managed policy ${policy}`) });
+    expect(status.stderr).toEqual([]);
   });
 });

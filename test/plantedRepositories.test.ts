@@ -226,6 +226,97 @@ describe('a repository a command plants in the workspace runs nothing when the p
     );
   }
 
+  // Issue 31: where git add -A never looks, the person's own git (or their prompt's) still runs as soon as they cd in.
+  const hidden: Array<{ name: string; command: (monitor: string) => string; at: string; trigger: string[] }> = [
+    {
+      name: 'a repository in a .gitignore’d folder (dist/), never linked in any index',
+      command: (monitor) => `printf 'dist/\\n' > .gitignore && git init -q dist/app && git -C dist/app config core.fsmonitor ${monitor}`,
+      at: 'dist/app',
+      trigger: ['status'],
+    },
+    {
+      name: 'a repository deep in node_modules',
+      command: (monitor) =>
+        `printf 'node_modules/\\n' > .gitignore && mkdir -p node_modules/left-pad/lib && git init -q node_modules/left-pad/lib/x && git -C node_modules/left-pad/lib/x config alias.st '!${monitor}'`,
+      at: 'node_modules/left-pad/lib/x',
+      trigger: ['st'],
+    },
+    {
+      name: 'a bare repository, which git enters when the person stands in it',
+      command: (monitor) =>
+        `printf 'build/\\n' > .gitignore && git init -q --bare build/cache.git && git --git-dir=build/cache.git config alias.st '!${monitor}'`,
+      at: 'build/cache.git',
+      trigger: ['st'],
+    },
+  ];
+  for (const plant of hidden) {
+    it(
+      plant.name,
+      async () => {
+        const s = setting();
+        const control = s.workspace('control');
+        execFileSync('bash', ['-c', plant.command(s.monitor)], { cwd: control, stdio: 'ignore' });
+        personGit(path.join(control, plant.at), ...plant.trigger);
+        expect(fs.existsSync(s.marker), 'the trap goes off without Tether').toBe(true);
+        fs.rmSync(s.marker);
+
+        const ws = s.workspace('ws');
+        const { quarantined, told } = await session(ws, [plant.command(s.monitor)]);
+        personGit(path.join(ws, plant.at), ...plant.trigger);
+        personGit(path.join(ws, plant.at), 'status');
+        expect(fs.existsSync(s.marker) ? fs.readFileSync(s.marker, 'utf8') : 'not run').toBe('not run');
+        expect(quarantined.map((event) => event.path)).toEqual([plant.at]);
+        expect(told.get('call_0')).toContain('[tether] After this command, a git repository in the workspace could run a program');
+      },
+      60_000,
+    );
+  }
+
+  // Issue 31: an operation left in progress in the workspace's own repository runs its exec lines on the person's next continue.
+  const REBASE_LEFT = (monitor: string) =>
+    `echo b > b.txt && git add b.txt && git ${COMMIT.replace('--allow-empty -m planted', '-m second')} && ` +
+    `GIT_SEQUENCE_EDITOR="sed -i '1i break'" git -c user.name=a -c user.email=a@example.com rebase -q -i -x '${monitor}' HEAD~1`;
+
+  it('a rebase left stopped with an exec line: the person’s git rebase --continue runs nothing planted, and the rebase still finishes', async () => {
+    const s = setting();
+    const control = s.workspace('control');
+    execFileSync('bash', ['-c', REBASE_LEFT(s.monitor)], { cwd: control, stdio: 'ignore' });
+    expect(fs.existsSync(s.marker), 'the break stops it before the exec').toBe(false);
+    personGit(control, 'rebase', '--continue');
+    expect(fs.existsSync(s.marker), 'the trap goes off without Tether').toBe(true);
+    fs.rmSync(s.marker);
+
+    const ws = s.workspace('ws');
+    const { quarantined, told } = await session(ws, [REBASE_LEFT(s.monitor)]);
+    expect(quarantined).toHaveLength(1);
+    expect(quarantined[0]).toMatchObject({ path: '.', found: 'changed' });
+    expect(quarantined[0]!.programs[0]).toMatch(
+      /exec .*monitor\.sh \(in \.git\/rebase-merge\/git-rebase-todo: git rebase --continue would run it\)/,
+    );
+    expect(told.get('call_0')).toContain('[tether] After this command');
+    const continued = personGit(ws, 'rebase', '--continue');
+    expect(continued.ok, continued.output).toBe(true);
+    expect(fs.existsSync(s.marker) ? fs.readFileSync(s.marker, 'utf8') : 'not run').toBe('not run');
+    expect(personGit(ws, 'log', '--format=%s').output.split('\n')[0]).toBe('second');
+    // Nothing deleted: the original todo is kept beside the rebase's folder, which git removed as it finished.
+    const kept = fs
+      .readdirSync(path.join(ws, '.git'))
+      .filter((name) => name.startsWith('rebase-merge-git-rebase-todo.tether-quarantined-'));
+    expect(kept).toHaveLength(1);
+    expect(fs.readFileSync(path.join(ws, '.git', kept[0]!), 'utf8')).toContain(`exec ${s.monitor}`);
+    expect(fs.existsSync(path.join(ws, '.git', 'rebase-merge'))).toBe(false);
+  }, 60_000);
+
+  it('a rebase the person had stopped with exec lines before the session is theirs: left as it is', async () => {
+    const s = setting();
+    const ws = s.workspace('ws');
+    execFileSync('bash', ['-c', REBASE_LEFT('true')], { cwd: ws, stdio: 'ignore' });
+    const todo = fs.readFileSync(path.join(ws, '.git', 'rebase-merge', 'git-rebase-todo'), 'utf8');
+    const { quarantined } = await session(ws, ['echo hi > later.txt']);
+    expect(quarantined).toEqual([]);
+    expect(fs.readFileSync(path.join(ws, '.git', 'rebase-merge', 'git-rebase-todo'), 'utf8')).toBe(todo);
+  }, 60_000);
+
   it('outside the sandbox too (tether run --no-sandbox), and a rewind of the step still works', async () => {
     const s = setting();
     const ws = s.workspace('ws');

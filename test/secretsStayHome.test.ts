@@ -20,7 +20,16 @@ const secrets: Record<string, string> = {
   GITHUB_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
   AWS_SECRET_ACCESS_KEY: 'aws-secret-0002',
   DEPLOY_URL: 'https://deploy:hunter2-0003@ci.example.com/hook',
+  // Issue 31: secrets under names no list holds, each of which reached commands before.
+  GH_PAT: 'plain-value-0005',
+  STRIPE_SK: 'plain-value-0006',
+  DB_PASS: 'plain-value-0007',
+  MYAPP_PASS: 'plain-value-0008',
+  SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/value-0009',
+  REPORTS_CONNECTION: 'Server=db;User Id=sa;Password=value-0010;',
+  INNOCENT: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ2YWx1ZS0wMDExIn0.c2lnbmF0dXJlLTAwMTE',
 };
+/** Harmless, but no work needs it: dark unless the person lights it. */
 const harmless = { TETHER_TEST_HARMLESS: 'visible-0004' };
 
 const loop = closedAfterEach();
@@ -52,11 +61,19 @@ async function printenvThroughTheLoop(options: { settings?: object; sandboxOffBy
 }
 
 describe('secrets stay home', () => {
-  it('printenv in the sandbox shows the model no secret, and the harmless variables', async () => {
+  it('printenv in the sandbox shows the model no secret, and nothing work does not need', async () => {
     const told = await printenvThroughTheLoop();
     for (const value of Object.values(secrets)) expect(told).not.toContain(value);
-    expect(told).toContain('TETHER_TEST_HARMLESS=visible-0004');
+    expect(told).not.toContain('visible-0004');
+    expect(told).toMatch(/^HOME=/m);
     expect(told).not.toMatch(/^(GITHUB_TOKEN|TETHER_API_KEY|AWS_SECRET_ACCESS_KEY)=/m);
+  });
+
+  it('shows what the person lights, and a secret only when they name it exactly', async () => {
+    const told = await printenvThroughTheLoop({ settings: { shellEnvironment: { include: ['TETHER_TEST_*', 'DB_PASS', '*_SK'] } } });
+    expect(told).toContain('TETHER_TEST_HARMLESS=visible-0004');
+    expect(told).toContain('DB_PASS=plain-value-0007');
+    expect(told).not.toContain('plain-value-0006');
   });
 
   it('with the sandbox turned off too: the environment is filtered at its source', async () => {

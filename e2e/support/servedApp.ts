@@ -31,6 +31,8 @@ export async function startServedApp(
     env?: Record<string, string>;
     /** A first run: settings name no model (pass `env` without a key, too, for the welcome to set one up). */
     noModel?: boolean;
+    /** More of tether serve's options (--remote-runs, say). */
+    serveArgs?: string[];
   } = {},
 ): Promise<ServedApp> {
   const base = mkdtempSync(path.join(tmpdir(), 'tether-e2e-'));
@@ -65,10 +67,14 @@ export async function startServedApp(
   };
 
   async function start(): Promise<string> {
-    child = spawn(process.execPath, [path.join(root, 'bin/tether.js'), 'serve', '--cwd', workspace, '--data-dir', dataDir], {
-      env: { ...process.env, TETHER_API_KEY: 'test-key', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [path.join(root, 'bin/tether.js'), 'serve', '--cwd', workspace, '--data-dir', dataDir, ...(options.serveArgs ?? [])],
+      {
+        env: { ...process.env, TETHER_API_KEY: 'test-key', ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     return new Promise<string>((resolve, reject) => {

@@ -16,7 +16,8 @@ import type { PermissionEngine } from './permissions/engine';
 import type { Policy } from './permissions/policyVerdict';
 import { matchDomain } from './permissions/ruleMatchDomain';
 import { parseRule } from './permissions/ruleSyntax';
-import { createSessionPermissions, permissionDefaults } from './permissions/sessionPermissions';
+import { createSessionPermissions, permissionDefaults, type SessionPermissions } from './permissions/sessionPermissions';
+import type { GrantKeeper } from './permissions/grant';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
 import { commandEnvironment } from './terminal/commandEnvironment';
@@ -24,6 +25,8 @@ import { hookPlacement } from './hooks/hookPlacement';
 import { initShellParser } from './permissions/shell/parser';
 import type { ConfiguredHook } from './hooks/hookSettings';
 import { SessionHooks, type HookRunPlan } from './hooks/sessionHooks';
+import { effectiveLimits } from './terminal/commandLimits';
+import { avoidInProgramSearchPath, withCommandSearchPath } from './workspace/programSearchPath';
 import { sessionHookConfig } from './hooks/sessionHookConfig';
 import { BUILTIN_TOOL_NAMES } from '../shared/toolCatalog';
 import { builtinTools } from './tools/builtinTools';
@@ -107,6 +110,11 @@ export interface RunOptions {
   allowHosts?: readonly string[];
   /** Hands the run's permission engine to the host, which may change its mode while it runs. */
   onPermissions?(engine: PermissionEngine): void;
+  /**
+   * Who keeps this run's "Allow always" grants, where not the session's own permissions (stored in
+   * this data folder): a remote run's desk keeps the ones for its repository on the runner.
+   */
+  grants?(permissions: SessionPermissions): GrantKeeper;
 }
 
 export interface CompactOptions {
@@ -135,6 +143,8 @@ export { DEFAULT_MAX_STEPS } from './agent/maxSteps';
 
 export function createCore(options: CoreOptions): Core {
   const store = openStore(options.dataDir, options.backgroundCheckpoints === false ? { backgroundCheckpoints: false } : {});
+  // No program Tether starts itself is ever found inside a folder an agent works in (programSearchPath.ts).
+  for (const project of store.projects.list()) avoidInProgramSearchPath(project.path);
   const mcp = new McpHub(options.mcpTimings);
   const shadowRepos = new SessionShadowRepos(store, options.dataDir);
   const checkpoints = new Checkpoints(store, shadowRepos);
@@ -151,6 +161,7 @@ export function createCore(options: CoreOptions): Core {
 
     createSession({ workspace, task, model, maxSteps, id, project: projectFolder, setup }) {
       const root = canonicalWorkspace(workspace);
+      avoidInProgramSearchPath(root);
       const project = store.projects.ensure(projectFolder ? canonicalWorkspace(projectFolder) : root);
       const session = store.sessions.create({
         ...(id ? { id } : {}),
@@ -198,6 +209,7 @@ export function createCore(options: CoreOptions): Core {
 
       // Before anything reads .tether: a command killed with its process may have left the sandbox's placeholder there.
       removeFenceLeftovers(state.workspace);
+      avoidInProgramSearchPath(state.workspace);
       // Read once for the run: permission defaults, the user's MCP servers, the model's budget.
       const settings = readAppSettings(options.dataDir);
       const defaults = permissionDefaults(settings);
@@ -224,7 +236,7 @@ export function createCore(options: CoreOptions): Core {
       }
       run.onPermissions?.(permissions.engine);
       // A settings file whose hooks cannot be read stops the run, as one whose rules cannot: a guard must not silently go missing.
-      const hookEnv = commandEnvironment(process.env, settings.shellEnvironment).env;
+      const hookEnv = commandEnvironment(withCommandSearchPath(process.env), settings.shellEnvironment).env;
       const hooks = new SessionHooks({
         hooks: sessionHookConfig(options.dataDir, state.workspace),
         sessionId,
@@ -268,7 +280,10 @@ export function createCore(options: CoreOptions): Core {
       const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES);
       // Before the first model request: the log then always reads message, checkpoint, request.
       await startCheckpoint;
-      const terminal = createPtyTerminal(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {});
+      const terminal = createPtyTerminal({
+        ...(settings.shellEnvironment ? { environment: settings.shellEnvironment } : {}),
+        limits: effectiveLimits(settings.commandLimits),
+      });
       try {
         return await runLoop({
           log,
@@ -288,7 +303,7 @@ export function createCore(options: CoreOptions): Core {
           budget: contextBudgetFor(state.model, settings),
           ...(run.takeCompactRequest ? { takeCompactRequest: run.takeCompactRequest } : {}),
           policy: run.policy ?? permissions.engine,
-          grants: permissions,
+          grants: run.grants ? run.grants(permissions) : permissions,
           canRead: (file) => permissions.engine.canRead(file),
           ...(run.takeQueuedMessages ? { takeQueuedMessages: run.takeQueuedMessages } : {}),
           broker: run.broker,

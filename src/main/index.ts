@@ -13,6 +13,7 @@ import { defaultDataDir } from './store/dataDir';
 import { updatesEnabled, type Updater } from './app/updates/autoUpdates';
 import { createMainWindow, guardWebContents, pickFolder, type MainWindow } from './window';
 import { keepWebAssemblyOnBaseline } from './permissions/shell/webAssemblyTier';
+import { guardProgramSearchPath } from './workspace/programSearchPath';
 
 // Electron host, kept thin: it builds the same services `tether serve` hosts, binds them to IPC and
 // opens the window. Everything that can be tested without Electron lives in host/.
@@ -24,6 +25,8 @@ const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 const cliArguments = cliArgumentsOf(process.argv, app.isPackaged);
 if (cliArguments) runCli(cliArguments);
 else {
+  // Before anything is spawned: no program Tether starts itself is looked up where a command could plant one.
+  guardProgramSearchPath();
   keepWebAssemblyOnBaseline();
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appUrl));

@@ -8,7 +8,11 @@ import { csvRecord } from './csv';
  */
 
 /** One decision as the audit lists it: the log's entry with its session's project (its folder). */
-export const AuditRow = AuditEntry.extend({ project: z.string() });
+export const AuditRow = AuditEntry.extend({
+  project: z.string(),
+  /** For a remote run's decision: the runner it ran on (its project is then the repository there). */
+  runner: z.string().optional(),
+});
 export type AuditRow = z.infer<typeof AuditRow>;
 
 const CSV_COLUMNS = [
@@ -25,6 +29,7 @@ const CSV_COLUMNS = [
   'rule_source',
   'scope',
   'reason',
+  'runner',
 ];
 
 /** The rows as one JSON array and a line break. Keys in a fixed order, whatever order the rows' objects were built or parsed in. */
@@ -43,6 +48,7 @@ export function auditJson(rows: readonly AuditRow[]): string {
     ...(row.scope !== undefined ? { scope: row.scope } : {}),
     ...(row.reason !== undefined ? { reason: row.reason } : {}),
     project: row.project,
+    ...(row.runner !== undefined ? { runner: row.runner } : {}),
     time: isoTime(row.at),
   }));
   return `${JSON.stringify(records)}\n`;
@@ -68,6 +74,7 @@ function csvFields(row: AuditRow): string[] {
     row.source ?? '',
     row.scope ?? '',
     row.reason ?? '',
+    row.runner ?? '',
   ];
 }
 

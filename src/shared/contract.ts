@@ -8,6 +8,7 @@ import { OutsideContentSetting, PermissionMode, RuleAction, Scope } from './perm
 import { SandboxTempView, SandboxUpdate, SandboxView } from './sandbox';
 import type { SessionStatus } from './session';
 import { PageRequest, SessionPage, SessionSnapshot } from './sessionWindow';
+import { NewRunnerToken, RemoteRunInfo, RemoteRunsUpdate, RemoteRunsView, RunnerName } from './remoteRuns';
 
 /**
  * Every request the UI can make and every event it can receive. Electron's main process binds it to
@@ -66,6 +67,8 @@ export const SessionSummary = z.object({
   usage: Usage,
   /** US dollars over every priced response; null when the model has no known price. */
   costUsd: z.number().nonnegative().nullable(),
+  /** For a remote run mirrored at this desk: its runner. Such a session runs elsewhere; here it is only shown and answered. */
+  remote: RemoteRunInfo.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -133,6 +136,8 @@ export const PendingApproval = z.object({
   sessionId: z.string(),
   sessionTitle: z.string(),
   askedAt: z.number(),
+  /** For a remote run's request: the runner it came from. */
+  runner: z.string().optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
@@ -563,6 +568,16 @@ export const requests = {
    * buttons for a request on macOS). `shown: false` (always, under `tether serve`): the page shows its own.
    */
   'notification:show': { input: SystemNotice, output: z.object({ shown: z.boolean() }) },
+  /** Settings → Remote runs: whether this desk accepts runs, where it listens, the runners' tokens and rules. */
+  'remote:get': { input: none, output: RemoteRunsView },
+  /** Turns accepting remote runs on or off, or moves where the desk listens (an address off this machine's loopback takes TLS). */
+  'remote:configure': { input: RemoteRunsUpdate, output: RemoteRunsView },
+  /** Makes a runner's token; the answer is the only time it is shown. */
+  'remote:createToken': { input: z.object({ name: RunnerName }), output: NewRunnerToken },
+  /** Revokes a runner's token: its runs are cut off and cannot connect again with it. */
+  'remote:revokeToken': { input: z.object({ name: z.string() }), output: z.void() },
+  /** Revokes a rule "Allow always" gave a repository on a runner; its runs stop applying it at once. */
+  'remote:revokeRule': { input: z.object({ ruleId: z.string() }), output: z.void() },
 } as const;
 
 export const events = {

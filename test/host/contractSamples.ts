@@ -1,3 +1,4 @@
+import type { RemoteRunsView } from '../../src/shared/remoteRuns';
 import type { Handlers, Input, McpServerView, Output, RequestName, SessionSummary } from '../../src/shared/contract';
 import type { StoredEvent } from '../../src/shared/events';
 import type { SandboxView } from '../../src/shared/sandbox';
@@ -91,6 +92,11 @@ export const sampleInputs: { [R in RequestName]: Input<R> } = {
   },
   'session:sandboxTemp': { sessionId: 's1' },
   'session:openSandboxTemp': { sessionId: 's1' },
+  'remote:get': {},
+  'remote:configure': { enabled: true, listen: { host: '127.0.0.1', port: 7717 } },
+  'remote:createToken': { name: 'ci-1' },
+  'remote:revokeToken': { name: 'ci-1' },
+  'remote:revokeRule': { ruleId: 'r1' },
 };
 
 const sandboxView: SandboxView = {
@@ -98,6 +104,15 @@ const sandboxView: SandboxView = {
   unavailable: 'ask',
   builtIn: { allowWrite: ['/work/repo'], denyWrite: ['/work/repo/.tether'], denyRead: ['/home/me/.ssh'] },
   fence: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['registry.npmjs.org'], packageRegistries: false },
+};
+
+const remoteRunsView: RemoteRunsView = {
+  enabled: true,
+  listen: { host: '127.0.0.1', port: 7717 },
+  state: 'listening',
+  url: 'ws://127.0.0.1:7717',
+  tokens: [{ name: 'ci-1', createdAt: 1, lastUsedAt: null }],
+  rules: [{ id: 'r1', runner: 'ci-1', repository: 'https://example.com/repo.git', pattern: 'run_command(npm test *)', createdAt: 2 }],
 };
 
 const mcpServer: McpServerView = {
@@ -226,6 +241,11 @@ export const sampleOutputs: { [R in RequestName]: Output<R> } = {
   'sandbox:update': sandboxView,
   'session:sandboxTemp': { path: '/data/sandbox/tmp/s1', exists: true, sandboxed: true },
   'session:openSandboxTemp': { opened: false },
+  'remote:get': remoteRunsView,
+  'remote:configure': remoteRunsView,
+  'remote:createToken': { name: 'ci-1', token: 'tether-runner.abcdefghijk.0123456789012345678901234567890123456789012' },
+  'remote:revokeToken': undefined,
+  'remote:revokeRule': undefined,
 };
 
 export interface RecordingHandlers {

@@ -28,10 +28,11 @@ export interface CliRun {
   waitForEvent(match: (stored: StoredEvent) => boolean, timeoutMs?: number): Promise<StoredEvent>;
 }
 
-export function startCli(args: string[], env: Record<string, string>): CliRun {
+export function startCli(args: string[], env: Record<string, string>, options: { cwd?: string } = {}): CliRun {
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, TETHER_API_KEY: 'test-key', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   let out = '';
   let err = '';
@@ -69,8 +70,8 @@ export function startCli(args: string[], env: Record<string, string>): CliRun {
   };
 }
 
-export async function runCli(args: string[], env: Record<string, string>) {
-  const run = startCli(args, env);
+export async function runCli(args: string[], env: Record<string, string>, options: { cwd?: string } = {}) {
+  const run = startCli(args, env, options);
   const code = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr(), events: run.events };
 }

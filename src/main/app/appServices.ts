@@ -1,4 +1,5 @@
 import type { AppInfo, EventName, EventPayload, Handlers, Unsubscribe } from '../../shared/contract';
+import type { DeskListen } from '../../shared/remoteRuns';
 import type { Updater } from './updates/autoUpdates';
 
 /** Pushes one contract event to whoever shows the UI (the window, every browser tab). */
@@ -13,6 +14,8 @@ export interface AppServicesOptions {
   cwd?: string;
   /** The packaged desktop app's updater (electron-updater); absent in development and under `tether serve`. */
   updater?: Updater;
+  /** Accept remote runs in this process (`tether serve --remote-runs`), listening where given (loopback by default). */
+  remoteRuns?: { listen?: DeskListen; tls?: boolean };
 }
 
 /** What a UI host needs from the core: the contract's handlers and its event stream. */

@@ -17,6 +17,7 @@ import { createCore, DEFAULT_MAX_STEPS } from '../core';
 import type { AppServices, CreateAppServices, EmitEvent } from './appServices';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, resolveModelConfig, type ModelConfig } from '../model/config';
 import { RequestError } from '../../shared/requestError';
+import { TETHER_VERSION } from '../../shared/version';
 import { createMcpHandlers } from './mcpHandlers';
 import { createSandboxHandlers } from './sandboxHandlers';
 import { checkSandboxAvailability } from '../sandbox/availability';
@@ -40,8 +41,8 @@ import type { ProjectRow } from '../store/projects';
 import type { RuleRow } from '../store/storedRules';
 import { realFolder } from '../workspace/filePaths';
 import { startAutoUpdates } from './updates/autoUpdates';
-
-const VERSION = '0.1.0';
+import { createDeskServices } from './desk/deskServices';
+import { guardRemoteSessions } from './desk/remoteSessionGuard';
 
 /**
  * The composition for a UI host: the core, the sessions it runs, and one handler per request of the
@@ -95,6 +96,15 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       return availability.available ? undefined : availability.reason;
     },
     emit,
+    remoteRun: (sessionId) => remote.desk.info(sessionId),
+  });
+  // Remote runs report here when this desk accepts them (Settings → Remote runs, tether serve --remote-runs).
+  const remote = createDeskServices({
+    store: core.store,
+    dataDir,
+    emit,
+    summary: (sessionId) => sessions.summary(sessionId),
+    ...(options.remoteRuns ? { acceptRuns: options.remoteRuns } : {}),
   });
   if (options.cwd) core.store.projects.ensure(canonicalFolder(options.cwd));
   sessions.resumeWaiting();
@@ -139,7 +149,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
   };
 
   const handlers: Handlers = {
-    'app:info': async () => ({ version: VERSION, host: options.host, dataDir }),
+    'app:info': async () => ({ version: TETHER_VERSION, host: options.host, dataDir }),
     'layout:get': async () => readPaneLayout(dataDir),
     'layout:save': async (layout) => writePaneLayout(dataDir, layout),
     'app:update': async () => updates?.view() ?? { state: 'unavailable' },
@@ -305,16 +315,18 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     ...mcp.handlers,
     ...createModelSetupHandlers({ savedModel: modelConfig, localPorts: localPortsFromEnv() }),
     ...createSandboxHandlers({ dataDir, store: core.store }),
+    ...remote.handlers,
   };
 
   return {
-    handlers,
+    handlers: guardRemoteSessions(handlers, { desk: remote.desk, store: core.store }),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     async close() {
       updates?.stop();
+      await remote.close();
       await sessions.close();
       mcp.dispose();
       await core.mcp.close();

@@ -54,7 +54,7 @@ function textLine(row: AuditRow): string {
   const rule = row.rule
     ? ` (${row.by === 'hook' ? 'hook' : 'rule'} ${row.rule}${from}${row.scope && row.scope !== 'once' ? `, ${row.scope}` : ''})`
     : '';
-  return `${when}  ${row.sessionId}  ${row.action.padEnd(10)} by ${row.by}${rule}  ${row.tool ?? '-'}: ${oneLine(row.what)}  [${row.project}]`;
+  return `${when}  ${row.sessionId}  ${row.action.padEnd(10)} by ${row.by}${rule}  ${row.tool ?? '-'}: ${oneLine(row.what)}  [${row.runner !== undefined ? `runner ${row.runner}: ` : ''}${row.project}]`;
 }
 
 /** `--since`: a date or date-time (2026-12-01, 2026-12-01T09:00), or a span back from now (30m, 12h, 7d). */

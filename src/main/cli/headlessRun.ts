@@ -8,17 +8,24 @@ import { resolveModelConfig } from '../model/config';
 import { HeadlessBroker } from '../permissions/broker';
 import { CliError, dataDirFrom } from './cliError';
 import { formatEvent } from './formatEvent';
-import { readMcpConfigFile } from '../mcp/loadMcpServers';
+import { mcpServerFolder, readMcpConfigFile } from '../mcp/loadMcpServers';
 import { McpConfigError } from '../mcp/mcpServerConfig';
 import { policyRefusal, readManagedPolicy } from '../settings/managedPolicy';
 import { checkSandboxAvailability } from '../sandbox/availability';
 import type { McpServerSpec } from '../mcp/mcpServerSpec';
 import { runUsage } from './usage';
+import { DeskSession } from './desk/deskSession';
+import { DESK_EXIT_CODES, DeskFailure } from './desk/deskLink';
 
 const exitCodes: Record<SessionEndStatus, number> = { done: 0, max_steps: 2, failed: 3, aborted: 130 };
 
 /** `tether run`: one task, headless, with its progress on stderr and its answer on stdout. */
 export async function headlessRun(argv: string[]): Promise<number> {
+  if (argv.some((arg) => /^--desk-token(=|$)/.test(arg))) {
+    throw new CliError(
+      'The desk token is read from TETHER_DESK_TOKEN only, never from the command line, where other users and logs can see it.',
+    );
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -38,6 +45,9 @@ export async function headlessRun(argv: string[]): Promise<number> {
       'mcp-config': { type: 'string' },
       json: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
+      desk: { type: 'string' },
+      'desk-fingerprint': { type: 'string' },
+      'desk-wait': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -51,6 +61,7 @@ export async function headlessRun(argv: string[]): Promise<number> {
   const allowHosts = (values['allow-host'] ?? []).map(parseAllowedHost);
   const mode = values.unleashed ? 'unleashed' : parseRunMode(values.mode);
   const model = resolveModelConfig({ baseUrl: values['base-url'], model: values.model, api: values.api, maxTokens: values['max-tokens'] });
+  const deskOptions = values.desk === undefined ? undefined : deskRunOptions(values);
 
   // Before anything is written: a run the managed policy forbids creates no session.
   const refused = policyRefusal(readManagedPolicy(), {
@@ -61,10 +72,31 @@ export async function headlessRun(argv: string[]): Promise<number> {
   if (refused) throw new CliError(refused);
 
   const workspace = resolve(values.cwd ?? process.cwd());
-  let mcpServers = values['mcp-config'] ? readMcpConfig(values['mcp-config'], workspace) : undefined;
+  const dataDir = dataDirFrom(values['data-dir']);
+  // The person's servers start in a folder of their own, never the workspace (mcpServerFolder).
+  const mcpServers = values['mcp-config'] ? readMcpConfig(values['mcp-config'], mcpServerFolder(dataDir)) : undefined;
+  const controller = new AbortController();
+  let deskGone: DeskFailure | undefined;
+  // Before anything is written or the model asked: a desk that refuses this runner stops the run here.
+  const desk = deskOptions
+    ? await joinDesk({
+        ...deskOptions,
+        workspace,
+        model: values.model ?? model.model,
+        onStop: (reason) => controller.abort(new Error(reason)),
+        onGone: (failure) => {
+          deskGone = failure;
+          controller.abort(new Error(failure.message));
+        },
+      })
+    : undefined;
+  if (desk)
+    process.stderr.write(
+      `tether: reporting to the desk at ${deskOptions!.url} as runner ${desk.runner}; every request waits for its answer.\n`,
+    );
 
   // No checkpoint worker: a new thread's heap would put back the young generation leanHeap.ts keeps small.
-  const core = createCore({ dataDir: dataDirFrom(values['data-dir']), backgroundCheckpoints: false });
+  const core = createCore({ dataDir, backgroundCheckpoints: false });
   // Servers that fail to start, or give up after crashes, are said on stderr: the run goes on without their tools.
   const stopReporting = core.mcp.onChange((status) => {
     if (status.state === 'failed' && status.error) process.stderr.write(`tether: ${status.error}\n`);
@@ -77,13 +109,11 @@ export async function headlessRun(argv: string[]): Promise<number> {
       if (values.model && values.model !== session.model) {
         throw new CliError(`Session ${sessionId} is pinned to the model ${session.model}; start a new session to use ${values.model}.`);
       }
-      // A continued session keeps its workspace, and its servers run there.
-      mcpServers = mcpServers?.map((spec) => ({ ...spec, defaultCwd: session.workspace }));
     } else {
       sessionId = core.createSession({ workspace, task, model, maxSteps });
     }
+    desk?.attach(core.store.events, sessionId);
 
-    const controller = new AbortController();
     let interrupts = 0;
     const onInterrupt = () => {
       interrupts += 1;
@@ -109,6 +139,7 @@ export async function headlessRun(argv: string[]): Promise<number> {
     const json = values.json;
     let streamedText = false;
     const onEvent = (stored: StoredEvent): void => {
+      desk?.onEvent(stored);
       if (json) {
         process.stdout.write(`${JSON.stringify(stored)}\n`);
         return;
@@ -127,7 +158,8 @@ export async function headlessRun(argv: string[]): Promise<number> {
     try {
       const outcome = await core.run(sessionId, {
         model,
-        broker: new HeadlessBroker({ unleashed: values.unleashed }),
+        broker: desk?.broker ?? new HeadlessBroker({ unleashed: values.unleashed }),
+        ...(desk ? { onPermissions: (engine) => desk.onPermissions(engine), grants: (permissions) => desk.grants(permissions) } : {}),
         ...(values['no-sandbox'] ? { sandboxOffBy: 'tether run --no-sandbox' } : {}),
         ...(allowHosts.length > 0 ? { allowHosts } : {}),
         ...(mode ? { mode } : {}),
@@ -144,6 +176,10 @@ export async function headlessRun(argv: string[]): Promise<number> {
         },
       });
       if (!json) process.stderr.write(`session ${sessionId}\n`);
+      if (deskGone) {
+        process.stderr.write(`tether: ${deskGone.message}\n`);
+        return DESK_EXIT_CODES[deskGone.kind];
+      }
       if (outcome.status !== 'done') process.stderr.write(`tether: ${outcome.reason}\n`);
       return exitCodes[outcome.status];
     } finally {
@@ -152,14 +188,66 @@ export async function headlessRun(argv: string[]): Promise<number> {
     }
   } finally {
     stopReporting();
+    await desk?.close();
     await core.mcp.close();
     core.close();
   }
 }
 
-function readMcpConfig(file: string, workspace: string): McpServerSpec[] {
+interface DeskRunOptions {
+  url: string;
+  token: string;
+  fingerprint?: string;
+  waitMs: number;
+}
+
+/** --desk's options, checked before anything runs: never with --unleashed, the token only from the environment. */
+function deskRunOptions(values: { desk?: string; unleashed?: boolean; 'desk-fingerprint'?: string; 'desk-wait'?: string }): DeskRunOptions {
+  if (values.unleashed) {
+    throw new CliError(
+      '--unleashed and --desk together are refused: with --desk the person at the desk answers every request; --unleashed would answer them all for them.',
+    );
+  }
+  const token = process.env.TETHER_DESK_TOKEN?.trim();
+  if (!token) {
+    throw new CliError(
+      "tether run --desk needs this runner's token in TETHER_DESK_TOKEN (make one at the desk: tether desk tokens create NAME).",
+      DESK_EXIT_CODES.bad_token,
+    );
+  }
+  return {
+    url: values.desk!,
+    token,
+    ...(values['desk-fingerprint'] ? { fingerprint: values['desk-fingerprint'] } : {}),
+    waitMs: parseWait(values['desk-wait']),
+  };
+}
+
+/** --desk-wait: 90s, 10m, 1h, 500ms, or a number of seconds; 10 minutes when absent. */
+function parseWait(text: string | undefined): number {
+  if (text === undefined) return 10 * 60_000;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const ms = match ? Math.round(Number(match[1]) * units[match[2] ?? 's']!) : NaN;
+  if (!(ms >= 1 && ms <= 7 * 24 * 3_600_000)) {
+    throw new CliError(`--desk-wait takes how long a request waits for the desk, such as 90s, 10m or 1h (at most 7 days); not "${text}".`);
+  }
+  return ms;
+}
+
+/** Joins the desk, or stops the run with the failure's own exit status. */
+async function joinDesk(options: Parameters<typeof DeskSession.join>[0]): Promise<DeskSession> {
   try {
-    return readMcpConfigFile(file, workspace);
+    return await DeskSession.join(options);
+  } catch (error) {
+    if (error instanceof DeskFailure) throw new CliError(error.message, DESK_EXIT_CODES[error.kind]);
+    throw error;
+  }
+}
+
+function readMcpConfig(file: string, startIn: string): McpServerSpec[] {
+  try {
+    return readMcpConfigFile(file, startIn);
   } catch (error) {
     if (error instanceof McpConfigError) throw new CliError(error.message);
     throw error;

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { CliError } from './cliError';
-import { auditUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
+import { auditUsage, deskUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
 import { keepWebAssemblyOnBaseline } from '../permissions/shell/webAssemblyTier';
 import { leanHeapForHeadlessRun } from './leanHeap';
+import { guardProgramSearchPath } from '../workspace/programSearchPath';
 
 const usage = `tether: a coding agent on a tether
 
@@ -12,6 +13,7 @@ Commands:
   tether permissions ...      explain a decision; list or revoke remembered rules
   tether audit                every permission decision: what, when, where, and who decided
   tether serve                the app in a browser, on 127.0.0.1 with a one-time token
+  tether desk tokens ...      the tokens of runners that report to this desk (tether run --desk)
 
 ${runUsage}
 
@@ -21,10 +23,14 @@ ${permissionsUsage}
 
 ${auditUsage}
 
-${serveUsage}`;
+${serveUsage}
+
+${deskUsage}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Before anything is spawned: no program Tether starts itself is looked up where a command could plant one.
+  guardProgramSearchPath();
   // Before any WebAssembly compiles (the model client's HTTP parser, the bash parser).
   keepWebAssemblyOnBaseline();
   // Each command is loaded when it runs: --help loads none of them, `sessions` no model, sandbox or MCP.
@@ -38,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./permissionsCommand')).permissionsCommand(rest);
     case 'audit':
       return (await import('./auditCommand')).auditCommand(rest);
+    case 'desk':
+      return (await import('./deskCommand')).deskCommand(rest);
     case 'serve':
       // The renderer is built beside this entry (out/main/cli.js -> out/renderer); the command's own module is a chunk deeper.
       return (await import('../host/serveCommand')).serveCommand(rest, { rendererDir: path.join(import.meta.dirname, '..', 'renderer') });
@@ -48,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${usage}\n`);
       return command === undefined ? 1 : 0;
     default:
-      throw new CliError(`Unknown command "${command}". Commands: run, sessions, permissions, audit, serve. See tether --help.`);
+      throw new CliError(`Unknown command "${command}". Commands: run, sessions, permissions, audit, serve, desk. See tether --help.`);
   }
 }
 

@@ -9,7 +9,8 @@ export const runUsage = `Usage: tether run "<task>" [options]
        tether run --session <id> ["<message>"] [options]
 
 Runs the agent headless until the model answers, maxSteps stops it, or it fails.
-Every action that needs approval is denied, unless --unleashed is given for this run.
+Every action that needs approval is denied, unless --unleashed is given for this run, or
+--desk sends it to a person's desk and waits for their answer.
 
 Options:
   --cwd <dir>          the workspace folder (default: the current folder)
@@ -34,10 +35,19 @@ Options:
                        host is refused, --unleashed included, and the model is told which
   --rules <file>       extra permission rules for this run: {"allow": [...], "ask": [...], "deny": [...]}
   --mcp-config <file>  MCP servers for this run, as Claude Desktop and Cursor write them: {"mcpServers": {...}}
+  --desk <url>         report to a desk (tether serve --remote-runs) and send every request there:
+                       ws://127.0.0.1:7717 (on the desk's machine, or through an SSH tunnel to it),
+                       or wss://host:7717 with --desk-fingerprint. The runner's token is read from
+                       TETHER_DESK_TOKEN only. Not with --unleashed.
+  --desk-fingerprint <sha256>  the desk certificate's fingerprint, as the desk shows it (wss:// only)
+  --desk-wait <time>   how long a request waits for the desk's answer before it is denied, the
+                       command's timeout standing still meanwhile (default 10m; 90s, 1h...)
   --json               print one JSON event per line on stdout
   --data-dir <dir>     where sessions are kept (env TETHER_HOME)
 
-Exit status: 0 answered, 2 stopped by maxSteps, 3 model or provider error, 130 interrupted, 1 usage error.`;
+Exit status: 0 answered, 2 stopped by maxSteps, 3 model or provider error, 130 interrupted, 1 usage error;
+with --desk: 10 desk unreachable, 11 token unknown or missing, 12 token revoked, 13 certificate not the
+pinned one (or not trusted), 14 protocol version differs, 15 the desk closed the run for good.`;
 
 export const sessionsUsage = `Usage: tether sessions [--data-dir <dir>] [--json]
        tether sessions show <id> [--data-dir <dir>] [--json]
@@ -79,7 +89,18 @@ token in the address each run. Only 127.0.0.1 listens; from another machine, tun
 
 Options:
   --port <n>           the port (default: any free one)
+  --remote-runs        accept remote runs (tether run --desk) here, on ws://127.0.0.1:7717
+  --desk-host <addr>   where remote runs connect (with --remote-runs); any address but loopback
+                       only with TLS: the desk makes its own certificate and prints its fingerprint
+  --desk-port <n>      the port remote runs connect to (default 7717)
   --cwd <dir>          a folder to offer as a project (default: the current folder)
   --data-dir <dir>     where sessions are kept (env TETHER_HOME)
 
 Prints the address on stdout; Ctrl+C (or SIGTERM) stops it.`;
+
+export const deskUsage = `Usage: tether desk tokens create <name> [--data-dir <dir>]
+       tether desk tokens revoke <name> [--data-dir <dir>]
+       tether desk tokens list [--json] [--data-dir <dir>]
+
+The tokens of runners that report to this desk (tether run --desk, TETHER_DESK_TOKEN). create prints
+the new token once (only its hash is kept); revoke cuts that runner's runs off at once.`;

@@ -1,4 +1,9 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findTrustedProgram } from '../workspace/programSearchPath';
 
 /**
  * Runs one hook's command as Claude Code does: in a shell, in the session's folder, the event's JSON
@@ -34,30 +39,41 @@ const KEEP_CHARS = 64 * 1024;
 
 export function runHookCommand(run: HookCommandRun): Promise<HookCommandResult> {
   const started = performance.now();
+  // The session may have been stopped while the hook's sandbox was being readied: an abort listener
+  // added now would never be called, and the hook would run to its timeout.
+  if (run.signal?.aborted) return Promise.resolve({ exitCode: null, stdout: '', stderr: '', timedOut: false, stopped: true, durationMs: 0 });
   return new Promise((resolve) => {
     const windows = process.platform === 'win32';
-    const child = spawn(windows ? run.command : 'bash', windows ? [] : ['-c', run.command], {
+    // The event's JSON comes from a file, not a pipe: node's pipes are socket pairs, and a bash whose
+    // stdin is a socket takes itself for an ssh session and reads ~/.bashrc when SHLVL is low (as it is
+    // once the sandbox's own shells exec): a pyenv init there cost every hook ten seconds.
+    const input = windows ? undefined : inputFile(run.stdin);
+    // Bash by its absolute path, never looked up where the agent could plant one (programSearchPath.ts).
+    const child = spawn(windows ? run.command : hookShell(), windows ? [] : ['--norc', '--noprofile', '-c', run.command], {
       cwd: run.cwd,
       env: run.env,
       shell: windows,
       // Its own process group, so a timeout kills what it started too.
       detached: !windows,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [input ?? 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) fs.closeSync(input);
     let stdout = '';
     let stderr = '';
     let timedOut = false;
     let stopped = false;
     let startError: string | undefined;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       if (stdout.length < KEEP_CHARS) stdout += chunk.slice(0, KEEP_CHARS - stdout.length);
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < KEEP_CHARS) stderr += chunk.slice(0, KEEP_CHARS - stderr.length);
     });
-    // A hook that does not read its stdin closes the pipe early: that is not a failure.
-    child.stdin.on('error', () => {});
-    child.stdin.end(run.stdin);
+    if (child.stdin) {
+      // A hook that does not read its stdin closes the pipe early: that is not a failure.
+      child.stdin.on('error', () => {});
+      child.stdin.end(run.stdin);
+    }
     const timer = setTimeout(() => {
       timedOut = true;
       kill(child.pid, windows);
@@ -93,5 +109,29 @@ function kill(pid: number | undefined, windows: boolean): void {
     else process.kill(-pid, 'SIGKILL');
   } catch {
     // Already gone.
+  }
+}
+
+function hookShell(): string {
+  return fs.existsSync('/bin/bash') ? '/bin/bash' : (findTrustedProgram('bash') ?? 'bash');
+}
+
+/** An open descriptor of a file holding `text`, already unlinked: it goes when the hook is done with it. Undefined when none can be made (the pipe is used then). */
+function inputFile(text: string): number | undefined {
+  const file = path.join(os.tmpdir(), `tether-hook-input-${randomBytes(8).toString('hex')}`);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'wx+', 0o600);
+  } catch {
+    return undefined;
+  }
+  try {
+    fs.unlinkSync(file);
+    // At position 0, leaving the descriptor's offset at the start, where the hook begins to read.
+    fs.writeSync(fd, text, 0);
+    return fd;
+  } catch {
+    fs.closeSync(fd);
+    return undefined;
   }
 }

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { CliError, dataDirFrom } from '../cli/cliError';
 import { serveUsage } from '../cli/usage';
 import { createAppServices } from '../app/services';
+import { DEFAULT_DESK_LISTEN } from '../app/desk/deskServices';
 import type { CreateAppServices } from '../app/appServices';
 import { startServeHost, type ServeHost } from './serve';
 
@@ -31,6 +32,9 @@ export async function serveCommand(argv: string[], deps: ServeCommandDeps): Prom
       port: { type: 'string' },
       cwd: { type: 'string' },
       'data-dir': { type: 'string' },
+      'remote-runs': { type: 'boolean', default: false },
+      'desk-host': { type: 'string' },
+      'desk-port': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -39,6 +43,13 @@ export async function serveCommand(argv: string[], deps: ServeCommandDeps): Prom
     return 0;
   }
   const port = parsePort(values.port);
+  if (!values['remote-runs'] && (values['desk-host'] !== undefined || values['desk-port'] !== undefined)) {
+    throw new CliError('--desk-host and --desk-port say where remote runs connect; they come with --remote-runs.');
+  }
+  const listen = {
+    host: values['desk-host'] ?? DEFAULT_DESK_LISTEN.host,
+    port: values['desk-port'] === undefined ? DEFAULT_DESK_LISTEN.port : parsePort(values['desk-port'], '--desk-port'),
+  };
   const cwd = existingFolder(values.cwd ?? process.cwd());
   const { rendererDir } = deps;
   if (!existsSync(path.join(rendererDir, 'index.html'))) {
@@ -47,7 +58,12 @@ export async function serveCommand(argv: string[], deps: ServeCommandDeps): Prom
     );
   }
 
-  const services = await (deps.createAppServices ?? createAppServices)({ dataDir: dataDirFrom(values['data-dir']), host: 'serve', cwd });
+  const services = await (deps.createAppServices ?? createAppServices)({
+    dataDir: dataDirFrom(values['data-dir']),
+    host: 'serve',
+    cwd,
+    ...(values['remote-runs'] ? { remoteRuns: { listen } } : {}),
+  });
   let host: ServeHost;
   try {
     host = await startServeHost({ handlers: services.handlers, subscribe: services.subscribe, rendererDir, port });
@@ -59,6 +75,14 @@ export async function serveCommand(argv: string[], deps: ServeCommandDeps): Prom
   }
 
   stdout.write(`${host.url}\n`);
+  if (values['remote-runs']) {
+    const desk = await services.handlers['remote:get']({});
+    if (desk.state === 'listening') {
+      stderr.write(
+        `tether serve: remote runs report to ${desk.url}${desk.fingerprint ? ` (certificate SHA-256 ${desk.fingerprint}: give it to runners as --desk-fingerprint)` : ''}.\n`,
+      );
+    } else stderr.write(`tether serve: ${desk.problem ?? 'remote runs are off.'}\n`);
+  }
   stderr.write(
     `tether serve: open the address above in a browser on this machine; it carries this run's access token, so keep it to yourself. Ctrl+C stops.\n`,
   );
@@ -89,10 +113,12 @@ export async function serveCommand(argv: string[], deps: ServeCommandDeps): Prom
   return 0;
 }
 
-function parsePort(value: string | undefined): number {
+function parsePort(value: string | undefined, flag = '--port', lowest = 0): number {
   if (value === undefined) return 0;
   const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new CliError(`--port must be a number from 0 to 65535 (0 picks a free one), not "${value}".`);
+  if (!(port >= lowest && port <= 65535)) {
+    throw new CliError(`${flag} must be a number from ${lowest} to 65535${lowest === 0 ? ' (0 picks a free one)' : ''}, not "${value}".`);
+  }
   return port;
 }
 

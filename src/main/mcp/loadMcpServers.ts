@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { projectSettingsPath } from '../settings/settingsFile';
 import { readAppSettings, settingsFile, type AppSettings } from '../settings/appSettings';
-import { readManagedPolicy, type ManagedPolicy } from '../settings/managedPolicy';
+import { mcpServerRefusal, readManagedPolicy, type ManagedPolicy } from '../settings/managedPolicy';
 import { isStdio, McpConfigError, parseMcpConfigText, parseMcpServers, type McpServerEntry } from './mcpServerConfig';
 import type { McpServerSource, McpServerSpec } from './mcpServerSpec';
 
@@ -36,46 +36,60 @@ export function sessionMcpServers(input: SessionServersInput): McpServerSpec[] {
   return withinManagedPolicy([...byName.values()], readManagedPolicy());
 }
 
-/** A server the managed policy does not list is kept on the list, never started, with why. */
-function withinManagedPolicy(specs: McpServerSpec[], policy: ManagedPolicy | undefined): McpServerSpec[] {
-  const allowed = policy?.allowedMcpServers;
-  if (!policy || !allowed) return specs;
-  return specs.map((spec) =>
-    allowed.includes(spec.name)
-      ? spec
-      : {
-          ...spec,
-          problem: `Not started: the managed policy ${policy.file} allows only the MCP servers ${allowed.join(', ') || '(none)'}.`,
-        },
-  );
+/**
+ * A server the managed policy does not list is kept on the list, never started, with why. Every list
+ * of servers is made through this (the session's, and Settings' for its Start button), and the
+ * connection checks the policy again before it starts a process.
+ */
+function withinManagedPolicy(specs: McpServerSpec[], policy: ManagedPolicy | undefined = readManagedPolicy()): McpServerSpec[] {
+  return specs.map((spec) => {
+    const refusal = mcpServerRefusal(policy, spec.name);
+    return refusal && !spec.problem ? { ...spec, problem: refusal } : spec;
+  });
+}
+
+/**
+ * The folder the person's own servers (settings and `--mcp-config`) start in when their entry names
+ * none: one of their own in Tether's data, never a workspace. In a workspace `python -m server`
+ * would import a `server.py` the agent wrote there, and `npx x` run its `node_modules/.bin/x`,
+ * outside any sandbox.
+ */
+export function mcpServerFolder(dataDir: string): string {
+  return path.join(dataDir, 'mcp-servers');
 }
 
 /** The person's own servers, from `mcpServers` in settings.json (read here unless the caller has it already). */
 export function userMcpServers(dataDir: string, settings: AppSettings = readAppSettings(dataDir)): McpServerSpec[] {
   const file = settingsFile(dataDir);
-  return toSpecs(parseMcpServers(settings['mcpServers'], file), { source: 'user', file, baseDir: os.homedir() });
+  const specs = toSpecs(parseMcpServers(settings['mcpServers'], file), {
+    source: 'user',
+    file,
+    baseDir: os.homedir(),
+    defaultCwd: mcpServerFolder(dataDir),
+  });
+  return withinManagedPolicy(specs);
 }
 
 export function projectMcpServers(workspace: string, trusted: boolean): McpServerSpec[] {
   const file = projectSettingsPath(workspace);
   const text = readIfPresent(file);
   if (text === undefined) return [];
-  return toSpecs(parseMcpConfigText(text, file), { source: 'project', file, baseDir: workspace, defaultCwd: workspace, workspace }).map(
-    (spec) =>
-      trusted
-        ? spec
-        : {
-            ...spec,
-            untrusted: true,
-            problem:
-              spec.problem ??
-              `Not started: ${workspace} is not trusted, and a project's servers run only in a trusted folder. Trust the folder to start it.`,
-          },
+  const specs = toSpecs(parseMcpConfigText(text, file), { source: 'project', file, baseDir: workspace, defaultCwd: workspace, workspace });
+  return withinManagedPolicy(specs).map((spec) =>
+    trusted
+      ? spec
+      : {
+          ...spec,
+          untrusted: true,
+          problem:
+            spec.problem ??
+            `Not started: ${workspace} is not trusted, and a project's servers run only in a trusted folder. Trust the folder to start it.`,
+        },
   );
 }
 
-/** A file named on the command line: it must exist, and every server in it must be usable. */
-export function readMcpConfigFile(file: string, workspace: string): McpServerSpec[] {
+/** A file named on the command line: it must exist, and every server in it must be usable. Its servers start in `startIn` unless an entry names a cwd. */
+export function readMcpConfigFile(file: string, startIn: string): McpServerSpec[] {
   const absolute = path.resolve(file);
   let text: string;
   try {
@@ -90,7 +104,7 @@ export function readMcpConfigFile(file: string, workspace: string): McpServerSpe
     source: 'cli',
     file: absolute,
     baseDir: path.dirname(absolute),
-    defaultCwd: workspace,
+    defaultCwd: startIn,
   });
   const bad = specs.filter((spec) => spec.problem);
   if (bad.length > 0) throw new McpConfigError(bad.map((spec) => spec.problem).join('\n'));

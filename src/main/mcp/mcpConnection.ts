@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -6,6 +7,7 @@ import { isMcpError, loadedMcpSdk, loadMcpSdk } from './mcpSdkLoader';
 import { isStdio } from './mcpServerConfig';
 import type { McpServerSpec } from './mcpServerSpec';
 import { StderrTail } from './stderrTail';
+import { mcpServerRefusal, readManagedPolicy } from '../settings/managedPolicy';
 
 /**
  * One MCP server and the client that talks to it. It starts when first needed, restarts after a
@@ -147,6 +149,18 @@ export class McpConnection {
     return `Calling ${tool} on the MCP server ${who} failed: ${(error as Error).message ?? String(error)}`;
   }
 
+  /**
+   * The managed policy, read again at the moment a server would start: whatever list the spec came
+   * from, a server it does not allow never runs, and a policy that cannot be read starts nothing.
+   */
+  private policyRefusal(): string | undefined {
+    try {
+      return mcpServerRefusal(readManagedPolicy(), this.spec.name);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
   describe(): string {
     return `"${this.spec.name}"`;
   }
@@ -166,6 +180,12 @@ export class McpConnection {
   private async connect(): Promise<void> {
     const config = this.spec.config;
     if (!config) return;
+    const refusal = this.policyRefusal();
+    if (refusal) {
+      this.error = refusal;
+      this.setState('failed');
+      return;
+    }
     const generation = ++this.generation;
     const recovering = this.restarts > 0;
     this.setState('starting');
@@ -176,13 +196,16 @@ export class McpConnection {
     if (isStdio(config)) {
       // One tail across restarts, so a crash loop's earlier output stays readable; a line marks each start.
       if (this.stderr.tail().length > 0) this.stderr.push('--- started again ---\n');
+      const cwd = config.cwd ?? this.spec.defaultCwd;
+      // A folder of the server's own (not a project's) is made when first needed.
+      if (cwd && this.spec.source !== 'project' && cwd === this.spec.defaultCwd) fs.mkdirSync(cwd, { recursive: true });
       const stdio = new StdioClientTransport({
         command: config.command,
         args: config.args ?? [],
         // Only the SDK's short list of safe variables (PATH, HOME...) plus the entry's own: the app's
         // API keys and tokens never reach a server that did not ask for them.
         env: { ...getDefaultEnvironment(), ...config.env },
-        ...((config.cwd ?? this.spec.defaultCwd) ? { cwd: config.cwd ?? this.spec.defaultCwd } : {}),
+        ...(cwd ? { cwd } : {}),
         stderr: 'pipe',
       });
       stdio.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString('utf8')));

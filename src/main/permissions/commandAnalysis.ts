@@ -52,6 +52,11 @@ export interface ReadTarget {
   pattern?: boolean;
   /** Named by a command that is not read-only: it may read the path or write it. */
   named?: boolean;
+  /**
+   * A glob where the program reads its options: a name it matches that starts with a dash becomes an
+   * option (`wc *` in a folder holding a file named `--files0-from=list`).
+   */
+  mayBeOption?: boolean;
 }
 
 export interface CommandAnalysis {

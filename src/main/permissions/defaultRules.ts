@@ -1,4 +1,5 @@
 import type { RuleAction } from '../../shared/permissions';
+import { AUTORUN_FILES } from '../workspace/autorunFiles';
 import { HOME_CREDENTIAL_STORES } from '../workspace/secretPlaces';
 
 /** A built-in rule, with the reason a person is shown when it decides. */
@@ -47,4 +48,11 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
     why: "the .tether folder holds this project's permission settings; the agent must not grant itself more.",
     holdsWhenUnleashed: true,
   },
+  // What the person's own tools run by themselves later, outside any sandbox (one table, autorunFiles.ts).
+  ...AUTORUN_FILES.map((file): DefaultRule => ({
+    pattern: `edit_file(${file.pattern})`,
+    action: 'ask',
+    why: `${file.runs}, outside any sandbox`,
+    holdsWhenUnleashed: true,
+  })),
 ];

@@ -8,7 +8,7 @@ import { openWorkspace } from '../workspace/paths';
 import { offerAllowAlways, type AllowAlwaysSubject } from './allowAlways';
 import type { CommandAnalysis, ReadTarget, SimpleCommand } from './commandAnalysis';
 import { DEFAULT_RULES } from './defaultRules';
-import { expandGlob } from './readPlaces';
+import { expandGlob, matchReadAsOption } from './readPlaces';
 import { modeDefault, modeForbids, type ActionClass } from './modes';
 import type { AllowAlwaysOffer, PermissionQuery, Policy, PolicyVerdict } from './policyVerdict';
 import { parseRule, RuleSyntaxError, type ParsedRule } from './ruleSyntax';
@@ -20,6 +20,7 @@ import { execOptionIn } from './shell/execOptions';
 import { hiddenProgram } from './shell/hiddenProgram';
 import { isOpaqueRunner, isPrivilegedWrapper, isTransparentWrapper } from './shell/wrapperSpecs';
 import { describeParts } from './describeParts';
+import { lifecycleQuestion } from './lifecycleWrite';
 
 /**
  * The permission engine (docs/ARCHITECTURE.md, section 5). For every tool call, in this order:
@@ -139,6 +140,8 @@ interface Call {
   problem?: string;
   /** Why the path guard refuses it. */
   guard?: string;
+  /** Why what it writes runs later by itself outside the sandbox (a lifecycle script in package.json): it asks in every mode. */
+  runsLater?: string;
   command?: { text: string; analysis: CommandAnalysis };
 }
 
@@ -325,6 +328,12 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const names = target.pattern ? expandGlob(raw) : [raw];
     if (names === null)
       return { kind: 'path', access: 'read', candidates: [], shown: target.shown, inside: false, unknown: true, commandRead: true };
+    const option = target.mayBeOption ? matchReadAsOption(raw, names) : undefined;
+    if (option !== undefined) {
+      // What that option makes the program read is not on the line: a read of a place only known when it runs.
+      const shown = `${target.shown} (it matches ${option}, which the program reads as an option)`;
+      return { kind: 'path', access: 'read', candidates: [], shown, inside: false, unknown: true, commandRead: true };
+    }
     for (const name of names) {
       // Where the line spells it (`..` folded) and where the kernel takes it (each symlink followed first).
       const lexical = path.resolve(name);
@@ -372,6 +381,12 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     const cls: ActionClass = subject.access === 'write' ? 'edit' : outside ? 'read-outside' : 'read';
     const call: Call = { toolName, subject, items, cls, egress: false };
     if (guard) call.guard = guard;
+    if (subject.access === 'write') {
+      for (const item of items) {
+        if (item.kind !== 'path' || !item.inside) continue;
+        call.runsLater ??= lifecycleQuestion(item.candidates[0] as string, item.shown, subject.after);
+      }
+    }
     if (items.length === 0) call.problem = `${toolName} names no path`;
     return call;
   }
@@ -581,6 +596,14 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
           noOffer: `${r.rule.pattern} asks every time, and an allow rule cannot override an ask rule`,
         };
       }
+    }
+    if (call.runsLater) {
+      return {
+        action: 'ask',
+        reason: call.runsLater,
+        holdsWhenUnleashed: true,
+        noOffer: 'changes to what runs by itself later ask every time',
+      };
     }
     if (gate) {
       return {

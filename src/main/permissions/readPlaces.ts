@@ -43,3 +43,19 @@ export function expandGlob(raw: string): string[] | null {
   }
   return places;
 }
+
+/**
+ * The first name a glob expanded to whose part where the glob begins starts with a dash: a word the
+ * program will read as an option (`*` matching `--files0-from=list`). `raw` is the pattern as an
+ * absolute path, `names` what expandGlob made of it.
+ */
+export function matchReadAsOption(raw: string, names: readonly string[]): string | undefined {
+  const parts = raw.split('/').filter((part) => part !== '' && part !== '.');
+  const at = parts.findIndex((part) => /[*?[]/.test(part));
+  if (at < 0) return undefined;
+  for (const name of names) {
+    const part = name.split('/').filter((each) => each !== '')[at];
+    if (part?.startsWith('-')) return part;
+  }
+  return undefined;
+}

@@ -23,8 +23,9 @@ import { isInside } from '../workspace/filePaths';
  * An operation in progress (`rebase-merge`, `rebase-apply`, `sequencer`) is not on the list: a
  * rebase or a cherry-pick a command starts may write its state, but once it exists (a rebase the
  * person has in progress, or one a command left) later commands cannot change it. Its todo list's
- * `exec` lines run when someone continues it, which git shows as in progress; it cannot be fenced
- * before it exists, since an empty placeholder there tells git a rebase is in progress.
+ * `exec` lines would run when the person continues it; it cannot be fenced before it exists, since an
+ * empty placeholder there tells git a rebase is in progress, so what a command leaves there is taken
+ * out of reach after it runs (workspace/gitState.ts, through the nested-repository watch).
  */
 
 /** Names in a git directory that committing, branching, merging, stashing and tagging write. */

@@ -14,13 +14,18 @@ describe('withoutProxyBridges', () => {
     expect(withoutProxyBridges(script([http, socks]))).toBe(script([]));
   });
 
+  it('takes out the bridges when socat is named by the absolute path Tether gives the runtime (programSearchPath.ts)', () => {
+    const both = script([`/usr/bin/${http}`, `/usr/bin/${socks}`]);
+    expect(withoutProxyBridges(both)).toBe(script([]));
+  });
+
   it('leaves the command to run whole when the bridges are not exactly as expected', () => {
     expect(withoutProxyBridges(script([http]))).toBeUndefined();
     expect(withoutProxyBridges(script([]))).toBeUndefined();
     expect(withoutProxyBridges(script([http, socks, http]))).toBeUndefined();
-    // A socat the library was told the path of (quoted or not); another port is not a bridge of ours.
-    expect(withoutProxyBridges(script([`'/opt/bin/socat' ${http.slice('socat '.length)}`, socks]))).toBeUndefined();
-    expect(withoutProxyBridges(script([`/usr/bin/${http}`, `/usr/bin/${socks}`]))).toBeUndefined();
+    // A socat path the library had to quote is not what Tether gives it; another port is not a bridge of ours.
+    expect(withoutProxyBridges(script([`'/opt/my bin/socat' ${http.slice('socat '.length)}`, socks]))).toBeUndefined();
+    expect(withoutProxyBridges(script([http.replace('socat', 'socat2'), socks]))).toBeUndefined();
     expect(withoutProxyBridges(script([http.replace('3128', '8080'), socks]))).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist
 import { canonicalizeHost } from '@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js';
 import { isInside } from '../workspace/filePaths';
 import type { EffectiveFence } from './fence';
+import { findTrustedProgram } from '../workspace/programSearchPath';
 import { commonDirOf, gitFence } from './gitFence';
 import { watchAbsentPaths, type AbsentPathWatch, type MovedPath } from './protectedPaths';
 import { fitLinuxCommand, fitMacCommand } from './runtimeCommand';
@@ -101,9 +102,10 @@ export function waitForListeners(ports: readonly number[], proxyVariable = 'HTTP
  * not hold exactly those two lines (another version of the library writes it differently).
  */
 export function withoutProxyBridges(wrapped: string): string | undefined {
-  // Whole lines only: at the start of the script's text (after its quote) or of one of its lines.
+  // Whole lines only: at the start of the script's text (after its quote) or of one of its lines;
+  // socat by name, or by the absolute path Tether gives the runtime.
   const bridge = new RegExp(
-    `(?<=^|\\n|')socat TCP-LISTEN:(?:${PROXY_PORTS.join('|')}),fork,reuseaddr UNIX-CONNECT:/[^\\s'"]+ >/dev/null 2>&1 &\\n`,
+    `(?<=^|\\n|')(?:/[^\\s'"]*/)?socat TCP-LISTEN:(?:${PROXY_PORTS.join('|')}),fork,reuseaddr UNIX-CONNECT:/[^\\s'"]+ >/dev/null 2>&1 &\\n`,
     'g',
   );
   const found = wrapped.match(bridge) ?? [];
@@ -156,7 +158,15 @@ interface RunningCommand {
 const running = new Map<string, RunningCommand>();
 
 function runtimeConfig(allowedDomains: string[]): SandboxRuntimeConfig {
+  // By absolute path: the library would have the command's shell look `bwrap` up on the command's
+  // PATH, where a relative or workspace entry could name one the agent planted (programSearchPath.ts).
+  const bwrapPath = findTrustedProgram('bwrap');
+  const socatPath = findTrustedProgram('socat');
+  const rg = findTrustedProgram('rg');
   return {
+    ...(bwrapPath ? { bwrapPath } : {}),
+    ...(socatPath ? { socatPath } : {}),
+    ...(rg ? { ripgrep: { command: rg } } : {}),
     // Not strict: a host off the list goes to askAboutConnection, which asks the running command's
     // session or refuses; the list is still all that passes without a question.
     network: { allowedDomains, deniedDomains: [], strictAllowlist: false },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ShellEnvironment } from '../terminal/commandEnvironment';
+import { CommandLimits } from '../terminal/commandLimits';
 import { z } from 'zod';
 import { readJsonFile, writeJsonFile } from './jsonFile';
 import { ModelApi } from '../../shared/conversation';
@@ -49,6 +50,8 @@ export const AppSettings = z.looseObject({
    * cannot open a door to a secret.
    */
   shellEnvironment: ShellEnvironment.optional(),
+  /** What each command may take of the machine; defaults when absent (terminal/commandLimits.ts). */
+  commandLimits: CommandLimits.optional(),
   /** The share of the context window past which the conversation is compacted before the next request (default 0.85). */
   compactAt: z.number().min(0.3).max(0.98).optional(),
 });

@@ -51,13 +51,41 @@ export class ManagedPolicyError extends Error {
   }
 }
 
-/** Where the policy is on this machine: `TETHER_MANAGED_SETTINGS`, else the platform's system-wide place. */
+/**
+ * Where the policy is on this machine: the platform's system-wide file whenever it exists, else the
+ * file `TETHER_MANAGED_SETTINGS` names (for machines where nobody can write the system place, and for
+ * tests). The variable never replaces a system file: anything that can set an environment variable
+ * (an `.envrc` the agent wrote, a terminal profile) could otherwise point it at `{}` and lift every rule.
+ */
 export function managedPolicyPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  const named = env[MANAGED_POLICY_ENV];
-  if (namedByEnvironment(env)) return path.resolve(named as string);
+  return choosePolicyFile(systemPolicyPath(env, platform), namedByEnvironment(env) ? env[MANAGED_POLICY_ENV] : undefined);
+}
+
+/** The system file when it may exist; the named one only in its absence. */
+export function choosePolicyFile(system: string, named: string | undefined): string {
+  return named === undefined || systemFileMayExist(system) ? system : path.resolve(named);
+}
+
+/** The platform's system-wide place, which only an administrator can write. */
+function systemPolicyPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') return '/Library/Application Support/Tether/managed-settings.json';
   if (platform === 'win32') return path.win32.join(env['ProgramData'] ?? 'C:\\ProgramData', 'Tether', 'managed-settings.json');
   return '/etc/tether/managed-settings.json';
+}
+
+/**
+ * True unless the file is surely absent. A place that cannot be looked at (a folder without search
+ * permission, an I/O error) may hold the policy: it is then read, and fails closed, rather than
+ * letting the variable stand in for it.
+ */
+function systemFileMayExist(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
+  }
 }
 
 function namedByEnvironment(env: NodeJS.ProcessEnv): boolean {
@@ -73,6 +101,7 @@ export function readManagedPolicy(file: string = managedPolicyPath()): ManagedPo
     const code = (error as NodeJS.ErrnoException).code;
     // Named through the environment and missing is a mistake (a typo must not lift the policy); the system path missing is no policy.
     if (code === 'ENOENT' && !namedByEnvironment(process.env)) return undefined;
+    if (code === 'ENOENT' && file === systemPolicyPath()) return undefined;
     if (code === 'ENOENT') throw new ManagedPolicyError(file, `(named by ${MANAGED_POLICY_ENV}) does not exist.`);
     throw new ManagedPolicyError(file, `cannot be read (${(error as Error).message}).`);
   }
@@ -116,6 +145,13 @@ export function outsideContentWithFloor(policy: ManagedPolicy | undefined, setti
 /** `setting`, or `floor` when that takes more care. */
 export function atLeast(setting: OutsideContentSetting, floor: OutsideContentSetting | undefined): OutsideContentSetting {
   return floor !== undefined && CARE.indexOf(floor) > CARE.indexOf(setting) ? floor : setting;
+}
+
+/** Why the policy keeps the MCP server `name` from starting, naming the file; undefined when it may start. */
+export function mcpServerRefusal(policy: ManagedPolicy | undefined, name: string): string | undefined {
+  const allowed = policy?.allowedMcpServers;
+  if (!policy || !allowed || allowed.includes(name)) return undefined;
+  return `Not started: the managed policy ${policy.file} allows only the MCP servers ${allowed.join(', ') || '(none)'}.`;
 }
 
 /** What a run asks for that the policy may refuse. */

@@ -26,8 +26,14 @@ export function auditRows(store: Store, filter: AuditFilter = {}): AuditRow[] | 
   const { since } = filter;
   return sessions
     .flatMap((session) => {
-      const project = (session.projectId !== null ? projects.get(session.projectId) : undefined) ?? session.workspace;
-      return auditEntries(store.events.list(session.id)).map((entry) => ({ ...entry, project }));
+      // A remote run's decisions name its runner, and its repository there stands for the project.
+      const remote = store.remote.run(session.id);
+      const project = remote?.repository ?? (session.projectId !== null ? projects.get(session.projectId) : undefined) ?? session.workspace;
+      return auditEntries(store.events.list(session.id)).map((entry) => ({
+        ...entry,
+        project,
+        ...(remote ? { runner: remote.runner } : {}),
+      }));
     })
     .filter((row) => since === undefined || row.at >= since)
     .sort((a, b) => a.at - b.at || a.seq - b.seq);

@@ -6,6 +6,7 @@ import { EventLog } from './eventLog';
 import { Ledger } from './ledger';
 import { Projections } from './projections';
 import { Projects } from './projects';
+import { RemoteRuns } from './remoteRuns';
 import { StoredRules } from './storedRules';
 import { SessionHeads } from './sessionHeads';
 import { SessionTotals } from './sessionTotals';
@@ -22,6 +23,8 @@ export interface Store {
   readonly ledger: Ledger;
   readonly approvals: Approvals;
   readonly rules: StoredRules;
+  /** The desk's remote runs: runner tokens, mirrored sessions, answers sent, runners' rules. */
+  readonly remote: RemoteRuns;
   close(): void;
 }
 
@@ -67,6 +70,7 @@ export function openStore(location: StoreLocation, options: StoreOptions = {}): 
     ledger: new Ledger(db),
     approvals: new Approvals(db),
     rules: new StoredRules(db, now),
+    remote: new RemoteRuns(db, now),
     close: () => db.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import picomatch from 'picomatch';
-import { commandEnvironment, isSecretName, looksLikeSecretValue, ShellEnvironment } from './commandEnvironment';
+import fc from 'fast-check';
+import { commandEnvironment, isSecretName, litByDefault, looksLikeSecretValue, ShellEnvironment } from './commandEnvironment';
 
 /** What every command gets besides: git's guard, as command-line config. */
 const GUARD = {
@@ -43,11 +44,15 @@ const host = {
 };
 
 describe('the environment commands start with', () => {
-  it('leaves out every secret, by name and by value, and keeps the rest', () => {
+  it('is dark by default: only what work needs, and no secret even among that', () => {
     const { env, withheld } = commandEnvironment(host);
     expect(withoutGuard(env)).toEqual(['EDITOR', 'HOME', 'LANG', 'PATH']);
-    expect(withheld).toHaveLength(Object.keys(host).length - 4);
-    expect(JSON.stringify(env)).not.toMatch(/hunter2|s3cret|ghp_|sk-|xoxb|AKIA/);
+    expect(withheld).toEqual(
+      Object.keys(host)
+        .filter((name) => !['PATH', 'HOME', 'LANG', 'EDITOR'].includes(name))
+        .sort(),
+    );
+    expect(JSON.stringify(env)).not.toMatch(/hunter2|s3cret|ghp_|sk-|xoxb|AKIA|eu-west/);
   });
 
   it('says which names it withheld, never their values', () => {
@@ -56,19 +61,93 @@ describe('the environment commands start with', () => {
     expect(withheld.join(' ')).not.toContain('ghp_');
   });
 
-  it('lets a secret through only when the person includes it, and never one of Tether’s own keys', () => {
-    const { env } = commandEnvironment(host, { include: ['GITHUB_TOKEN', 'aws_*'] });
+  it('lights what the person includes; a secret passes only when named exactly, never by a glob, and never one of Tether’s own keys', () => {
+    const { env } = commandEnvironment(host, { include: ['GITHUB_TOKEN', 'aws_*', 'AWS_REGION'] });
     expect(env.GITHUB_TOKEN).toBe(host.GITHUB_TOKEN);
     expect(env.AWS_REGION).toBe('eu-west-1');
+    expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
+    expect(commandEnvironment({ ...host, MY_APP_HOST: 'db.internal' }, { include: ['MY_APP_*'] }).env.MY_APP_HOST).toBe('db.internal');
     expect(env.TETHER_API_KEY).toBeUndefined();
     expect(commandEnvironment(host, { include: ['*'] }).env.OPENAI_API_KEY).toBeUndefined();
+    expect(commandEnvironment(host, { include: ['*'] }).env.GITHUB_TOKEN).toBeUndefined();
     expect(ShellEnvironment.safeParse({ include: ['OPENAI_API_KEY'] }).error?.issues[0]?.message).toMatch(/Tether's own API key variables/);
     expect(ShellEnvironment.safeParse({ set: { tether_api_key: 'x' } }).success).toBe(false);
   });
 
-  it('inherits only the core variables, or nothing, when told', () => {
-    expect(withoutGuard(commandEnvironment(host, { inherit: 'core' }).env)).toEqual(['HOME', 'LANG', 'PATH']);
+  it('inherits everything but secrets, or nothing, when told', () => {
+    expect(withoutGuard(commandEnvironment(host, { inherit: 'all' }).env)).toEqual(['EDITOR', 'HOME', 'LANG', 'PATH']);
+    expect(withoutGuard(commandEnvironment({ ...host, NODE_ENV: 'test' }, { inherit: 'all' }).env)).toContain('NODE_ENV');
     expect(commandEnvironment(host, { inherit: 'none', set: { CI: '1' } }).env).toEqual({ CI: '1', ...GUARD });
+  });
+
+  it('keeps secrets under other names out, whatever inherit says (issue 31: each passed before)', () => {
+    const others = {
+      GH_PAT: 'not-a-prefix-we-know-0123456789',
+      STRIPE_SK: 'live-looking-value',
+      DB_PASS: 'hunter2',
+      MYAPP_PASS: 'correct horse',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX',
+      REPORTS: 'Server=db;Database=app;User Id=sa;Password=hunter2;',
+      SESSION_BLOB: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ',
+      UPLOAD_TO: 'https://bucket.s3.amazonaws.com/x?X-Amz-Signature=abcdef0123456789',
+      LEGACY_DISCORD: 'https://discord.com/api/webhooks/1/abc',
+      PEM_BLOB: '-----BEGIN CERTIFICATE-----\nMIIB',
+      SHOPIFY: 'shpat_0123456789abcdef0123456789abcdef',
+    };
+    for (const inherit of ['core', 'all'] as const) {
+      const { env, withheld } = commandEnvironment({ ...others, PATH: '/usr/bin' }, { inherit, include: ['*'] });
+      expect(Object.keys(env).filter((name) => !name.startsWith('GIT_CONFIG_'))).toEqual(['PATH']);
+      expect(withheld).toEqual(Object.keys(others).sort());
+    }
+  });
+
+  it('never starts a command with a variable it does not know, whatever its name or value (property)', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,30}$/), fc.string()), (source) => {
+        const { env } = commandEnvironment(source);
+        for (const name of Object.keys(env)) expect(litByDefault(name) || name.startsWith('GIT_CONFIG_'), name).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('lights what toolchains, locales and CI need, and keeps sockets and displays dark', () => {
+    const machine = {
+      JAVA_HOME: '/usr/lib/jvm/17',
+      GOPATH: '/home/ada/go',
+      CARGO_HOME: '/home/ada/.cargo',
+      NVM_DIR: '/home/ada/.nvm',
+      VIRTUAL_ENV: '/w/.venv',
+      LC_ALL: 'C.UTF-8',
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      npm_config_registry: 'https://registry.company.example/',
+      PIP_INDEX_URL: 'https://ada:s3cret@pypi.company.example/simple',
+      GIT_AUTHOR_NAME: 'Ada',
+      SSH_AUTH_SOCK: '/run/user/1000/ssh-agent',
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
+      DISPLAY: ':0',
+      WAYLAND_DISPLAY: 'wayland-0',
+      XDG_RUNTIME_DIR: '/run/user/1000',
+      GPG_AGENT_INFO: '/run/user/1000/gnupg/S.gpg-agent',
+      KUBECONFIG: '/home/ada/.kube/config',
+      NODE_ENV: 'development',
+    };
+    const { env } = commandEnvironment(machine);
+    expect(withoutGuard(env)).toEqual(
+      [
+        'CARGO_HOME',
+        'CI',
+        'GITHUB_ACTIONS',
+        'GIT_AUTHOR_NAME',
+        'GOPATH',
+        'JAVA_HOME',
+        'LC_ALL',
+        'NVM_DIR',
+        'VIRTUAL_ENV',
+        'npm_config_registry',
+      ].sort(),
+    );
   });
 
   it('gives every command git’s guard, after the config the person set, whatever the settings leave out', () => {
@@ -147,7 +226,8 @@ describe('the environment commands start with', () => {
       ...['VAULT', 'GCLOUD', 'GOOGLE_APPLICATION_CREDENTIALS_X', 'XPGPASS', 'PATH', 'ARMS_LENGTH', 'NODE_ENV', 'EDITOR'],
     ];
     for (const name of names) {
-      if (/KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|PRIVATE/i.test(name)) continue;
+      if (/KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|PRIVATE|(?:^|_)(?:PASS|PWD|PAT|SK|DSN|SALT)(?:$|_)/i.test(name))
+        continue;
       expect(isSecretName(name), name).toBe(listed(name));
     }
   });

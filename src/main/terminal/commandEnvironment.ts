@@ -3,43 +3,173 @@ import { z } from 'zod';
 import { withGitGuard } from '../workspace/gitGuard';
 
 /**
- * The environment a command starts with: Tether's own, less every secret in it. A command's output
- * goes to the model, and a command may reach the network, so an API key in the environment is an API
- * key in the model's hands (`printenv`). Secrets are recognised by name (…KEY, …TOKEN, AWS_…) and by
- * value (a URL with a password, a token with a known prefix), and Tether's own key variables never
- * pass, whatever the settings say. Filtered here, at the source, rather than inside the sandbox, so
- * that a run with the sandbox turned off or a command run again outside it is covered too.
+ * The environment a command starts with: dark by default. A command's output goes to the model, and a
+ * command may reach the network, so whatever is in its environment is in the model's hands
+ * (`printenv`); and a list of secret names is always one name short (GH_PAT, STRIPE_SK, DB_PASS,
+ * SLACK_WEBHOOK_URL). So a command gets a known set, what work needs (LIT_NAMES and LIT_PATTERNS: to
+ * find programs, the home folder, a locale and a terminal; the toolchains' own location and registry
+ * variables; CI markers; git's identity and the config the person passes it), plus what the person
+ * lights in `shellEnvironment.include`. Even then, a value that looks like a credential (a URL with a
+ * password, `Password=` in a connection string, a PEM block, a JWT, a token with a known prefix) or a
+ * name that says it holds one (…KEY, …TOKEN, …PASS, AWS_…) passes only when the person names that
+ * variable exactly: a glob never opens that door. Tether's own key variables never pass. Filtered here,
+ * at the source, rather than inside the sandbox, so that a run with the sandbox turned off or a
+ * command run again outside it is covered too; hooks get the same, and MCP servers less.
  *
  * The person shapes it with `shellEnvironment` in their settings, as Codex's
- * `shell_environment_policy` does: which variables to start from (`inherit`), more to leave out
- * (`exclude`), secrets to let through on purpose (`include`: the door opened for that one variable),
- * and values to set (`set`). Whatever it says, git's guard (GIT_GUARD: no core.fsmonitor, no bare
- * repository entered by discovery) is added as command-line config (GIT_CONFIG_COUNT).
+ * `shell_environment_policy` does: which variables to start from (`inherit`: "core", the known set,
+ * by default; "all" lights every variable, "none" none), more to leave out (`exclude`), more to light
+ * (`include`), and values to set (`set`). Whatever it says, git's guard (GIT_GUARD: no core.fsmonitor,
+ * no bare repository entered by discovery) is added as command-line config (GIT_CONFIG_COUNT).
  */
 
 /** Tether's own keys: never given to a command, a hook or a server. */
 export const TETHER_KEY_VARIABLES = ['TETHER_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GLOO_API_KEY'] as const;
 
-/** What `inherit: core` keeps: enough for programs to find themselves, their home and a locale. */
-const CORE_VARIABLES = [
-  'HOME',
-  'LOGNAME',
+/** What every program needs to find itself, its home, a locale and a terminal. */
+const BASE_NAMES = [
   'PATH',
-  'SHELL',
+  'HOME',
   'USER',
+  'LOGNAME',
   'USERNAME',
+  'SHELL',
+  'TERM',
+  'COLORTERM',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'TZ',
   'TMPDIR',
   'TEMP',
   'TMP',
   'LANG',
-  'LC_ALL',
-  'LC_CTYPE',
-  'TERM',
-  'TZ',
+  'LANGUAGE',
+  'HOSTNAME',
+  'EDITOR',
+  'VISUAL',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+  'XDG_CONFIG_DIRS',
+  'XDG_DATA_DIRS',
 ];
 
-/** A name that says it holds a secret. */
-const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|PRIVATE/i;
+/**
+ * Where a toolchain or its packages are installed, where its headers and libraries are, and which
+ * certificates it trusts: without them `node`, `python`, `go`, `cargo`, `java` and `cc` find the wrong
+ * installation or none.
+ */
+const TOOLCHAIN_NAMES = [
+  'JAVA_HOME',
+  'JDK_HOME',
+  'GRADLE_HOME',
+  'MAVEN_HOME',
+  'M2_HOME',
+  'ANDROID_HOME',
+  'ANDROID_SDK_ROOT',
+  'ANDROID_NDK_HOME',
+  'GOROOT',
+  'GOPATH',
+  'GOBIN',
+  'GOFLAGS',
+  'GOTOOLCHAIN',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'NVM_DIR',
+  'NVM_BIN',
+  'NVM_INC',
+  'VOLTA_HOME',
+  'FNM_DIR',
+  'BUN_INSTALL',
+  'DENO_INSTALL',
+  'DENO_DIR',
+  'PNPM_HOME',
+  'COREPACK_HOME',
+  'PYENV_ROOT',
+  'PYENV_VERSION',
+  'VIRTUAL_ENV',
+  'CONDA_PREFIX',
+  'CONDA_DEFAULT_ENV',
+  'CONDA_EXE',
+  'PIPX_HOME',
+  'PIPX_BIN_DIR',
+  'POETRY_HOME',
+  'RBENV_ROOT',
+  'RBENV_VERSION',
+  'GEM_HOME',
+  'GEM_PATH',
+  'ASDF_DIR',
+  'ASDF_DATA_DIR',
+  'MISE_DATA_DIR',
+  'MISE_CONFIG_DIR',
+  'SDKMAN_DIR',
+  'DOTNET_ROOT',
+  'OPAMROOT',
+  'JULIA_DEPOT_PATH',
+  'PERL5LIB',
+  'PERL_LOCAL_LIB_ROOT',
+  'PKG_CONFIG_PATH',
+  'LD_LIBRARY_PATH',
+  'LIBRARY_PATH',
+  'CPATH',
+  'C_INCLUDE_PATH',
+  'CPLUS_INCLUDE_PATH',
+  'CC',
+  'CXX',
+  'MANPATH',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  // Which registry or mirror a package manager uses (a company's); a URL with a password in it is still withheld.
+  'npm_config_registry',
+  'NPM_CONFIG_REGISTRY',
+  'YARN_NPM_REGISTRY_SERVER',
+  'PIP_INDEX_URL',
+  'PIP_EXTRA_INDEX_URL',
+  'PIP_TRUSTED_HOST',
+  'UV_INDEX_URL',
+  'UV_EXTRA_INDEX_URL',
+  'UV_DEFAULT_INDEX',
+  'GOPROXY',
+  'GOPRIVATE',
+  'GONOSUMDB',
+  'GONOPROXY',
+  'GOSUMDB',
+];
+
+/** CI markers: tools behave as on a build machine (no prompts, plain output) when these say so. */
+const CI_NAMES = ['CI', 'CONTINUOUS_INTEGRATION', 'GITHUB_ACTIONS', 'GITLAB_CI', 'BUILDKITE', 'CIRCLECI', 'TRAVIS', 'TF_BUILD'];
+
+/** git's identity, and config the person passes it (each value is still looked at). */
+const GIT_NAMES = [
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+];
+
+const LIT_NAMES = new Set([...BASE_NAMES, ...TOOLCHAIN_NAMES, ...CI_NAMES, ...GIT_NAMES].map((name) => name.toUpperCase()));
+/** The locale's categories and git's config pairs. */
+const LIT_PATTERNS = [/^LC_[A-Z]+$/, /^GIT_CONFIG_(?:KEY|VALUE)_\d+$/];
+
+/** Whether `inherit: core` (the default) starts a command with this variable. */
+export function litByDefault(name: string): boolean {
+  return LIT_NAMES.has(name.toUpperCase()) || LIT_PATTERNS.some((pattern) => pattern.test(name.toUpperCase()));
+}
+
+/**
+ * A name that says it holds a secret: a word for one (KEY, SECRET, TOKEN, a password, a webhook, a
+ * signing or session credential) or a short form as a whole part of the name (`DB_PASS`, `GH_PAT`,
+ * `STRIPE_SK`, `MYSQL_PWD`). `PWD` and `OLDPWD` alone are the shell's folders.
+ */
+const SECRET_NAME =
+  /KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH(?!OR(?:S|ITY)?(?:_|$))|COOKIE|PRIVATE|WEBHOOK|SIGNING|(?:^|_)(?:PASS|PWD|PAT|SK|DSN|SALT|CERT_PASS)(?:$|_)/i;
 
 /**
  * Cloud, registry and database variables that carry credentials without saying so in their name:
@@ -54,7 +184,16 @@ const CREDENTIAL_NAME =
 const SECRET_VALUES = [
   // A URL with a password in it: postgres://user:pass@host/db, https://user:token@git.example.
   /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i,
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+  // A connection string's password: Server=db;User Id=app;Password=…; or pwd=….
+  /(?:^|[;\s])(?:password|pwd)\s*=\s*[^;\s]/i,
+  // A PEM block of any kind (a private key, a certificate with its key).
+  /-----BEGIN [A-Z0-9 ]+-----/,
+  // A JSON Web Token: three base64url parts, the first two JSON objects.
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
+  // A URL that is itself the credential: Slack and Discord webhooks, a signed or token-bearing query.
+  /hooks\.slack\.com\/(?:services|workflows)\//i,
+  /discord(?:app)?\.com\/api\/webhooks\//i,
+  /[?&](?:token|access_token|api_key|apikey|key|sig|signature|X-Amz-Signature|X-Goog-Signature)=[^&\s]{8,}/i,
   /\b(?:sk|rk)-[A-Za-z0-9_-]{20,}/,
   /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/,
   /\bgithub_pat_[A-Za-z0-9_]{20,}/,
@@ -62,9 +201,14 @@ const SECRET_VALUES = [
   /\bxox[abprs]-[A-Za-z0-9-]{10,}/,
   /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/,
   /\bAIza[0-9A-Za-z_-]{35}\b/,
+  /\bya29\.[0-9A-Za-z_-]{20,}/,
   /\bnpm_[A-Za-z0-9]{36}\b/,
+  /\bpypi-AgE[A-Za-z0-9_-]{20,}/,
   /\bhf_[A-Za-z0-9]{30,}\b/,
-  /\bsk_(?:live|test)_[A-Za-z0-9]{16,}/,
+  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/,
+  /\bshp(?:at|ss|ca|pa)_[A-Fa-f0-9]{32}\b/,
+  /\bdop_v1_[a-f0-9]{64}\b/,
+  /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/,
 ];
 
 const VariableName = z.string().regex(/^[^=\0]+$/, 'a variable name has no "=" in it');
@@ -74,11 +218,11 @@ const tetherKeyMessage = (field: string) => ({
 });
 
 export const ShellEnvironment = z.strictObject({
-  /** Where to start: all of Tether's environment (the default), only the core variables, or nothing. */
+  /** Where to start: the known set work needs (the default), all of Tether's environment, or nothing. */
   inherit: z.enum(['all', 'core', 'none']).optional(),
   /** More variables to leave out, as case-insensitive globs (`MY_*`). */
   exclude: z.array(z.string().min(1)).optional(),
-  /** Variables to let through although they look like secrets, as case-insensitive globs: a door opened on purpose. */
+  /** More variables to light, as case-insensitive globs; one that looks like a secret passes only when named exactly: a door opened on purpose. */
   include: z.array(z.string().min(1).refine(notTetherKey, tetherKeyMessage('include'))).optional(),
   /** Variables to set, whatever else says. */
   set: z.record(VariableName.refine(notTetherKey, tetherKeyMessage('set')), z.string()).optional(),
@@ -87,11 +231,13 @@ export type ShellEnvironment = z.infer<typeof ShellEnvironment>;
 
 export interface CommandEnvironment {
   env: Record<string, string>;
-  /** The names left out as secrets (never their values), for a person to read. */
+  /** The names that look like secrets and were left out (never their values), for a person to read. */
   withheld: string[];
 }
 
 export function isSecretName(name: string): boolean {
+  const upper = name.toUpperCase();
+  if (upper === 'PWD' || upper === 'OLDPWD') return false;
   return SECRET_NAME.test(name) || CREDENTIAL_NAME.test(name);
 }
 
@@ -100,21 +246,21 @@ export function looksLikeSecretValue(value: string): boolean {
 }
 
 export function commandEnvironment(source: NodeJS.ProcessEnv, policy: ShellEnvironment = {}): CommandEnvironment {
-  const inherit = policy.inherit ?? 'all';
+  const inherit = policy.inherit ?? 'core';
+  const include = policy.include ?? [];
+  const named = new Set(include.map((entry) => entry.toUpperCase()));
   const env: Record<string, string> = {};
   const withheld: string[] = [];
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined) continue;
-    if (inherit === 'none' || (inherit === 'core' && !CORE_VARIABLES.includes(name))) continue;
-    if (matchesAny(name, policy.exclude ?? [])) continue;
     // GIT_CONFIG_KEY_n holds a config key's name (`http.extraHeader`), never a secret; its value is looked at.
     const secretName = isSecretName(name) && !/^GIT_CONFIG_KEY_\d+$/.test(name);
     const secret = !notTetherKey(name) || secretName || looksLikeSecretValue(value);
-    if (secret && !(notTetherKey(name) && matchesAny(name, policy.include ?? []))) {
-      withheld.push(name);
-      continue;
-    }
-    env[name] = value;
+    const lit = inherit === 'all' || (inherit === 'core' && litByDefault(name)) || matchesAny(name, include);
+    // A secret passes only when the person names it exactly; Tether's own keys never.
+    const passes = lit && !matchesAny(name, policy.exclude ?? []) && (!secret || (notTetherKey(name) && named.has(name.toUpperCase())));
+    if (passes) env[name] = value;
+    else if (secret) withheld.push(name);
   }
   Object.assign(env, policy.set ?? {});
   // Whatever the settings say: every git a command runs starts no fsmonitor and enters no bare repository it stumbles on.

@@ -3,7 +3,9 @@ import { closeSync, constants as fsConstants, existsSync, openSync, readdirSync,
 import { constants as osConstants } from 'node:os';
 import { spawn, type IPty } from 'node-pty';
 import { CappedText, DEFAULT_KEEP_CHARS } from './cappedText';
+import { withCommandSearchPath } from '../workspace/programSearchPath';
 import { commandEnvironment, type ShellEnvironment } from './commandEnvironment';
+import { defaultLimits, limitHit, limitsPrefix, type EffectiveLimits } from './commandLimits';
 import type { CommandOptions, CommandResult, Terminal } from './terminal';
 import { pausableTimeout } from './timeoutHold';
 
@@ -22,6 +24,8 @@ export interface PtyTerminalOptions {
   killGraceMs?: number;
   /** The person's `shellEnvironment` setting; secrets are left out of every command's environment either way. */
   environment?: ShellEnvironment;
+  /** What each command may take of the machine (commandLimits.ts); the defaults when absent. */
+  limits?: EffectiveLimits;
 }
 
 const DEFAULT_KILL_GRACE_MS = 2_000;
@@ -90,6 +94,7 @@ const DROPPED_ENV = [
 export function createPtyTerminal(options: PtyTerminalOptions = {}): Terminal {
   const keepChars = options.keepChars ?? DEFAULT_KEEP_CHARS;
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const limits = options.limits ?? defaultLimits();
   const running = new Set<() => void>();
   let disposed = false;
 
@@ -97,7 +102,7 @@ export function createPtyTerminal(options: PtyTerminalOptions = {}): Terminal {
     async run(command: CommandOptions): Promise<CommandResult> {
       if (disposed)
         throw new Error(`Cannot run "${command.command}": this terminal was disposed (the session ended); start a new session.`);
-      return runInPty(command, { environment: options.environment, keepChars, killGraceMs, running });
+      return runInPty(command, { environment: options.environment, limits, keepChars, killGraceMs, running });
     },
     dispose(): void {
       disposed = true;
@@ -109,6 +114,7 @@ export function createPtyTerminal(options: PtyTerminalOptions = {}): Terminal {
 
 interface RunSettings {
   environment: ShellEnvironment | undefined;
+  limits: EffectiveLimits;
   keepChars: number;
   killGraceMs: number;
   /** How to stop each command still running, for dispose(). */
@@ -127,7 +133,7 @@ function runInPty(options: CommandOptions, settings: RunSettings): Promise<Comma
   let child: IPty;
   try {
     // The command is passed as an argument and run by eval, so no text in it can break the wrapper.
-    child = spawn(bashPath(), ['-c', wrapperScript(nonce), 'bash', options.command], {
+    child = spawn(bashPath(), ['-c', wrapperScript(nonce, settings.limits), 'bash', options.command], {
       name: TERM,
       cols: COLS,
       rows: ROWS,
@@ -233,13 +239,16 @@ function runInPty(options: CommandOptions, settings: RunSettings): Promise<Comma
         exit && exit.signal !== 0 && !(markerCode !== null && exit.signal === osConstants.signals.SIGHUP) ? exit.signal : 0;
       const killedBy = shellSignal ? signalName(shellSignal) : null;
       const exitCode = killedBy ? null : killing ? (exit?.exitCode ?? null) : (markerCode ?? exit?.exitCode ?? null);
+      const text = normalizeOutput(output.toString());
+      const limit = timedOut || aborted ? undefined : limitHit(text, exitCode, settings.limits);
       resolve({
-        output: normalizeOutput(output.toString()),
+        output: text,
         exitCode,
         signal: killedBy ?? (exitCode === null ? lastSignal : null),
         timedOut,
         aborted,
         durationMs: elapsed(),
+        ...(limit ? { limit } : {}),
       });
     }
   });
@@ -252,8 +261,8 @@ function runInPty(options: CommandOptions, settings: RunSettings): Promise<Comma
  * `exec` in it replaces the subshell, not the wrapper that prints the marker. Positional
  * parameters are cleared so the command does not see itself as $1.
  */
-function wrapperScript(nonce: string): string {
-  return `trap 'printf "\\n__TETHER_END_${nonce}_%d__\\n" "$?"' EXIT; exec </dev/null; __tether_command=$1; set --; (eval "$__tether_command")`;
+function wrapperScript(nonce: string, limits: EffectiveLimits): string {
+  return `${limitsPrefix(limits)} trap 'printf "\\n__TETHER_END_${nonce}_%d__\\n" "$?"' EXIT; exec </dev/null; __tether_command=$1; set --; (eval "$__tether_command")`;
 }
 
 /**
@@ -309,7 +318,7 @@ function bashPath(): string {
 }
 
 function commandEnv(extra: Record<string, string> | undefined, policy: ShellEnvironment | undefined): Record<string, string> {
-  const { env } = commandEnvironment(process.env, policy);
+  const { env } = commandEnvironment(withCommandSearchPath(process.env), policy);
   for (const key of DROPPED_ENV) delete env[key];
   // Without a UTF-8 locale, tools print non-ASCII names as escapes or question marks.
   if (!env.LANG && !env.LC_ALL && !env.LC_CTYPE) env.LANG = 'C.UTF-8';

@@ -29,6 +29,8 @@ export interface CommandResult {
   timedOut: boolean;
   aborted: boolean;
   durationMs: number;
+  /** Which resource limit it most likely ran into, in words (commandLimits.ts). */
+  limit?: string;
 }
 
 export interface Terminal {

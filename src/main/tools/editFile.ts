@@ -32,7 +32,12 @@ export const editFile = defineTool({
   description,
   risk: 'edit',
   parameters,
-  subject: ({ path }) => ({ kind: 'paths', access: 'write', paths: [path] }),
+  subject: ({ path, old_string, new_string, replace_all = false }) => ({
+    kind: 'paths',
+    access: 'write',
+    paths: [path],
+    after: (current) => (current === null ? undefined : replaced(current, old_string, new_string, replace_all)),
+  }),
   summarize: ({ path, old_string, new_string, replace_all }) =>
     `Edit ${path}: replace ${lineCount(old_string)} line${lineCount(old_string) === 1 ? '' : 's'} with ${lineCount(new_string)}${replace_all ? ' (every occurrence)' : ''}`,
   async preview({ path, old_string, replace_all = false }, workspace) {
@@ -71,14 +76,7 @@ export const editFile = defineTool({
       );
     }
 
-    const replacement = withLineEnding(new_string, ending);
-    let after = '';
-    let cursor = 0;
-    for (const match of matches) {
-      after += before.slice(cursor, match.index) + replacement;
-      cursor = match.index + match.length;
-    }
-    after += before.slice(cursor);
+    const after = spliced(before, matches, withLineEnding(new_string, ending));
     // Writing in place keeps the file's mode, owner and hard links.
     await fs.promises.writeFile(file.absolute, after);
 
@@ -92,6 +90,25 @@ export const editFile = defineTool({
     };
   },
 });
+
+/** The text with each match replaced. */
+function spliced(text: string, matches: readonly { index: number; length: number }[], replacement: string): string {
+  let result = '';
+  let cursor = 0;
+  for (const match of matches) {
+    result += text.slice(cursor, match.index) + replacement;
+    cursor = match.index + match.length;
+  }
+  return result + text.slice(cursor);
+}
+
+/** What the file would hold after the edit, or undefined where the edit would fail (no match, or several without replace_all). */
+function replaced(current: string, oldString: string, newString: string, replaceAll: boolean): string | undefined {
+  if (oldString === '') return undefined;
+  const matches = findOccurrences(current, oldString);
+  if (matches.length === 0 || (matches.length > 1 && !replaceAll)) return undefined;
+  return spliced(current, matches, withLineEnding(newString, dominantLineEnding(current)));
+}
 
 /** Reads a file edit_file may change: it exists, is a regular file, is text, and is UTF-8 (so writing it back loses nothing). */
 async function readEditableText(

@@ -8,7 +8,7 @@ import type { ToolContext } from './defineTool';
  * (sandboxed, outside the sandbox, unsandboxed) what is new or changed is looked at and made harmless.
  * Each one is logged as `repository.quarantined` and told to the model at the end of the result.
  */
-export function plantedRepositories(ctx: Pick<ToolContext, 'workspace' | 'quarantined'>) {
+export function plantedRepositories(ctx: Pick<ToolContext, 'workspace' | 'quarantined'>, options: { onlyReads?: boolean } = {}) {
   const watch = nestedRepositoryWatch(ctx.workspace.root);
   const found: QuarantinedRepository[] = [];
   let problem: string | undefined;
@@ -20,8 +20,13 @@ export function plantedRepositories(ctx: Pick<ToolContext, 'workspace' | 'quaran
     async begin(): Promise<void> {
       await watch.begin().catch(failed);
     },
-    /** After a command ran (or failed to): looks, and records what it made harmless. */
+    /**
+     * After a command ran (or failed to): looks, and records what it made harmless. A command the
+     * shell analysis proves only reads writes nothing, so it is not looked after; whatever a process
+     * left behind by an earlier command writes meanwhile is found after the next command that may write.
+     */
     async check(): Promise<void> {
+      if (options.onlyReads) return;
       let quarantined: QuarantinedRepository[];
       try {
         quarantined = await watch.check();

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { z } from 'zod';
 import type { CommandSandbox, ConnectionQuestion, SandboxedRun } from '../sandbox/commandSandbox';
-import { commandStaysLocal } from '../permissions/shell/commandProofs';
+import { commandOnlyReads, commandStaysLocal } from '../permissions/shell/commandProofs';
 import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
 import { TimeoutHold } from '../terminal/timeoutHold';
@@ -48,7 +48,8 @@ export const runCommand = defineTool({
     assertFolder(folder, shownFolder);
 
     // Repositories a command leaves in the workspace must not run programs when the person's own git looks at them.
-    const planted = plantedRepositories(ctx);
+    const onlyReads = commandOnlyReads(command, { cwd: folder, workspaceRoot: ctx.workspace.root });
+    const planted = plantedRepositories(ctx, { onlyReads });
     // Held while the command waits for a person's answer about a connection: its timeout stands still.
     const hold = new TimeoutHold();
     const terminalRun = (text: string, env?: Record<string, string>): Promise<CommandResult> =>
@@ -357,8 +358,8 @@ function statusLine(result: CommandResult, timeoutMs: number): string {
   if (code === 127) return 'exit code 127 (command not found: check the name or install it)';
   if (code === 126) return 'exit code 126 (found but not executable: check its permissions, or run it with its interpreter)';
   const signal = code > 128 ? signalName(code - 128) : null;
-  if (signal) return `exit code ${code} (a process was killed by ${signal})`;
-  return `exit code ${code}`;
+  if (signal) return `exit code ${code} (a process was killed by ${signal})${result.limit ? `; ${result.limit}` : ''}`;
+  return `exit code ${code}${result.limit ? ` (${result.limit})` : ''}`;
 }
 
 function titleVerb(result: CommandResult): string {

@@ -22,7 +22,7 @@ export const writeFile = defineTool({
   description,
   risk: 'edit',
   parameters,
-  subject: ({ path }) => ({ kind: 'paths', access: 'write', paths: [path] }),
+  subject: ({ path, content }) => ({ kind: 'paths', access: 'write', paths: [path], after: () => content }),
   summarize: ({ path, content }) => `Write ${path} (${plural(countLines(content), 'line')}, ${plural(Buffer.byteLength(content), 'byte')})`,
   async preview({ path }, workspace) {
     if (/[/\\]$/.test(path)) return undefined;

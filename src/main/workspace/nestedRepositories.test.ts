@@ -135,20 +135,36 @@ describe('NestedRepositoryWatch', () => {
     expect(fs.readFileSync(path.join(ws, 'near', '.git'), 'utf8')).toBe('gitdir: ../vault\n');
   });
 
-  it('finds a repository in an ignored folder once the index links it, and one a .gitignore change lets git see', async () => {
-    fs.writeFileSync(path.join(ws, '.gitignore'), 'build/\nvendor/\n');
+  it('finds a repository in an ignored folder at once: the person’s git (or their prompt’s) runs there as soon as they cd in', async () => {
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'build/\nvendor/\nnode_modules/\n');
     fs.mkdirSync(path.join(ws, 'build'));
     fs.mkdirSync(path.join(ws, 'vendor'));
+    fs.mkdirSync(path.join(ws, 'node_modules', 'left-pad', 'lib'), { recursive: true });
     const watch = await begun();
     const hidden = repository(path.join(ws, 'build', 'hidden'));
     git(hidden, 'config', 'core.fsmonitor', monitor().command);
     const later = repository(path.join(ws, 'vendor', 'later'));
     git(later, 'config', 'core.pager', 'touch planted');
-    expect(await watch.check()).toEqual([]);
-    git(ws, 'add', '-f', 'build/hidden');
-    expect((await watch.check()).map((repository) => repository.path)).toEqual(['build/hidden']);
-    fs.writeFileSync(path.join(ws, '.gitignore'), 'build/\n');
-    expect((await watch.check()).map((repository) => repository.path)).toEqual(['vendor/later']);
+    const deep = repository(path.join(ws, 'node_modules', 'left-pad', 'lib', 'dist'));
+    git(deep, 'config', 'alias.st', '!touch planted');
+    expect((await watch.check()).map((repository) => repository.path).sort()).toEqual([
+      'build/hidden',
+      'node_modules/left-pad/lib/dist',
+      'vendor/later',
+    ]);
+    expect(fs.readFileSync(path.join(deep, '.git', 'config'), 'utf8')).not.toContain('touch planted');
+  });
+
+  it('finds one planted in an ignored folder of a nested repository of the person’s, and leaves that repository as it was', async () => {
+    const vendored = repository(path.join(ws, 'vendored'));
+    git(vendored, 'config', 'core.pager', 'less -R');
+    fs.writeFileSync(path.join(vendored, '.gitignore'), 'out/\n');
+    fs.mkdirSync(path.join(vendored, 'out'));
+    const watch = await begun();
+    const planted = repository(path.join(vendored, 'out', 'x'));
+    git(planted, 'config', 'core.fsmonitor', monitor().command);
+    expect((await watch.check()).map((repository) => repository.path)).toEqual(['vendored/out/x']);
+    expect(git(vendored, 'config', '--get', 'core.pager').trim()).toBe('less -R');
   });
 
   it('follows gitlinks: a repository a nested repository’s index links', async () => {

@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { QuarantinedRepository } from '../../shared/events';
 import { isInside } from './filePaths';
-import { runGit } from './git';
-import { quarantineRepository } from './quarantineRepository';
-import { examineRepository, probe, probeEnv, repositoryLayout, type Examination } from './repositoryMachinery';
+import { quarantineRepository, quarantineState } from './quarantineRepository';
+import { examineRepository, looksLikeGitFolder, repositoryLayout, type Examination } from './repositoryMachinery';
 
 /**
  * The git repositories inside a workspace, watched from one command to the next, so that none a
@@ -16,15 +15,15 @@ import { examineRepository, probe, probeEnv, repositoryLayout, type Examination 
  * they are; what is new or changed after a command is looked at (repositoryMachinery.ts) and what
  * can run is moved aside (quarantineRepository.ts).
  *
- * Finding them is cheap when nothing changed: the folders git would walk for `git add -A` (not
- * ignored by the workspace's .gitignore files, not inside another repository) are remembered with
- * their inode and change time, and after a command each is only stat'ed; a folder whose entries
- * changed (its ctime moved, which no command can set back) is read again, and new subfolders are
- * checked against the .gitignore files by git through an empty repository of Tether's. Each known
- * repository is stat'ed too: its `.git`, config files, hooks, index and what its config includes.
- * Repositories its index links (gitlinks, also those in ignored folders, `git add -f`) are followed.
- * Ignored folders are not walked: `git add -A` passes them by, and a gitlink into one is found
- * through the index. Nothing ever runs git inside a repository of the workspace but the person's own.
+ * Found anywhere in the workspace: in folders its .gitignore ignores too (`dist/`, `node_modules/`,
+ * `.venv/`), where `git add -A` never looks but the person's own `git status` (or their prompt's)
+ * runs as soon as they `cd` there, and inside other repositories' work trees. Finding them is cheap
+ * when nothing changed: every folder is remembered with its inode and change time, and after a
+ * command each is only stat'ed; a folder whose entries changed (its ctime moved, which no command
+ * can set back) is read again, and a new subfolder is walked. Each known repository is stat'ed too:
+ * its `.git`, config files, hooks, index and what its config includes. Repositories its index links
+ * (gitlinks) are followed as well. Nothing ever runs git inside a repository of the workspace but
+ * the person's own, and the look asks git nothing.
  */
 
 interface Folder {
@@ -32,15 +31,15 @@ interface Folder {
   ctime: bigint;
   /** Changed so shortly before it was read that a change in the same clock tick could hide: read it again next time. */
   racy: boolean;
-  /** Its subfolders' names (plain, repositories and ignored alike). */
+  /** Its subfolders' names (plain and repositories alike). */
   children: Set<string>;
-  /** The stat of its .gitignore, when it has one. */
-  gitignore: string | null;
 }
 
 interface Repo {
   /** Found in a folder the walk covers, or only through another repository's index. */
   via: 'tree' | 'gitlink';
+  /** A bare repository: the folder is its git folder. */
+  bare: boolean;
   exam: Examination;
   fingerprint: string;
   /** Programs there before the first command (the person's): never moved. */
@@ -54,16 +53,14 @@ interface Repo {
 const MAX_DEPTH = 6;
 /** A folder changed less than this before it was read is read again next time (clock ticks are a few ms). */
 const RACY_NS = 100_000_000n;
-/** More new folders than this in one command: ask git about the whole tree rather than name each. */
-const MAX_PATHSPECS = 256;
 
 export class NestedRepositoryWatch {
   private readonly folders = new Map<string, Folder>();
   private readonly repos = new Map<string, Repo>();
+  /** Folders found to be bare repositories (a HEAD, objects and refs in them), by the walk. */
+  private readonly bareFolders = new Set<string>();
   /** The person's own git folders, as they were before the first command: never changed in place. */
   private protectedDirs: string[] = [];
-  /** Folders that stopped being repositories during this look, to walk before it ends. */
-  private readonly unwalked: string[] = [];
   private started = false;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -98,7 +95,7 @@ export class NestedRepositoryWatch {
     this.repos.clear();
     const own = repositoryLayout(path.join(this.root, '.git'));
     this.protectedDirs = [...new Set([own.gitDir, own.commonDir].filter((dir): dir is string => dir !== null))];
-    const found = this.walk(this.root, await this.ignoredIn([]));
+    const found = this.walk(this.root);
     if (exists(path.join(this.root, '.git'))) found.unshift(this.root);
     const results: QuarantinedRepository[] = [];
     for (const worktree of found) await this.adopt(worktree, 'tree', 'baseline', 0, results);
@@ -109,41 +106,29 @@ export class NestedRepositoryWatch {
     const results: QuarantinedRepository[] = [];
     const now = BigInt(Date.now()) * 1_000_000n;
     const changed: string[] = [];
-    let ignoreRulesChanged = false;
     for (const [dir, folder] of [...this.folders]) {
       if (!this.folders.has(dir)) continue; // under a folder found gone just before
       const stat = lstat(dir);
       if (!stat?.isDirectory()) {
-        this.forget(dir, true);
+        this.forget(dir);
         continue;
       }
       if (stat.ino !== folder.ino || stat.ctimeNs !== folder.ctime || folder.racy) changed.push(dir);
-      else if (folder.gitignore !== null && signature(path.join(dir, '.gitignore')) !== folder.gitignore) ignoreRulesChanged = true;
     }
 
     const newRepos: string[] = [];
-    const newFolders: string[] = [];
     for (const dir of changed.sort((a, b) => a.length - b.length)) {
-      if (!this.folders.has(dir)) continue; // under a folder that became a repository
-      if (this.reread(dir, now, newRepos, newFolders)) ignoreRulesChanged = true;
-    }
-    if (ignoreRulesChanged) {
-      // A .gitignore changed: what git walks may have grown. Walk it all again; repositories found that were not known are new.
-      this.folders.clear();
-      newRepos.push(...this.walk(this.root, await this.ignoredIn([])));
-    } else if (newFolders.length) {
-      const ignored = await this.ignoredIn(newFolders.length > MAX_PATHSPECS ? [] : newFolders.map((dir) => this.relative(dir)));
-      for (const dir of newFolders) if (!this.isIgnored(dir, ignored)) newRepos.push(...this.walk(dir, ignored));
+      if (this.folders.has(dir)) this.reread(dir, now, newRepos);
     }
     if (!this.repos.has(this.root) && exists(path.join(this.root, '.git'))) newRepos.unshift(this.root);
     for (const worktree of newRepos) await this.adopt(worktree, 'tree', 'new', 0, results);
 
-    await this.walkUnwalked(results);
     for (const [worktree, repo] of [...this.repos]) {
       if (this.repos.get(worktree) !== repo) continue;
       if (fingerprint(repo.exam) !== repo.fingerprint) {
-        const exam = await examineRepository(worktree, this.show, { person: repo.own });
-        if (!exam.layout.gitDir && !exists(exam.layout.dotGit)) {
+        const exam = await examineRepository(worktree, this.show, { person: repo.own, bare: repo.bare });
+        const gone = repo.bare ? !looksLikeGitFolder(readdir(worktree) ?? []) : !exam.layout.gitDir && !exists(exam.layout.dotGit);
+        if (gone) {
           this.dropRepository(worktree, repo);
           continue;
         }
@@ -154,20 +139,7 @@ export class NestedRepositoryWatch {
       const current = this.repos.get(worktree);
       if (current) await this.adoptLinked(worktree, current, 'new', results);
     }
-    await this.walkUnwalked(results);
     return results;
-  }
-
-  /** Walks the folders of repositories that are no more (moved aside): what is under them is git's to walk now. */
-  private async walkUnwalked(results: QuarantinedRepository[]): Promise<void> {
-    for (let round = 0; this.unwalked.length > 0 && round <= MAX_DEPTH; round++) {
-      const folders = this.unwalked.splice(0);
-      const ignored = await this.ignoredIn(folders.length > MAX_PATHSPECS ? [] : folders.map((dir) => this.relative(dir)));
-      for (const dir of folders) {
-        if (this.isIgnored(dir, ignored)) continue;
-        for (const worktree of this.walk(dir, ignored)) await this.adopt(worktree, 'tree', 'new', 0, results);
-      }
-    }
   }
 
   /**
@@ -183,9 +155,10 @@ export class NestedRepositoryWatch {
   ): Promise<void> {
     if (this.repos.has(worktree) || depth > MAX_DEPTH) return;
     const own = mode === 'baseline' && worktree === this.root;
-    const exam = await examineRepository(worktree, this.show, { person: own });
+    const bare = this.bareFolders.has(worktree);
+    const exam = await examineRepository(worktree, this.show, { person: own, bare });
     const accepted = new Set(mode === 'baseline' ? exam.programs.map((program) => program.id) : []);
-    const repo: Repo = { via, exam, fingerprint: fingerprint(exam), accepted, depth, own };
+    const repo: Repo = { via, bare, exam, fingerprint: fingerprint(exam), accepted, depth, own };
     this.repos.set(worktree, repo);
     if (mode === 'new') await this.judge(worktree, repo, 'new', results);
     const current = this.repos.get(worktree);
@@ -204,13 +177,30 @@ export class NestedRepositoryWatch {
 
   /** Takes away what a repository can run beyond what was accepted, and says so. */
   private async judge(worktree: string, repo: Repo, found: 'new' | 'changed', results: QuarantinedRepository[]): Promise<void> {
-    // The person's own repository is theirs to configure; the fence keeps commands from its config and hooks.
-    if (repo.own) return;
     const fresh = repo.exam.programs.filter((program) => !repo.accepted.has(program.id));
     if (fresh.length === 0) return;
     const gitDir = repo.exam.layout.gitDir ?? repo.exam.layout.dotGit;
+    // The person's own repository is theirs to configure (the fence keeps commands from its config and
+    // hooks): only an operation a command left in progress there is taken out of reach.
+    if (repo.own) {
+      const outcome = { moved: [] as { from: string; to: string }[], rewritten: [] as string[] };
+      quarantineState(fresh, stamp(), outcome);
+      for (const program of fresh) repo.accepted.add(program.id);
+      results.push({
+        path: '.',
+        gitDir: this.show(gitDir),
+        found,
+        programs: fresh.map((program) => program.shown),
+        moved: outcome.moved.map(({ from, to }) => ({ from: this.show(from), to: this.show(to) })),
+        rewritten: outcome.rewritten.map(this.show),
+      });
+      repo.exam = await examineRepository(worktree, this.show, { person: true });
+      repo.fingerprint = fingerprint(repo.exam);
+      return;
+    }
     const outcome = await quarantineRepository({
       worktree,
+      bare: repo.bare,
       programs: fresh,
       accepted: repo.accepted,
       workspace: this.root,
@@ -235,42 +225,34 @@ export class NestedRepositoryWatch {
     }
   }
 
-  /** A repository that is one no longer (its `.git` went, or Tether moved it aside): its folder is walked as any other. */
+  /** A repository that is one no longer (its `.git` went, or Tether moved it aside); its folders stay watched. */
   private dropRepository(worktree: string, repo: Repo): void {
     this.repos.delete(worktree);
+    this.bareFolders.delete(worktree);
     if (repo.own) this.protectedDirs = [];
-    if (worktree !== this.root && repo.via === 'tree' && this.folders.has(path.dirname(worktree))) this.unwalked.push(worktree);
   }
 
   /**
-   * Reads a folder whose entries changed. A `.git` in it makes it a repository (its subfolders are
-   * that repository's business); subfolders that appeared are collected to be checked and walked.
-   * Returns whether a .gitignore appeared, went or changed.
+   * Reads a folder whose entries changed. A `.git` in it makes it a repository (still walked: a
+   * repository in its ignored folders is found as any other); subfolders that appeared are walked.
    */
-  private reread(dir: string, now: bigint, newRepos: string[], newFolders: string[]): boolean {
+  private reread(dir: string, now: bigint, newRepos: string[]): void {
     const folder = this.folders.get(dir)!;
     const stat = lstat(dir);
     const entries = readdir(dir);
     if (!stat || !entries) {
-      this.forget(dir, true);
-      return false;
+      this.forget(dir);
+      return;
     }
-    if (dir !== this.root && entries.some((entry) => entry.name === '.git')) {
-      this.forget(dir, false);
-      newRepos.push(dir);
-      return false;
-    }
-    const gitignore = entries.some((entry) => entry.name === '.gitignore') ? signature(path.join(dir, '.gitignore')) : null;
-    const ignoreRulesChanged = gitignore !== folder.gitignore;
+    if (dir !== this.root && !this.repos.has(dir) && this.holdsRepository(dir, entries)) newRepos.push(dir);
     const children = subfolders(entries);
-    for (const name of folder.children) if (!children.has(name)) this.forget(path.join(dir, name), true);
-    for (const name of children) if (!folder.children.has(name)) newFolders.push(path.join(dir, name));
-    this.folders.set(dir, { ino: stat.ino, ctime: stat.ctimeNs, racy: now - stat.ctimeNs < RACY_NS, children, gitignore });
-    return ignoreRulesChanged;
+    for (const name of folder.children) if (!children.has(name)) this.forget(path.join(dir, name));
+    this.folders.set(dir, { ino: stat.ino, ctime: stat.ctimeNs, racy: now - stat.ctimeNs < RACY_NS, children });
+    for (const name of children) if (!folder.children.has(name)) newRepos.push(...this.walk(path.join(dir, name)));
   }
 
-  /** Records `start` and every folder under it that is not ignored, stopping at repositories; returns the repositories' folders. */
-  private walk(start: string, ignored: ReadonlySet<string>): string[] {
+  /** Records `start` and every folder under it; returns the folders that hold a `.git` (repositories), the root's own left out. */
+  private walk(start: string): string[] {
     const now = BigInt(Date.now()) * 1_000_000n;
     const repositories: string[] = [];
     const pending = [start];
@@ -280,66 +262,28 @@ export class NestedRepositoryWatch {
       const stat = lstat(dir);
       const entries = stat?.isDirectory() ? readdir(dir) : null;
       if (!stat || !entries) continue;
-      if (dir !== this.root && entries.some((entry) => entry.name === '.git')) {
-        repositories.push(dir);
-        continue;
-      }
+      if (dir !== this.root && this.holdsRepository(dir, entries)) repositories.push(dir);
       const children = subfolders(entries);
-      const gitignore = entries.some((entry) => entry.name === '.gitignore') ? signature(path.join(dir, '.gitignore')) : null;
-      this.folders.set(dir, { ino: stat.ino, ctime: stat.ctimeNs, racy: now - stat.ctimeNs < RACY_NS, children, gitignore });
-      for (const name of children) {
-        const child = path.join(dir, name);
-        if (!this.isIgnored(child, ignored)) pending.push(child);
-      }
+      this.folders.set(dir, { ino: stat.ino, ctime: stat.ctimeNs, racy: now - stat.ctimeNs < RACY_NS, children });
+      for (const name of children) pending.push(path.join(dir, name));
     }
     return repositories;
   }
 
-  /** Forgets a folder and what is under it; `repositories` too when it is gone (not when it became a repository). */
-  private forget(dir: string, repositories: boolean): void {
+  /** A `.git` in it, or it is a bare repository's git folder; notes which. */
+  private holdsRepository(dir: string, entries: readonly fs.Dirent[]): boolean {
+    if (entries.some((entry) => entry.name === '.git')) return true;
+    if (!looksLikeGitFolder(entries)) return false;
+    this.bareFolders.add(dir);
+    return true;
+  }
+
+  /** Forgets a folder that went, with what is under it, repositories included. */
+  private forget(dir: string): void {
     const prefix = dir + path.sep;
     for (const known of [...this.folders.keys()]) if (known === dir || known.startsWith(prefix)) this.folders.delete(known);
-    if (!repositories) return;
     for (const known of [...this.repos.keys()]) if (known === dir || known.startsWith(prefix)) this.repos.delete(known);
-  }
-
-  /**
-   * The folders the workspace's .gitignore files ignore, under `paths` (relative; all when empty), as
-   * `dir/`, the highest of each. Asked of git through Tether's empty repository with the workspace as
-   * its work tree: the workspace's own .git/info/exclude and the person's global excludes are left
-   * out, so this ignores no more than their `git add -A` does.
-   */
-  private async ignoredIn(paths: string[]): Promise<Set<string>> {
-    const { dir } = await probe('sha1');
-    const run = await runGit(
-      [
-        '-c',
-        `core.excludesFile=${path.join(dir, 'no-such-file')}`,
-        'ls-files',
-        '--others',
-        '--ignored',
-        '--exclude-standard',
-        '--directory',
-        '-z',
-        '--',
-        ...paths,
-      ],
-      { cwd: this.root, env: { ...probeEnv(dir), GIT_WORK_TREE: this.root }, okExitCodes: [128] },
-    );
-    const ignored = new Set<string>();
-    if (run.exitCode !== 0) return ignored;
-    for (const entry of run.stdout.toString('utf8').split('\0')) if (entry.endsWith('/')) ignored.add(entry);
-    return ignored;
-  }
-
-  private isIgnored(dir: string, ignored: ReadonlySet<string>): boolean {
-    if (ignored.size === 0) return false;
-    let prefix = '';
-    for (const segment of this.relative(dir).split('/')) {
-      prefix += `${segment}/`;
-      if (ignored.has(prefix)) return true;
-    }
-    return false;
+    for (const known of [...this.bareFolders]) if (known === dir || known.startsWith(prefix)) this.bareFolders.delete(known);
   }
 
   private relative(absolute: string): string {

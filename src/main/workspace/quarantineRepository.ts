@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isInside } from './filePaths';
 import { runGit } from './git';
+import { withoutExecLines } from './gitState';
 import { examineRepository, probe, probeEnv, QUARANTINE_MARK, type Examination, type Program } from './repositoryMachinery';
 
 /**
@@ -19,6 +20,8 @@ import { examineRepository, probe, probeEnv, QUARANTINE_MARK, type Examination, 
 
 export interface QuarantineInput {
   worktree: string;
+  /** `worktree` is a bare repository's git folder itself. */
+  bare?: boolean;
   /** What to take away: the programs that were not there (or not accepted) before. */
   programs: Program[];
   /** Programs that stay (the person's own, there before the session). */
@@ -52,7 +55,7 @@ export async function quarantineRepository(input: QuarantineInput): Promise<Quar
     } catch (error) {
       problem = (error as Error).message;
     }
-    const exam = await examineRepository(input.worktree, input.show);
+    const exam = await examineRepository(input.worktree, input.show, { bare: input.bare ?? false });
     const left = exam.programs.filter((program) => !input.accepted.has(program.id));
     if (left.length === 0 && problem === undefined) {
       outcome.exam = exam;
@@ -60,8 +63,9 @@ export async function quarantineRepository(input: QuarantineInput): Promise<Quar
     }
     problem ??= `still there after the fix: ${left.map((program) => program.shown).join('; ')}`;
   }
-  // Not changeable in place, or the change did not hold: the repository stops being one.
-  const dotGit = path.join(input.worktree, '.git');
+  // Not changeable in place, or the change did not hold: the repository stops being one (a bare one
+  // without its HEAD is no git folder to git).
+  const dotGit = path.join(input.worktree, input.bare ? 'HEAD' : '.git');
   try {
     if (!isInside(fs.realpathSync.native(input.worktree), input.workspace))
       throw new Error(`${input.show(input.worktree)} leads out of the workspace`);
@@ -70,7 +74,7 @@ export async function quarantineRepository(input: QuarantineInput): Promise<Quar
   } catch (error) {
     const why = `${problem ? `${problem}; then ` : ''}moving ${input.show(dotGit)} aside failed: ${(error as Error).message}`;
     outcome.failed = why;
-    outcome.exam = await examineRepository(input.worktree, input.show).catch(() => null);
+    outcome.exam = await examineRepository(input.worktree, input.show, { bare: input.bare ?? false }).catch(() => null);
     return outcome;
   }
 }
@@ -93,10 +97,50 @@ async function fixInPlace(input: QuarantineInput, outcome: QuarantineOutcome): P
     if (program.fix.kind === 'unset') unsets.set(program.fix.file, [...(unsets.get(program.fix.file) ?? []), program]);
   }
   for (const [file, programs] of unsets) await withoutSettings(file, programs, input, outcome);
+  quarantineState(input.programs, input.stamp, outcome);
   for (const program of input.programs) {
     if (program.fix.kind !== 'move' || !exists(program.fix.file)) continue;
     outcome.moved.push({ from: program.fix.file, to: moveAside(program.fix.file, input.stamp) });
   }
+}
+
+/**
+ * Takes an operation in progress out of reach where it is, in any git folder, the person's own
+ * included (only its state files are touched). A todo is copied beside the operation's folder (git
+ * removes that folder when the operation ends, and the copy must outlive it) and written again with its
+ * exec lines made comments, so the person's `git rebase --continue` goes on without running them; a
+ * state file naming a program is moved aside. Other programs are left to the caller.
+ */
+export function quarantineState(
+  programs: readonly Program[],
+  stamp: string,
+  outcome: Pick<QuarantineOutcome, 'moved' | 'rewritten'>,
+): void {
+  for (const program of programs) {
+    const { fix } = program;
+    if ((fix.kind !== 'todo' && fix.kind !== 'state') || !exists(fix.file)) continue;
+    if (fix.kind === 'state') {
+      outcome.moved.push({ from: fix.file, to: moveAside(fix.file, stamp) });
+      continue;
+    }
+    const operation = path.dirname(fix.file);
+    const kept = uniqueName(
+      path.join(path.dirname(operation), `${path.basename(operation)}-${path.basename(fix.file)}${QUARANTINE_MARK}${stamp}`),
+    );
+    const text = fs.readFileSync(fix.file, 'utf8');
+    fs.writeFileSync(kept, text, { flag: 'wx' });
+    const writing = `${fix.file}.tether-writing-${stamp}`;
+    fs.writeFileSync(writing, withoutExecLines(text, kept), { flag: 'wx' });
+    fs.renameSync(writing, fix.file);
+    outcome.moved.push({ from: fix.file, to: kept });
+    outcome.rewritten.push(fix.file);
+  }
+}
+
+function uniqueName(target: string): string {
+  let name = target;
+  for (let n = 2; exists(name); n++) name = `${target}-${n}`;
+  return name;
 }
 
 /**

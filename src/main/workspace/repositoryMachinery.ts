@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gitEnv, runGit } from './git';
 import { isInclude, parseConfigList, runsProgram, showSetting, type ConfigEntry } from './gitPrograms';
+import { gitStatePrograms, gitStateWatched } from './gitState';
 import { removeOrphanedFolders } from './orphanedFolders';
 
 /**
@@ -33,7 +34,11 @@ export interface Program {
 }
 
 /** Unset one setting in a config file, or move a file (a hook, a hooks link, unreadable config) aside. */
-export type Fix = { kind: 'unset'; file: string; entry: ConfigEntry } | { kind: 'move'; file: string };
+export type Fix =
+  | { kind: 'unset'; file: string; entry: ConfigEntry }
+  | { kind: 'move'; file: string }
+  /** An operation in progress (gitState.ts): its todo rewritten without exec lines, or a state file moved aside. */
+  | { kind: 'todo' | 'state'; file: string };
 
 export interface Examination {
   layout: RepositoryLayout;
@@ -45,7 +50,8 @@ export interface Examination {
 }
 
 /**
- * Looks at the repository whose worktree is `worktree` (its `.git` is `worktree/.git`). The person's
+ * Looks at the repository whose worktree is `worktree` (its `.git` is `worktree/.git`), or, for a bare
+ * one, at the git folder `worktree` itself (git enters it when the person stands in it). The person's
  * own repository (`person`) is theirs to configure and is never changed: only the repositories its
  * index links are listed (with its own git when the probe cannot read the index), and only what
  * changes them is watched.
@@ -53,9 +59,9 @@ export interface Examination {
 export async function examineRepository(
   worktree: string,
   show: (absolute: string) => string,
-  options: { person?: boolean } = {},
+  options: { person?: boolean; bare?: boolean } = {},
 ): Promise<Examination> {
-  const dotGit = path.join(worktree, '.git');
+  const dotGit = options.bare ? worktree : path.join(worktree, '.git');
   const layout = repositoryLayout(dotGit);
   const watched = [dotGit];
   const programs: Program[] = [];
@@ -77,7 +83,10 @@ export async function examineRepository(
     }
     return { layout, programs, watched, gitlinks };
   }
-  watched.push(gitDir, path.join(gitDir, 'commondir'), path.join(gitDir, 'index'));
+  watched.push(gitDir, path.join(gitDir, 'commondir'), path.join(gitDir, 'index'), ...gitStateWatched(gitDir));
+  // An operation in progress is looked at in every repository, the person's own too: a command may have left it.
+  for (const state of gitStatePrograms(gitDir, show))
+    programs.push({ id: state.id, shown: state.shown, fix: { kind: state.fix, file: state.file } });
   if (options.person) {
     gitlinks.push(...(await listGitlinks(path.join(gitDir, 'index'), 'sha1', worktree)));
     return { layout, programs, watched, gitlinks };
@@ -112,7 +121,8 @@ export async function examineRepository(
         watched.push(target);
         extra = `:${hashFile(target)}`;
       } else if (entry.key.toLowerCase() === 'core.hookspath' && entry.value) {
-        const target = resolveConfigPath(entry.value, path.dirname(dotGit));
+        // Relative to where hooks run: the worktree, or a bare repository's own folder.
+        const target = resolveConfigPath(entry.value, options.bare ? dotGit : path.dirname(dotGit));
         watched.push(target, ...hookEntries(target));
         extra = `:${hookEntries(target)
           .map((hook) => `${path.basename(hook)}=${hashFile(hook)}`)
@@ -152,6 +162,16 @@ export async function examineRepository(
   }
   gitlinks.push(...(await listGitlinks(path.join(gitDir, 'index'), objectFormat)));
   return { layout, programs, watched: unique(watched), gitlinks };
+}
+
+/**
+ * Whether a folder's entries make it a git folder as git's discovery tests one (a HEAD, an objects
+ * and a refs folder): standing in it, the person's git uses it as a bare repository.
+ */
+export function looksLikeGitFolder(entries: readonly fs.Dirent[]): boolean {
+  const has = (name: string, folder: boolean) =>
+    entries.some((entry) => entry.name === name && (folder ? entry.isDirectory() || entry.isSymbolicLink() : !entry.isDirectory()));
+  return has('HEAD', false) && has('objects', true) && has('refs', true);
 }
 
 /** A `.git` as git reads it: a folder is the git folder; a file says `gitdir: <path>`; a link is followed. */

@@ -1,5 +1,6 @@
 import type { ApprovalAnswer, CompactStarted, EventName, EventPayload, SessionSummary } from '../../../shared/contract';
 import type { SessionEvent } from '../../../shared/events';
+import type { RemoteRunInfo } from '../../../shared/remoteRuns';
 import type { PermissionMode } from '../../../shared/permissions';
 import type { Core } from '../../core';
 import type { ModelConfig } from '../../model/config';
@@ -32,6 +33,8 @@ export interface SessionManagerOptions {
   emit: Emit;
   /** Runs before a new session's first step (the live diff's base snapshot). */
   beforeFirstRun?(sessionId: string): Promise<void>;
+  /** The runner of a session that mirrors a remote run (app/desk/): such a session runs elsewhere, never here. */
+  remoteRun?(sessionId: string): RemoteRunInfo | undefined;
 }
 
 /** A session that works in a folder of its own (a git worktree) rather than in the project's folder. */
@@ -175,7 +178,10 @@ export class SessionManager {
    */
   resumeWaiting(): void {
     for (const session of this.options.core.store.sessions.list()) {
-      if (session.status === 'waiting' && !this.running.has(session.id)) this.launch(session.id, { resume: true });
+      if (session.status !== 'waiting' || this.running.has(session.id)) continue;
+      // A remote run's mirror waits on its runner, which asks again when it reconnects.
+      if (this.options.remoteRun?.(session.id)) continue;
+      this.launch(session.id, { resume: true });
     }
   }
 
@@ -298,6 +304,7 @@ export class SessionManager {
   private toSummary(row: SessionRow): SessionSummary {
     const mode = this.modes.get(row.id) ?? this.options.defaultMode();
     const missing = mode === 'auto' ? this.options.sandboxMissing?.() : undefined;
+    const remote = this.options.remoteRun?.(row.id);
     return {
       id: row.id,
       projectId: row.projectId,
@@ -312,6 +319,7 @@ export class SessionManager {
       lastSeq: row.lastSeq,
       usage: row.usage,
       costUsd: row.costUsd,
+      ...(remote ? { remote } : {}),
     };
   }
 }

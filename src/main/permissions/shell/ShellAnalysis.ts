@@ -1048,6 +1048,9 @@ export class ShellAnalysis {
       case 'array':
         this.arrays.add(finding.name);
         return;
+      case 'read':
+        this.reads.push(...redirectRead(finding.word, finding.elsewhere ? null : this.cwd));
+        return;
     }
   }
 
@@ -1085,7 +1088,8 @@ export class ShellAnalysis {
       location,
       { ...(unknown.length > 0 ? { unknownArgs: unknown } : {}), ...(invocation.appendsArguments ? { argumentsAppended: true } : {}) },
     );
-    if (base) this.reads.push(...argumentReads(base, args, invocation.changesDirectory ? null : this.cwd, classification.readOnly));
+    if (base) this.reads.push(...argumentReads(base, args, invocation.changesDirectory ? null : this.cwd, classification));
+    if (classification.why) this.notes.push(classification.why);
     if (base === 'set' && args.some((word) => /^-[^-]*P/.test(word.text) || word.text === 'physical')) this.physicalCd = true;
     if (base === 'cd' || base === 'pushd') {
       // After a cd into the workspace the shell may be in either place (the cd can fail or be

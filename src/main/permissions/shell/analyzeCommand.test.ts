@@ -602,14 +602,19 @@ describe('read-only commands and where programs resolve', () => {
 
   it('keeps xargs read-only only for programs whose every argument is harmless', () => {
     expect(analyze('ls | xargs cat').commands[1]!.readOnly).toBe(true);
-    expect(analyze('ls | xargs grep -l x').commands[1]!.readOnly).toBe(true);
+    // A name xargs appends can be an option: grep -f FILE reads patterns from a file the line does not name.
+    expect(analyze('ls | xargs grep -l x').commands[1]!.readOnly).toBe(false);
+    expect(analyze('ls | xargs grep -l x --').commands[1]!.readOnly).toBe(true);
     expect(analyze('ls | xargs sort').commands[1]!.readOnly).toBe(false);
     expect(analyze('ls | xargs rg x').commands[1]!.readOnly).toBe(false);
   });
 
   it('judges glob and variable arguments by whether they could become a dangerous option', () => {
     expect(readsOnly('cat *.txt')).toBe(true);
-    expect(readsOnly('ls $dir')).toBe(true);
+    expect(readsOnly('cat $dir')).toBe(true);
+    // `$dir` may split into `-LR /`: ls follows links out as it walks.
+    expect(readsOnly('ls $dir')).toBe(false);
+    expect(readsOnly('ls -- $dir')).toBe(true);
     expect(readsOnly("find . -name '*.py'")).toBe(true);
     expect(readsOnly('find . -name *.py')).toBe(true);
     expect(readsOnly('rg foo *')).toBe(false);
@@ -637,7 +642,10 @@ describe('read-only commands and where programs resolve', () => {
   });
 
   it('calls a read loop over a read-only command read-only', () => {
-    expect(readsOnly('git ls-files | while read -r f; do wc -l "$f"; done')).toBe(true);
+    expect(readsOnly('git ls-files | while read -r f; do head -n 1 "$f"; done')).toBe(true);
+    expect(readsOnly('git ls-files | while read -r f; do wc -l -- "$f"; done')).toBe(true);
+    // A tracked file may be named `--files0-from=list`: wc would read the files list names.
+    expect(readsOnly('git ls-files | while read -r f; do wc -l "$f"; done')).toBe(false);
     expect(readsOnly('set -euo pipefail; for f in *.md; do head -1 "$f"; done')).toBe(true);
   });
 

@@ -1,3 +1,4 @@
+import { gitOptionKnown } from './gitReadOptions';
 import { couldBeLongOption } from './scanOptions';
 
 /**
@@ -22,6 +23,8 @@ export interface GitClassification {
   readOnly: boolean;
   /** Cannot reach the network, and runs no repository hook (which could). */
   local: boolean;
+  /** Why a reading subcommand is not read-only: an option the table of git's reading options does not know. */
+  why?: string;
 }
 
 export interface GitContext {
@@ -125,12 +128,31 @@ export function classifyGit(args: readonly string[], context: GitContext): GitCl
   const rest = args.slice(index + 1);
   if (!globalsSafe) return { readOnly: false, local: false };
   if (rest.some((arg) => isUnsafeFlag(subcommand, arg))) return { readOnly: false, local: false };
-  const readOnly = directoryOk && subcommandReadsOnly(subcommand, rest);
+  const unknown = unknownOption(subcommand, rest);
+  const readOnly = directoryOk && unknown === undefined && subcommandReadsOnly(subcommand, rest);
   const wouldBeLocal = readOnly || (directoryOk && writesLocally(subcommand, rest));
   // In a partial clone, reading an object it lacks fetches it: reading is then reaching the network.
   // Its config is read only where that decides.
   const local = wouldBeLocal && !(lazyFetch && context.fetchesLazily?.() === true);
-  return { readOnly, local };
+  return {
+    readOnly,
+    local,
+    ...(unknown ? { why: `git ${subcommand}'s ${unknown} is not an option git documents for it (gitReadOptions.ts)` } : {}),
+  };
+}
+
+/**
+ * The first option of a reading subcommand that git does not document for it (gitReadOptions.ts),
+ * before `--`. For stash, worktree and reflog, the options after their reading word (list, show).
+ */
+function unknownOption(subcommand: string, args: readonly string[]): string | undefined {
+  const words = ['stash', 'worktree', 'reflog'].includes(subcommand) && /^(list|show)$/.test(args[0] ?? '') ? args.slice(1) : args;
+  for (const arg of words) {
+    if (arg === '--') return undefined;
+    if (!arg.startsWith('-') || arg === '-') continue;
+    if (gitOptionKnown(subcommand, arg) === false) return arg;
+  }
+  return undefined;
 }
 
 function isUnsafeFlag(subcommand: string, arg: string): boolean {

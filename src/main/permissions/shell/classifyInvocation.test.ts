@@ -7,11 +7,13 @@ const inside: InvocationContext = { cwdInWorkspace: true, directoryInWorkspace: 
 /** Classifies a command written as plain words (each literal). */
 function classify(command: string, context: InvocationContext = inside): { readOnly: boolean; local: boolean } {
   const [name, ...args] = command.split(' ');
-  return classifyInvocation(name!, args.map(literalWord), context);
+  const { readOnly, local } = classifyInvocation(name!, args.map(literalWord), context);
+  return { readOnly, local };
 }
 
 const pattern = (text: string): Word => ({ text, kind: 'pattern', splits: true, source: text });
 const dynamic = (text: string): Word => ({ text, kind: 'dynamic', splits: true, source: text });
+const quoted = (text: string): Word => ({ text, kind: 'dynamic', splits: false, source: text });
 
 describe('the read-only list', () => {
   it.each([
@@ -149,9 +151,15 @@ describe('the read-only list', () => {
     expect(classify('rg -ez x').readOnly).toBe(true);
   });
 
-  it('accepts arguments only known at run time for programs none of whose options write or run', () => {
-    expect(classifyInvocation('cat', [dynamic('$f'), pattern('*.txt')], inside)).toEqual({ readOnly: true, local: true });
-    expect(classifyInvocation('grep', [literalWord('-r'), dynamic('$x')], inside).readOnly).toBe(true);
+  it('accepts arguments only known at run time for programs none of whose options read, write or run anything', () => {
+    expect(classifyInvocation('cat', [dynamic('$f'), pattern('*.txt')], inside)).toMatchObject({ readOnly: true, local: true });
+    expect(classifyInvocation('head', [literalWord('-n'), dynamic('$n'), quoted('"$f"')], inside).readOnly).toBe(true);
+    // grep -f FILE reads patterns from a file: `$x` could be that option.
+    expect(classifyInvocation('grep', [literalWord('-r'), dynamic('$x')], inside).readOnly).toBe(false);
+    expect(classifyInvocation('grep', [literalWord('-r'), literalWord('-e'), quoted('"$x"'), literalWord('.')], inside).readOnly).toBe(
+      true,
+    );
+    expect(classifyInvocation('grep', [literalWord('-r'), literalWord('--'), dynamic('$x')], inside).readOnly).toBe(true);
   });
 
   it('refuses arguments only known at run time for programs with options that write or run', () => {

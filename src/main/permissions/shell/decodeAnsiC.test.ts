@@ -75,5 +75,6 @@ describe('decodeAnsiC against bash', () => {
       }),
       { numRuns: 300, seed: 5 },
     );
-  });
+    // Hundreds of bash or sed processes: minutes on a loaded machine, though seconds on a quiet one.
+  }, 180_000);
 });

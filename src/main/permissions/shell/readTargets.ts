@@ -1,16 +1,16 @@
 import path from 'node:path';
 import type { ReadTarget } from '../commandAnalysis';
+import { SHELL_STATE, type Classified } from './classifyInvocation';
 import type { Word } from './readWord';
-import { SHELL_STATE } from './classifyInvocation';
-import { couldBeLongOption } from './scanOptions';
 
 /**
  * The files and folders a read-only command's line names, so that the engine can tell a read inside
  * the workspace (`cat src/a.ts`) from one outside it (`cat /etc/passwd`, `wc -l < ~/.netrc`,
- * `grep -f /etc/shadow x`, `cd .. && cat x`), as read_file does.
+ * `grep -f /etc/shadow x`, `date -f ~/.netrc`, `cd .. && cat x`), as read_file does.
  *
- * Any operand may be a path, and so may an option's value that looks like one. A word only known
- * when it runs, or one the shell may turn into `..` (a brace, `.*`), has no place: it asks.
+ * Which words are files a program reads is its entry's business in the table of read-only programs
+ * (readOnlyPrograms.ts). A word only known when it runs, or one the shell may turn into `..` (a brace,
+ * `.*`), has no place: it asks.
  */
 
 /**
@@ -22,89 +22,6 @@ export interface Cwd {
   certain: boolean;
   /** The folders the shell may still be in when not certain. */
   alternatives?: readonly string[];
-}
-
-/** Read-only programs whose arguments name no file they read, and the builtins that only change the shell's state. */
-const NAMES_NO_FILE = new Set([
-  'echo',
-  'printf',
-  'true',
-  'false',
-  ':',
-  'pwd',
-  'which',
-  'type',
-  'command',
-  'basename',
-  'dirname',
-  'uname',
-  'whoami',
-  'id',
-  'seq',
-  'expr',
-  'numfmt',
-  'printenv',
-  'nproc',
-  'arch',
-  'sleep',
-  'test',
-  '[',
-  'tr',
-  'date',
-  'hostname',
-  'tty',
-  'locale',
-  'getconf',
-  'groups',
-  'yes',
-  'env',
-  ...SHELL_STATE,
-  'hash',
-  'help',
-  'popd',
-]);
-
-/**
- * Programs whose first operand is a pattern or a program, not a file, unless one is given by an
- * option (a long one may be abbreviated: `grep --rege=x file`).
- */
-const FIRST_OPERAND_IS_PROGRAM: Record<string, { short: string; long: readonly string[] }> = {
-  grep: { short: 'ef', long: ['regexp', 'file'] },
-  egrep: { short: 'ef', long: ['regexp', 'file'] },
-  fgrep: { short: 'ef', long: ['regexp', 'file'] },
-  rg: { short: 'ef', long: ['regexp', 'file', 'files', 'type-list'] },
-  sed: { short: 'ef', long: ['expression', 'file'] },
-  awk: { short: 'f', long: ['file'] },
-  gawk: { short: 'f', long: ['file'] },
-  jq: { short: 'f', long: ['from-file'] },
-};
-
-/** Options that make a reading program follow symlinks as it walks folders, out of the workspace too. */
-const FOLLOWS_LINKS: Record<string, { short: string; long: readonly string[] }> = {
-  grep: { short: 'R', long: ['dereference-recursive'] },
-  egrep: { short: 'R', long: ['dereference-recursive'] },
-  fgrep: { short: 'R', long: ['dereference-recursive'] },
-  rg: { short: 'L', long: ['follow'] },
-  find: { short: 'LH', long: [] },
-  ls: { short: 'L', long: ['dereference'] },
-  du: { short: 'LD', long: ['dereference', 'dereference-args'] },
-  tree: { short: 'l', long: [] },
-  wc: { short: '', long: ['files0-from'] },
-};
-
-function usesAny(args: readonly Word[], options: { short: string; long: readonly string[] }, wordOptions: readonly string[] = []): boolean {
-  for (const word of args) {
-    if (word.kind !== 'literal') continue;
-    const text = word.text;
-    if (text === '--') return false;
-    if (text.startsWith('--')) {
-      if (options.long.some((name) => couldBeLongOption(text, name))) return true;
-    } else if (text.startsWith('-') && text.length > 1) {
-      if (wordOptions.includes(text.slice(1))) return true;
-      if ([...text.slice(1)].some((letter) => options.short.includes(letter))) return true;
-    }
-  }
-  return false;
 }
 
 /** Device files that are no file anybody keeps. */
@@ -120,21 +37,29 @@ const NOT_FILES = new Set([
   '/dev/stderr',
 ]);
 
-/** What a read-only command named `program` reads of its arguments. */
 /**
- * What a command named `program` reads of its arguments. For a read-only command every operand and
- * option value may be a path, and one only known when it runs could be any. For any other command
- * (`git commit -F ~/.netrc`, `cp /etc/hosts .`) the words spelled out count: a read the person can
- * see on the line is still a read, while what an allowed program does with `$X` is its own business.
+ * What a command named `program` reads of its arguments. For a program on the read-only list, the
+ * words its entry in the table says it reads (classifyInvocation read them); a read-only command's
+ * word only known when it runs could be any file. For any other command (`git commit -F ~/.netrc`,
+ * `cp /etc/hosts .`) the words spelled out count: a read the person can see on the line is still a
+ * read, while what an allowed program does with `$X` is its own business.
  */
-export function argumentReads(program: string, args: readonly Word[], cwd: Cwd | null, readOnly = true): ReadTarget[] {
-  if (NAMES_NO_FILE.has(program)) return [];
+export function argumentReads(program: string, args: readonly Word[], cwd: Cwd | null, classified: Classified): ReadTarget[] {
   if (program === 'cd' || program === 'pushd') return directoryRead(args, cwd);
-  const skipFirst = FIRST_OPERAND_IS_PROGRAM[program];
-  let skipping = skipFirst !== undefined && !usesAny(args, skipFirst);
   const reads: ReadTarget[] = [];
-  const follows = FOLLOWS_LINKS[program];
-  if (follows && usesAny(args, follows, program === 'find' ? ['follow'] : [])) reads.push({ shown: `the symlinks ${program} follows` });
+  if (classified.reads) {
+    for (const read of classified.reads) {
+      if ('target' in read) {
+        if (classified.readOnly) reads.push(read.target);
+        continue;
+      }
+      const before = reads.length;
+      pushTarget(reads, read.word, cwd, classified.readOnly);
+      if (read.mayBeOption) for (const target of reads.slice(before)) if (target.pattern) target.mayBeOption = true;
+    }
+    return reads;
+  }
+  if (SHELL_STATE.includes(program)) return [];
   let options = true;
   for (const word of args) {
     if (options && word.kind === 'literal' && word.text === '--') {
@@ -143,18 +68,12 @@ export function argumentReads(program: string, args: readonly Word[], cwd: Cwd |
     }
     if (options && word.kind === 'literal' && word.text.startsWith('-') && word.text !== '-') {
       const value = optionValue(word.text);
-      // git's option values are revisions, patterns and formats unless the option names a file (--file=, --template=).
       const fileOption = /file|path|dir|template|config|from|input/.test(word.text.split('=', 1)[0]!);
-      const counts =
-        program === 'git' || !readOnly ? fileOption || (program !== 'git' && value !== undefined && PATH_LIKE.test(value)) : true;
-      if (value !== undefined && counts) pushTarget(reads, { ...word, text: value, source: value }, cwd, readOnly);
+      if (value !== undefined && (fileOption || PATH_LIKE.test(value)))
+        pushTarget(reads, { ...word, text: value, source: value }, cwd, false);
       continue;
     }
-    if (skipping) {
-      skipping = false;
-      continue;
-    }
-    pushTarget(reads, word, cwd, readOnly);
+    pushTarget(reads, word, cwd, false);
   }
   return reads;
 }

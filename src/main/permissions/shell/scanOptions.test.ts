@@ -75,6 +75,43 @@ describe('scanOptions', () => {
   });
 });
 
+describe('scanOptions: where values come from', () => {
+  const jq = { shortFlags: 'n', shortWithValue: 'f', longWithValue: ['indent'], longWithTwoValues: ['rawfile', 'arg'] };
+
+  it('takes two values for an option that names something and gives it a value (jq --rawfile NAME FILE)', () => {
+    const scan = scanOptions(['-n', '--rawfile', 'x', '/etc/passwd', '--arg', 'a', '1', '.'], jq);
+    expect(scan.ok && scan.options.map((option) => [option.name, option.value, option.valueIndex])).toEqual([
+      ['n', undefined, undefined],
+      ['rawfile', '/etc/passwd', 3],
+      ['arg', '1', 6],
+    ]);
+    expect(scan.ok && scan.operands).toEqual([{ value: '.', index: 7 }]);
+    expect(scanOptions(['--rawfile', 'x'], jq).ok).toBe(false);
+    expect(scanOptions(['--rawfile=x', 'y'], jq).ok).toBe(false);
+  });
+
+  it('says which argument a value came from when it is not attached', () => {
+    const scan = scanOptions(['-f', 'a', '-fb', '--indent', '2', '--indent=3'], jq);
+    expect(scan.ok && scan.options.map((option) => [option.value, option.valueIndex])).toEqual([
+      ['a', 1],
+      ['b', undefined],
+      ['2', 4],
+      ['3', undefined],
+    ]);
+  });
+
+  it('reads the same spec the same way every time it is asked', () => {
+    const spec = { longFlags: ['verbose'], longWithValue: ['file'] };
+    for (let i = 0; i < 3; i++) {
+      const scan = scanOptions(['--verb', '--fi=x'], spec);
+      expect(scan.ok && scan.options.map((option) => [option.name, option.value])).toEqual([
+        ['verbose', undefined],
+        ['file', 'x'],
+      ]);
+    }
+  });
+});
+
 describe('couldBeLongOption', () => {
   it('matches the option, its = form and its abbreviations', () => {
     expect(couldBeLongOption('--output', 'output')).toBe(true);

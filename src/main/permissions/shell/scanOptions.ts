@@ -16,6 +16,8 @@ export interface OptionSpec {
   longOptionalValue?: readonly string[];
   /** Long options that take no value. */
   longFlags?: readonly string[];
+  /** Long options that take two values in the next two arguments (jq's --arg NAME VALUE): the second is the value. */
+  longWithTwoValues?: readonly string[];
   /** Stop at the first operand (getopt's "+" mode, used by wrappers); otherwise options and operands mix. */
   stopAtFirstOperand?: boolean;
   /** Unknown options are kept as they are instead of failing the scan. */
@@ -31,6 +33,8 @@ export interface ParsedOption {
   value?: string;
   /** Index of the argument this option came from. */
   index: number;
+  /** Index of the argument its value came from, when that is another argument than the option's (-f FILE, --arg NAME VALUE). */
+  valueIndex?: number;
 }
 
 export type OptionScan =
@@ -51,10 +55,7 @@ export function scanOptions(args: readonly string[], spec: OptionSpec): OptionSc
   const shortWithValue = spec.shortWithValue ?? '';
   const shortOptional = spec.shortOptionalValue ?? '';
   const shortFlags = spec.shortFlags ?? '';
-  const longWithValue = spec.longWithValue ?? [];
-  const longOptional = spec.longOptionalValue ?? [];
-  const longFlags = spec.longFlags ?? [];
-  const allLong = [...longWithValue, ...longOptional, ...longFlags];
+  const long = longOptions(spec);
   let firstOperand = args.length;
 
   for (let i = 0; i < args.length; i++) {
@@ -70,7 +71,7 @@ export function scanOptions(args: readonly string[], spec: OptionSpec): OptionSc
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const written = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
-      const name = completeLong(written, allLong);
+      const name = completeLong(written, long);
       if (!name) {
         if (spec.allowUnknown) {
           options.push({ name: written, ...(eq >= 0 ? { value: arg.slice(eq + 1) } : {}), index: i });
@@ -78,15 +79,21 @@ export function scanOptions(args: readonly string[], spec: OptionSpec): OptionSc
         }
         return { ok: false, reason: `unknown or ambiguous option --${written}` };
       }
-      if (longWithValue.includes(name)) {
+      const kind = long.kinds.get(name);
+      if (kind === 'two') {
+        const value = args[i + 2];
+        if (eq >= 0 || value === undefined) return { ok: false, reason: `option --${name} needs two values` };
+        options.push({ name, value, index: i, valueIndex: i + 2 });
+        i += 2;
+      } else if (kind === 'value') {
         if (eq >= 0) options.push({ name, value: arg.slice(eq + 1), index: i });
         else {
           const value = args[i + 1];
           if (value === undefined) return { ok: false, reason: `option --${name} needs a value` };
-          options.push({ name, value, index: i });
+          options.push({ name, value, index: i, valueIndex: i + 1 });
           i++;
         }
-      } else if (longOptional.includes(name)) {
+      } else if (kind === 'optional') {
         options.push({ name, ...(eq >= 0 ? { value: arg.slice(eq + 1) } : {}), index: i });
       } else {
         if (eq >= 0) return { ok: false, reason: `option --${name} takes no value` };
@@ -107,7 +114,7 @@ export function scanOptions(args: readonly string[], spec: OptionSpec): OptionSc
           else {
             const value = args[i + 1];
             if (value === undefined) return { ok: false, reason: `option -${letter} needs a value` };
-            options.push({ name: letter, value, index: i });
+            options.push({ name: letter, value, index: i, valueIndex: i + 1 });
             i++;
           }
           break;
@@ -137,11 +144,40 @@ export function scanOptions(args: readonly string[], spec: OptionSpec): OptionSc
   return { ok: true, options, operands, firstOperand };
 }
 
+type LongKind = 'value' | 'optional' | 'flag' | 'two';
+
+interface LongOptions {
+  kinds: ReadonlyMap<string, LongKind>;
+  names: readonly string[];
+}
+
+/** A spec's long options by name, worked out once per spec: the tables are read on every command. */
+const longOptionsOf = new WeakMap<OptionSpec, LongOptions>();
+
+function longOptions(spec: OptionSpec): LongOptions {
+  const known = longOptionsOf.get(spec);
+  if (known) return known;
+  const kinds = new Map<string, LongKind>();
+  for (const name of spec.longFlags ?? []) kinds.set(name, 'flag');
+  for (const name of spec.longOptionalValue ?? []) kinds.set(name, 'optional');
+  for (const name of spec.longWithValue ?? []) kinds.set(name, 'value');
+  for (const name of spec.longWithTwoValues ?? []) kinds.set(name, 'two');
+  const long = { kinds, names: [...kinds.keys()] };
+  longOptionsOf.set(spec, long);
+  return long;
+}
+
 /** The long option `written` names: itself, or the only one it is a prefix of (GNU abbreviations). */
-function completeLong(written: string, names: readonly string[]): string | null {
-  if (names.includes(written)) return written;
-  const candidates = names.filter((name) => name.startsWith(written));
-  return candidates.length === 1 && written.length > 0 ? candidates[0]! : null;
+function completeLong(written: string, long: LongOptions): string | null {
+  if (long.kinds.has(written)) return written;
+  if (written.length === 0) return null;
+  let found: string | null = null;
+  for (const name of long.names) {
+    if (!name.startsWith(written)) continue;
+    if (found !== null) return null;
+    found = name;
+  }
+  return found;
 }
 
 /**

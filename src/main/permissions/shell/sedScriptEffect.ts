@@ -1,16 +1,23 @@
 /**
- * What a sed script does beyond printing: 'reads' (prints, substitutes, deletes: output only),
- * 'writes' (w, W or s///w write files; r and R pull other files in), 'runs' (e or s///e run
+ * What a sed script does beyond printing: 'reads' (prints, substitutes, deletes: output only; r and R
+ * pull in the files listed in `reads`), 'writes' (w, W or s///w write files), 'runs' (e or s///e run
  * commands), or 'unknown' when this parser is not sure how GNU sed reads it. The script is parsed
  * the way GNU sed parses it, so a `w` inside a regular expression or a label is not a write.
  */
 export type SedEffect = 'reads' | 'writes' | 'runs' | 'unknown';
 
-export function sedScriptEffect(script: string): SedEffect {
+export interface SedScript {
+  effect: SedEffect;
+  /** The files its r and R commands read, as written (GNU sed: the name runs to the end of the line). */
+  reads: string[];
+}
+
+export function sedScriptEffect(script: string): SedScript {
+  const scanner = new SedScanner(script);
   try {
-    return new SedScanner(script).effect();
+    return { effect: scanner.effect(), reads: scanner.reads };
   } catch {
-    return 'unknown';
+    return { effect: 'unknown', reads: [] };
   }
 }
 
@@ -25,6 +32,7 @@ class SedScanner {
   private position = 0;
   private depth = 0;
   private writes = false;
+  readonly reads: string[] = [];
 
   constructor(private readonly text: string) {}
 
@@ -106,9 +114,14 @@ class SedScanner {
     }
     if (name === 'e') return 'runs';
     if (name === 'w' || name === 'W' || name === 'r' || name === 'R') {
-      // The file name runs to the end of the line.
-      this.writes = true;
+      // The file name runs to the end of the line, after the blanks before it.
+      this.skip(' \t');
+      const start = this.position;
       this.skipLine();
+      // GNU sed refuses a command with no file name.
+      if (this.position === start) throw new Unsure();
+      if (name === 'w' || name === 'W') this.writes = true;
+      else this.reads.push(this.text.slice(start, this.position));
       return 'ok';
     }
     if (NO_ARGUMENT_COMMANDS.has(name)) return this.endOfCommand();

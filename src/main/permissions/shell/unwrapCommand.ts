@@ -46,7 +46,9 @@ export type UnwrapFinding =
   /** An arithmetic expression given as text (let's arguments), to evaluate as bash would. */
   | { kind: 'arithmetic'; text: string }
   /** A variable the program makes an array (read -a, mapfile). */
-  | { kind: 'array'; name: string };
+  | { kind: 'array'; name: string }
+  /** A file the wrapper itself reads (xargs -a), from where the command runs unless it runs elsewhere. */
+  | { kind: 'read'; word: Word; elsewhere: boolean };
 
 /** Collects the findings of one unwrap, in order. */
 class Findings {
@@ -395,8 +397,10 @@ function unwrapXargs(
   if (!parsed) return 'opaque';
   let placeholder: string | null = null;
   for (const option of parsed.scan.options) {
-    if (option.name === 'I') placeholder = option.value ?? '{}';
-    if (option.name === 'i' || option.name === 'replace') placeholder = option.value ?? '{}';
+    if (['I', 'i', 'replace'].includes(option.name)) placeholder = option.value ?? '{}';
+    // xargs -a FILE reads the words it appends from FILE: a read of that file, as `< FILE` would be.
+    if (option.value !== undefined && ['a', 'arg-file'].includes(option.name))
+      found.list.push({ kind: 'read', word: literalWord(option.value), elsewhere: invocation.changesDirectory });
     if (option.name === 'process-slot-var' && option.value && isDangerousVariable(option.value)) {
       found.reason(`xargs sets ${option.value} for the command, which changes what it runs`);
     }

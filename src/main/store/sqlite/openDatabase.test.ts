@@ -98,7 +98,17 @@ describe('openDatabase', () => {
       .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
       .all()
       .map((row) => row.name);
-    expect(tables).toEqual(['approvals', 'events', 'projects', 'rules', 'sessions']);
+    expect(tables).toEqual([
+      'approvals',
+      'events',
+      'projects',
+      'remote_answers',
+      'remote_runs',
+      'rules',
+      'runner_rules',
+      'runner_tokens',
+      'sessions',
+    ]);
   });
 });
 

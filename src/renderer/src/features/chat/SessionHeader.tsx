@@ -36,6 +36,8 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
   );
   const title = summary?.title || 'Untitled session';
   const mode = summary?.mode ?? 'ask';
+  // A remote run's mode and context are its runner's: nothing to change from here.
+  const remote = summary?.remote !== undefined;
   const usage = view.usage;
   const compactSession = useApp((state) => state.compactSession);
   const reviewShown = useApp((state) => selectReviewShown(state, sessionId));
@@ -81,7 +83,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
             {view.model}
           </span>
         )}
-        <ModeControl sessionId={sessionId} mode={mode} />
+        {!remote && <ModeControl sessionId={sessionId} mode={mode} />}
         {mode === 'unleashed' && (
           <span
             className="badge unleashed"
@@ -141,7 +143,7 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
             {...(view.context.warning !== undefined ? { warning: view.context.warning } : {})}
           />
         )}
-        {view.hasItems && (
+        {view.hasItems && !remote && (
           <button
             type="button"
             className="compact-now"

@@ -5,6 +5,7 @@ import { clampReview, clampTerminal, paneBounds } from '../../ui/paneSizes';
 import { SessionHeader } from './SessionHeader';
 import { Conversation } from './Conversation';
 import { SessionTaskBox } from './SessionTaskBox';
+import { RemoteRunNotice } from './RemoteRunNotice';
 import { ReviewRail } from './ReviewRail';
 import { selectReviewShown, selectTerminalShown } from '../../stores/paneDefaults';
 import { SessionRequest } from '../permission/SessionRequest';
@@ -22,6 +23,7 @@ export function SessionWorkspace({ sessionId }: { sessionId: string }) {
   const setLayout = useApp((state) => state.setLayout);
   const reviewShown = useApp((state) => selectReviewShown(state, sessionId));
   const terminalOpen = useApp((state) => selectTerminalShown(state, sessionId));
+  const remote = useApp((state) => state.sessions[sessionId]?.remote);
   // A session with checkpoints may have changes to show: the diff editor starts loading now, while
   // the list of changes is worked out, not once it has arrived.
   const mayHaveChanges = useApp((state) => (state.logs[sessionId]?.state.checkpoints.length ?? 0) > 0);
@@ -50,7 +52,7 @@ export function SessionWorkspace({ sessionId }: { sessionId: string }) {
         <SessionHeader sessionId={sessionId} />
         <Conversation sessionId={sessionId} />
         <SessionRequest sessionId={sessionId} />
-        <SessionTaskBox sessionId={sessionId} />
+        {remote ? <RemoteRunNotice sessionId={sessionId} remote={remote} /> : <SessionTaskBox sessionId={sessionId} />}
       </section>
       {reviewShown ? (
         <>

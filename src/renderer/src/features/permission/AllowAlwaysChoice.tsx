@@ -10,6 +10,8 @@ interface AllowAlwaysChoiceProps {
   hasProject: boolean;
   /** Off for an edited call: the rule was offered for the model's version, not the person's. */
   disabled?: boolean;
+  /** For a remote run: its runner. The rule then reaches this run, or this repository on that runner (kept at the desk). */
+  remoteRunner?: string;
   onRuleChange(rule: string): void;
   onScopeChange(scope: AlwaysScope): void;
 }
@@ -20,11 +22,28 @@ const scopes: { value: AlwaysScope; label: string }[] = [
   { value: 'everywhere', label: 'everywhere' },
 ];
 
+/** What reaches far enough for a run on another machine: never "everywhere", and its repository only on its own runner. */
+function remoteScopes(runner: string): { value: AlwaysScope; label: string }[] {
+  return [
+    { value: 'session', label: 'this run' },
+    { value: 'project', label: `this repository on ${runner}` },
+  ];
+}
+
 /**
  * The exact rule "Allow always" will create, editable, and how far it reaches. The rule box wraps
  * and grows with the rule, so all of a long command's rule is seen before it is allowed for good.
  */
-export function AllowAlwaysChoice({ rule, scope, hasProject, disabled = false, onRuleChange, onScopeChange }: AllowAlwaysChoiceProps) {
+export function AllowAlwaysChoice({
+  rule,
+  scope,
+  hasProject,
+  disabled = false,
+  remoteRunner,
+  onRuleChange,
+  onScopeChange,
+}: AllowAlwaysChoiceProps) {
+  const choices = remoteRunner === undefined ? scopes : remoteScopes(remoteRunner);
   const ruleId = useId();
   const box = useRef<HTMLTextAreaElement>(null);
   useLayoutEffect(() => fitToText(box.current), [rule]);
@@ -57,7 +76,7 @@ export function AllowAlwaysChoice({ rule, scope, hasProject, disabled = false, o
         onChange={(event) => onRuleChange(event.target.value.replace(/\r?\n/g, ' '))}
       />
       <div className="scope-choice" role="radiogroup" aria-label="Where the rule applies">
-        {scopes.map((option) => (
+        {choices.map((option) => (
           <label key={option.value} className={option.value === 'project' && !hasProject ? 'faint' : undefined}>
             <input
               type="radio"

@@ -43,7 +43,8 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
   const error = useApp((state) => state.answerErrors[entry.approvalId]);
   const answering = useApp((state) => state.answering[entry.approvalId] ?? false);
   const session = useApp((state) => state.sessions[entry.sessionId]);
-  const hasProject = useApp((state) => Boolean(state.sessions[entry.sessionId]?.projectId));
+  const remoteRunner = useApp((state) => state.sessions[entry.sessionId]?.remote?.runner);
+  const hasProject = useApp((state) => Boolean(state.sessions[entry.sessionId]?.projectId)) || remoteRunner !== undefined;
   const offered = approval.allowAlways && 'rule' in approval.allowAlways ? approval.allowAlways.rule : undefined;
   const refused = approval.allowAlways && 'refused' in approval.allowAlways ? approval.allowAlways.refused : undefined;
   // A host a running command connects to: Allow always adds it to the project's fence, exactly as offered.
@@ -310,6 +311,7 @@ export function ApprovalDialog({ current }: { current: SessionApproval }) {
               rule={rule}
               scope={scope}
               hasProject={hasProject}
+              {...(remoteRunner !== undefined ? { remoteRunner } : {})}
               disabled={changed}
               onRuleChange={setRule}
               onScopeChange={setScope}

@@ -16,6 +16,7 @@ export function InboxItem({ entry }: { entry: PendingApproval }) {
       (state.pickedApprovals[entry.sessionId] ?? state.inbox.find((other) => other.sessionId === entry.sessionId)?.approvalId) ===
         entry.approvalId,
   );
+  const runner = useApp((state) => state.sessions[entry.sessionId]?.remote?.runner ?? entry.runner);
   const openApproval = useApp((state) => state.openApproval);
   const now = useNow(30_000);
   // The same risk the request shows: a command's riskiest part, else the tool's.
@@ -42,6 +43,11 @@ export function InboxItem({ entry }: { entry: PendingApproval }) {
         </span>
         <span className="inbox-meta faint">
           {riskWords && <span className="inbox-risk">{riskWords}</span>}
+          {runner && (
+            <span className="inbox-runner" data-testid="inbox-runner">
+              {runner}
+            </span>
+          )}
           <span className="inbox-session">{sessionTitle}</span>
           <span>{formatAge(entry.askedAt, now)}</span>
         </span>

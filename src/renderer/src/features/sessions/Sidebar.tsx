@@ -6,12 +6,14 @@ import { Icon } from '../../ui/Icon';
 import { Inbox } from './Inbox';
 import { OpenFolderForm } from './OpenFolderForm';
 import { ProjectGroup } from './ProjectGroup';
+import { RemoteRuns } from './RemoteRuns';
 import { SessionList } from './SessionList';
 
 /** Projects, their sessions with their state, and the inbox of everything waiting for the person. */
 export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
   const projects = useApp((state) => state.projects);
-  const orphans = useApp(useShallow((state) => selectProjectSessions(state, null)));
+  // A remote run has no project here either; it is listed under its runner (RemoteRuns).
+  const orphans = useApp(useShallow((state) => selectProjectSessions(state, null).filter((session) => !session.remote)));
   const view = useApp((state) => state.view);
   const showSettings = useApp((state) => state.showSettings);
   const showHistory = useApp((state) => state.showHistory);
@@ -91,6 +93,7 @@ export function Sidebar({ ref }: { ref?: Ref<HTMLElement> }) {
             <SessionList sessions={orphans} />
           </section>
         )}
+        <RemoteRuns />
         {sessionsStatus === 'error' && <p className="sidebar-note error-text">Could not load the sessions.</p>}
       </div>
     </nav>

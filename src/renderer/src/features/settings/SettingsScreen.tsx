@@ -5,6 +5,7 @@ import { McpServersList } from './McpServersList';
 import { SandboxSettings } from './SandboxSettings';
 import { ProjectDefaults } from './ProjectDefaults';
 import { NotificationSettings } from './NotificationSettings';
+import { RemoteRunsSettings } from './RemoteRunsSettings';
 
 /** Model and permission defaults, and the rules "Allow always" remembered. Esc goes back. */
 export function SettingsScreen() {
@@ -45,6 +46,7 @@ export function SettingsScreen() {
         <McpServersList />
         <SandboxSettings />
         <NotificationSettings />
+        <RemoteRunsSettings />
       </div>
     </main>
   );
