@@ -45,6 +45,7 @@ import { SessionShadowRepos } from './checkpoints/sessionShadowRepos';
 import type { McpTimings } from './mcp/mcpConnection';
 import { McpHub } from './mcp/mcpHub';
 import { projectServerFence } from './mcp/projectServerFence';
+import type { SandboxFence } from '../shared/sandbox';
 import type { McpServerSpec } from './mcp/mcpServerSpec';
 import { sessionMcpServers } from './mcp/loadMcpServers';
 import { outsideContentWithFloor, policyRefusal, readManagedPolicy, type ManagedPolicy } from './settings/managedPolicy';
@@ -149,7 +150,9 @@ export function createCore(options: CoreOptions): Core {
   // A project's servers run code from where the agent writes: they start inside the project's fence (projectServerFence.ts).
   const mcp = new McpHub(
     options.mcpTimings,
-    projectServerFence((workspace) => projectSandbox(options.dataDir, store, undefined, workspace, readManagedPolicy())),
+    projectServerFence((workspace, denyWrite) =>
+      projectSandbox(options.dataDir, store, undefined, workspace, readManagedPolicy(), [], denyWrite),
+    ),
   );
   const shadowRepos = new SessionShadowRepos(store, options.dataDir);
   const checkpoints = new Checkpoints(store, shadowRepos);
@@ -400,6 +403,7 @@ function projectSandbox(
   workspace: string,
   policy?: ManagedPolicy,
   runHosts?: readonly string[],
+  denyWrite: readonly string[] = [],
 ): CommandSandbox {
   const settings = readSandboxSettings(dataDir);
   const projectId = sessionId ? store.sessions.get(sessionId)?.projectId : store.projects.byPath(workspace)?.id;
@@ -409,11 +413,15 @@ function projectSandbox(
     dataDir,
     projectPath,
     ...(sessionId ? { sessionId } : {}),
-    custom: projectFence(settings, projectPath),
+    custom: withDenyWrite(projectFence(settings, projectPath), denyWrite),
     unavailable: settings.unavailable,
     ...(runHosts && runHosts.length > 0 ? { runHosts } : {}),
     ...(policy?.requireSandbox ? { required: `the managed policy ${policy.file} requires it (requireSandbox)` } : {}),
   });
+}
+
+function withDenyWrite(fence: SandboxFence, denyWrite: readonly string[]): SandboxFence {
+  return denyWrite.length === 0 ? fence : { ...fence, denyWrite: [...fence.denyWrite, ...denyWrite] };
 }
 
 function canonicalWorkspace(path: string): string {

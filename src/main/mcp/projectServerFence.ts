@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import type { CommandSandbox, SandboxRunOutcome } from '../sandbox/commandSandbox';
+import { autorunPlaces } from '../workspace/autorunWatch';
 import { findTrustedProgram } from '../workspace/programSearchPath';
 import type { McpServerSpec } from './mcpServerSpec';
 
@@ -50,13 +51,20 @@ function shellPath(): string {
   return fs.existsSync('/bin/bash') ? '/bin/bash' : (findTrustedProgram('bash') ?? 'bash');
 }
 
-/** `sandboxFor` makes a sandbox with the fence of the project in `workspace` (one per server, disposed when it stops). */
-export function projectServerFence(sandboxFor: (workspace: string) => CommandSandbox): ProjectServerFence {
+/**
+ * `sandboxFor` makes a sandbox with the fence of the project in `workspace`, with `denyWrite` added
+ * (one per server, disposed when it stops). A server runs for as long as the session, not as one
+ * command that is looked at after it ends (tools/autorunChanges.ts), so the files the person's tools
+ * run by themselves (autorunWatch.ts) are simply not writable for it: read-only where they exist,
+ * and moved to Tether's data folder as soon as it makes one that did not (protectedPaths.ts).
+ */
+export function projectServerFence(sandboxFor: (workspace: string, denyWrite: string[]) => CommandSandbox): ProjectServerFence {
   return async (spec, server, sandboxOff) => {
     if (sandboxOff !== undefined) return { ...server, release: () => ({ hits: [], notes: [] }) };
     let sandbox: CommandSandbox;
     try {
-      sandbox = sandboxFor(spec.workspace ?? server.cwd);
+      const workspace = spec.workspace ?? server.cwd;
+      sandbox = sandboxFor(workspace, autorunPlaces(workspace));
     } catch (error) {
       throw new ServerFenceRefusal(`Not started: the project's sandbox could not be set up (${(error as Error).message}).`);
     }

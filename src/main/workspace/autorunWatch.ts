@@ -56,6 +56,14 @@ const LOCATIONS: readonly { name: string; entry: AutorunFile }[] = AUTORUN_FILES
 const PACKAGE_JSON = 'package.json';
 const NAMES: readonly string[] = [...new Set([...LOCATIONS.map((location) => location.name), PACKAGE_JSON])];
 
+/**
+ * The table's places at the workspace's root, absolute: what a project's MCP server, which runs for
+ * as long as the session and is never "after a command", may not write at all.
+ */
+export function autorunPlaces(workspace: string): string[] {
+  return NAMES.filter((name) => name !== PACKAGE_JSON).map((name) => path.join(workspace, name));
+}
+
 /** The contents seen last, per workspace and file: what makes the next look stats only. */
 const remembered = new Map<string, Map<string, Seen>>();
 
