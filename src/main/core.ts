@@ -28,6 +28,7 @@ import { SessionHooks, type HookRunPlan } from './hooks/sessionHooks';
 import { effectiveLimits } from './terminal/commandLimits';
 import { avoidInProgramSearchPath, withCommandSearchPath } from './workspace/programSearchPath';
 import { sessionHookConfig } from './hooks/sessionHookConfig';
+import { watchingAutorunFiles } from './hooks/autorunAfterHook';
 import { BUILTIN_TOOL_NAMES } from '../shared/toolCatalog';
 import { builtinTools } from './tools/builtinTools';
 import type { AnyTool } from './tools/defineTool';
@@ -272,7 +273,15 @@ export function createCore(options: CoreOptions): Core {
                   });
                   if (placed.where === 'outside') return placed;
                 }
-                return { where: 'fenced', ...(await sandbox.wrap(hook.command, cwd)) };
+                const wrapped = await sandbox.wrap(hook.command, cwd);
+                return {
+                  where: 'fenced',
+                  ...watchingAutorunFiles(wrapped, {
+                    workspace: state.workspace,
+                    quarantine: sandbox.fence.quarantine,
+                    command: hook.command,
+                  }),
+                };
               },
             }
           : {}),
