@@ -151,6 +151,16 @@ describe.skipIf(!sandboxed)('a command that writes a file the person’s tools r
     expect(read('.claude/settings.json')).toBeUndefined();
   });
 
+  it('hiding a task among thousands of files in .vscode does not help: the folder is quarantined whole', async () => {
+    fs.mkdirSync(at('.vscode'));
+    fs.writeFileSync(at('.vscode/settings.json'), '{}\n');
+    const run = inSandbox();
+    const result = await run('cd .vscode && for i in $(seq 2100); do : > "a$i"; done && echo \'{"tasks": ["x"]}\' > tasks.json');
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/- \.vscode \(created\): VS Code runs the tasks/);
+    expect(fs.existsSync(at('.vscode/tasks.json'))).toBe(false);
+  });
+
   it('an ordinary command, and one that only reads, are no fence hit', async () => {
     fs.mkdirSync(at('.husky'));
     fs.writeFileSync(at('.husky/pre-commit'), 'npm test\n');

@@ -45,8 +45,12 @@ export interface AutorunChange {
 
 /** A file this large is not kept in memory: when changed it is moved aside and not put back. */
 const KEEP_BYTES = 1024 * 1024;
-/** A watched folder holds a handful of files; a folder with more is looked at this far. */
-const MAX_FILES_PER_FOLDER = 256;
+/**
+ * A watched folder holds a handful of files. One with more than this is not looked into: it counts as
+ * one entry, so a command that fills `.vscode/` with names sorted before `tasks.json` to hide it has
+ * changed that entry, and the folder is quarantined whole.
+ */
+const MAX_FILES_PER_FOLDER = 2000;
 const MAX_DEPTH = 4;
 
 /** Each table pattern as the names it stands for at the workspace's root, with its entry. */
@@ -151,7 +155,11 @@ function visit(workspace: string, relative: string, depth: number, found: Map<st
     } catch {
       return;
     }
-    for (const name of names.slice(0, MAX_FILES_PER_FOLDER)) visit(workspace, `${relative}/${name}`, depth + 1, found, known);
+    if (names.length > MAX_FILES_PER_FOLDER) {
+      found.set(relative, { key: `more than ${MAX_FILES_PER_FOLDER} files`, mode: Number(stat.mode) & 0o7777 });
+      return;
+    }
+    for (const name of names) visit(workspace, `${relative}/${name}`, depth + 1, found, known);
     return;
   }
   const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.mode}`;
@@ -190,8 +198,8 @@ function quarantineOne(
       fs.renameSync(absolute, target);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      fs.cpSync(absolute, target, { verbatimSymlinks: true });
-      fs.rmSync(absolute, { force: true });
+      fs.cpSync(absolute, target, { recursive: true, verbatimSymlinks: true });
+      fs.rmSync(absolute, { recursive: true, force: true });
     }
     change.movedTo = target;
     fs.writeFileSync(
