@@ -212,7 +212,12 @@ export class McpConnection {
       if (this.spec.source === 'project' && this.fence) {
         this.releaseFence();
         try {
-          this.fenced = await this.fence(this.spec, { ...server, cwd: cwd ?? this.spec.workspace ?? process.cwd() }, this.sandboxOff);
+          // The entry's own env goes to the server inside the fence only, never to the shell and bwrap that start it.
+          this.fenced = await this.fence(
+            this.spec,
+            { ...server, env: getDefaultEnvironment(), ownEnv: config.env ?? {}, cwd: cwd ?? this.spec.workspace ?? process.cwd() },
+            this.sandboxOff,
+          );
         } catch (error) {
           if (!(error instanceof ServerFenceRefusal)) throw error;
           if (generation !== this.generation) return;
@@ -221,7 +226,7 @@ export class McpConnection {
           return;
         }
         if (generation !== this.generation) return this.releaseFence();
-        server = this.fenced;
+        server = { command: this.fenced.command, args: this.fenced.args, env: this.fenced.env };
       }
       const stdio = new StdioClientTransport({ ...server, ...(cwd ? { cwd } : {}), stderr: 'pipe' });
       stdio.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString('utf8')));

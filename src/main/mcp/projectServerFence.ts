@@ -26,6 +26,15 @@ export interface ServerProcess {
   env: Record<string, string>;
 }
 
+/** A project's server as its entry names it: `env` is Tether's short list, `ownEnv` the entry's own. */
+export interface ProjectServer extends ServerProcess {
+  /**
+   * Set for the server alone, inside the fence: given to the shell and bwrap that start it, an entry's
+   * `BASH_ENV` or `LD_PRELOAD` naming a workspace file would run that file outside the sandbox.
+   */
+  ownEnv: Record<string, string>;
+}
+
 export interface FencedServerProcess extends ServerProcess {
   /** The server stopped (or never came up): ends its sandboxed run and frees the sandbox. */
   release(output: string): SandboxRunOutcome;
@@ -37,7 +46,7 @@ export class ServerFenceRefusal extends Error {
 }
 
 /** How a host starts a project's server: inside the project's fence, or not at all. */
-export type ProjectServerFence = (spec: McpServerSpec, server: ServerProcess, sandboxOff?: string) => Promise<FencedServerProcess>;
+export type ProjectServerFence = (spec: McpServerSpec, server: ProjectServer, sandboxOff?: string) => Promise<FencedServerProcess>;
 
 /**
  * bash that never reads the person's startup files: the transport's pipes are socket pairs, and a
@@ -60,7 +69,10 @@ function shellPath(): string {
  */
 export function projectServerFence(sandboxFor: (workspace: string, denyWrite: string[]) => CommandSandbox): ProjectServerFence {
   return async (spec, server, sandboxOff) => {
-    if (sandboxOff !== undefined) return { ...server, release: () => ({ hits: [], notes: [] }) };
+    if (sandboxOff !== undefined) {
+      const { ownEnv, ...unfenced } = server;
+      return { ...unfenced, env: { ...server.env, ...ownEnv }, release: () => ({ hits: [], notes: [] }) };
+    }
     let sandbox: CommandSandbox;
     try {
       const workspace = spec.workspace ?? server.cwd;
@@ -77,7 +89,9 @@ export function projectServerFence(sandboxFor: (workspace: string, denyWrite: st
     }
     let run: Awaited<ReturnType<CommandSandbox['wrap']>>;
     try {
-      run = await sandbox.wrap(`exec ${quote([server.command, ...server.args])}`, server.cwd);
+      const ownEnv = Object.entries(server.ownEnv).map(([name, value]) => `${name}=${value}`);
+      const line = ownEnv.length > 0 ? ['env', '--', ...ownEnv, server.command, ...server.args] : [server.command, ...server.args];
+      run = await sandbox.wrap(`exec ${quote(line)}`, server.cwd);
     } catch (error) {
       sandbox.dispose();
       throw new ServerFenceRefusal(
