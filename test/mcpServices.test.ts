@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +8,7 @@ import { createServices } from '../src/main/app/services';
 import { McpHub } from '../src/main/mcp/mcpHub';
 import { memoryKeyStore } from '../src/main/app/sessions/keyStore';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
-import { alive, until } from './support/processes';
+import { alive, processesIn, until } from './support/processes';
 
 // The contract's MCP requests and event, as the settings screen uses them, with a real stdio server.
 
@@ -29,7 +29,8 @@ function setUp() {
   writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ mcpServers: { mine: flaky } }));
   const workspace = fixtureRepo('failing-test');
   mkdirSync(path.join(workspace, '.tether'), { recursive: true });
-  writeFileSync(path.join(workspace, '.tether', 'settings.json'), JSON.stringify({ mcpServers: { theirs: flaky } }));
+  // A project's server runs inside the sandbox, where this /tmp is not the one the test reads: no pid file.
+  writeFileSync(path.join(workspace, '.tether', 'settings.json'), JSON.stringify({ mcpServers: { theirs: { ...flaky, env: {} } } }));
   const services = createServices({ dataDir, host: 'serve', keyStore: memoryKeyStore('test-key') });
   opened.push(services);
   const changes: McpServerView[] = [];
@@ -57,7 +58,7 @@ describe('mcp:servers, mcp:restart and mcp:changed', () => {
   });
 
   it("refuses to start an untrusted folder's server; trusting starts it, untrusting stops it", async () => {
-    const { handlers, workspace, lastPid, changes } = setUp();
+    const { handlers, workspace, changes } = setUp();
     const project = await handlers['projects:open']({ path: workspace });
     await expect(handlers['mcp:restart']({ name: 'theirs', projectId: project.id })).rejects.toThrow(
       /belongs to a folder you have not trusted; trust the folder to start it/,
@@ -66,11 +67,12 @@ describe('mcp:servers, mcp:restart and mcp:changed', () => {
     await handlers['projects:trust']({ projectId: project.id, trusted: true });
     expect(changes.at(-1)).toMatchObject({ name: 'theirs', state: 'idle', projectId: project.id });
     expect(await handlers['mcp:restart']({ name: 'theirs', projectId: project.id })).toMatchObject({ state: 'ready', source: 'project' });
-    const pid = lastPid();
-    expect(alive(pid)).toBe(true);
+    // Found by its folder: inside the sandbox its own process id is its namespace's.
+    const running = () => processesIn(realpathSync(workspace), /flakyServer/);
+    expect(running()).toHaveLength(1);
 
     await handlers['projects:trust']({ projectId: project.id, trusted: false });
-    await until(() => !alive(pid));
+    await until(() => running().length === 0);
     expect((await handlers['mcp:servers']({ projectId: project.id })).find((server) => server.name === 'theirs')?.state).toBe('untrusted');
   });
 

@@ -28,6 +28,7 @@ import { initShellParser } from './permissions/shell/parser';
 import type { ConfiguredHook } from './hooks/hookSettings';
 import { SessionHooks, type HookRunPlan } from './hooks/sessionHooks';
 import { sessionHookConfig } from './hooks/sessionHookConfig';
+import { watchingAutorunFiles } from './hooks/autorunAfterHook';
 import { BUILTIN_TOOL_NAMES } from '../shared/toolCatalog';
 import { builtinTools } from './tools/builtinTools';
 import type { AnyTool } from './tools/defineTool';
@@ -44,6 +45,8 @@ import { mayChangeFiles } from './checkpoints/mayChangeFiles';
 import { SessionShadowRepos } from './checkpoints/sessionShadowRepos';
 import type { McpTimings } from './mcp/mcpConnection';
 import { McpHub } from './mcp/mcpHub';
+import { projectServerFence } from './mcp/projectServerFence';
+import type { SandboxFence } from '../shared/sandbox';
 import type { McpServerSpec } from './mcp/mcpServerSpec';
 import { sessionMcpServers } from './mcp/loadMcpServers';
 import { outsideContentWithFloor, policyRefusal, readManagedPolicy, type ManagedPolicy } from './settings/managedPolicy';
@@ -145,7 +148,13 @@ export function createCore(options: CoreOptions): Core {
   const store = openStore(options.dataDir, options.backgroundCheckpoints === false ? { backgroundCheckpoints: false } : {});
   // No program Tether starts itself is ever found inside a folder an agent works in (programSearchPath.ts).
   for (const project of store.projects.list()) avoidInProgramSearchPath(project.path);
-  const mcp = new McpHub(options.mcpTimings);
+  // A project's servers run code from where the agent writes: they start inside the project's fence (projectServerFence.ts).
+  const mcp = new McpHub(
+    options.mcpTimings,
+    projectServerFence((workspace, denyWrite) =>
+      projectSandbox(options.dataDir, store, undefined, workspace, readManagedPolicy(), [], denyWrite),
+    ),
+  );
   const shadowRepos = new SessionShadowRepos(store, options.dataDir);
   const checkpoints = new Checkpoints(store, shadowRepos);
   // A session's /tmp goes with the session: deleted ones (by another host, or before this version
@@ -215,7 +224,7 @@ export function createCore(options: CoreOptions): Core {
       const defaults = permissionDefaults(settings);
       const sandbox = run.sandboxOffBy
         ? turnedOffSandbox({ workspace: state.workspace, dataDir: options.dataDir }, run.sandboxOffBy)
-        : (run.sandbox ?? sessionSandbox(options.dataDir, store, sessionId, state.workspace, policy, run.allowHosts));
+        : (run.sandbox ?? projectSandbox(options.dataDir, store, sessionId, state.workspace, policy, run.allowHosts));
       const permissions = await createSessionPermissions({
         commandsFenced: () => sandbox.off === undefined && sandbox.availability.available,
         fencedPlaces: () => sandbox.commandPlaces,
@@ -264,7 +273,15 @@ export function createCore(options: CoreOptions): Core {
                   });
                   if (placed.where === 'outside') return placed;
                 }
-                return { where: 'fenced', ...(await sandbox.wrap(hook.command, cwd)) };
+                const wrapped = await sandbox.wrap(hook.command, cwd);
+                return {
+                  where: 'fenced',
+                  ...watchingAutorunFiles(wrapped, {
+                    workspace: state.workspace,
+                    quarantine: sandbox.fence.quarantine,
+                    command: hook.command,
+                  }),
+                };
               },
             }
           : {}),
@@ -277,7 +294,7 @@ export function createCore(options: CoreOptions): Core {
         settings,
         ...(run.mcpServers ? { extra: run.mcpServers } : {}),
       });
-      const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES);
+      const mcpTools = await mcp.sessionTools(mcpServers, BUILTIN_TOOL_NAMES, run.sandboxOffBy);
       // Before the first model request: the log then always reads message, checkpoint, request.
       await startCheckpoint;
       const terminal = createPtyTerminal({
@@ -388,27 +405,33 @@ async function modelRefusal(model: ModelConfig): Promise<LoopOutcome | undefined
   }
 }
 
-function sessionSandbox(
+/** The fence of the project in `workspace`: a session's (its commands, hooks and /tmp), or, with no session, a project MCP server's. */
+function projectSandbox(
   dataDir: string,
   store: Store,
-  sessionId: string,
+  sessionId: string | undefined,
   workspace: string,
   policy?: ManagedPolicy,
   runHosts?: readonly string[],
+  denyWrite: readonly string[] = [],
 ): CommandSandbox {
   const settings = readSandboxSettings(dataDir);
-  const projectId = store.sessions.get(sessionId)?.projectId;
+  const projectId = sessionId ? store.sessions.get(sessionId)?.projectId : store.projects.byPath(workspace)?.id;
   const projectPath = (projectId ? store.projects.get(projectId)?.path : undefined) ?? workspace;
   return createCommandSandbox({
     workspace,
     dataDir,
     projectPath,
-    sessionId,
-    custom: projectFence(settings, projectPath),
+    ...(sessionId ? { sessionId } : {}),
+    custom: withDenyWrite(projectFence(settings, projectPath), denyWrite),
     unavailable: settings.unavailable,
     ...(runHosts && runHosts.length > 0 ? { runHosts } : {}),
     ...(policy?.requireSandbox ? { required: `the managed policy ${policy.file} requires it (requireSandbox)` } : {}),
   });
+}
+
+function withDenyWrite(fence: SandboxFence, denyWrite: readonly string[]): SandboxFence {
+  return denyWrite.length === 0 ? fence : { ...fence, denyWrite: [...fence.denyWrite, ...denyWrite] };
 }
 
 function canonicalWorkspace(path: string): string {

@@ -26,3 +26,23 @@ export async function until(check: () => boolean, timeoutMs = 10_000): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * The processes (of any pid namespace, by their id here) whose working folder is `folder` or inside
+ * it, and whose command line matches `command`: how a test finds a sandboxed server, whose own
+ * process id is its namespace's.
+ */
+export function processesIn(folder: string, command: RegExp): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cwd = fs.readlinkSync(`/proc/${entry}/cwd`);
+      if (cwd !== folder && !cwd.startsWith(`${folder}/`)) continue;
+      if (command.test(fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8')) && alive(Number(entry))) found.push(Number(entry));
+    } catch {
+      // Gone, or another user's.
+    }
+  }
+  return found;
+}

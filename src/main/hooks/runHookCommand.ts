@@ -41,7 +41,8 @@ export function runHookCommand(run: HookCommandRun): Promise<HookCommandResult> 
   const started = performance.now();
   // The session may have been stopped while the hook's sandbox was being readied: an abort listener
   // added now would never be called, and the hook would run to its timeout.
-  if (run.signal?.aborted) return Promise.resolve({ exitCode: null, stdout: '', stderr: '', timedOut: false, stopped: true, durationMs: 0 });
+  if (run.signal?.aborted)
+    return Promise.resolve({ exitCode: null, stdout: '', stderr: '', timedOut: false, stopped: true, durationMs: 0 });
   return new Promise((resolve) => {
     const windows = process.platform === 'win32';
     // The event's JSON comes from a file, not a pipe: node's pipes are socket pairs, and a bash whose

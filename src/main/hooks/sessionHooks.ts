@@ -52,7 +52,13 @@ export interface SessionHooksOptions {
 
 /** Where one hook runs: in the fence (what to run, what to add to its environment, what to do after), or outside it. */
 export type HookRunPlan =
-  | { where: 'fenced'; command: string; env: Record<string, string>; finish(output: string, exitCode: number | null): unknown }
+  | {
+      where: 'fenced';
+      command: string;
+      env: Record<string, string>;
+      /** After the hook ended: which fences it hit, said with its result. */
+      finish(output: string, exitCode: number | null): { hits: ReadonlyArray<{ message: string }> };
+    }
   | { where: 'outside'; pathEnv?: string };
 
 /** What the hooks of one event came to. */
@@ -149,8 +155,10 @@ export class SessionHooks {
         timeoutMs: hook.timeoutSeconds * 1000,
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      fenced?.finish(result.stdout + result.stderr, result.exitCode);
-      const read = readHookAnswer(event, hook, result);
+      const fenceHits = fenced?.finish(result.stdout + result.stderr, result.exitCode).hits ?? [];
+      const hitFence =
+        fenceHits.length > 0 ? `The hook \`${hook.command}\` hit the fence: ${fenceHits.map((hit) => hit.message).join('; ')}.` : undefined;
+      const read = withProblem(readHookAnswer(event, hook, result), hitFence);
       const answer = read.kind === 'failed' && failsClosed(hook, event) && !result.stopped ? blocking(event, hook, read.problem) : read;
       const forModel = sessionNote(event, answer);
       const logged: EventOf<'hook.ran'> = {
@@ -175,6 +183,12 @@ export class SessionHooks {
     }
     return outcome;
   }
+}
+
+/** The answer, with what else went wrong said too. */
+function withProblem(answer: HookAnswer, problem: string | undefined): HookAnswer {
+  if (problem === undefined) return answer;
+  return { ...answer, problem: answer.problem === undefined ? problem : `${answer.problem}\n${problem}` };
 }
 
 /** A managed policy's guard that fails blocks the call: it did not answer, and a guard must not fail open. */

@@ -6,6 +6,7 @@ import type { CallToolResult, Progress, Tool as McpToolInfo } from '@modelcontex
 import { isMcpError, loadedMcpSdk, loadMcpSdk } from './mcpSdkLoader';
 import { isStdio } from './mcpServerConfig';
 import type { McpServerSpec } from './mcpServerSpec';
+import { ServerFenceRefusal, type FencedServerProcess, type ProjectServerFence } from './projectServerFence';
 import { StderrTail } from './stderrTail';
 import { mcpServerRefusal, readManagedPolicy } from '../settings/managedPolicy';
 
@@ -69,11 +70,17 @@ export class McpConnection {
   /** Bumped whenever the current client is dropped, so a late close of an old one changes nothing. */
   private generation = 0;
   private readonly waiters = new Set<() => void>();
+  /** A project server's sandboxed run while its process lives. */
+  private fenced: FencedServerProcess | undefined;
+  /** Set when the person turned the sandbox off for the run that starts it (`tether run --no-sandbox`). */
+  sandboxOff: string | undefined;
 
   constructor(
     readonly spec: McpServerSpec,
     private readonly timings: McpTimings,
     private readonly onChange: (connection: McpConnection) => void,
+    /** Starts a project's server inside the project's fence; without one, project servers start as the person's do. */
+    private readonly fence?: ProjectServerFence,
   ) {
     if (spec.problem) {
       this.state = 'failed';
@@ -199,15 +206,29 @@ export class McpConnection {
       const cwd = config.cwd ?? this.spec.defaultCwd;
       // A folder of the server's own (not a project's) is made when first needed.
       if (cwd && this.spec.source !== 'project' && cwd === this.spec.defaultCwd) fs.mkdirSync(cwd, { recursive: true });
-      const stdio = new StdioClientTransport({
-        command: config.command,
-        args: config.args ?? [],
-        // Only the SDK's short list of safe variables (PATH, HOME...) plus the entry's own: the app's
-        // API keys and tokens never reach a server that did not ask for them.
-        env: { ...getDefaultEnvironment(), ...config.env },
-        ...(cwd ? { cwd } : {}),
-        stderr: 'pipe',
-      });
+      // Only the SDK's short list of safe variables (PATH, HOME...) plus the entry's own: the app's
+      // API keys and tokens never reach a server that did not ask for them.
+      let server = { command: config.command, args: config.args ?? [], env: { ...getDefaultEnvironment(), ...config.env } };
+      if (this.spec.source === 'project' && this.fence) {
+        this.releaseFence();
+        try {
+          // The entry's own env goes to the server inside the fence only, never to the shell and bwrap that start it.
+          this.fenced = await this.fence(
+            this.spec,
+            { ...server, env: getDefaultEnvironment(), ownEnv: config.env ?? {}, cwd: cwd ?? this.spec.workspace ?? process.cwd() },
+            this.sandboxOff,
+          );
+        } catch (error) {
+          if (!(error instanceof ServerFenceRefusal)) throw error;
+          if (generation !== this.generation) return;
+          this.error = `The MCP server ${this.describe()} was not started. ${error.message}`;
+          this.setState('failed');
+          return;
+        }
+        if (generation !== this.generation) return this.releaseFence();
+        server = { command: this.fenced.command, args: this.fenced.args, env: this.fenced.env };
+      }
+      const stdio = new StdioClientTransport({ ...server, ...(cwd ? { cwd } : {}), stderr: 'pipe' });
       stdio.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString('utf8')));
       transport = stdio;
     } else {
@@ -250,6 +271,7 @@ export class McpConnection {
       this.transport = undefined;
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
+      this.releaseFence();
       const reason = startFailure(error);
       if (recovering) {
         this.crashed(`it crashed, and starting it again failed: ${reason}`);
@@ -274,6 +296,7 @@ export class McpConnection {
     this.client = undefined;
     this.transport = undefined;
     clearTimeout(this.stableTimer);
+    this.releaseFence();
     this.crashed('it exited unexpectedly');
   }
 
@@ -308,6 +331,16 @@ export class McpConnection {
     await client?.close().catch(() => {});
     await transport?.close().catch(() => {});
     await this.attempt?.catch(() => {});
+    this.releaseFence();
+  }
+
+  /** Ends a project server's sandboxed run; what it ran into at the fence joins its stderr, for Settings. */
+  private releaseFence(): void {
+    const fenced = this.fenced;
+    this.fenced = undefined;
+    if (!fenced) return;
+    const outcome = fenced.release(this.stderr.tail().join('\n'));
+    for (const hit of outcome.hits) this.stderr.push(`[fence] ${hit.message}\n`);
   }
 
   private settled(): Promise<void> {

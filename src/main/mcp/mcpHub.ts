@@ -5,6 +5,7 @@ import { DEFAULT_MCP_TIMINGS, McpConnection, type McpTimings } from './mcpConnec
 import { isStdio } from './mcpServerConfig';
 import type { McpServerSpec } from './mcpServerSpec';
 import { createMcpTool } from './mcpTool';
+import type { ProjectServerFence } from './projectServerFence';
 import { McpToolNames } from './mcpToolNames';
 
 /**
@@ -25,7 +26,11 @@ export class McpHub {
   private closed = false;
   private exitHook: (() => void) | undefined;
 
-  constructor(timings: Partial<McpTimings> = {}) {
+  /** `fence` starts a project's servers inside the project's sandbox (core.ts gives one; the tests' hubs may not). */
+  constructor(
+    timings: Partial<McpTimings> = {},
+    private readonly fence?: ProjectServerFence,
+  ) {
     this.timings = { ...DEFAULT_MCP_TIMINGS, ...timings };
   }
 
@@ -34,8 +39,10 @@ export class McpHub {
    * or has failed, and returns their tools named for the model. `taken` are the names already in the
    * list (the built-in tools). A server that failed adds no tools; its error is in `status`.
    */
-  async sessionTools(specs: McpServerSpec[], taken: readonly string[] = []): Promise<AnyTool[]> {
+  async sessionTools(specs: McpServerSpec[], taken: readonly string[] = [], sandboxOff?: string): Promise<AnyTool[]> {
     const runnable = specs.filter((spec) => !spec.untrusted && !spec.problem).map((spec) => this.connection(spec));
+    // Read when a server starts: the person turned the sandbox off for this run, so its project servers start unfenced too.
+    for (const connection of runnable) connection.sandboxOff = sandboxOff;
     await Promise.all(runnable.map((connection) => connection.ensureStarted()));
     const names = new McpToolNames(taken);
     const tools: AnyTool[] = [];
@@ -120,9 +127,14 @@ export class McpHub {
     if (known && isDeepStrictEqual(known.spec, spec)) return known;
     // The entry changed since it started (the person edited the settings): the old one goes.
     if (known) void known.stop();
-    const connection = new McpConnection(spec, this.timings, (changed) => {
-      for (const listener of this.listeners) listener(this.status(changed.spec), changed.spec);
-    });
+    const connection = new McpConnection(
+      spec,
+      this.timings,
+      (changed) => {
+        for (const listener of this.listeners) listener(this.status(changed.spec), changed.spec);
+      },
+      this.fence,
+    );
     this.connections.set(spec.id, connection);
     this.installExitHook();
     return connection;

@@ -81,6 +81,7 @@ export function macFit(fence: EffectiveFence, mapped: LibraryFence, notWritable:
 /** What the fence hit says a missing protected path is. */
 function protectionOf(entry: string, fence: EffectiveFence): string {
   if (entry === path.join(fence.workspace, '.tether')) return "Tether's project settings: its rules, hooks and MCP servers";
+  if (path.dirname(entry) === fence.workspace && path.basename(entry) !== '.git') return 'a file your own tools run by themselves';
   return "git's machinery, which your own git reads to decide what to run";
 }
 

@@ -7,6 +7,7 @@ import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
 import { TimeoutHold } from '../terminal/timeoutHold';
 import { defineTool, ToolError, type FollowUpAnswer, type FollowUpQuestion, type ToolContext, type ToolResult } from './defineTool';
+import { autorunChanges } from './autorunChanges';
 import { plantedRepositories } from './plantedRepositories';
 import description from './runCommand.txt?raw';
 
@@ -50,6 +51,7 @@ export const runCommand = defineTool({
     // Repositories a command leaves in the workspace must not run programs when the person's own git looks at them.
     const onlyReads = commandOnlyReads(command, { cwd: folder, workspaceRoot: ctx.workspace.root });
     const planted = plantedRepositories(ctx, { onlyReads });
+    const autorun = autorunChanges(ctx, { command, onlyReads });
     // Held while the command waits for a person's answer about a connection: its timeout stands still.
     const hold = new TimeoutHold();
     const terminalRun = (text: string, env?: Record<string, string>): Promise<CommandResult> =>
@@ -62,11 +64,14 @@ export const runCommand = defineTool({
         hold,
         ...(env ? { env } : {}),
       });
+    // Runs outside the sandbox: with the person's full access, as they allowed.
     const run = async (text: string): Promise<CommandResult> => {
       await planted.begin();
+      autorun.begin();
       try {
         return await terminalRun(text);
       } finally {
+        autorun.checkAllowed();
         await planted.check();
       }
     };
@@ -79,8 +84,8 @@ export const runCommand = defineTool({
           timeout_ms,
           shownFolder,
           sandbox,
-          [connections.note(), note, planted.note()].filter(Boolean).join('\n') || undefined,
-          fenced,
+          [connections.note(), note, autorun.note(), planted.note()].filter(Boolean).join('\n') || undefined,
+          fenced || autorun.hit(),
         ),
         connections,
       );
@@ -140,15 +145,18 @@ export const runCommand = defineTool({
     }
     let first: CommandResult;
     await planted.begin();
+    autorun.begin();
     try {
       first = await terminalRun(prepared.command, prepared.env);
     } catch (error) {
       // Freed even when the run throws, so its mount points never outlive it.
       prepared.finish('');
+      autorun.checkFenced(sandbox.fence.quarantine);
       await planted.check();
       throw error;
     }
     const outcome = prepared.finish(first.output, first.exitCode);
+    autorun.checkFenced(sandbox.fence.quarantine);
     // After finish: a protected path the command made is out of the workspace by then.
     await planted.check();
     // What a process an earlier command left behind ran into is said, not asked about: this command did not do it.

@@ -19,6 +19,8 @@ import { canonicalPath, isInside } from './filePaths';
  */
 
 let personPath: string | undefined;
+/** What Tether last set process.env.PATH to: a PATH that differs was set since by someone else (a test, an embedder), and is the person's. */
+let guardedPath: string | undefined;
 
 /** The person's PATH minus what a workspace could plant a program in. */
 export function trustedSearchPath(value: string | undefined, avoid: readonly string[]): string {
@@ -45,20 +47,22 @@ export function startFolderToAvoid(cwd: string, home: string = os.homedir()): st
 export function guardProgramSearchPath(cwd: string = process.cwd()): void {
   personPath ??= process.env.PATH ?? '';
   const start = startFolderToAvoid(cwd);
-  process.env.PATH = trustedSearchPath(process.env.PATH, start ? [start] : []);
+  process.env.PATH = guardedPath = trustedSearchPath(process.env.PATH, start ? [start] : []);
 }
 
 /** A session works in `workspace`: no program Tether starts is found inside it from now on. */
 export function avoidInProgramSearchPath(workspace: string): void {
   if (process.env.PATH === undefined) return;
-  personPath ??= process.env.PATH;
+  if (process.env.PATH !== guardedPath) personPath = process.env.PATH;
   const trusted = trustedSearchPath(process.env.PATH, [workspace]);
   if (trusted !== process.env.PATH) process.env.PATH = trusted;
+  guardedPath = process.env.PATH;
 }
 
 /** The environment with the PATH the agent's commands (and hooks) get: the person's, as it was before Tether guarded its own. */
 export function withCommandSearchPath(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return personPath === undefined ? env : { ...env, PATH: personPath };
+  if (personPath === undefined || (env === process.env && env.PATH !== guardedPath)) return env;
+  return { ...env, PATH: personPath };
 }
 
 /** Where `name` is on the PATH Tether starts its own programs from, as an absolute path; undefined when it is not there. */

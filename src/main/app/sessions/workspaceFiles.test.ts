@@ -1,4 +1,5 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../../../../test/support/tempDirs';
@@ -149,5 +150,36 @@ describe('ranking', () => {
       'a/breadme.txt',
     ]);
     expect(rankFiles(files, './readme.md', 1)).toEqual(['readme.md']);
+  });
+});
+
+describe('where there is no ripgrep', () => {
+  it("lists with git, and git never runs the repository's fsmonitor (a program the repository's config names)", async () => {
+    const dir = workspace();
+    const marker = path.join(tempDir('tether-marker-'), 'ran');
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const monitor = path.join(dir, 'monitor.sh');
+    writeFileSync(monitor, `#!/bin/sh\necho ran >> '${marker}'\n`, { mode: 0o755 });
+    execFileSync('git', ['config', 'core.fsmonitor', monitor], { cwd: dir });
+    execFileSync('git', ['add', '-A'], {
+      cwd: dir,
+      env: { ...process.env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: 'false' },
+    });
+    // Control: the person's own git, listing the same way, runs it.
+    execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: dir, stdio: 'ignore' });
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    // A PATH with git and no rg.
+    const bin = tempDir('tether-bin-');
+    symlinkSync(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), path.join(bin, 'git'));
+    const saved = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      const found = await new WorkspaceFiles().complete(dir, 'alpha', 10);
+      expect(found.files).toEqual(['src/deep/alpha.ts']);
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(existsSync(marker) ? readFileSync(marker, 'utf8') : 'never ran').toBe('never ran');
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FileMatches } from '../../../shared/contract';
 import { findExecutable } from '../../tools/search/findExecutable';
+import { GUARD_CONFIG } from '../../workspace/git';
 import { IgnoreRules } from '../../tools/search/IgnoreRules';
 
 /** A folder with more files than this is listed up to here (the matches say the list was cut). */
@@ -83,7 +84,9 @@ async function listFiles(workspace: string, max: number): Promise<Listing> {
   const git = findExecutable('git');
   if (git) {
     try {
-      return await listByProgram(git, ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], workspace, max);
+      // With the guard every git Tether runs gets: ls-files runs the repository's core.fsmonitor, which a
+      // repository the agent made (or a bare one it planted at the root) could name.
+      return await listByProgram(git, [...GUARD_CONFIG, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], workspace, max);
     } catch {
       // Not a git repository: walk it.
     }
