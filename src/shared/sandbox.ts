@@ -19,6 +19,8 @@ export const SandboxFence = z.object({
   allowedDomains: z.array(z.string().min(1)).default([]),
   /** The "package registries" preset: npm, PyPI, crates.io, Go, Maven, Gradle and RubyGems reached without a question. */
   packageRegistries: z.boolean().default(false),
+  /** Folders of the home folder lit for commands besides the toolchains' (`~/.config/mytool`); the rest of it is dark. */
+  litHome: z.array(z.string().min(1)).optional(),
 });
 export type SandboxFence = z.infer<typeof SandboxFence>;
 

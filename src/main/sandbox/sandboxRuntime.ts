@@ -7,9 +7,11 @@ import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist
 import { canonicalizeHost } from '@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js';
 import { isInside } from '../workspace/filePaths';
 import type { EffectiveFence } from './fence';
+import { darkHomeFor } from './darkHome';
 import { commonDirOf, gitFence } from './gitFence';
 import { watchAbsentPaths, type AbsentPathWatch, type MovedPath } from './protectedPaths';
 import { fitLinuxCommand, fitMacCommand } from './runtimeCommand';
+import { seatbeltDarkHome } from './seatbeltDarkHome';
 import { seatbeltRules } from './seatbeltRules';
 import { findSecretFiles } from './secretFiles';
 import { clearMountPath } from './sessionTemp';
@@ -401,19 +403,32 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       undefined,
       { commandId: profileId },
     );
+    const dark = fence.darkHome
+      ? darkHomeFor({
+          home: fence.darkHome.home,
+          env: process.env,
+          personLit: fence.darkHome.lit,
+          derivedFolder: path.join(fence.darkHome.derivedGit, profileId),
+          visible: [...writable, ...fence.allowRead, ...git.gitDirs.map(commonDirOf)],
+        })
+      : undefined;
     wrapped =
       platform === 'darwin'
         ? fitMacCommand(library, {
-            rules: seatbeltRules({ privateTmp: fence.privateTmp, notWritable: libraryWritable() }),
-            setenv: { TMPDIR: fence.privateTmp },
+            rules: [
+              seatbeltRules({ privateTmp: fence.privateTmp, notWritable: libraryWritable() }),
+              ...(dark ? [seatbeltDarkHome(dark)] : []),
+            ].join('\n'),
+            setenv: { TMPDIR: fence.privateTmp, ...(dark ? { GIT_CONFIG_GLOBAL: path.join(dark.derivedFolder, 'gitconfig') } : {}) },
             unsetenv: NOT_PROXIED,
           })
         : fitLinuxCommand(library, {
             privateTmp: fence.privateTmp,
             rootsUnderTmp: underTmp([...writable, ...fence.allowRead, ...git.gitDirs.map(commonDirOf)]),
             notWritable: libraryWritable(),
-            setenv: { TMPDIR: '/tmp' },
+            setenv: { TMPDIR: '/tmp', ...(fence.darkHome ? { HOME: fence.darkHome.home } : {}) },
             unsetenv: NOT_PROXIED,
+            ...(dark ? { darkHome: dark } : {}),
             ...(observer ? { socket: observer.socket } : {}),
           });
   } catch (error) {
@@ -454,6 +469,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       for (const watch of watches.values()) watch.close();
       watches.clear();
       observer?.stop();
+      if (fence.darkHome) fs.rmSync(path.join(fence.darkHome.derivedGit, profileId), { recursive: true, force: true });
       startedManager().cleanupAfterCommand();
     },
   };
