@@ -62,6 +62,8 @@ export const SandboxView = z.object({
     denyRead: z.array(z.string()),
     /** The project's toolchain caches, in Tether's data folder (npm, pip, cargo, go, …). */
     caches: z.string().optional(),
+    /** What of the home folder commands see (it is dark but for these): the toolchains' installations, and why each. */
+    litHome: z.array(z.object({ path: z.string(), why: z.string() })).optional(),
   }),
   /** The hosts the package registries preset lets through, by ecosystem. */
   registries: z.array(z.object({ ecosystem: z.string(), domains: z.array(z.string()) })).optional(),
