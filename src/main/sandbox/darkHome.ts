@@ -60,7 +60,9 @@ export function darkHomeFor(input: DarkHomeInput): DarkHome {
   const lit = [...litHomePlaces(home, input.env, [...input.personLit, ...named]), ...git.lit];
   const [people = '/home', root = '/root'] = HOMES[platform] ?? [];
   const others = [people, root].filter((folder) => !isInside(home, folder) || folder === people).filter(isDirectory);
-  const hidden = [...others.filter((folder) => folder !== home), ...(isDirectory(home) ? [home] : [])];
+  // A home that is the root folder (a service account's) cannot be covered: the fence would cover everything.
+  const coverable = home !== path.parse(home).root && isDirectory(home);
+  const hidden = [...others.filter((folder) => folder !== home), ...(coverable ? [home] : [])];
   return { hidden: [...new Set(hidden)], lit, visible: [...input.visible], derivedFolder: input.derivedFolder };
 }
 
