@@ -182,6 +182,35 @@ describe('the home folder is dark', () => {
     );
   });
 
+  it('a home of 3,000 entries, with unreadable folders, dangling links and a FIFO, is as dark and costs no more to fence', async () => {
+    const { home, ws, dataDir } = generatedHome();
+    const timeFirstCommand = async (run: (text: string) => Promise<string>) => {
+      const started = performance.now();
+      const output = await run('true');
+      return { ms: performance.now() - started, output };
+    };
+    const small = await timeFirstCommand(inside(ws, home, dataDir));
+    for (let i = 0; i < 3_000; i++) fs.writeFileSync(path.join(home, `.entry-${i}`), `SECRET-bulk-${i}\n`);
+    fs.mkdirSync(path.join(home, '.locked', 'inner'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.locked', 'inner', 'key'), 'SECRET-locked\n');
+    fs.chmodSync(path.join(home, '.locked'), 0o000);
+    fs.symlinkSync(path.join(home, 'nowhere'), path.join(home, '.dangling'));
+    fs.symlinkSync('/nonexistent/x', path.join(home, '.nvm'));
+    execFileSync('mkfifo', [path.join(home, '.fifo')]);
+    try {
+      const run = inside(ws, home, dataDir);
+      const large = await timeFirstCommand(run);
+      expect(large.output).toContain('exit code 0');
+      const output = await run(`ls -A ${home}; grep -r SECRET ${home} 2>&1 | head -3; ls ${home}/.locked 2>&1`);
+      expect(output).not.toContain('SECRET-');
+      expect(output).not.toMatch(/\.entry-|\.locked\n|\.fifo|\.dangling/);
+      // The first command of a session compiles the profile: no slower for 3,000 entries (the cover hides them whole; nothing is listed).
+      expect(large.ms).toBeLessThan(small.ms * 3 + 2_000);
+    } finally {
+      fs.chmodSync(path.join(home, '.locked'), 0o700);
+    }
+  }, 120_000);
+
   it('the workspace in the home folder is visible and writable, and a write elsewhere in home is a fence hit', async () => {
     const { home, ws, dataDir } = generatedHome();
     const run = inside(ws, home, dataDir);
