@@ -75,8 +75,20 @@ test('settings show the fence, with /tmp and the caches, and switch the package 
   await section.getByTestId('sandbox-unavailable').selectOption('refuse');
   await expect(section.getByTestId('sandbox-unavailable')).toHaveValue('refuse');
 
+  // The home folder is dark but for the toolchains; a secret store is refused when lit, with the reason.
+  await expect(section.getByTestId('sandbox-builtin-lit-home')).toContainText('Home folder: dark');
+  await section.getByTestId('sandbox-builtin-lit-home').locator('summary').click();
+  await expect(section.getByTestId('sandbox-builtin-lit-home')).toContainText('~/.nvm');
+  await section.getByTestId('sandbox-litHome').fill('~/.ssh');
+  await section.getByTestId('sandbox-save').click();
+  await expect(section).toContainText('~/.ssh, which holds credentials');
+  await section.getByTestId('sandbox-litHome').fill('~/.config/mytool');
+  await section.getByTestId('sandbox-save').click();
+  await expect(section.getByTestId('sandbox-save')).toBeDisabled();
+
   await page.reload();
   await page.getByTestId('settings-button').click();
+  await expect(page.getByTestId('sandbox-litHome')).toHaveValue('~/.config/mytool');
   await expect(page.getByTestId('sandbox-registries')).toBeChecked();
   await expect(page.getByTestId('sandbox-allowedDomains')).toHaveValue('api.github.com');
   await expect(page.getByTestId('sandbox-denyRead')).toHaveValue('~/.kube');

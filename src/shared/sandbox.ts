@@ -19,6 +19,8 @@ export const SandboxFence = z.object({
   allowedDomains: z.array(z.string().min(1)).default([]),
   /** The "package registries" preset: npm, PyPI, crates.io, Go, Maven, Gradle and RubyGems reached without a question. */
   packageRegistries: z.boolean().default(false),
+  /** Folders of the home folder lit for commands besides the toolchains' (`~/.config/mytool`); the rest of it is dark. */
+  litHome: z.array(z.string().min(1)).optional(),
 });
 export type SandboxFence = z.infer<typeof SandboxFence>;
 
@@ -70,6 +72,8 @@ export const SandboxView = z.object({
     denyRead: z.array(z.string()),
     /** The project's toolchain caches, in Tether's data folder (npm, pip, cargo, go, …). */
     caches: z.string().optional(),
+    /** What of the home folder commands see (it is dark but for these): the toolchains' installations, and why each. */
+    litHome: z.array(z.object({ path: z.string(), why: z.string() })).optional(),
   }),
   /** The hosts the package registries preset lets through, by ecosystem. */
   registries: z.array(z.object({ ecosystem: z.string(), domains: z.array(z.string()) })).optional(),

@@ -23,7 +23,8 @@ function setup() {
   fs.writeFileSync(path.join(project, 'go.mod'), 'module x');
   store = openStore(dataDir);
   const { id } = store.projects.ensure(project);
-  return { handlers: createSandboxHandlers({ dataDir, store }), projectId: id, dataDir, project };
+  const home = path.join(root, 'home');
+  return { handlers: createSandboxHandlers({ dataDir, store, home }), projectId: id, dataDir, project, home };
 }
 
 describe('the sandbox requests', () => {
@@ -74,6 +75,37 @@ describe('the sandbox requests', () => {
     expect(view.fence).toMatchObject({ allowedDomains: ['api.example.com'], packageRegistries: true });
     expect(readSandboxSettings(dataDir).projects[project]?.packageRegistries).toBe(true);
     expect(view.registries?.flatMap((registry) => registry.domains)).toEqual(expect.arrayContaining(['registry.npmjs.org', 'pypi.org']));
+  });
+
+  it('light a folder of the home folder for one project, in the data folder, and show what is lit already', async () => {
+    const { handlers, projectId, dataDir, project } = setup();
+    const fence = { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], packageRegistries: false };
+    const view = await handlers['sandbox:update']({ projectId, fence: { ...fence, litHome: [' ~/.config/mytool ', '~/.config/mytool'] } });
+    expect(view.fence.litHome).toEqual(['~/.config/mytool']);
+    expect(readSandboxSettings(dataDir).projects[project]?.litHome).toEqual(['~/.config/mytool']);
+    expect(view.builtIn.litHome?.map((entry) => entry.path)).toEqual(expect.arrayContaining(['~/.nvm', '~/.pyenv', '~/.cargo/bin']));
+  });
+
+  it('refuse to light a path outside the home folder, the whole home folder, or a known secret store, and keep what was there', async () => {
+    const { handlers, projectId, dataDir, project, home } = setup();
+    const fence = { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], packageRegistries: false };
+    await handlers['sandbox:update']({ projectId, fence: { ...fence, litHome: ['~/.config/mytool'] } });
+    const refused: Array<[string, RegExp]> = [
+      ['/etc/ssl', /is outside the home folder/],
+      ['~', /The whole home folder cannot be lit/],
+      [home, /The whole home folder cannot be lit/],
+      ['~/../other', /is outside the home folder/],
+      ['~/.ssh', /would light ~\/\.ssh, which holds credentials/],
+      ['~/.claude/.credentials.json', /~\/\.claude, which holds credentials/],
+      ['~/.config', /which holds credentials/],
+      ['~/.mozilla/firefox', /~\/\.mozilla, which holds credentials/],
+      ['~/.cargo', /~\/\.cargo\/credentials/],
+      ['relative/path', /not a path in the home folder/],
+    ];
+    for (const [entry, why] of refused) {
+      await expect(handlers['sandbox:update']({ projectId, fence: { ...fence, litHome: [entry] } }), entry).rejects.toThrow(why);
+    }
+    expect(readSandboxSettings(dataDir).projects[project]?.litHome).toEqual(['~/.config/mytool']);
   });
 
   it('refuse an unknown project', async () => {

@@ -31,6 +31,14 @@ export interface EffectiveFence {
   /** Re-allowed inside a denied region: the workspace, when it lies inside one (a worktree in the data folder). */
   allowRead: string[];
   allowedDomains: string[];
+  /** The person's home folder, dark inside the fence but for what is lit (darkHome.ts); always set by effectiveFence. */
+  darkHome?: {
+    home: string;
+    /** What the person lit in it for the project (Settings → Sandbox). */
+    lit: string[];
+    /** Tether's folder for the derived ~/.gitconfig (derivedGitConfig.ts), out of every command's reach. */
+    derivedGit: string;
+  };
 }
 
 export interface FenceInput {
@@ -97,6 +105,7 @@ export function effectiveFence(input: FenceInput): EffectiveFence {
       ...(custom?.packageRegistries ? PACKAGE_REGISTRY_DOMAINS : []),
       ...(input.runHosts ?? []),
     ]),
+    darkHome: { home, lit: [...(custom?.litHome ?? [])], derivedGit: path.join(input.dataDir, 'sandbox', 'git') },
   };
 }
 

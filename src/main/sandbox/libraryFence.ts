@@ -4,7 +4,9 @@ import { isInside } from '../workspace/filePaths';
 import type { EffectiveFence } from './fence';
 import { commonDirOf, gitFence } from './gitFence';
 import type { ProtectedPath } from './protectedPaths';
+import type { DarkHome } from './darkHome';
 import type { LinuxFit, MacFit } from './runtimeCommand';
+import { seatbeltDarkHome } from './seatbeltDarkHome';
 import { seatbeltRules } from './seatbeltRules';
 import { findSecretFiles } from './secretFiles';
 
@@ -22,6 +24,8 @@ export interface LibraryFence {
   watched: ProtectedPath[];
   /** The fence's folders under the real /tmp, bound again into the private one (Linux). */
   underTmp: string[];
+  /** The places commands must see as they are: what they write and read, and git's common folders (the dark home leaves them lit). */
+  roots: string[];
 }
 
 /** Variables that would send a connection around the proxy: inside, every connection goes through it and its question, loopback too. */
@@ -44,6 +48,7 @@ export function libraryFence(fence: EffectiveFence, platform: NodeJS.Platform): 
   const own = mac ? [fence.caches, fence.privateTmp] : [fence.caches];
   const allowWrite = [...compiled.allowWrite, ...own];
   const allowRead = [...fence.allowRead, ...own];
+  const roots = [...new Set([...allowWrite, ...allowRead, ...git.gitDirs.map(commonDirOf)])];
   return {
     compiled,
     filesystem: {
@@ -53,27 +58,36 @@ export function libraryFence(fence: EffectiveFence, platform: NodeJS.Platform): 
       denyWrite: bound,
     },
     watched,
-    underTmp: underTmp([...allowWrite, ...allowRead, ...git.gitDirs.map(commonDirOf)], platform),
+    underTmp: underTmp(roots, platform),
+    roots,
   };
 }
 
 /** What Tether does to the runtime's bubblewrap command (runtimeCommand.ts), for this fence. */
-export function linuxFit(fence: EffectiveFence, mapped: LibraryFence, notWritable: readonly string[], socket?: string): LinuxFit {
+export function linuxFit(
+  fence: EffectiveFence,
+  mapped: LibraryFence,
+  notWritable: readonly string[],
+  options: { socket?: string; dark?: DarkHome } = {},
+): LinuxFit {
+  const { socket, dark } = options;
   return {
     privateTmp: fence.privateTmp,
     rootsUnderTmp: mapped.underTmp,
     notWritable,
-    setenv: { TMPDIR: '/tmp' },
+    setenv: { TMPDIR: '/tmp', ...(fence.darkHome ? { HOME: fence.darkHome.home } : {}) },
     unsetenv: NOT_PROXIED,
+    ...(dark ? { darkHome: dark } : {}),
     ...(socket ? { socket } : {}),
   };
 }
 
 /** What Tether does to the runtime's sandbox-exec command: its rules appended, TMPDIR the session's folder. */
-export function macFit(fence: EffectiveFence, mapped: LibraryFence, notWritable: readonly string[]): MacFit {
+export function macFit(fence: EffectiveFence, mapped: LibraryFence, notWritable: readonly string[], dark?: DarkHome): MacFit {
   return {
-    rules: seatbeltRules({ rootsUnderTmp: mapped.underTmp, notWritable }),
-    setenv: { TMPDIR: fence.privateTmp },
+    rules: [seatbeltRules({ rootsUnderTmp: mapped.underTmp, notWritable }), ...(dark ? [seatbeltDarkHome(dark)] : [])].join('\n'),
+    // git finds the derived ~/.gitconfig by name: Seatbelt cannot put it where git looks.
+    setenv: { TMPDIR: fence.privateTmp, ...(dark ? { GIT_CONFIG_GLOBAL: path.join(dark.derivedFolder, 'gitconfig') } : {}) },
     unsetenv: NOT_PROXIED,
   };
 }

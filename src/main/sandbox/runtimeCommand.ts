@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
+import { withDarkHome, type DarkHome } from './darkHome';
 
 /**
  * The runtime's wrapped command, read back into words and fitted to Tether's fence. The library
@@ -45,6 +46,8 @@ export interface LinuxFit {
   unsetenv: readonly string[];
   /** A unix socket bound into the sandbox at its own path (the write observer's). */
   socket?: string;
+  /** The home folder made dark, with what is lit (darkHome.ts); mounted right after the private /tmp. */
+  darkHome?: DarkHome;
 }
 
 /** bubblewrap's options and how many values each takes (bwrap --help, 0.8); one not listed stops the fitting. */
@@ -162,11 +165,12 @@ export function fitLinuxCommand(wrapped: string, fit: LinuxFit): string {
   ];
   const rootAt = kept.findIndex(([name, source, dest]) => name === '--ro-bind' && source === '/' && dest === '/');
   kept.splice(rootAt + 1, 0, ...privateTmp);
+  const mounts = fit.darkHome ? withDarkHome(kept, rootAt + 1 + privateTmp.length, fit.darkHome) : kept;
   const env: Option[] = [
     ...fit.unsetenv.map((name): Option => ['--unsetenv', name]),
     ...Object.entries(fit.setenv).map(([name, value]): Option => ['--setenv', name, value]),
   ];
-  return quote([bwrap, ...env.flat(), ...kept.flat(), '--', ...command]);
+  return quote([bwrap, ...env.flat(), ...mounts.flat(), '--', ...command]);
 }
 
 export interface MacFit {

@@ -7,6 +7,7 @@ import { matchesDomainPatternWithPort } from '@anthropic-ai/sandbox-runtime/dist
 import { canonicalizeHost } from '@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js';
 import type { EffectiveFence } from './fence';
 import { findTrustedProgram } from '../workspace/programSearchPath';
+import { darkHomeFor } from './darkHome';
 import { commonDirOf, gitFence } from './gitFence';
 import { libraryFence, linuxFit, macFit, underTmp, type LibraryFence } from './libraryFence';
 import { watchAbsentPaths, type AbsentPathWatch, type MovedPath } from './protectedPaths';
@@ -394,10 +395,22 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       undefined,
       { commandId: profileId },
     );
+    const dark = fence.darkHome
+      ? darkHomeFor({
+          home: fence.darkHome.home,
+          env: process.env,
+          personLit: fence.darkHome.lit,
+          derivedFolder: path.join(fence.darkHome.derivedGit, profileId),
+          visible: mapped.roots,
+        })
+      : undefined;
     wrapped =
       platform === 'darwin'
-        ? fitMacCommand(library, macFit(fence, mapped, libraryWritable()))
-        : fitLinuxCommand(library, linuxFit(fence, mapped, libraryWritable(), observer?.socket));
+        ? fitMacCommand(library, macFit(fence, mapped, libraryWritable(), dark))
+        : fitLinuxCommand(
+            library,
+            linuxFit(fence, mapped, libraryWritable(), { ...(observer ? { socket: observer.socket } : {}), ...(dark ? { dark } : {}) }),
+          );
   } catch (error) {
     observer?.stop();
     throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
@@ -436,6 +449,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       for (const watch of watches.values()) watch.close();
       watches.clear();
       observer?.stop();
+      if (fence.darkHome) fs.rmSync(path.join(fence.darkHome.derivedGit, profileId), { recursive: true, force: true });
       startedManager().cleanupAfterCommand();
     },
   };

@@ -1,5 +1,6 @@
 import { wrapCommandWithSandboxMacOS } from '@anthropic-ai/sandbox-runtime/dist/sandbox/macos-sandbox-utils.js';
 import { getDefaultWritePaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
+import type { DarkHome } from './darkHome';
 import type { EffectiveFence } from './fence';
 import { libraryFence, macFit } from './libraryFence';
 import { fitMacCommand, seatbeltProfileOf } from './runtimeCommand';
@@ -9,6 +10,8 @@ export interface SeatbeltOptions {
   httpProxyPort: number;
   socksProxyPort: number;
   command?: string;
+  /** The dark home as darkHomeFor made it for macOS; left out, the profile has no home rules (seatbeltDarkHome.test.ts checks those). */
+  dark?: DarkHome;
 }
 
 /**
@@ -30,7 +33,7 @@ export function seatbeltCommand(fence: EffectiveFence, options: SeatbeltOptions)
     writeConfig: { allowOnly: [...getDefaultWritePaths(), ...filesystem.allowWrite], denyWithinAllow: filesystem.denyWrite },
   });
   const notWritable = getDefaultWritePaths().filter((entry) => !entry.startsWith('/dev/'));
-  return fitMacCommand(library, macFit(fence, mapped, notWritable));
+  return fitMacCommand(library, macFit(fence, mapped, notWritable, options.dark));
 }
 
 /** The Seatbelt profile a fence becomes on macOS: what sandbox-exec is given (seatbeltCommand). */

@@ -54,6 +54,6 @@ function foldersBetween(root: string, tmp: readonly string[]): string[] {
 }
 
 /** A string literal in SBPL: double quotes, with backslashes and quotes escaped. */
-function sbplString(text: string): string {
+export function sbplString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }

@@ -11,6 +11,7 @@ const FIELDS: ReadonlyArray<{ key: FenceKey; label: string; hint: string }> = [
   { key: 'allowWrite', label: 'Also writable', hint: 'folders outside the project, e.g. ~/shared/build-output' },
   { key: 'denyWrite', label: 'Also protected from writes', hint: 'paths in the project, e.g. deploy/' },
   { key: 'denyRead', label: 'Also unreadable', hint: 'more secrets, e.g. ~/.kube' },
+  { key: 'litHome', label: 'Also lit in the home folder', hint: 'folders a tool needs to read, e.g. ~/.config/mytool' },
 ];
 
 /**
@@ -100,6 +101,7 @@ function FenceForm({ view, saving, onSave }: { view: SandboxView; saving: boolea
     allowWrite: view.fence.allowWrite.join('\n'),
     denyWrite: view.fence.denyWrite.join('\n'),
     denyRead: view.fence.denyRead.join('\n'),
+    litHome: (view.fence.litHome ?? []).join('\n'),
   }));
   const [registries, setRegistries] = useState(view.fence.packageRegistries);
   const fence: SandboxFence = {
@@ -108,9 +110,11 @@ function FenceForm({ view, saving, onSave }: { view: SandboxView; saving: boolea
     denyWrite: lines(drafts.denyWrite),
     denyRead: lines(drafts.denyRead),
     packageRegistries: registries,
+    litHome: lines(drafts.litHome),
   };
   const dirty =
-    registries !== view.fence.packageRegistries || FIELDS.some(({ key }) => lines(drafts[key]).join('\n') !== view.fence[key].join('\n'));
+    registries !== view.fence.packageRegistries ||
+    FIELDS.some(({ key }) => lines(drafts[key]).join('\n') !== (view.fence[key] ?? []).join('\n'));
 
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -138,6 +142,20 @@ function FenceForm({ view, saving, onSave }: { view: SandboxView; saving: boolea
         </div>
         <FenceList label="Never writable" items={view.builtIn.denyWrite} testId="sandbox-builtin-deny-write" />
         <FenceList label="Never readable" items={view.builtIn.denyRead} testId="sandbox-builtin-deny-read" />
+        {view.builtIn.litHome && (
+          <details className="fence-list" data-testid="sandbox-builtin-lit-home">
+            <summary className="fence-label">
+              Home folder: dark, but for the toolchains ({view.builtIn.litHome.length} places, read-only)
+            </summary>
+            <ul>
+              {view.builtIn.litHome.map((entry) => (
+                <li key={entry.path}>
+                  <span className="mono">{entry.path}</span> <span className="faint">— {entry.why}</span>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
         <p className="faint">Network: none, unless a domain is allowed below.</p>
       </div>
       <h3>This project adds</h3>
