@@ -369,7 +369,7 @@ export async function runDailyWork(options: DailyWorkOptions): Promise<DailyWork
       const outcome = prepared.finish(inside.output, inside.exitCode);
       const insideMs = performance.now() - insideStart;
       const a = normalize(outside.output, places);
-      const b = normalize(inside.output, places);
+      const b = normalize(outcome.output ?? inside.output, places);
       const result: CommandOutcome = {
         command,
         outside: { exitCode: outside.exitCode, output: a, ms: outsideMs },

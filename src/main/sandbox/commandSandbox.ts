@@ -1,3 +1,4 @@
+import { withoutRuntimeNotices } from './runtimeNotices';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { isIP } from 'node:net';
@@ -90,6 +91,8 @@ export interface SandboxedRun {
 }
 
 export interface SandboxRunOutcome {
+  /** What the command printed, less what only the sandbox made it print (runtimeNotices.ts): the output as it would be outside. Absent: as printed. */
+  output?: string;
   hits: FenceHit[];
   /** What else the person and the model should know: refused writes the command got over, trouble with a cache folder. */
   notes: string[];
@@ -189,7 +192,7 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
         },
         finish(output, exitCode) {
           questions?.withdraw();
-          if (finished) return { hits: [], notes: [] };
+          if (finished) return { output: withoutRuntimeNotices(output), hits: [], notes: [] };
           finished = true;
           const end = ready.end(runId, since);
           const denials = end.denials.filter((denial) => !questions?.refused(denial.host, denial.port));
@@ -206,7 +209,7 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
               `The sandbox refused writes the command went on without: ${refused.join(', ')} (outside the places commands may write).`,
             );
           }
-          return { hits, notes };
+          return { output: withoutRuntimeNotices(output), hits, notes };
         },
       };
     },

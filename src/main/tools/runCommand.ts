@@ -165,6 +165,8 @@ export const runCommand = defineTool({
     const earlier =
       [leftBehind.length > 0 ? `Refused: ${describeFenceHits(leftBehind)}.` : undefined, ...outcome.notes].filter(Boolean).join('\n') ||
       undefined;
+    // The model reads what the command would have printed outside (no notice only the sandbox causes).
+    first = { ...first, output: outcome.output ?? first.output };
     if (hits.length === 0 || first.aborted || first.timedOut) return report(first, 'sandboxed', earlier);
 
     const fence = describeFenceHits(hits);
