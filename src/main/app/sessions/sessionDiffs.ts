@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import type { DiffScope, FileChange, FileDiff, RevertDone } from '../../../shared/contract';
+import type { AcceptDone, DiffScope, FileChange, FileDiff, RevertDone } from '../../../shared/contract';
 import type { EventOf } from '../../../shared/events';
 import { fileHunks } from '../../review/fileHunks';
 import { ownChanges, type OwnEntry, type OwnFileChange } from '../../review/ownChanges';
@@ -14,9 +14,12 @@ import type { ShadowRepo } from '../../workspace/shadowRepo';
 import { RequestError } from '../../../shared/requestError';
 import type { SessionShadowRepos } from '../../checkpoints/sessionShadowRepos';
 
+type ReviewEvent =
+  EventOf<'changes.reverted'> | EventOf<'changes.revert_undone'> | EventOf<'changes.accepted'> | EventOf<'changes.accept_undone'>;
+
 export interface SessionDiffsOptions {
-  /** Appends an event to the session's log and tells the UI (a revert, an accept). */
-  record(sessionId: string, event: EventOf<'changes.reverted'> | EventOf<'changes.revert_undone'> | EventOf<'changes.accepted'>): void;
+  /** Appends an event to the session's log and tells the UI (a revert, an accept); answers with its seq. */
+  record(sessionId: string, event: ReviewEvent): { seq: number };
 }
 
 /**
@@ -50,7 +53,7 @@ export class SessionDiffs {
   constructor(
     private readonly store: Store,
     private readonly shadowRepos: SessionShadowRepos,
-    private readonly options: SessionDiffsOptions = { record: () => {} },
+    private readonly options: SessionDiffsOptions = { record: () => ({ seq: 0 }) },
   ) {}
 
   /** Takes the session's base snapshot; must finish before the agent may change anything. */
@@ -136,14 +139,42 @@ export class SessionDiffs {
   }
 
   /**
-   * Accepts everything the session changed so far in `scope`: those changes leave the review list.
-   * It writes nothing, so nobody else's work is touched.
+   * Accepts everything the session changed so far in `scope`, or one file's changes (`path`): they
+   * leave the review list. It writes nothing, so nobody else's work is touched, and undoing it
+   * (`undoAccept`) only puts them back in the list.
    */
-  async accept(sessionId: string, scope: DiffScope = 'session'): Promise<void> {
-    await this.ready(sessionId);
+  async accept(sessionId: string, scope: DiffScope = 'session', filePath?: string): Promise<AcceptDone> {
+    const relative = filePath === undefined ? undefined : normalise(filePath);
+    if (relative !== undefined) {
+      const { changes } = await this.own(sessionId, scope, relative);
+      if (changes.length === 0)
+        throw new RequestError('not_found', `${nothingOwned(relative, scope)}: there is nothing to accept. Refresh the list of changes.`);
+    } else await this.ready(sessionId);
     const repo = await this.repoFor(sessionId);
-    const { commit } = await repo.snapshot(`session ${sessionId} accepted (${scope})`, { ref: `sessions/${sessionId}/accepted` });
-    this.options.record(sessionId, { type: 'changes.accepted', scope, commit });
+    const { commit } = await repo.snapshot(`session ${sessionId} accepted (${scope}${relative ? `, ${relative}` : ''})`, {
+      ref: `sessions/${sessionId}/accepted`,
+    });
+    const { seq } = this.options.record(sessionId, {
+      type: 'changes.accepted',
+      scope,
+      commit,
+      ...(relative !== undefined ? { paths: [relative] } : {}),
+    });
+    return { acceptSeq: seq, note: relative ?? (scope === 'turn' ? 'the last turn’s changes' : 'the session’s changes') };
+  }
+
+  /** Puts an accept's changes back in the review list: the accept at `acceptSeq` counts no more. */
+  undoAccept(sessionId: string, acceptSeq: number): { note: string } {
+    if (!this.store.sessions.get(sessionId)) throw new RequestError('not_found', `There is no session ${sessionId}.`);
+    const events = this.store.events.listOfTypes(sessionId, ['changes.accepted', 'changes.accept_undone']);
+    const accept = events.find((stored) => stored.seq === acceptSeq && stored.event.type === 'changes.accepted');
+    if (!accept || accept.event.type !== 'changes.accepted')
+      throw new RequestError('not_found', `This session has no accept at event ${acceptSeq}; refresh the list of changes.`);
+    if (events.some(({ event }) => event.type === 'changes.accept_undone' && event.acceptSeq === acceptSeq))
+      throw new RequestError('conflict', 'That accept was already undone.');
+    this.options.record(sessionId, { type: 'changes.accept_undone', acceptSeq });
+    const paths = accept.event.paths;
+    return { note: paths ? paths.join(', ') : accept.event.scope === 'turn' ? 'the last turn’s changes' : 'the session’s changes' };
   }
 
   /** The shadow repository that holds this session's snapshots (shared by the sessions of one workspace). */
@@ -196,8 +227,12 @@ function nothingOwned(relative: string, scope: DiffScope): string {
   return `${relative} has no change made by this session${scope === 'turn' ? ' in the last turn' : ''} that still stands`;
 }
 
+function statusOf(change: OwnFileChange): FileChange['status'] {
+  return change.origin === null ? 'added' : change.current === null ? 'deleted' : 'modified';
+}
+
 function fileChange(change: OwnFileChange): FileChange {
-  const status = change.origin === null ? 'added' : change.current === null ? 'deleted' : 'modified';
+  const status = statusOf(change);
   if (!change.text) return { path: change.path, status, additions: 0, deletions: 0, binary: isBinary(change) };
   let additions = 0;
   let deletions = 0;
@@ -214,6 +249,7 @@ function fileDiffOf(change: OwnFileChange): FileDiff {
     const split = fileHunks(change.text.origin, change.text.current);
     return {
       path: change.path,
+      status: statusOf(change),
       before: change.text.origin,
       after: change.text.current,
       language,
@@ -225,7 +261,7 @@ function fileDiffOf(change: OwnFileChange): FileDiff {
   // ignoreBOM keeps a byte-order mark in the text, so adding or removing one shows as a change.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const shown = (entry: OwnEntry | null) => (binary || !entry ? '' : decoder.decode(entry.bytes));
-  return { path: change.path, before: shown(change.origin), after: shown(change.current), language, binary };
+  return { path: change.path, status: statusOf(change), before: shown(change.origin), after: shown(change.current), language, binary };
 }
 
 function isBinary(change: OwnFileChange): boolean {
