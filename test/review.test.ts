@@ -214,6 +214,22 @@ describe('per-hunk review', () => {
     await expect(handlers['diff:undoAccept']({ sessionId, acceptSeq: 1 })).rejects.toThrow(/no accept at event 1/);
   });
 
+  it('answers a file from the list’s work only while the folder stands still: a change made in between shows', async () => {
+    const dir = workspace();
+    const { handlers, waitForCount } = await open([{ toolCalls: [edit('a.txt', 'line 2\n', 'LINE TWO\n')] }, { text: 'Done.' }]);
+    const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
+    await waitForCount('session.finished', 1);
+    expect(await handlers['diff:files']({ sessionId })).toMatchObject([{ path: 'a.txt', additions: 1, deletions: 1 }]);
+    const first = await handlers['diff:file']({ sessionId, path: 'a.txt' });
+    expect(first.after).toContain('LINE TWO');
+    writeFileSync(path.join(dir, 'a.txt'), first.after.replace('line 19\n', 'line nineteen, by hand\n'));
+    const again = await handlers['diff:file']({ sessionId, path: 'a.txt' });
+    expect(again.after).toContain('line nineteen, by hand');
+    // The person's line is theirs: it is in both sides, and the session's hunk alone is listed.
+    expect(again.before).toContain('line nineteen, by hand');
+    expect(again.hunks?.map((hunk) => hunk.newStart)).toEqual([2]);
+  });
+
   it('says a new file is added and a deleted one deleted, so neither is drawn against an empty other side', async () => {
     const dir = workspace();
     const opened = await open([

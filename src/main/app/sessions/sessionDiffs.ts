@@ -1,7 +1,6 @@
-import { diffLines } from 'diff';
 import type { AcceptDone, DiffScope, FileChange, FileDiff, RevertDone } from '../../../shared/contract';
 import type { EventOf } from '../../../shared/events';
-import { fileHunks } from '../../review/fileHunks';
+import { fileHunks, type FileHunks } from '../../review/fileHunks';
 import { ownChanges, type OwnEntry, type OwnFileChange } from '../../review/ownChanges';
 import { OWN_STEP_EVENTS, ownSteps } from '../../review/ownSteps';
 import { normalise, revertTo, type RevertTarget } from '../../review/revertFile';
@@ -49,6 +48,13 @@ export class SessionDiffs {
   private readonly undos = new RevertUndos();
   /** What was read from each shadow repository's snapshots, kept: they never change. */
   private readonly histories = new WeakMap<ShadowRepo, SnapshotHistory>();
+  /**
+   * The latest answers of `own` for every file, by what decides them (the repository, the snapshot
+   * of now, the steps): the panel asks for the list and then at once for a file of it, and the
+   * folder has usually not changed in between, so the second answer costs a snapshot, not the work
+   * of following every file again. Exact: snapshots never change.
+   */
+  private readonly recent = new Map<string, OwnFileChange[]>();
 
   constructor(
     private readonly store: Store,
@@ -201,7 +207,16 @@ export class SessionDiffs {
     const steps = ownSteps(this.store.events.listOfTypes(sessionId, OWN_STEP_EVENTS), scope, await repo.resolveRef(baseRef(sessionId)));
     if (steps.length === 0) return { repo, now: null, changes: [] };
     const now = (await repo.snapshot('diff against the workspace')).commit;
-    return { repo, now, changes: await ownChanges(this.historyOf(repo), steps, now, only) };
+    const key = JSON.stringify([repo.gitDir, now, steps.map((step) => [step.before, step.after, [...(step.accepted ?? [])].sort()])]);
+    const known = this.recent.get(key);
+    if (known) return { repo, now, changes: only === undefined ? known : known.filter((change) => change.path === only) };
+    const changes = await ownChanges(this.historyOf(repo), steps, now, only);
+    if (only === undefined) {
+      this.recent.delete(key);
+      this.recent.set(key, changes);
+      for (const old of this.recent.keys()) if (this.recent.size > RECENT_ANSWERS) this.recent.delete(old);
+    }
+    return { repo, now, changes };
   }
 
   private historyOf(repo: ShadowRepo): SnapshotHistory {
@@ -223,6 +238,9 @@ export class SessionDiffs {
   }
 }
 
+/** How many answers of `own` are kept: a few sessions' lists, each with both scopes. */
+const RECENT_ANSWERS = 6;
+
 function nothingOwned(relative: string, scope: DiffScope): string {
   return `${relative} has no change made by this session${scope === 'turn' ? ' in the last turn' : ''} that still stands`;
 }
@@ -231,22 +249,44 @@ function statusOf(change: OwnFileChange): FileChange['status'] {
   return change.origin === null ? 'added' : change.current === null ? 'deleted' : 'modified';
 }
 
+/**
+ * A text change cut into hunks, worked out once per change: the list counts its lines from them, and
+ * the file's diff (asked for next, and answered from the same changes while the folder stands still)
+ * sends them.
+ */
+const hunksByChange = new WeakMap<OwnFileChange, FileHunks | null>();
+
+function hunksOf(change: OwnFileChange, text: { origin: string; current: string }): FileHunks | null {
+  if (!hunksByChange.has(change)) hunksByChange.set(change, fileHunks(text.origin, text.current));
+  return hunksByChange.get(change)!;
+}
+
 function fileChange(change: OwnFileChange): FileChange {
   const status = statusOf(change);
-  if (!change.text) return { path: change.path, status, additions: 0, deletions: 0, binary: isBinary(change) };
+  const { text } = change;
+  if (!text) return { path: change.path, status, additions: 0, deletions: 0, binary: isBinary(change) };
+  const hunks = hunksOf(change, text);
+  if (!hunks) {
+    // Too large and too different to diff in time: every line counts as changed.
+    return { path: change.path, status, additions: lineCount(text.current), deletions: lineCount(text.origin), binary: false };
+  }
   let additions = 0;
   let deletions = 0;
-  for (const part of diffLines(change.text.origin, change.text.current)) {
-    if (part.added) additions += part.count ?? 0;
-    else if (part.removed) deletions += part.count ?? 0;
+  for (const hunk of hunks.hunks) {
+    additions += hunk.newLines;
+    deletions += hunk.oldLines;
   }
   return { path: change.path, status, additions, deletions, binary: false };
+}
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
 function fileDiffOf(change: OwnFileChange): FileDiff {
   const language = languageForPath(change.path);
   if (change.text) {
-    const split = fileHunks(change.text.origin, change.text.current);
+    const split = hunksOf(change, change.text);
     return {
       path: change.path,
       status: statusOf(change),
