@@ -89,7 +89,10 @@ test('every main screen, at 1440×900 and 1024×700, light and dark', async ({ p
   await sessionStatus(page, 'done');
   await expect(page.getByTestId('diff-file')).toHaveCount(1, { timeout: 15_000 });
   await page.getByTestId('diff-file').first().click();
-  await expect(page.locator('.diff-viewer .monaco-diff-editor').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('.diff-viewer .monaco-editor').first()).toBeVisible({ timeout: 20_000 });
+  // Kept open by the person (folded, then opened): below 1200 px it would otherwise wait folded to its rail.
+  await page.getByTestId('review-toggle').click();
+  await page.getByTestId('review-open').click();
   await shoot(page, 'session-done', ['sidebar', 'conversation', 'review-column', 'terminal-panel', 'task-box']);
 
   await page.getByTestId('settings-button').click();
