@@ -116,7 +116,7 @@ export function armFrameProbe() {
 
 /**
  * Arms a probe for "open a file's diff": from the next click inside `clickSelector` to the first
- * frame where both sides of the editor show a line containing `mark`, and to the first frame where
+ * frame where both sides of the editor (the one side, inline) show a line containing `mark`, and to the first frame where
  * the line containing `changeMark` carries an insertion decoration (checked by position, so marks
  * left from the file shown before do not count).
  */
@@ -146,8 +146,10 @@ export function armDiffProbe({ clickSelector, mark, changeMark }) {
       return marked.height > 0 && marked.top < box.bottom - 1 && marked.bottom > box.top + 1;
     });
   };
+  // Inline (the panel's choice in a narrow column) draws the agent's side only, the removed lines among its own.
+  const inline = () => viewer()?.getAttribute('data-layout') === 'inline';
   const frame = (time) => {
-    if (probe.contentAt === undefined && sideShows('modified') && sideShows('original')) probe.contentAt = time;
+    if (probe.contentAt === undefined && sideShows('modified') && (inline() || sideShows('original'))) probe.contentAt = time;
     if (probe.contentAt !== undefined && probe.changesAt === undefined && changeMarked()) probe.changesAt = time;
     if (probe.contentAt !== undefined && probe.changesAt !== undefined) {
       setTimeout(() => {

@@ -28,11 +28,11 @@ import { nearestRank } from '../support/sampleStats';
 import {
   BIG_FILE,
   BIG_FILE_LINES,
-  BIG_FILE_MARK,
   bigFileAfter,
   bigFileAgain,
   bigFileBefore,
   FIRST_CHANGE_MARK,
+  NEAR_CHANGE_MARK,
   PRICE_FILE,
   PRICE_FIXED,
   SECOND_CHANGE_MARK,
@@ -180,7 +180,7 @@ describe.skipIf(skip !== null)('renderer', () => {
       const inPage: number[] = [];
       const beforeRequest: number[] = [];
       for (let run = 0; run < DIFF_RUNS; run++) {
-        await page.evaluate(armDiffProbe, { clickSelector: bigItem, mark: BIG_FILE_MARK, changeMark: FIRST_CHANGE_MARK });
+        await page.evaluate(armDiffProbe, { clickSelector: bigItem, mark: NEAR_CHANGE_MARK, changeMark: FIRST_CHANGE_MARK });
         await page.locator(`${bigItem} button`).click();
         await page.waitForFunction(probeDone, 'diff' as const, { timeout: 60_000 });
         const timing = await page.evaluate(diffResult);
@@ -196,7 +196,7 @@ describe.skipIf(skip !== null)('renderer', () => {
       }
 
       if (profileFolder) {
-        await page.evaluate(armDiffProbe, { clickSelector: bigItem, mark: BIG_FILE_MARK, changeMark: FIRST_CHANGE_MARK });
+        await page.evaluate(armDiffProbe, { clickSelector: bigItem, mark: NEAR_CHANGE_MARK, changeMark: FIRST_CHANGE_MARK });
         const profiling = await startProfiling(page);
         await page.locator(`${bigItem} button`).click();
         await page.waitForFunction(probeDone, 'diff' as const, { timeout: 60_000 });
@@ -218,7 +218,7 @@ describe.skipIf(skip !== null)('renderer', () => {
       for (let run = 0; run < DIFF_COLD_RUNS; run++) {
         await reload(page, app.url);
         await page.locator(secondItem).waitFor();
-        await page.evaluate(armDiffProbe, { clickSelector: secondItem, mark: BIG_FILE_MARK, changeMark: SECOND_CHANGE_MARK });
+        await page.evaluate(armDiffProbe, { clickSelector: secondItem, mark: NEAR_CHANGE_MARK, changeMark: SECOND_CHANGE_MARK });
         await page.locator(`${secondItem} .session-select`).click();
         await page.waitForFunction(probeDone, 'diff' as const, { timeout: 60_000 });
         cold.push(await page.evaluate(diffResult));
@@ -226,7 +226,7 @@ describe.skipIf(skip !== null)('renderer', () => {
       if (profileFolder) {
         await reload(page, app.url);
         await page.locator(secondItem).waitFor();
-        await page.evaluate(armDiffProbe, { clickSelector: secondItem, mark: BIG_FILE_MARK, changeMark: SECOND_CHANGE_MARK });
+        await page.evaluate(armDiffProbe, { clickSelector: secondItem, mark: NEAR_CHANGE_MARK, changeMark: SECOND_CHANGE_MARK });
         const profiling = await startProfiling(page);
         await page.locator(`${secondItem} .session-select`).click();
         await page.waitForFunction(probeDone, 'diff' as const, { timeout: 60_000 });
