@@ -176,6 +176,20 @@ describe('opening a file named in the conversation', () => {
     expect(api.callsTo('workspace:readFile')).toEqual([]);
   });
 
+  it('opens a file changed since the list was read in its diff, not read-only as unchanged', async () => {
+    let listed: FileChange[] = [];
+    const { api, store } = setup({ 'diff:files': () => listed });
+    await settle();
+    expect(store.getState().diffs.s1).toMatchObject({ status: 'ready', files: [] });
+    // The session's last step changed it; the list's refresh waits its moment.
+    listed = files;
+    store.getState().scheduleDiffRefresh('s1');
+    await store.getState().openWorkspaceFile('s1', { path: 'src/a.ts', line: 2 });
+    expect(store.getState().workspaceFile).toBeNull();
+    expect(store.getState().diffPath.s1).toBe('src/a.ts');
+    expect(api.callsTo('workspace:readFile')).toEqual([]);
+  });
+
   it('opens a file the session did not change read-only, as main reads it, and goes back to the changes', async () => {
     const { api, store } = setup();
     await settle();

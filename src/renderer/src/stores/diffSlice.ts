@@ -120,6 +120,8 @@ export interface DiffSlice {
 export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): DiffSlice {
   const { api } = deps;
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** A session's list of changed files being asked for now. */
+  const listing = new Map<string, Promise<unknown>>();
   let fileRequest = 0;
   let workspaceRequest = 0;
   // 'session' is the request's default: left out, so a request reads as it did before scopes existed.
@@ -326,7 +328,13 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       }));
       let files: FileChange[];
       try {
-        files = await api.request('diff:files', { sessionId, ...scopeOf(sessionId) });
+        const request = api.request('diff:files', { sessionId, ...scopeOf(sessionId) });
+        listing.set(sessionId, request);
+        try {
+          files = await request;
+        } finally {
+          if (listing.get(sessionId) === request) listing.delete(sessionId);
+        }
       } catch (error) {
         set((state) => ({
           diffs: {
@@ -378,9 +386,12 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     async openWorkspaceFile(sessionId, place) {
       // The person asked to see it: a review column folded (by them, or by default) opens.
       if (!selectReviewShown(get(), sessionId)) get().setLayout({ reviewCollapsed: false });
-      if (get().diffs[sessionId]?.status !== 'ready') await get().refreshDiff(sessionId);
-      const changed = get().diffs[sessionId]?.files.some((file) => file.path === place.path) ?? false;
-      if (!changed) {
+      const changed = () => get().diffs[sessionId]?.files.some((file) => file.path === place.path) ?? false;
+      // The list is read a moment after each step that changed files: one clicked meanwhile would
+      // call a file changed just now unchanged. Then the list is read first (or its reading awaited).
+      if (get().diffs[sessionId]?.status !== 'ready' || (!changed() && timers.has(sessionId))) await get().refreshDiff(sessionId);
+      else if (!changed() && listing.has(sessionId)) await listing.get(sessionId)!.catch(() => undefined);
+      if (!changed()) {
         await readWorkspaceFile(sessionId, place, false);
         return;
       }
