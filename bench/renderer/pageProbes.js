@@ -131,10 +131,8 @@ export function armDiffProbe({ clickSelector, mark, changeMark }) {
   const viewer = () => document.querySelector('[data-testid="diff-viewer"]');
   // Monaco draws spaces as no-break spaces.
   const text = (element) => (element.textContent ?? '').replace(/\u00a0/g, ' ');
-  const sideShows = (side) => {
-    const lines = viewer()?.querySelector(`.${side} .view-lines`);
-    return Boolean(lines) && text(lines).includes(mark);
-  };
+  // Every run of lines the side draws: inline, the removed lines are drawn in zones of their own among the agent's.
+  const sideShows = (side) => [...(viewer()?.querySelectorAll(`.${side} .view-lines`) ?? [])].some((lines) => text(lines).includes(mark));
   const changeMarked = () => {
     const modified = viewer()?.querySelector('.modified');
     if (!modified) return false;
@@ -206,7 +204,8 @@ export function conversationSize() {
 
 /** Whether the diff editor's modified side shows `text`. */
 export function diffShows(text) {
-  return (document.querySelector('[data-testid="diff-viewer"] .modified .view-lines')?.textContent ?? '')
-    .replace(/\u00a0/g, ' ')
-    .includes(text);
+  // Inline, the removed lines are drawn in zones of their own (also `.view-lines`) among the agent's.
+  return [...document.querySelectorAll('[data-testid="diff-viewer"] .modified .view-lines')].some((lines) =>
+    (lines.textContent ?? '').replace(/\u00a0/g, ' ').includes(text),
+  );
 }
