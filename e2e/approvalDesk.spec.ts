@@ -126,9 +126,12 @@ test('at 1024×700 every pane is usable; panes resize, fold and keep their sizes
   await startTask(page, 'Write some notes');
   await (await permissionDialog(page)).getByTestId('permission-allow-once').click();
   await sessionStatus(page, 'done');
+  // At this width the review column waits, folded, for the person to open it.
+  await expect(page.getByTestId('review-rail')).toContainText('Changes: 1 file', { timeout: 15_000 });
+  await page.getByTestId('review-open').click();
   await expect(page.getByTestId('diff-file')).toHaveCount(1, { timeout: 15_000 });
   await page.getByTestId('diff-file').first().click();
-  await expect(page.locator('.diff-viewer .monaco-diff-editor').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('.diff-viewer .monaco-editor').first()).toBeVisible({ timeout: 20_000 });
 
   // Side by side, nothing overlapping, the conversation readable, the diff at least 250 px tall.
   const conversation = await box(page.getByTestId('conversation'));
@@ -204,7 +207,7 @@ test('at 1024×700 every pane is usable; panes resize, fold and keep their sizes
   await page.keyboard.press('Escape');
   await expect.poll(inTerminal).toBe(false);
   // The diff editor does not keep Tab either.
-  await page.locator('.diff-viewer .monaco-diff-editor textarea').last().focus();
+  await page.locator('.diff-viewer .monaco-editor textarea').last().focus();
   await page.keyboard.press('Tab');
   await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-diff-editor, .monaco-editor')))).toBe(false);
 

@@ -149,17 +149,17 @@ test('a code block is highlighted and copied; paths in a message and on a tool c
   );
   await screens2(page, '4-code-block', { dark: true });
 
-  // The diff panel starts on the one changed file; README.md has no changes to show.
+  // The diff panel starts on the one changed file; README.md, unchanged, opens read-only.
   const message = page.getByTestId('message-assistant').last();
   await message.locator('[data-testid="file-link"][data-path="README.md"]').click();
-  await expect(page.getByTestId('review-notice')).toContainText('README.md has no changes in this session.');
+  await expect(page.getByTestId('workspace-file-path')).toHaveText('README.md');
   await message.locator('[data-testid="file-link"][data-path="src/price.js"]').click();
-  await expect(page.getByTestId('review-notice')).toHaveCount(0);
+  await expect(page.getByTestId('workspace-file')).toHaveCount(0);
   await expect(page.getByTestId('diff-viewer')).toHaveAttribute('data-path', 'src/price.js');
   const cards = page.getByTestId('tool-card');
   await expect(cards.first().getByTestId('file-link')).toHaveText('src/price.js');
   await cards.nth(1).getByTestId('file-link').click();
-  await expect(page.getByTestId('review-notice')).toContainText('README.md has no changes');
+  await expect(page.getByTestId('workspace-file-path')).toHaveText('README.md');
   // Clicking the path does not fold or open the card.
   await expect(cards.nth(1).getByTestId('tool-card-toggle')).toHaveAttribute('aria-expanded', 'false');
   await screens2(page, '5-file-links');

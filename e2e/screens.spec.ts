@@ -87,9 +87,16 @@ test('every main screen, at 1440×900 and 1024×700, light and dark', async ({ p
   await shoot(page, 'request-write', ['sidebar', 'permission-dialog', 'task-box']);
   await page.getByTestId('permission-allow-once').click();
   await sessionStatus(page, 'done');
+  // Opened by the person (from its rail, folded first if it opened by itself), so it stays open at
+  // every size: below 1200 px of window it would otherwise wait folded to its rail.
+  const column = page.getByTestId('review-column');
+  const rail = page.getByTestId('review-open');
+  await expect(column.or(rail)).toBeVisible({ timeout: 15_000 });
+  if (await column.isVisible()) await page.getByTestId('review-toggle').click();
+  await rail.click();
   await expect(page.getByTestId('diff-file')).toHaveCount(1, { timeout: 15_000 });
   await page.getByTestId('diff-file').first().click();
-  await expect(page.locator('.diff-viewer .monaco-diff-editor').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('.diff-viewer .monaco-editor').first()).toBeVisible({ timeout: 20_000 });
   await shoot(page, 'session-done', ['sidebar', 'conversation', 'review-column', 'terminal-panel', 'task-box']);
 
   await page.getByTestId('settings-button').click();

@@ -155,10 +155,15 @@ test('the diff of a 2,000-line file renders', async ({ page }, testInfo) => {
   await file.click();
   const viewer = page.getByTestId('diff-viewer');
   await expect(viewer).toHaveAttribute('data-path', 'big.txt');
-  // Monaco draws only the lines in view; both sides of the 2,000-line file are on screen, and the
-  // change is marked in the overview ruler.
-  await expect(viewer.locator('.modified .view-lines')).toContainText('line 1');
-  await expect(viewer.locator('.original .view-lines')).toContainText('line 1');
+  // Monaco draws only the lines in view: the 2,000-line file opens at its change (line 1,000), the
+  // removed line shown inline above the added one, the unchanged lines around folded away.
+  await expect(viewer).toHaveAttribute('data-layout', 'inline');
+  await expect(viewer).toHaveAttribute('data-changes', '1', { timeout: 30_000 });
+  await expect(viewer.locator('.editor.modified')).toContainText('line one thousand');
+  await expect(viewer.locator('.editor.modified')).toContainText('line 1000');
+  const drawn = await viewer.locator('.editor.modified .view-line').allInnerTexts();
+  expect(drawn.map((line) => line.replace(/\u00a0/g, ' '))).not.toContain('line 1');
+  await expect(viewer.locator('.diff-hidden-lines').first()).toBeAttached();
   await keepScreenshot(page, testInfo, '7-diff-2000-lines');
 });
 

@@ -171,6 +171,86 @@ describe('per-hunk review', () => {
     expect((await handlers['diff:files']({ sessionId, scope: 'session' })).map((file) => file.path)).toEqual(['a.txt']);
   });
 
+  it('accepts one file, leaving the others listed, and an accept (of one file or all) can be undone', async () => {
+    const dir = workspace();
+    const { handlers, waitForCount, server } = await open([
+      { toolCalls: [edit('a.txt', 'line 2\n', 'LINE TWO\n'), edit('b.txt', 'beta', 'BETA')] },
+      { text: 'Done.' },
+    ]);
+    const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
+    await waitForCount('session.finished', 1);
+    const listed = async (scope?: 'turn') =>
+      (await handlers['diff:files']({ sessionId, ...(scope ? { scope } : {}) })).map((file) => file.path);
+    const aEdited = readFileSync(path.join(dir, 'a.txt'), 'utf8');
+
+    const one = await handlers['diff:accept']({ sessionId, path: 'a.txt' });
+    expect(one.note).toBe('a.txt');
+    expect(await listed()).toEqual(['b.txt']);
+    expect(await listed('turn')).toEqual(['b.txt']);
+    // Accepting writes nothing.
+    expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe(aEdited);
+    await expect(handlers['diff:accept']({ sessionId, path: 'a.txt' })).rejects.toThrow(
+      /a\.txt has no change made by this session.*nothing to accept/,
+    );
+
+    // A later change to the accepted file shows against the accepted text, not the session's start.
+    server.push({ toolCalls: [edit('a.txt', 'line 9\n', 'LINE NINE\n')] }, { text: 'Done.' });
+    await handlers['session:send']({ sessionId, text: 'more' });
+    await waitForCount('session.finished', 2);
+    expect(await listed()).toEqual(['a.txt', 'b.txt']);
+    const aDiff = await handlers['diff:file']({ sessionId, path: 'a.txt' });
+    expect(aDiff.before).toBe(aEdited);
+
+    const all = await handlers['diff:accept']({ sessionId });
+    expect(all.note).toBe('the session’s changes');
+    expect(await listed()).toEqual([]);
+    expect(await handlers['diff:undoAccept']({ sessionId, acceptSeq: all.acceptSeq })).toEqual({ note: 'the session’s changes' });
+    expect(await listed()).toEqual(['a.txt', 'b.txt']);
+    await expect(handlers['diff:undoAccept']({ sessionId, acceptSeq: all.acceptSeq })).rejects.toThrow(/already undone/);
+
+    // Undoing the one-file accept puts the first change to a.txt back in the list too.
+    await handlers['diff:undoAccept']({ sessionId, acceptSeq: one.acceptSeq });
+    expect((await handlers['diff:file']({ sessionId, path: 'a.txt' })).before).toBe(aBefore);
+    await expect(handlers['diff:undoAccept']({ sessionId, acceptSeq: 1 })).rejects.toThrow(/no accept at event 1/);
+  });
+
+  it('answers a file from the list’s work only while the folder stands still: a change made in between shows', async () => {
+    const dir = workspace();
+    const { handlers, waitForCount } = await open([{ toolCalls: [edit('a.txt', 'line 2\n', 'LINE TWO\n')] }, { text: 'Done.' }]);
+    const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
+    await waitForCount('session.finished', 1);
+    expect(await handlers['diff:files']({ sessionId })).toMatchObject([{ path: 'a.txt', additions: 1, deletions: 1 }]);
+    const first = await handlers['diff:file']({ sessionId, path: 'a.txt' });
+    expect(first.after).toContain('LINE TWO');
+    writeFileSync(path.join(dir, 'a.txt'), first.after.replace('line 19\n', 'line nineteen, by hand\n'));
+    const again = await handlers['diff:file']({ sessionId, path: 'a.txt' });
+    expect(again.after).toContain('line nineteen, by hand');
+    // The person's line is theirs: it is in both sides, and the session's hunk alone is listed.
+    expect(again.before).toContain('line nineteen, by hand');
+    expect(again.hunks?.map((hunk) => hunk.newStart)).toEqual([2]);
+  });
+
+  it('says a new file is added and a deleted one deleted, so neither is drawn against an empty other side', async () => {
+    const dir = workspace();
+    const opened = await open([
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'd.txt', content: 'new\n' } },
+          { name: 'run_command', arguments: { command: 'rm b.txt' } },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const { handlers, waitForCount } = opened;
+    const { sessionId } = await handlers['session:start']({ workspace: dir, task: 'edit', mode: 'auto-edit' });
+    const { event } = await opened.waitForEvent('approval.asked');
+    if (event.type !== 'approval.asked') throw new Error('not a request');
+    await handlers['approval:answer']({ approvalId: event.approvalId, action: 'allow', scope: 'once' });
+    await waitForCount('session.finished', 1);
+    expect(await handlers['diff:file']({ sessionId, path: 'd.txt' })).toMatchObject({ status: 'added', before: '', after: 'new\n' });
+    expect(await handlers['diff:file']({ sessionId, path: 'b.txt' })).toMatchObject({ status: 'deleted', before: bBefore, after: '' });
+  });
+
   it('refuses a revert while the agent is working, and a hunk revert of a binary file', async () => {
     const dir = workspace();
     const { handlers, waitForCount } = await open([

@@ -116,7 +116,7 @@ export function armFrameProbe() {
 
 /**
  * Arms a probe for "open a file's diff": from the next click inside `clickSelector` to the first
- * frame where both sides of the editor show a line containing `mark`, and to the first frame where
+ * frame where both sides of the editor (the one side, inline) show a line containing `mark`, and to the first frame where
  * the line containing `changeMark` carries an insertion decoration (checked by position, so marks
  * left from the file shown before do not count).
  */
@@ -131,10 +131,8 @@ export function armDiffProbe({ clickSelector, mark, changeMark }) {
   const viewer = () => document.querySelector('[data-testid="diff-viewer"]');
   // Monaco draws spaces as no-break spaces.
   const text = (element) => (element.textContent ?? '').replace(/\u00a0/g, ' ');
-  const sideShows = (side) => {
-    const lines = viewer()?.querySelector(`.${side} .view-lines`);
-    return Boolean(lines) && text(lines).includes(mark);
-  };
+  // Every run of lines the side draws: inline, the removed lines are drawn in zones of their own among the agent's.
+  const sideShows = (side) => [...(viewer()?.querySelectorAll(`.${side} .view-lines`) ?? [])].some((lines) => text(lines).includes(mark));
   const changeMarked = () => {
     const modified = viewer()?.querySelector('.modified');
     if (!modified) return false;
@@ -146,8 +144,10 @@ export function armDiffProbe({ clickSelector, mark, changeMark }) {
       return marked.height > 0 && marked.top < box.bottom - 1 && marked.bottom > box.top + 1;
     });
   };
+  // Inline (the panel's choice in a narrow column) draws the agent's side only, the removed lines among its own.
+  const inline = () => viewer()?.getAttribute('data-layout') === 'inline';
   const frame = (time) => {
-    if (probe.contentAt === undefined && sideShows('modified') && sideShows('original')) probe.contentAt = time;
+    if (probe.contentAt === undefined && sideShows('modified') && (inline() || sideShows('original'))) probe.contentAt = time;
     if (probe.contentAt !== undefined && probe.changesAt === undefined && changeMarked()) probe.changesAt = time;
     if (probe.contentAt !== undefined && probe.changesAt !== undefined) {
       setTimeout(() => {
@@ -204,7 +204,8 @@ export function conversationSize() {
 
 /** Whether the diff editor's modified side shows `text`. */
 export function diffShows(text) {
-  return (document.querySelector('[data-testid="diff-viewer"] .modified .view-lines')?.textContent ?? '')
-    .replace(/\u00a0/g, ' ')
-    .includes(text);
+  // Inline, the removed lines are drawn in zones of their own (also `.view-lines`) among the agent's.
+  return [...document.querySelectorAll('[data-testid="diff-viewer"] .modified .view-lines')].some((lines) =>
+    (lines.textContent ?? '').replace(/\u00a0/g, ' ').includes(text),
+  );
 }

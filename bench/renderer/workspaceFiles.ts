@@ -2,8 +2,14 @@
 
 export const BIG_FILE = 'src/store/inventory.ts';
 export const BIG_FILE_LINES = 10_000;
-/** On line 1 of both versions: both sides of the editor show it once the file is loaded. */
-export const BIG_FILE_MARK = 'stock levels by warehouse';
+/** On line 1 of both versions. */
+const BIG_FILE_MARK = 'stock levels by warehouse';
+/**
+ * On line 14 of both versions, unchanged, a few lines above both sessions' first change (lines 15 and
+ * 17): both sides of the editor show it once the file is loaded, whether it opens at line 1 or at its
+ * first change with the unchanged lines around folded.
+ */
+export const NEAR_CHANGE_MARK = 'export function stockOfGroup1(';
 /** The first line the agent changed (line 17), in view when the diff opens. */
 export const FIRST_CHANGE_MARK = 'reserve before shipping';
 /** The line a second session changes (line 15). */

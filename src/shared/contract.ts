@@ -192,6 +192,8 @@ export type DiffHunk = z.infer<typeof DiffHunk>;
 
 export const FileDiff = z.object({
   path: z.string(),
+  /** A new file is drawn as all added lines, a deleted one as all removed: neither has an empty other side. */
+  status: FileChange.shape.status,
   before: z.string(),
   after: z.string(),
   /** Monaco's language id, guessed from the name. */
@@ -260,8 +262,52 @@ export const FolderMatches = z.object({
 });
 export type FolderMatches = z.infer<typeof FolderMatches>;
 
-/** Accept everything changed so far: the scope's review base moves to now. */
-export const DiffAccept = z.object({ sessionId: z.string(), scope: DiffScope.optional() });
+/** Accept everything changed so far (or one file's changes): the scope's review base moves to now. */
+export const DiffAccept = z.object({
+  sessionId: z.string(),
+  scope: DiffScope.optional(),
+  /** Only this file's changes leave the list; every file's when absent. */
+  path: z.string().min(1).optional(),
+});
+
+/** An accept done: what it took out of the list, and the accept's seq in the log, which `diff:undoAccept` names. */
+export const AcceptDone = z.object({
+  /** In words: `the session’s changes`, `src/a.ts`. */
+  note: z.string(),
+  acceptSeq: z.number().int().positive(),
+});
+export type AcceptDone = z.infer<typeof AcceptDone>;
+
+/** Puts an accept's changes back in the review list (an accept writes nothing, so neither does its undoing). */
+export const DiffUndoAccept = z.object({ sessionId: z.string(), acceptSeq: z.number().int().positive() });
+
+/**
+ * A file of a session's workspace to show read-only (a path the model or a tool named). Main reads it
+ * under the path guard and the read rules `read_file` meets: never outside the folder, never through a
+ * link that leads out, and a file a rule asks about (`.env`) only once the person says so.
+ */
+export const WorkspaceFileRequest = z.object({
+  sessionId: z.string(),
+  /** Relative to the workspace (or absolute inside it), as the text named it. */
+  path: z.string().min(1).max(4096),
+  /** The person chose to see a file a read rule asks about ("Show it"). */
+  confirmed: z.boolean().optional(),
+});
+
+export const WorkspaceFileView = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('shown'),
+    /** Relative to the workspace, forward slashes. */
+    path: z.string(),
+    text: z.string(),
+    /** Monaco's language id, guessed from the name. */
+    language: z.string(),
+    size: z.number().int().nonnegative(),
+  }),
+  /** A read rule asks before this file is read (`read_file(.env*)`): shown only once the person confirms. */
+  z.object({ status: z.literal('asks'), path: z.string(), reason: z.string() }),
+]);
+export type WorkspaceFileView = z.infer<typeof WorkspaceFileView>;
 
 /** The per-project setting: does each new session work in its own git worktree? */
 export const WorktreeSetting = z.object({
@@ -457,6 +503,10 @@ export const PaneLayout = z
     /** Absent: the review column opens when the session has something to review, and folds when it has not. */
     reviewCollapsed: z.boolean().optional(),
     terminalOpen: z.boolean().optional(),
+    /** How a diff is drawn; absent: `auto`, inline in a narrow column and side by side in a wide one. */
+    diffLayout: z.enum(['auto', 'side', 'inline']).optional(),
+    /** Whether a diff folds the unchanged lines between its changes; absent: it does. */
+    foldUnchanged: z.boolean().optional(),
     /** Which system notifications the window shows while it is not in front; absent: each is on. */
     notifications: NotificationChoices.optional(),
   })
@@ -580,7 +630,11 @@ export const requests = {
   'diff:revert': { input: DiffRevert, output: RevertDone },
   /** Puts the file back as the session's latest revert found it; refused while the agent works or when the file changed since. */
   'diff:undoRevert': { input: DiffUndoRevert, output: RevertDone.omit({ undoId: true }) },
-  'diff:accept': { input: DiffAccept, output: z.void() },
+  'diff:accept': { input: DiffAccept, output: AcceptDone },
+  /** Puts an accepted file (or every accepted change) back in the review list; refused for an accept already undone. */
+  'diff:undoAccept': { input: DiffUndoAccept, output: z.object({ note: z.string() }) },
+  /** A workspace file, read-only, for a path named in the conversation; refused outside the folder, for a folder, a binary or a huge file. */
+  'workspace:readFile': { input: WorkspaceFileRequest, output: WorkspaceFileView },
   /** Workspace files for an @-mention: names only, .gitignore respected, capped. */
   'workspace:files': { input: WorkspaceFilesRequest, output: FileMatches },
   /** Folders completing a typed path in "Open a folder…" (`~` is the home folder; hidden ones only after a dot). */

@@ -307,6 +307,14 @@ export const ChangesAccepted = z.object({
   type: z.literal('changes.accepted'),
   scope: z.enum(['session', 'turn']),
   commit: z.string(),
+  /** Only these files' changes so far were accepted (the person accepted one file); every file's when absent. */
+  paths: z.array(z.string()).optional(),
+});
+
+/** The person undid an accept (the `changes.accepted` at `acceptSeq`): its changes are in the review list again. */
+export const ChangesAcceptUndone = z.object({
+  type: z.literal('changes.accept_undone'),
+  acceptSeq: z.number().int().positive(),
 });
 
 /** The session works in its own git worktree, on its own branch, made from the repository's HEAD. */
@@ -473,6 +481,7 @@ export const SessionEvent = z.discriminatedUnion('type', [
   ChangesReverted,
   ChangesRevertUndone,
   ChangesAccepted,
+  ChangesAcceptUndone,
   WorktreeCreated,
   WorktreeFinished,
   CheckpointCreated,

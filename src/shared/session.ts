@@ -511,6 +511,7 @@ function apply(draft: Draft, event: SessionEvent): void {
       return;
     }
     case 'changes.accepted':
+    case 'changes.accept_undone':
       return;
     case 'worktree.created': {
       const { type: _type, ...worktree } = event;

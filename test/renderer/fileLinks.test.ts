@@ -1,6 +1,9 @@
+import type { Nodes, Root, Text } from 'mdast';
 import { describe, expect, it } from 'vitest';
+import { FILE_PATH_ATTRIBUTE, remarkFilePaths } from '../../src/renderer/src/features/chat/remarkFilePaths';
 import type { FileChange } from '../../src/shared/contract';
-import { workspaceFile } from '../../src/renderer/src/lib/workspacePath';
+import { pathsInText, workspaceFile } from '../../src/renderer/src/lib/workspacePath';
+import { selectReviewShown } from '../../src/renderer/src/stores/paneDefaults';
 import { FakeApi, settle, storedEvents } from './fakeApi';
 import { harness } from './storeHarness';
 
@@ -18,7 +21,25 @@ describe('which text names a workspace file', () => {
     expect(workspaceFile('/home/me/project/src/a.ts', workspace)).toEqual({ path: 'src/a.ts' });
     expect(workspaceFile('/home/me/project/src/a.ts', `${workspace}/`)).toEqual({ path: 'src/a.ts' });
     expect(workspaceFile('src/a.ts:12', workspace)).toEqual({ path: 'src/a.ts', line: 12 });
-    expect(workspaceFile('src/a.ts:12:5', workspace)).toEqual({ path: 'src/a.ts', line: 12 });
+    expect(workspaceFile('src/a.ts:12:5', workspace)).toEqual({ path: 'src/a.ts', line: 12, column: 5 });
+    expect(workspaceFile('src/a.ts#L12', workspace)).toEqual({ path: 'src/a.ts', line: 12 });
+    expect(workspaceFile('src/a.ts#L12C3', workspace)).toEqual({ path: 'src/a.ts', line: 12, column: 3 });
+    expect(workspaceFile('src/a.ts#L12-L20', workspace)).toEqual({ path: 'src/a.ts', line: 12 });
+    expect(workspaceFile('/home/me/project/src/a.ts:7', workspace)).toEqual({ path: 'src/a.ts', line: 7 });
+  });
+
+  it('refuses a place that is nowhere, or a place after something that is not a path', () => {
+    for (const text of [
+      'src/a.ts:0',
+      'src/a.ts:3:0',
+      'src/a.ts#L0',
+      '../a.ts:3',
+      '~/.ssh/id_rsa:1',
+      'http://host/a.ts:80',
+      'src/a.ts:3:4:5',
+    ]) {
+      expect(workspaceFile(text, workspace), text).toBeNull();
+    }
   });
 
   it('refuses ways out of the workspace', () => {
@@ -65,52 +86,154 @@ describe('which text names a workspace file', () => {
   });
 });
 
+describe('paths in the model’s prose', () => {
+  const found = (text: string) => pathsInText(text).map(({ start, end, file }) => ({ text: text.slice(start, end), ...file }));
+
+  it('links a path with folders and an extension, or a file with a place, without the sentence’s full stop', () => {
+    expect(found('Changed src/long.js:350 and src/a.ts. See README.md:3, docs/guide.md#L10-L20 and lib/x.py:4:2.')).toEqual([
+      { text: 'src/long.js:350', path: 'src/long.js', line: 350 },
+      { text: 'src/a.ts', path: 'src/a.ts' },
+      { text: 'README.md:3', path: 'README.md', line: 3 },
+      { text: 'docs/guide.md#L10-L20', path: 'docs/guide.md', line: 10 },
+      { text: 'lib/x.py:4:2', path: 'lib/x.py', line: 4, column: 2 },
+    ]);
+  });
+
+  it('leaves words alone: and/or, Node.js, fractions, versions, URLs, home and absolute paths, ways out', () => {
+    const prose =
+      'Use read/write and/or Node.js 1/2 v1.2/3 at https://example.com/src/a.js or file:///etc/a.js, ~/notes/a.md, /etc/passwd.txt, ../up/a.ts, .git/config.ts and a README.md.';
+    expect(found(prose)).toEqual([]);
+  });
+});
+
+describe('links in an answer', () => {
+  it('marks a path in prose for a link, keeping the text exactly, and leaves links and code alone', () => {
+    const text = (value: string): Text => ({ type: 'text', value });
+    const tree: Root = {
+      type: 'root',
+      children: [
+        { type: 'paragraph', children: [text('Changed src/long.js:350 (see '), { type: 'inlineCode', value: 'src/a.ts:3:1' }, text(').')] },
+        {
+          type: 'paragraph',
+          children: [
+            { type: 'strong', children: [text('lib/b.py')] },
+            { type: 'link', url: 'https://x', children: [text('src/c.js')] },
+          ],
+        },
+        { type: 'code', value: 'src/in/block.js:1' },
+      ],
+    };
+    remarkFilePaths()(tree);
+    const marked: string[] = [];
+    const walk = (node: Nodes) => {
+      if (node.type === 'text' && node.data?.hName === 'span') marked.push(JSON.stringify([node.value, node.data.hProperties]));
+      if ('children' in node) node.children.forEach(walk);
+    };
+    walk(tree);
+    expect(marked).toEqual([
+      JSON.stringify(['src/long.js:350', { [FILE_PATH_ATTRIBUTE]: 'src/long.js:350' }]),
+      JSON.stringify(['lib/b.py', { [FILE_PATH_ATTRIBUTE]: 'lib/b.py' }]),
+    ]);
+    const first = tree.children[0];
+    expect(first?.type === 'paragraph' && first.children.map((node) => ('value' in node ? node.value : ''))).toEqual([
+      'Changed ',
+      'src/long.js:350',
+      ' (see ',
+      'src/a.ts:3:1',
+      ').',
+    ]);
+  });
+});
+
 describe('opening a file named in the conversation', () => {
   const files: FileChange[] = [{ path: 'src/a.ts', status: 'modified', additions: 1, deletions: 1, binary: false }];
 
-  function setup() {
+  function setup(extra: ConstructorParameters<typeof FakeApi>[0] = {}) {
     const api = new FakeApi({
       'session:events': () =>
         storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
       'diff:files': () => files,
-      'diff:file': ({ path }) => ({ path, before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [] }),
+      'diff:file': ({ path }) => ({ path, status: 'modified', before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [] }),
+      'workspace:readFile': ({ path, confirmed }) =>
+        path === '.env' && !confirmed
+          ? { status: 'asks', path, reason: '.env files usually hold secrets.' }
+          : { status: 'shown', path, text: 'text\n', language: 'markdown', size: 5 },
+      ...extra,
     });
     const { store } = harness(api, 0);
     store.getState().selectSession('s1');
     return { api, store };
   }
 
-  it('selects a file the session changed in its diff', async () => {
+  it('selects a file the session changed in its diff, at the line named', async () => {
     const { api, store } = setup();
     await settle();
-    await store.getState().openFileInDiff('s1', 'src/a.ts');
+    await store.getState().openWorkspaceFile('s1', { path: 'src/a.ts', line: 12, column: 4 });
     expect(store.getState().diffPath.s1).toBe('src/a.ts');
     expect(store.getState().fileDiff).toMatchObject({ sessionId: 's1', path: 'src/a.ts', status: 'ready' });
+    expect(store.getState().diffReveal).toMatchObject({ sessionId: 's1', path: 'src/a.ts', line: 12, column: 4 });
     expect(api.callsTo('diff:file').at(-1)).toEqual({ sessionId: 's1', path: 'src/a.ts' });
-    expect(store.getState().reviewNotice.s1).toBeUndefined();
+    expect(api.callsTo('workspace:readFile')).toEqual([]);
   });
 
-  it('says a file has no changes instead of asking for its diff', async () => {
+  it('opens a file changed since the list was read in its diff, not read-only as unchanged', async () => {
+    let listed: FileChange[] = [];
+    const { api, store } = setup({ 'diff:files': () => listed });
+    await settle();
+    expect(store.getState().diffs.s1).toMatchObject({ status: 'ready', files: [] });
+    // The session's last step changed it; the list's refresh waits its moment.
+    listed = files;
+    store.getState().scheduleDiffRefresh('s1');
+    await store.getState().openWorkspaceFile('s1', { path: 'src/a.ts', line: 2 });
+    expect(store.getState().workspaceFile).toBeNull();
+    expect(store.getState().diffPath.s1).toBe('src/a.ts');
+    expect(api.callsTo('workspace:readFile')).toEqual([]);
+  });
+
+  it('opens a file the session did not change read-only, as main reads it, and goes back to the changes', async () => {
     const { api, store } = setup();
     await settle();
     const asked = api.callsTo('diff:file').length;
-    await store.getState().openFileInDiff('s1', 'README.md');
+    await store.getState().openWorkspaceFile('s1', { path: 'README.md', line: 3 });
     expect(api.callsTo('diff:file').length).toBe(asked);
-    expect(store.getState().reviewNotice.s1).toEqual({ kind: 'info', message: 'README.md has no changes in this session.' });
-    await store.getState().setDiffScope('s1', 'turn');
-    await store.getState().openFileInDiff('s1', 'README.md');
-    expect(store.getState().reviewNotice.s1?.message).toBe('README.md has no changes since your last message.');
+    expect(api.callsTo('workspace:readFile')).toEqual([{ sessionId: 's1', path: 'README.md' }]);
+    expect(store.getState().workspaceFile).toMatchObject({ sessionId: 's1', path: 'README.md', line: 3, status: 'ready' });
+    expect(store.getState().workspaceFile?.view).toMatchObject({ status: 'shown', text: 'text\n' });
+    store.getState().closeWorkspaceFile('s1');
+    expect(store.getState().workspaceFile).toBeNull();
   });
 
-  it('opens a review column the person folded, and says "no changes" in a toast while the column is folded', async () => {
+  it('shows a file a read rule asks about only once the person confirms', async () => {
+    const { api, store } = setup();
+    await settle();
+    await store.getState().openWorkspaceFile('s1', { path: '.env' });
+    expect(store.getState().workspaceFile).toMatchObject({ status: 'asks', view: { reason: '.env files usually hold secrets.' } });
+    await store.getState().confirmWorkspaceFile('s1');
+    expect(api.callsTo('workspace:readFile').at(-1)).toEqual({ sessionId: 's1', path: '.env', confirmed: true });
+    expect(store.getState().workspaceFile).toMatchObject({ status: 'ready', view: { status: 'shown' } });
+  });
+
+  it('says why main refused a file', async () => {
+    const { store } = setup({
+      'workspace:readFile': ({ path }) => {
+        throw new Error(`${path} is outside the workspace.`);
+      },
+    });
+    await settle();
+    await store.getState().openWorkspaceFile('s1', { path: 'x/../../etc/passwd.txt' });
+    expect(store.getState().workspaceFile).toMatchObject({ status: 'error', error: 'x/../../etc/passwd.txt is outside the workspace.' });
+  });
+
+  it('opens a review column that was folded (by the person, or by a narrow window)', async () => {
     const { store } = setup();
     await settle();
     store.getState().setLayout({ reviewCollapsed: true });
-    await store.getState().openFileInDiff('s1', 'README.md');
-    expect(store.getState().reviewNotice.s1).toBeUndefined();
-    expect(store.getState().toasts.at(-1)).toMatchObject({ kind: 'info', message: 'README.md has no changes in this session.' });
-    await store.getState().openFileInDiff('s1', 'src/a.ts');
+    await store.getState().openWorkspaceFile('s1', { path: 'src/a.ts' });
     expect(store.getState().layout.reviewCollapsed).toBe(false);
-    expect(store.getState().diffPath.s1).toBe('src/a.ts');
+    store.getState().setLayout({ reviewCollapsed: undefined });
+    store.getState().setRoomyWindow(false);
+    expect(selectReviewShown(store.getState(), 's1')).toBe(false);
+    await store.getState().openWorkspaceFile('s1', { path: 'README.md' });
+    expect(selectReviewShown(store.getState(), 's1')).toBe(true);
   });
 });

@@ -13,9 +13,18 @@ function setup(extra: ConstructorParameters<typeof FakeApi>[0] = {}) {
     'session:events': () =>
       storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
     'diff:files': () => files,
-    'diff:file': ({ path }) => ({ path, before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [hunk] }),
+    'diff:file': ({ path }) => ({
+      path,
+      status: 'modified',
+      before: 'a',
+      after: 'b',
+      language: 'typescript',
+      binary: false,
+      hunks: [hunk],
+    }),
     'diff:revert': ({ path }) => ({ path, note: `${path} line 3 (hunk)`, undoId: 'u1' }),
-    'diff:accept': () => undefined,
+    'diff:accept': ({ path }) => ({ note: path ?? 'the session’s changes', acceptSeq: 9 }),
+    'diff:undoAccept': () => ({ note: 'src/a.ts' }),
     ...extra,
   });
   const { store } = harness(api, 0);
@@ -49,6 +58,30 @@ describe('review actions', () => {
     expect(store.getState().reviewNotice.s1).toEqual({ kind: 'error', message: 'The agent is still working in this session' });
     await store.getState().acceptChanges('s1');
     expect(store.getState().reviewNotice.s1).toEqual({ kind: 'info', message: 'Accepted the session’s changes.' });
+  });
+
+  it('accepts one file in the chosen scope, then offers to undo that accept by its seq', async () => {
+    const { api, store } = setup();
+    await settle();
+    await store.getState().setDiffScope('s1', 'turn');
+    await store.getState().acceptFile('s1', 'src/a.ts');
+    expect(api.callsTo('diff:accept')).toEqual([{ sessionId: 's1', path: 'src/a.ts', scope: 'turn' }]);
+    expect(store.getState().reviewNotice.s1).toEqual({ kind: 'info', message: 'Accepted src/a.ts.' });
+    expect(store.getState().lastAccept.s1).toEqual({ note: 'src/a.ts', acceptSeq: 9 });
+    await store.getState().undoAccept('s1');
+    expect(api.callsTo('diff:undoAccept')).toEqual([{ sessionId: 's1', acceptSeq: 9 }]);
+    expect(store.getState().reviewNotice.s1).toEqual({ kind: 'info', message: 'Undid the accept of src/a.ts: back in the list.' });
+    expect(store.getState().lastAccept.s1).toBeUndefined();
+  });
+
+  it('offers no undo for an accept once another review action happened', async () => {
+    const { store } = setup();
+    await settle();
+    await store.getState().acceptChanges('s1');
+    expect(store.getState().lastAccept.s1?.acceptSeq).toBe(9);
+    await store.getState().revertFile('s1', 'src/a.ts');
+    expect(store.getState().lastAccept.s1).toBeUndefined();
+    expect(store.getState().lastRevert.s1?.undoId).toBe('u1');
   });
 
   it('offers to undo the latest revert, asks main with its id, and says what came of it', async () => {

@@ -63,7 +63,7 @@ describe('live diff', () => {
       'session:events': () =>
         storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
       'diff:files': () => files,
-      'diff:file': ({ path }) => ({ path, before: 'a', after: 'b', language: 'typescript', binary: false }),
+      'diff:file': ({ path }) => ({ path, status: 'modified', before: 'a', after: 'b', language: 'typescript', binary: false }),
     });
     const { store } = harness(api, 200);
     store.getState().selectSession('s1');

@@ -33,6 +33,7 @@ import { SessionFolds } from './sessions/sessionFolds';
 import { SessionManager } from './sessions/sessionManager';
 import { completeFolders } from './sessions/folderCompletion';
 import { WorkspaceFiles } from './sessions/workspaceFiles';
+import { viewWorkspaceFile } from './sessions/workspaceFileView';
 import { readAppSettings, settingsFile, writeAppSettings } from '../settings/appSettings';
 import { addSettingsRule, removeSettingsRule, settingsRuleLists, SettingsRuleError } from '../permissions/settingsRuleEdits';
 import { SettingsError } from '../settings/settingsFile';
@@ -79,10 +80,11 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
     return { ...fromEnv, apiKey: typed?.usable ? typed.key : fromEnv.apiKey };
   };
   // Reverts, accepts and worktree endings happen outside a run: logged here, and pushed like a run's events.
-  const record = (sessionId: string, event: SessionEvent) => {
+  const record = (sessionId: string, event: SessionEvent): StoredEvent => {
     const stored = core.store.events.append(sessionId, event);
     emit('session:event', stored);
     emit('sessions:changed', sessions.summary(sessionId));
+    return stored;
   };
   const diffs = new SessionDiffs(core.store, core.shadowRepos, { record });
   const worktrees = new SessionWorktrees({ store: core.store, dataDir, record });
@@ -249,13 +251,24 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
       if (!workspace) throw new RequestError('not_found', `There is no project ${projectId}.`);
       return workspaceFiles.complete(workspace, query, limit);
     },
+    'workspace:readFile': async ({ sessionId, path: filePath, confirmed }) =>
+      viewWorkspaceFile({
+        workspace: sessions.summary(sessionId).workspace,
+        path: filePath,
+        confirmed: confirmed === true,
+        rules: { dataDir, store: core.store, sessionId },
+      }),
     'folders:complete': async ({ typed }) => completeFolders(typed),
     'folders:pick': async () => {
       throw new RequestError('invalid_input', 'A folder picker needs the desktop app; under tether serve, type the folder’s path.');
     },
-    'diff:accept': async ({ sessionId, scope }) => {
+    'diff:accept': async ({ sessionId, scope, path: filePath }) => {
       sessions.summary(sessionId);
-      await diffs.accept(sessionId, scope);
+      return diffs.accept(sessionId, scope, filePath);
+    },
+    'diff:undoAccept': async ({ sessionId, acceptSeq }) => {
+      sessions.summary(sessionId);
+      return diffs.undoAccept(sessionId, acceptSeq);
     },
     'worktree:setting': async ({ projectId }) => worktrees.setting(projectId),
     'worktree:configure': async ({ projectId, enabled }) => worktrees.configure(projectId, enabled),

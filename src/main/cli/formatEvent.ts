@@ -91,7 +91,11 @@ export function formatEvent(stored: StoredEvent, options: { full?: boolean } = {
     case 'changes.revert_undone':
       return [`⤻ the person undid their revert of ${event.note}`];
     case 'changes.accepted':
-      return [`✓ the person accepted the changes so far (${event.scope === 'turn' ? 'last turn' : 'session'})`];
+      return event.paths
+        ? [`✓ the person accepted the changes to ${event.paths.join(', ')} so far`]
+        : [`✓ the person accepted the changes so far (${event.scope === 'turn' ? 'last turn' : 'session'})`];
+    case 'changes.accept_undone':
+      return [`↺ the person undid their accept at event ${event.acceptSeq}`];
     case 'worktree.created':
       return [`  working in worktree ${event.path} on branch ${event.branch} (from ${event.baseCommit.slice(0, 12)})`];
     case 'worktree.finished':

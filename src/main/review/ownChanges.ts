@@ -38,16 +38,19 @@ export async function ownChanges(
   only?: string,
 ): Promise<OwnFileChange[]> {
   if (steps.length === 0) return [];
-  const transitions: { from: string; to: string; by: TextStep['by'] }[] = [];
+  const transitions: { from: string; to: string; step?: OwnStep }[] = [];
   steps.forEach((step, index) => {
-    transitions.push({ from: step.before, to: step.after, by: 'session' });
-    transitions.push({ from: step.after, to: steps[index + 1]?.before ?? now, by: 'other' });
+    transitions.push({ from: step.before, to: step.after, step });
+    transitions.push({ from: step.after, to: steps[index + 1]?.before ?? now });
   });
+  // A step is the session's, except for a file the person accepted since: its change is then the base, as anyone else's.
+  const byFor = (path: string): TextStep['by'][] =>
+    transitions.map(({ step }) => (step && !step.accepted?.has(path) ? 'session' : 'other'));
   const diffs = await Promise.all(transitions.map((transition) => history.changes(transition.from, transition.to)));
 
   const candidates = new Set<string>();
-  transitions.forEach((transition, index) => {
-    if (transition.by === 'session') for (const change of diffs[index]!) candidates.add(change.path);
+  transitions.forEach(({ step }, index) => {
+    if (step) for (const change of diffs[index]!) if (!step.accepted?.has(change.path)) candidates.add(change.path);
   });
   if (only !== undefined) {
     if (!candidates.has(only)) return [];
@@ -82,12 +85,7 @@ export async function ownChanges(
   const result: OwnFileChange[] = [];
   for (const path of [...candidates].sort()) {
     const file = histories.get(path)!;
-    const change = followFile(
-      file.start,
-      file.after,
-      transitions.map((transition) => transition.by),
-      bytesOf,
-    );
+    const change = followFile(file.start, file.after, byFor(path), bytesOf);
     if (change) result.push({ path, ...change });
   }
   return result;

@@ -65,6 +65,41 @@ describe('the session’s own steps', () => {
     expect(ownSteps(events, 'turn').map((step) => step.after)).toEqual(['a4']);
   });
 
+  it('counts a step as accepted only for the files accepted one at a time after it, and not at all for an undone accept', () => {
+    const events = log(
+      message,
+      checkpoint('c1', 'a1', 'b1'),
+      { type: 'changes.accepted', scope: 'session', commit: 'x', paths: ['a.ts'] },
+      checkpoint('c2', 'a2', 'b2'),
+      { type: 'changes.accepted', scope: 'turn', commit: 'y', paths: ['b.ts'] },
+      checkpoint('c3', 'a3', 'b3'),
+    );
+    expect(ownSteps(events, 'session')).toEqual([
+      { before: 'b1', after: 'a1', accepted: new Set(['a.ts']) },
+      { before: 'b2', after: 'a2' },
+      { before: 'b3', after: 'a3' },
+    ]);
+    expect(ownSteps(events, 'turn')).toEqual([
+      { before: 'b1', after: 'a1', accepted: new Set(['a.ts', 'b.ts']) },
+      { before: 'b2', after: 'a2', accepted: new Set(['b.ts']) },
+      { before: 'b3', after: 'a3' },
+    ]);
+    const undone = log(...events.map((stored) => stored.event), { type: 'changes.accept_undone', acceptSeq: 3 });
+    expect(ownSteps(undone, 'session').every((step) => step.accepted === undefined)).toBe(true);
+  });
+
+  it('ignores an accept of the whole scope once it is undone', () => {
+    const events = log(
+      message,
+      checkpoint('c1', 'a1', 'b1'),
+      { type: 'changes.accepted', scope: 'session', commit: 'x' },
+      checkpoint('c2', 'a2', 'b2'),
+      { type: 'changes.accept_undone', acceptSeq: 3 },
+    );
+    expect(ownSteps(events, 'session').map((step) => step.after)).toEqual(['a1', 'a2']);
+    expect(ownSteps(events, 'turn').map((step) => step.after)).toEqual(['a1', 'a2']);
+  });
+
   it('falls back to the previous snapshot for a checkpoint logged before `before` was recorded', () => {
     const events = log(message, checkpoint(null, 'start'), checkpoint('c1', 'a1'), checkpoint('c2', 'a2'));
     expect(ownSteps(events, 'session', 'base')).toEqual([

@@ -5,6 +5,11 @@ import type { SessionEventType, StoredEvent } from '../../shared/events';
 export interface OwnStep {
   before: string;
   after: string;
+  /**
+   * Files whose change in this step the person accepted since, one file at a time: for them the
+   * step counts as someone else's (the accepted text is the new base), for the rest as the session's.
+   */
+  accepted?: ReadonlySet<string>;
 }
 
 /** The log events `ownSteps` reads; the live diff asks the store for these only. */
@@ -14,6 +19,7 @@ export const OWN_STEP_EVENTS: SessionEventType[] = [
   'changes.reverted',
   'changes.revert_undone',
   'changes.accepted',
+  'changes.accept_undone',
   'session.rewound',
   'session.rewind_undone',
   'worktree.created',
@@ -26,18 +32,29 @@ export const OWN_STEP_EVENTS: SessionEventType[] = [
  * between them (another session's calls, the person's editor) is not the session's.
  *
  * `scope` picks which count: `session`, those since the person last accepted the session's changes;
- * `turn`, those since the person's latest message (or a later accept of either scope).
+ * `turn`, those since the person's latest message (or a later accept of either scope). An accept of
+ * one file leaves the steps before it counted for every other file; an accept the person undid
+ * counts for nothing.
  *
  * A checkpoint logged before `before` was recorded falls back to the session's previous snapshot,
  * which may include others' changes made in between: only logs older than this rule see that.
  */
 export function ownSteps(events: readonly StoredEvent[], scope: DiffScope, start: string | null = null): OwnStep[] {
-  const cutoff = scopeStart(events, scope);
+  const accepts = standingAccepts(events, scope);
+  const cutoff = Math.max(
+    0,
+    ...accepts.filter((accept) => !accept.paths).map((accept) => accept.seq),
+    scope === 'turn' ? lastMessage(events) : 0,
+  );
+  const fileAccepts = accepts.filter((accept): accept is StandingAccept & { paths: string[] } => accept.paths !== undefined);
   const steps: OwnStep[] = [];
   const rewoundFrom = new Map<number, string>();
   let previous = start;
   const add = (seq: number, before: string | null | undefined, after: string) => {
-    if (seq > cutoff && before && before !== after) steps.push({ before, after });
+    if (seq > cutoff && before && before !== after) {
+      const accepted = new Set(fileAccepts.filter((accept) => accept.seq > seq).flatMap((accept) => accept.paths));
+      steps.push(accepted.size > 0 ? { before, after, accepted } : { before, after });
+    }
     previous = after;
   };
   for (const { seq, event } of events) {
@@ -76,17 +93,26 @@ export function ownSteps(events: readonly StoredEvent[], scope: DiffScope, start
   return steps;
 }
 
-/** The seq after which the scope's changes count. */
-function scopeStart(events: readonly StoredEvent[], scope: DiffScope): number {
-  let accepted = 0;
-  let acceptedAny = 0;
-  let message = 0;
+interface StandingAccept {
+  seq: number;
+  paths?: string[];
+}
+
+/** The accepts that count for `scope` (an accept of the session counts for the turn too), less those undone. */
+function standingAccepts(events: readonly StoredEvent[], scope: DiffScope): StandingAccept[] {
+  const undone = new Set<number>();
+  for (const { event } of events) if (event.type === 'changes.accept_undone') undone.add(event.acceptSeq);
+  const accepts: StandingAccept[] = [];
   for (const { seq, event } of events) {
-    if (event.type === 'user.messaged') message = seq;
-    if (event.type === 'changes.accepted') {
-      acceptedAny = seq;
-      if (event.scope === 'session') accepted = seq;
-    }
+    if (event.type !== 'changes.accepted' || undone.has(seq)) continue;
+    if (scope === 'session' && event.scope !== 'session') continue;
+    accepts.push(event.paths ? { seq, paths: event.paths } : { seq });
   }
-  return scope === 'session' ? accepted : Math.max(message, acceptedAny);
+  return accepts;
+}
+
+function lastMessage(events: readonly StoredEvent[]): number {
+  let message = 0;
+  for (const { seq, event } of events) if (event.type === 'user.messaged') message = seq;
+  return message;
 }

@@ -118,6 +118,7 @@ describe('fileDiff', () => {
     write('src/app.ts', 'const a = 2;\n');
     expect(await fileDiff(repo, start.commit, WORKTREE, 'src/app.ts')).toEqual({
       path: 'src/app.ts',
+      status: 'modified',
       before: 'const a = 1;\n',
       after: 'const a = 2;\n',
       language: 'typescript',
@@ -132,11 +133,17 @@ describe('fileDiff', () => {
     write('new.go', 'package main\n');
     const now = await repo.snapshot('now');
     expect(await fileDiff(repo, start.commit, now.commit, 'gone.py')).toMatchObject({
+      status: 'deleted',
       before: 'print(1)\n',
       after: '',
       language: 'python',
     });
-    expect(await fileDiff(repo, start.commit, now.commit, 'new.go')).toMatchObject({ before: '', after: 'package main\n', language: 'go' });
+    expect(await fileDiff(repo, start.commit, now.commit, 'new.go')).toMatchObject({
+      status: 'added',
+      before: '',
+      after: 'package main\n',
+      language: 'go',
+    });
   });
 
   it('keeps exact bytes (CRLF line endings, no trailing newline) in both texts', async () => {
@@ -164,6 +171,7 @@ describe('fileDiff', () => {
     write('image.png', Buffer.from([0x89, 0x50, 0x00, 0x48]));
     expect(await fileDiff(repo, start.commit, WORKTREE, 'image.png')).toEqual({
       path: 'image.png',
+      status: 'modified',
       before: '',
       after: '',
       language: 'plaintext',

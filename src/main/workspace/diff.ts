@@ -49,6 +49,7 @@ export async function fileDiff(repo: ShadowRepo, from: string, to: string, fileP
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   return {
     path: relative,
+    status: !before ? 'added' : !after ? 'deleted' : 'modified',
     before: binary || !before ? '' : decoder.decode(before),
     after: binary || !after ? '' : decoder.decode(after),
     language: languageForPath(relative),

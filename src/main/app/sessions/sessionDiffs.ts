@@ -1,7 +1,6 @@
-import { diffLines } from 'diff';
-import type { DiffScope, FileChange, FileDiff, RevertDone } from '../../../shared/contract';
+import type { AcceptDone, DiffScope, FileChange, FileDiff, RevertDone } from '../../../shared/contract';
 import type { EventOf } from '../../../shared/events';
-import { fileHunks } from '../../review/fileHunks';
+import { fileHunks, type FileHunks } from '../../review/fileHunks';
 import { ownChanges, type OwnEntry, type OwnFileChange } from '../../review/ownChanges';
 import { OWN_STEP_EVENTS, ownSteps } from '../../review/ownSteps';
 import { normalise, revertTo, type RevertTarget } from '../../review/revertFile';
@@ -14,9 +13,12 @@ import type { ShadowRepo } from '../../workspace/shadowRepo';
 import { RequestError } from '../../../shared/requestError';
 import type { SessionShadowRepos } from '../../checkpoints/sessionShadowRepos';
 
+type ReviewEvent =
+  EventOf<'changes.reverted'> | EventOf<'changes.revert_undone'> | EventOf<'changes.accepted'> | EventOf<'changes.accept_undone'>;
+
 export interface SessionDiffsOptions {
-  /** Appends an event to the session's log and tells the UI (a revert, an accept). */
-  record(sessionId: string, event: EventOf<'changes.reverted'> | EventOf<'changes.revert_undone'> | EventOf<'changes.accepted'>): void;
+  /** Appends an event to the session's log and tells the UI (a revert, an accept); answers with its seq. */
+  record(sessionId: string, event: ReviewEvent): { seq: number };
 }
 
 /**
@@ -46,11 +48,18 @@ export class SessionDiffs {
   private readonly undos = new RevertUndos();
   /** What was read from each shadow repository's snapshots, kept: they never change. */
   private readonly histories = new WeakMap<ShadowRepo, SnapshotHistory>();
+  /**
+   * The latest answers of `own` for every file, by what decides them (the repository, the snapshot
+   * of now, the steps): the panel asks for the list and then at once for a file of it, and the
+   * folder has usually not changed in between, so the second answer costs a snapshot, not the work
+   * of following every file again. Exact: snapshots never change.
+   */
+  private readonly recent = new Map<string, OwnFileChange[]>();
 
   constructor(
     private readonly store: Store,
     private readonly shadowRepos: SessionShadowRepos,
-    private readonly options: SessionDiffsOptions = { record: () => {} },
+    private readonly options: SessionDiffsOptions = { record: () => ({ seq: 0 }) },
   ) {}
 
   /** Takes the session's base snapshot; must finish before the agent may change anything. */
@@ -136,14 +145,42 @@ export class SessionDiffs {
   }
 
   /**
-   * Accepts everything the session changed so far in `scope`: those changes leave the review list.
-   * It writes nothing, so nobody else's work is touched.
+   * Accepts everything the session changed so far in `scope`, or one file's changes (`path`): they
+   * leave the review list. It writes nothing, so nobody else's work is touched, and undoing it
+   * (`undoAccept`) only puts them back in the list.
    */
-  async accept(sessionId: string, scope: DiffScope = 'session'): Promise<void> {
-    await this.ready(sessionId);
+  async accept(sessionId: string, scope: DiffScope = 'session', filePath?: string): Promise<AcceptDone> {
+    const relative = filePath === undefined ? undefined : normalise(filePath);
+    if (relative !== undefined) {
+      const { changes } = await this.own(sessionId, scope, relative);
+      if (changes.length === 0)
+        throw new RequestError('not_found', `${nothingOwned(relative, scope)}: there is nothing to accept. Refresh the list of changes.`);
+    } else await this.ready(sessionId);
     const repo = await this.repoFor(sessionId);
-    const { commit } = await repo.snapshot(`session ${sessionId} accepted (${scope})`, { ref: `sessions/${sessionId}/accepted` });
-    this.options.record(sessionId, { type: 'changes.accepted', scope, commit });
+    const { commit } = await repo.snapshot(`session ${sessionId} accepted (${scope}${relative ? `, ${relative}` : ''})`, {
+      ref: `sessions/${sessionId}/accepted`,
+    });
+    const { seq } = this.options.record(sessionId, {
+      type: 'changes.accepted',
+      scope,
+      commit,
+      ...(relative !== undefined ? { paths: [relative] } : {}),
+    });
+    return { acceptSeq: seq, note: relative ?? (scope === 'turn' ? 'the last turn’s changes' : 'the session’s changes') };
+  }
+
+  /** Puts an accept's changes back in the review list: the accept at `acceptSeq` counts no more. */
+  undoAccept(sessionId: string, acceptSeq: number): { note: string } {
+    if (!this.store.sessions.get(sessionId)) throw new RequestError('not_found', `There is no session ${sessionId}.`);
+    const events = this.store.events.listOfTypes(sessionId, ['changes.accepted', 'changes.accept_undone']);
+    const accept = events.find((stored) => stored.seq === acceptSeq && stored.event.type === 'changes.accepted');
+    if (!accept || accept.event.type !== 'changes.accepted')
+      throw new RequestError('not_found', `This session has no accept at event ${acceptSeq}; refresh the list of changes.`);
+    if (events.some(({ event }) => event.type === 'changes.accept_undone' && event.acceptSeq === acceptSeq))
+      throw new RequestError('conflict', 'That accept was already undone.');
+    this.options.record(sessionId, { type: 'changes.accept_undone', acceptSeq });
+    const paths = accept.event.paths;
+    return { note: paths ? paths.join(', ') : accept.event.scope === 'turn' ? 'the last turn’s changes' : 'the session’s changes' };
   }
 
   /** The shadow repository that holds this session's snapshots (shared by the sessions of one workspace). */
@@ -170,7 +207,16 @@ export class SessionDiffs {
     const steps = ownSteps(this.store.events.listOfTypes(sessionId, OWN_STEP_EVENTS), scope, await repo.resolveRef(baseRef(sessionId)));
     if (steps.length === 0) return { repo, now: null, changes: [] };
     const now = (await repo.snapshot('diff against the workspace')).commit;
-    return { repo, now, changes: await ownChanges(this.historyOf(repo), steps, now, only) };
+    const key = JSON.stringify([repo.gitDir, now, steps.map((step) => [step.before, step.after, [...(step.accepted ?? [])].sort()])]);
+    const known = this.recent.get(key);
+    if (known) return { repo, now, changes: only === undefined ? known : known.filter((change) => change.path === only) };
+    const changes = await ownChanges(this.historyOf(repo), steps, now, only);
+    if (only === undefined) {
+      this.recent.delete(key);
+      this.recent.set(key, changes);
+      for (const old of this.recent.keys()) if (this.recent.size > RECENT_ANSWERS) this.recent.delete(old);
+    }
+    return { repo, now, changes };
   }
 
   private historyOf(repo: ShadowRepo): SnapshotHistory {
@@ -192,28 +238,58 @@ export class SessionDiffs {
   }
 }
 
+/** How many answers of `own` are kept: a few sessions' lists, each with both scopes. */
+const RECENT_ANSWERS = 6;
+
 function nothingOwned(relative: string, scope: DiffScope): string {
   return `${relative} has no change made by this session${scope === 'turn' ? ' in the last turn' : ''} that still stands`;
 }
 
+function statusOf(change: OwnFileChange): FileChange['status'] {
+  return change.origin === null ? 'added' : change.current === null ? 'deleted' : 'modified';
+}
+
+/**
+ * A text change cut into hunks, worked out once per change: the list counts its lines from them, and
+ * the file's diff (asked for next, and answered from the same changes while the folder stands still)
+ * sends them.
+ */
+const hunksByChange = new WeakMap<OwnFileChange, FileHunks | null>();
+
+function hunksOf(change: OwnFileChange, text: { origin: string; current: string }): FileHunks | null {
+  if (!hunksByChange.has(change)) hunksByChange.set(change, fileHunks(text.origin, text.current));
+  return hunksByChange.get(change)!;
+}
+
 function fileChange(change: OwnFileChange): FileChange {
-  const status = change.origin === null ? 'added' : change.current === null ? 'deleted' : 'modified';
-  if (!change.text) return { path: change.path, status, additions: 0, deletions: 0, binary: isBinary(change) };
+  const status = statusOf(change);
+  const { text } = change;
+  if (!text) return { path: change.path, status, additions: 0, deletions: 0, binary: isBinary(change) };
+  const hunks = hunksOf(change, text);
+  if (!hunks) {
+    // Too large and too different to diff in time: every line counts as changed.
+    return { path: change.path, status, additions: lineCount(text.current), deletions: lineCount(text.origin), binary: false };
+  }
   let additions = 0;
   let deletions = 0;
-  for (const part of diffLines(change.text.origin, change.text.current)) {
-    if (part.added) additions += part.count ?? 0;
-    else if (part.removed) deletions += part.count ?? 0;
+  for (const hunk of hunks.hunks) {
+    additions += hunk.newLines;
+    deletions += hunk.oldLines;
   }
   return { path: change.path, status, additions, deletions, binary: false };
+}
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
 function fileDiffOf(change: OwnFileChange): FileDiff {
   const language = languageForPath(change.path);
   if (change.text) {
-    const split = fileHunks(change.text.origin, change.text.current);
+    const split = hunksOf(change, change.text);
     return {
       path: change.path,
+      status: statusOf(change),
       before: change.text.origin,
       after: change.text.current,
       language,
@@ -225,7 +301,7 @@ function fileDiffOf(change: OwnFileChange): FileDiff {
   // ignoreBOM keeps a byte-order mark in the text, so adding or removing one shows as a change.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const shown = (entry: OwnEntry | null) => (binary || !entry ? '' : decoder.decode(entry.bytes));
-  return { path: change.path, before: shown(change.origin), after: shown(change.current), language, binary };
+  return { path: change.path, status: statusOf(change), before: shown(change.origin), after: shown(change.current), language, binary };
 }
 
 function isBinary(change: OwnFileChange): boolean {

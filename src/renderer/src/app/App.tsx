@@ -10,9 +10,11 @@ import { paneBounds } from '../ui/paneSizes';
 import { useWindowTitle } from './useWindowTitle';
 import { useSystemNotifications } from './useSystemNotifications';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
+import { useRoomyWindow } from './useRoomyWindow';
 import { useApp } from '../stores/useApp';
 import { Sidebar } from '../features/sessions/Sidebar';
 import { RequestAnnouncer } from '../features/permission/RequestAnnouncer';
+import { usePreloadForRequests } from '../features/diff/usePreloadForRequests';
 
 /**
  * The window: sidebar on the left, the selected session (or settings) beside it. A permission request
@@ -22,6 +24,8 @@ export function App() {
   useWindowTitle();
   useSystemNotifications();
   useGlobalShortcuts();
+  useRoomyWindow();
+  usePreloadForRequests();
   const sidebarWidth = useApp((state) => state.layout.sidebarWidth);
   const sidebarFolded = useApp((state) => state.layout.sidebarCollapsed ?? false);
   const setLayout = useApp((state) => state.setLayout);

@@ -20,6 +20,7 @@ export const shortcutGroups: { title: string; shortcuts: Shortcut[] }[] = [
       { keys: 'Alt+↑ / Alt+↓', does: 'the previous or next session' },
       { keys: `${mod}+B`, does: 'fold or show the sidebar' },
       { keys: `${mod}+Alt+B`, does: 'fold or show the plan and changes' },
+      { keys: `${mod}+Alt+F`, does: 'review the changes full width, or go back to the conversation (also Esc in the review)' },
       { keys: 'Ctrl+`', does: 'show or hide the terminal' },
       { keys: `${mod}+,`, does: 'settings' },
       { keys: 'Tab / Shift+Tab', does: 'the next or previous control; never caught in the terminal or a diff' },

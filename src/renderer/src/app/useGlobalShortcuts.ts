@@ -36,6 +36,11 @@ export function useGlobalShortcuts(): void {
       } else if (event.ctrlKey && event.key === '`') {
         event.preventDefault();
         if (state.selectedSessionId) state.toggleTerminal(selectTerminalShown(state, state.selectedSessionId));
+      } else if (mod && event.altKey && !event.shiftKey && event.code === 'KeyF') {
+        // By the key's place: Alt changes the character it types on a Mac.
+        if (!state.selectedSessionId || state.view !== 'main') return;
+        event.preventDefault();
+        state.setReviewFullWidth(!state.reviewFullWidth);
       } else if (mod && !event.shiftKey && key === 'b') {
         event.preventDefault();
         if (event.altKey) {

@@ -1,4 +1,14 @@
-import type { DiffHunk, DiffScope, FileChange, FileDiff, RevertDone, WorktreeFinish, WorktreeSetting } from '../../../shared/contract';
+import type {
+  AcceptDone,
+  DiffHunk,
+  DiffScope,
+  FileChange,
+  FileDiff,
+  RevertDone,
+  WorkspaceFileView,
+  WorktreeFinish,
+  WorktreeSetting,
+} from '../../../shared/contract';
 import type { GetState, SetState, StoreDeps } from './appState';
 import { without, type LoadStatus } from './sessionsSlice';
 import { errorMessage } from '../lib/errorMessage';
@@ -25,6 +35,33 @@ export interface ReviewNotice {
   message: string;
 }
 
+/** A place in a file, as the conversation names it (`src/a.ts:12:5`, `src/a.ts#L12`). */
+export interface FilePlace {
+  /** Relative to the workspace, forward slashes. */
+  path: string;
+  line?: number;
+  column?: number;
+}
+
+/** A line the diff editor is to bring into view once it shows `path`; `key` makes asking again for the same line count. */
+export interface DiffReveal extends FilePlace {
+  sessionId: string;
+  line: number;
+  key: number;
+}
+
+/**
+ * A workspace file shown read-only in place of the diff (a path named in the conversation that the
+ * session did not change): loading, shown, waiting for the person to confirm a file a read rule asks
+ * about, or refused with main's reason.
+ */
+export interface OpenWorkspaceFile extends FilePlace {
+  sessionId: string;
+  status: 'loading' | 'ready' | 'asks' | 'error';
+  view?: WorkspaceFileView;
+  error?: string;
+}
+
 /** The live diff: files the session changed against where it started, and the one being looked at. */
 export interface DiffSlice {
   diffs: Record<string, SessionDiff>;
@@ -35,6 +72,8 @@ export interface DiffSlice {
   reviewNotice: Record<string, ReviewNotice>;
   /** Each session's latest revert, offered for undoing until the next review action or change. */
   lastRevert: Record<string, RevertDone>;
+  /** Each session's latest accept, offered for undoing until the next review action. */
+  lastAccept: Record<string, AcceptDone>;
   /** The per-project worktree setting, once asked for. */
   worktreeSettings: Record<string, WorktreeSetting>;
   setDiffScope(sessionId: string, scope: DiffScope): Promise<void>;
@@ -44,6 +83,10 @@ export interface DiffSlice {
   /** Asks main to put back what the session's latest revert changed; main refuses if the file changed since. */
   undoRevert(sessionId: string): Promise<void>;
   acceptChanges(sessionId: string): Promise<void>;
+  /** Accepts one file's changes: it leaves the list, the others stay. */
+  acceptFile(sessionId: string, path: string): Promise<void>;
+  /** Puts the session's latest accept back in the list (an accept writes nothing, nor does this). */
+  undoAccept(sessionId: string): Promise<void>;
   dismissReviewNotice(sessionId: string): void;
   loadWorktreeSetting(projectId: string): Promise<void>;
   setWorktreeSetting(projectId: string, enabled: boolean): Promise<void>;
@@ -57,17 +100,30 @@ export interface DiffSlice {
   /** Tools finish in bursts; one request after the burst settles. */
   scheduleDiffRefresh(sessionId: string): void;
   selectDiffFile(sessionId: string, path: string): Promise<void>;
+  /** The line the diff editor brings into view next (a hunk picked in the list, a `path:line` link). */
+  diffReveal: DiffReveal | null;
+  /** Brings a line of the open file's diff into view. */
+  revealInDiff(sessionId: string, place: FilePlace & { line: number }): void;
+  /** The workspace file shown read-only in a session's review column, in place of the diff. */
+  workspaceFile: OpenWorkspaceFile | null;
   /**
-   * Opens a file named in the conversation (a tool card, a path in a message) in the session's diff:
-   * selected when the session changed it, else the panel says it has no changes.
+   * Opens a file named in the conversation (a tool card, a path in a message), at its line: in the
+   * session's diff when the session changed it, else read-only as it is now. The review column opens.
    */
-  openFileInDiff(sessionId: string, path: string): Promise<void>;
+  openWorkspaceFile(sessionId: string, place: FilePlace): Promise<void>;
+  /** Shows a file a read rule asks about, the person having said so. */
+  confirmWorkspaceFile(sessionId: string): Promise<void>;
+  /** Back from a workspace file to the session's changes. */
+  closeWorkspaceFile(sessionId: string): void;
 }
 
 export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): DiffSlice {
   const { api } = deps;
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** A session's list of changed files being asked for now. */
+  const listing = new Map<string, Promise<unknown>>();
   let fileRequest = 0;
+  let workspaceRequest = 0;
   // 'session' is the request's default: left out, so a request reads as it did before scopes existed.
   const scopeOf = (sessionId: string) => (get().diffScope[sessionId] === 'turn' ? { scope: 'turn' as const } : {});
 
@@ -78,6 +134,7 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       reviewPending: { ...state.reviewPending, [sessionId]: label },
       reviewNotice: without(state.reviewNotice, sessionId),
       lastRevert: without(state.lastRevert, sessionId),
+      lastAccept: without(state.lastAccept, sessionId),
     }));
     let notice: ReviewNotice | null = null;
     try {
@@ -97,6 +154,26 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
   function reverted(sessionId: string, done: RevertDone): string {
     set((state) => ({ lastRevert: { ...state.lastRevert, [sessionId]: done } }));
     return `Reverted ${done.note}.`;
+  }
+
+  /** Keeps the way back from an accept (shown with the notice that says what was accepted). */
+  function accepted(sessionId: string, done: AcceptDone): string {
+    set((state) => ({ lastAccept: { ...state.lastAccept, [sessionId]: done } }));
+    return `Accepted ${done.note}.`;
+  }
+
+  async function readWorkspaceFile(sessionId: string, place: FilePlace, confirmed: boolean): Promise<void> {
+    const ticket = ++workspaceRequest;
+    set({ workspaceFile: { sessionId, ...place, status: 'loading' } });
+    try {
+      const view = await api.request('workspace:readFile', { sessionId, path: place.path, ...(confirmed ? { confirmed } : {}) });
+      if (ticket !== workspaceRequest) return;
+      // Main names the file as it found it (`./a/../b.ts` is `b.ts`; a link inside the folder, its target).
+      set({ workspaceFile: { sessionId, ...place, path: view.path, status: view.status === 'asks' ? 'asks' : 'ready', view } });
+    } catch (error) {
+      if (ticket !== workspaceRequest) return;
+      set({ workspaceFile: { sessionId, ...place, status: 'error', error: errorMessage(error) } });
+    }
   }
 
   async function loadFile(sessionId: string, path: string): Promise<void> {
@@ -128,7 +205,10 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     reviewPending: {},
     reviewNotice: {},
     lastRevert: {},
+    lastAccept: {},
     worktreeSettings: {},
+    diffReveal: null,
+    workspaceFile: null,
 
     async setDiffScope(sessionId, scope) {
       set((state) => ({ diffScope: { ...state.diffScope, [sessionId]: scope } }));
@@ -160,14 +240,32 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     },
 
     acceptChanges(sessionId) {
-      return review(sessionId, 'Accepting…', async () => {
-        await api.request('diff:accept', { sessionId, ...scopeOf(sessionId) });
-        return get().diffScope[sessionId] === 'turn' ? 'Accepted the last turn’s changes.' : 'Accepted the session’s changes.';
+      return review(sessionId, 'Accepting…', async () =>
+        accepted(sessionId, await api.request('diff:accept', { sessionId, ...scopeOf(sessionId) })),
+      );
+    },
+
+    acceptFile(sessionId, path) {
+      return review(sessionId, 'Accepting…', async () =>
+        accepted(sessionId, await api.request('diff:accept', { sessionId, path, ...scopeOf(sessionId) })),
+      );
+    },
+
+    undoAccept(sessionId) {
+      const last = get().lastAccept[sessionId];
+      if (!last) return Promise.resolve();
+      return review(sessionId, 'Undoing the accept…', async () => {
+        const undone = await api.request('diff:undoAccept', { sessionId, acceptSeq: last.acceptSeq });
+        return `Undid the accept of ${undone.note}: back in the list.`;
       });
     },
 
     dismissReviewNotice(sessionId) {
-      set((state) => ({ reviewNotice: without(state.reviewNotice, sessionId), lastRevert: without(state.lastRevert, sessionId) }));
+      set((state) => ({
+        reviewNotice: without(state.reviewNotice, sessionId),
+        lastRevert: without(state.lastRevert, sessionId),
+        lastAccept: without(state.lastAccept, sessionId),
+      }));
     },
 
     async loadWorktreeSetting(projectId) {
@@ -230,7 +328,13 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       }));
       let files: FileChange[];
       try {
-        files = await api.request('diff:files', { sessionId, ...scopeOf(sessionId) });
+        const request = api.request('diff:files', { sessionId, ...scopeOf(sessionId) });
+        listing.set(sessionId, request);
+        try {
+          files = await request;
+        } finally {
+          if (listing.get(sessionId) === request) listing.delete(sessionId);
+        }
       } catch (error) {
         set((state) => ({
           diffs: {
@@ -270,31 +374,53 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     },
 
     async selectDiffFile(sessionId, path) {
+      if (get().workspaceFile?.sessionId === sessionId) get().closeWorkspaceFile(sessionId);
       set((state) => ({ diffPath: { ...state.diffPath, [sessionId]: path } }));
       await loadFile(sessionId, path);
     },
 
-    async openFileInDiff(sessionId, path) {
-      if (get().diffs[sessionId]?.status !== 'ready') await get().refreshDiff(sessionId);
-      const diff = get().diffs[sessionId];
-      if (diff?.status === 'error') return; // the panel already says why the list could not be read
-      if (diff?.files.some((file) => file.path === path)) {
-        set((state) => ({ reviewNotice: without(state.reviewNotice, sessionId), lastRevert: without(state.lastRevert, sessionId) }));
-        // The person asked to see it: a review column they folded opens.
-        if (get().layout.reviewCollapsed === true) get().setLayout({ reviewCollapsed: false });
-        await get().selectDiffFile(sessionId, path);
-        return;
-      }
-      const message = `${path} has no changes ${get().diffScope[sessionId] === 'turn' ? 'since your last message' : 'in this session'}.`;
-      // A folded review column (folded by the person, or empty) would hide the notice: then it is a toast.
-      if (!selectReviewShown(get(), sessionId)) {
-        get().notify(message, 'info');
+    revealInDiff(sessionId, place) {
+      set({ diffReveal: { sessionId, ...place, key: Date.now() } });
+    },
+
+    async openWorkspaceFile(sessionId, place) {
+      // The person asked to see it: a review column folded (by them, or by default) opens.
+      if (!selectReviewShown(get(), sessionId)) get().setLayout({ reviewCollapsed: false });
+      const changed = () => get().diffs[sessionId]?.files.some((file) => file.path === place.path) ?? false;
+      // The list is read a moment after each step that changed files: one clicked meanwhile would
+      // call a file changed just now unchanged. Then the list is read first (or its reading awaited).
+      if (get().diffs[sessionId]?.status !== 'ready' || (!changed() && timers.has(sessionId))) await get().refreshDiff(sessionId);
+      else if (!changed() && listing.has(sessionId)) await listing.get(sessionId)!.catch(() => undefined);
+      if (!changed()) {
+        await readWorkspaceFile(sessionId, place, false);
         return;
       }
       set((state) => ({
-        reviewNotice: { ...state.reviewNotice, [sessionId]: { kind: 'info', message } },
+        reviewNotice: without(state.reviewNotice, sessionId),
         lastRevert: without(state.lastRevert, sessionId),
+        lastAccept: without(state.lastAccept, sessionId),
+        workspaceFile: state.workspaceFile?.sessionId === sessionId ? null : state.workspaceFile,
+        diffReveal: place.line !== undefined ? { sessionId, ...place, line: place.line, key: Date.now() } : state.diffReveal,
       }));
+      await get().selectDiffFile(sessionId, place.path);
+    },
+
+    async confirmWorkspaceFile(sessionId) {
+      const open = get().workspaceFile;
+      if (open?.sessionId !== sessionId || open.status !== 'asks') return;
+      const { path, line, column } = open;
+      await readWorkspaceFile(
+        sessionId,
+        { path, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) },
+        true,
+      );
+    },
+
+    closeWorkspaceFile(sessionId) {
+      if (get().workspaceFile?.sessionId === sessionId) {
+        workspaceRequest++;
+        set({ workspaceFile: null });
+      }
     },
   };
 }

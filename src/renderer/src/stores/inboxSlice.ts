@@ -66,6 +66,8 @@ export function createInboxSlice(deps: StoreDeps, set: SetState, get: GetState):
       set((current) => ({
         pickedApprovals: { ...current.pickedApprovals, [sessionId]: approvalId },
         reachingApproval: options.reach ? approvalId : current.reachingApproval,
+        // A full-width review covers the conversation, where the request is docked.
+        reviewFullWidth: false,
       }));
     },
 

@@ -12,6 +12,15 @@ export interface LayoutSlice {
   layout: PaneLayout;
   /** The keyboard shortcuts sheet is open. */
   shortcutsOpen: boolean;
+  /**
+   * The window is wide enough for the review column beside the conversation without squeezing it
+   * (see ROOMY_WINDOW): below, the column stays folded to its rail until the person opens it.
+   */
+  roomyWindow: boolean;
+  /** The review takes the conversation's place (the session's changes full width), until the person goes back. */
+  reviewFullWidth: boolean;
+  setRoomyWindow(roomy: boolean): void;
+  setReviewFullWidth(on: boolean): void;
   loadLayout(): Promise<void>;
   setLayout(patch: Partial<PaneLayout>): void;
   /** Shows or hides the terminal; `shown` is whether it shows now (it may be hidden by default). */
@@ -46,6 +55,8 @@ export function createLayoutSlice(deps: StoreDeps, set: SetState, get: GetState)
   return {
     layout: {},
     shortcutsOpen: false,
+    roomyWindow: true,
+    reviewFullWidth: false,
 
     async loadLayout() {
       try {
@@ -68,10 +79,20 @@ export function createLayoutSlice(deps: StoreDeps, set: SetState, get: GetState)
 
     toggleReview(reviewShown) {
       update({ reviewCollapsed: reviewShown });
+      if (reviewShown) set({ reviewFullWidth: false });
     },
 
     setShortcutsOpen(shortcutsOpen) {
       set({ shortcutsOpen });
+    },
+
+    setRoomyWindow(roomyWindow) {
+      if (get().roomyWindow !== roomyWindow) set({ roomyWindow });
+    },
+
+    setReviewFullWidth(reviewFullWidth) {
+      // The column is left as it was (folded or open), so going back finds the window as the person left it.
+      set({ reviewFullWidth });
     },
   };
 }

@@ -103,8 +103,9 @@ export function createLogsSlice(deps: StoreDeps, set: SetState, get: GetState): 
       if (responseEnded(applied)) get().clearLive(sessionId);
       dequeueDelivered(sessionId, applied);
       get().reconcileInbox(sessionId);
+      // A log opening asks for the diff only if nothing did yet: selecting a session asks at once.
       const changedFiles = opened
-        ? Object.keys(next.state.toolCalls).length > 0
+        ? Object.keys(next.state.toolCalls).length > 0 && get().diffs[sessionId] === undefined
         : applied.some((stored) => stored.event.type === 'tool.finished');
       if (changedFiles) get().scheduleDiffRefresh(sessionId);
     }

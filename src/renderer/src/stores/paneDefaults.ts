@@ -7,11 +7,15 @@ import type { AppState } from './appState';
 
 /**
  * The review column (plan and changes): shown once there is a plan, a change or a worktree, and
- * while it says what a review action did (a revert that emptied the list keeps its Undo in view).
+ * while it says what a review action did (a revert that emptied the list keeps its Undo in view);
+ * in a window too narrow for it beside the conversation, only once the person opens it. Full width,
+ * it is what the session view shows.
  */
 export function selectReviewShown(state: AppState, sessionId: string): boolean {
+  if (state.reviewFullWidth) return true;
   const collapsed = state.layout.reviewCollapsed;
   if (collapsed !== undefined) return !collapsed;
+  if (!state.roomyWindow) return false;
   return reviewCount(state, sessionId) > 0 || Boolean(state.logs[sessionId]?.state.worktree) || state.reviewNotice[sessionId] !== undefined;
 }
 

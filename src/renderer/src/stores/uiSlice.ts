@@ -22,7 +22,6 @@ export interface UiSlice {
   connection: ConnectionState;
   /** While reconnecting: failed tries so far. */
   reconnectAttempts: number;
-  diffLayout: 'side' | 'inline';
   /** Loads what every screen needs: projects, sessions, the inbox and settings. */
   init(): Promise<void>;
   /**
@@ -37,7 +36,6 @@ export interface UiSlice {
   notify(message: string, kind?: Toast['kind']): void;
   dismissToast(id: number): void;
   setConnection(connection: ConnectionState, reconnectAttempts?: number): void;
-  setDiffLayout(layout: 'side' | 'inline'): void;
 }
 
 /** Toasts beyond this many push the oldest out, so a storm of failures cannot fill the screen. */
@@ -52,7 +50,6 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
     toasts: [],
     connection: 'connecting',
     reconnectAttempts: 0,
-    diffLayout: 'side',
 
     async init() {
       const state = get();
@@ -83,7 +80,9 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
     },
 
     selectSession(sessionId) {
-      set({ selectedSessionId: sessionId, draftProjectId: null, view: 'main' });
+      // Full width is a way to review one session's changes; another session opens as usual.
+      const fullWidth = get().reviewFullWidth && sessionId === get().selectedSessionId;
+      set({ selectedSessionId: sessionId, draftProjectId: null, view: 'main', reviewFullWidth: fullWidth });
       if (sessionId === null) return;
       void get().loadSession(sessionId);
       void get().refreshDiff(sessionId);
@@ -116,10 +115,6 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
 
     setConnection(connection, reconnectAttempts = 0) {
       set({ connection, reconnectAttempts });
-    },
-
-    setDiffLayout(diffLayout) {
-      set({ diffLayout });
     },
   };
 }

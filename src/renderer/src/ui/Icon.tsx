@@ -18,6 +18,10 @@ const paths = {
   refresh: 'M13 8a5 5 0 1 1-1.5-3.5M13 2.5v3h-3',
   keyboard: 'M1.5 4.5h13v7h-13zM4 7h1M7 7h1M10 7h1M4.5 9.5h7',
   history: 'M2.5 8a5.5 5.5 0 1 0 1.6-3.9M2.5 2.5V5H5M8 5v3.2l2 1.3',
+  /** Unchanged lines folded between two changes. */
+  fold: 'M2.5 2.5h11M2.5 13.5h11M8 4.5v2.5M6.2 5.3L8 7l1.8-1.7M8 11.5V9M6.2 10.7L8 9l1.8 1.7',
+  expand: 'M2.5 6V2.5H6M10 2.5h3.5V6M13.5 10v3.5H10M6 13.5H2.5V10',
+  collapse: 'M6 2.5V6H2.5M13.5 6H10V2.5M10 13.5V10h3.5M2.5 10H6v3.5',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -3,15 +3,16 @@ import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './CodeBlock';
 import { FilePathLink } from './FilePathLink';
+import { FILE_PATH_ATTRIBUTE, remarkFilePaths } from './remarkFilePaths';
 import { markdownBlocks } from './markdownBlocks';
 import { fencedCode } from './markdownCode';
 import './markdown.css';
 
-const plugins = [remarkGfm];
+const plugins = [remarkGfm, remarkFilePaths];
 
 // Links leave the app in a new window (Electron's main process decides what may open). A fenced
-// block is drawn from its text (highlighted, with Copy); inline code that names a workspace file
-// links to that file's diff.
+// block is drawn from its text (highlighted, with Copy); inline code that names a workspace file,
+// and a path to one in the prose (marked by remarkFilePaths), link to that file.
 const components: Components = {
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noreferrer noopener" />,
   pre: ({ node }) => <CodeBlock {...fencedCode(node)} />,
@@ -23,6 +24,10 @@ const components: Components = {
     ) : (
       <code {...props}>{children}</code>
     ),
+  span: ({ node: _node, children, ...props }) => {
+    const path = (props as Record<string, unknown>)[FILE_PATH_ATTRIBUTE];
+    return typeof path === 'string' ? <FilePathLink text={path}>{children}</FilePathLink> : <span {...props}>{children}</span>;
+  },
 };
 
 /**

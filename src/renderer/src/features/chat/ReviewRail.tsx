@@ -2,11 +2,12 @@ import { plural } from '../../lib/format';
 import { useApp } from '../../stores/useApp';
 import { Icon } from '../../ui/Icon';
 
-/** The folded review column's stand-in: what it holds, and the way to open it. */
+/** The folded review column's stand-in: what it holds, and the ways to open it (as a column, or full width). */
 export function ReviewRail({ sessionId }: { sessionId: string }) {
   const files = useApp((state) => state.diffs[sessionId]?.files.length ?? 0);
   const steps = useApp((state) => state.logs[sessionId]?.state.plan.length ?? 0);
   const toggleReview = useApp((state) => state.toggleReview);
+  const setReviewFullWidth = useApp((state) => state.setReviewFullWidth);
   const label = files > 0 ? `Changes: ${plural(files, 'file')}` : steps > 0 ? `Plan: ${plural(steps, 'step')}` : 'No changes yet';
 
   return (
@@ -22,6 +23,18 @@ export function ReviewRail({ sessionId }: { sessionId: string }) {
         <Icon name="panelRight" />
         <span className="rail-label">{label}</span>
       </button>
+      {files > 0 && (
+        <button
+          type="button"
+          className="ghost"
+          aria-label="Review the changes full width"
+          title="Review the changes full width, in the conversation’s place"
+          data-testid="review-rail-full-width"
+          onClick={() => setReviewFullWidth(true)}
+        >
+          <Icon name="expand" />
+        </button>
+      )}
     </aside>
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useRef, type CSSProperties } from 'react';
+import { useEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../../stores/useApp';
 import { Splitter } from '../../ui/Splitter';
 import { clampReview, clampTerminal, paneBounds } from '../../ui/paneSizes';
@@ -10,23 +11,30 @@ import { ReviewRail } from './ReviewRail';
 import { selectReviewShown, selectTerminalShown } from '../../stores/paneDefaults';
 import { SessionRequest } from '../permission/SessionRequest';
 import { PlanPanel } from '../plan/PlanPanel';
-import { DiffPanel, preloadDiffViewer } from '../diff/DiffPanel';
+import { DiffPanel } from '../diff/DiffPanel';
+import { preloadDiffViewer } from '../diff/monacoViews';
+import { selectSessionApproval } from '../../stores/selectors';
 import { TerminalPanel } from '../terminal/TerminalPanel';
 
 /**
  * The selected session: the conversation (with any permission request docked above the task box),
  * the plan and live diff beside it, the terminal below. The bars between them resize them; the
- * review column folds to a rail.
+ * review column folds to a rail, or takes the conversation's place (full width) until the person
+ * goes back (its button, or Esc).
  */
 export function SessionWorkspace({ sessionId }: { sessionId: string }) {
   const layout = useApp((state) => state.layout);
   const setLayout = useApp((state) => state.setLayout);
+  const fullWidth = useApp((state) => state.reviewFullWidth);
+  const setReviewFullWidth = useApp((state) => state.setReviewFullWidth);
   const reviewShown = useApp((state) => selectReviewShown(state, sessionId));
   const terminalOpen = useApp((state) => selectTerminalShown(state, sessionId));
   const remote = useApp((state) => state.sessions[sessionId]?.remote);
-  // A session with checkpoints may have changes to show: the diff editor starts loading now, while
-  // the list of changes is worked out, not once it has arrived.
-  const mayHaveChanges = useApp((state) => (state.logs[sessionId]?.state.checkpoints.length ?? 0) > 0);
+  // A session that has run may have changes to show: the diff editor and its worker start loading
+  // with the click that opened it (before its log arrives), while the list of changes is worked out.
+  const mayHaveChanges = useApp(
+    (state) => (state.logs[sessionId]?.state.checkpoints.length ?? 0) > 0 || (state.sessions[sessionId]?.status ?? 'new') !== 'new',
+  );
   useEffect(() => {
     if (mayHaveChanges) preloadDiffViewer();
   }, [mayHaveChanges]);
@@ -40,37 +48,55 @@ export function SessionWorkspace({ sessionId }: { sessionId: string }) {
   } as CSSProperties;
   const size = () => workspace.current?.getBoundingClientRect() ?? { width: 0, height: 0 };
 
+  function handleReviewKeyDown(event: KeyboardEvent<HTMLElement>) {
+    // What handles Esc inside the review (a file's pane, Monaco's find box) has taken it first.
+    if (!fullWidth || event.key !== 'Escape' || event.defaultPrevented) return;
+    event.preventDefault();
+    setReviewFullWidth(false);
+  }
+
   return (
     <main
       ref={workspace}
-      className={`workspace${reviewShown ? '' : ' review-folded'}${terminalOpen ? '' : ' terminal-closed'}`}
+      className={`workspace${fullWidth ? ' review-full' : reviewShown ? '' : ' review-folded'}${terminalOpen ? '' : ' terminal-closed'}`}
       style={style}
       data-testid="session-view"
       data-session-id={sessionId}
     >
-      <section className="centre" aria-label="Conversation">
-        <SessionHeader sessionId={sessionId} />
-        <Conversation sessionId={sessionId} />
-        <SessionRequest sessionId={sessionId} />
-        {remote ? <RemoteRunNotice sessionId={sessionId} remote={remote} /> : <SessionTaskBox sessionId={sessionId} />}
-      </section>
+      {!fullWidth && (
+        <section className="centre" aria-label="Conversation">
+          <SessionHeader sessionId={sessionId} />
+          <Conversation sessionId={sessionId} />
+          <SessionRequest sessionId={sessionId} />
+          {remote ? <RemoteRunNotice sessionId={sessionId} remote={remote} /> : <SessionTaskBox sessionId={sessionId} />}
+        </section>
+      )}
+      {reviewShown && !fullWidth && (
+        <Splitter
+          orientation="vertical"
+          label="Resize the plan and changes"
+          direction={-1}
+          testId="review-splitter"
+          measure={() => review.current?.getBoundingClientRect().width ?? 0}
+          bounds={() => ({ min: paneBounds.review.min, max: clampReview(Number.POSITIVE_INFINITY, size().width) })}
+          onResize={(width) => setLayout({ reviewWidth: width })}
+          onReset={() => setLayout({ reviewWidth: undefined })}
+        />
+      )}
+      {/* One element in one place whether full width or not, so the diff editor in it is kept, not made again. */}
       {reviewShown ? (
-        <>
-          <Splitter
-            orientation="vertical"
-            label="Resize the plan and changes"
-            direction={-1}
-            testId="review-splitter"
-            measure={() => review.current?.getBoundingClientRect().width ?? 0}
-            bounds={() => ({ min: paneBounds.review.min, max: clampReview(Number.POSITIVE_INFINITY, size().width) })}
-            onResize={(width) => setLayout({ reviewWidth: width })}
-            onReset={() => setLayout({ reviewWidth: undefined })}
-          />
-          <aside ref={review} className="right" aria-label="Plan and changes" data-testid="review-column">
-            <PlanPanel sessionId={sessionId} />
-            <DiffPanel sessionId={sessionId} />
-          </aside>
-        </>
+        <aside
+          ref={review}
+          className={`right${fullWidth ? ' review-full-width' : ''}`}
+          aria-label={fullWidth ? 'Plan and changes, full width' : 'Plan and changes'}
+          data-testid="review-column"
+          data-full-width={fullWidth}
+          onKeyDown={handleReviewKeyDown}
+        >
+          {fullWidth && <WaitingRequestNote sessionId={sessionId} />}
+          <PlanPanel sessionId={sessionId} />
+          <DiffPanel sessionId={sessionId} />
+        </aside>
       ) : (
         <ReviewRail sessionId={sessionId} />
       )}
@@ -88,5 +114,22 @@ export function SessionWorkspace({ sessionId }: { sessionId: string }) {
       )}
       <TerminalPanel ref={terminal} sessionId={sessionId} />
     </main>
+  );
+}
+
+/** While the review is full width, the conversation (where a request is docked) is out of view: a waiting request says so here. */
+function WaitingRequestNote({ sessionId }: { sessionId: string }) {
+  const waiting = useApp(useShallow((state) => selectSessionApproval(state, sessionId)));
+  const openApproval = useApp((state) => state.openApproval);
+  if (!waiting) return null;
+  return (
+    <div className="panel-note review-waiting" role="status" data-testid="review-waiting-request">
+      <span>
+        Permission required: <span className="mono">{waiting.approval.tool}</span> waits for your answer in the conversation.
+      </span>
+      <button type="button" onClick={() => openApproval(waiting.entry, { reach: true })}>
+        Go to the request
+      </button>
+    </div>
   );
 }

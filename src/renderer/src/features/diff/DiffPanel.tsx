@@ -1,42 +1,55 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { plural } from '../../lib/format';
 import { Icon } from '../../ui/Icon';
 import { isActive } from '../../stores/selectors';
 import { useApp } from '../../stores/useApp';
 import { DiffFileList } from './DiffFileList';
-import type { RevealLine } from './DiffViewer';
 import { HunkList } from './HunkList';
 import { ReviewBar } from './ReviewBar';
 import { SharedFolderNotice } from './SharedFolderNotice';
-import { UndoRevertButton } from './UndoRevertButton';
+import { UndoReviewButton } from './UndoReviewButton';
+import { WorkspaceFilePane } from './WorkspaceFilePane';
 import { WorktreeBar } from './WorktreeBar';
+import { useElementWidth } from './useElementWidth';
+import { loadCodeView, loadDiffViewer } from './monacoViews';
 import './review.css';
 
-// Monaco is large; it loads once a session has a change to show, not with the window.
-const loadDiffViewer = () => import('./DiffViewer');
 const DiffViewer = lazy(loadDiffViewer);
+const CodeView = lazy(loadCodeView);
 
-/** Starts loading the diff editor ahead of need (a session whose steps may have changed files). */
-export function preloadDiffViewer(): void {
-  void loadDiffViewer();
-}
+/**
+ * Below this width the two sides of a diff would each get less than a readable line (about 60
+ * characters beside a gutter), so "auto" draws the diff inline; from it, side by side.
+ */
+export const SIDE_BY_SIDE_MIN_PX = 760;
 
 /**
  * The live diff: every file the session's own steps changed (since it started or was last accepted,
- * or since the person's last message), one of them opened, and the person's review of it: revert a
- * hunk or a file, accept all. Another session's changes in the same folder are never listed; while
- * one works there, the panel says so and offers a worktree. A worktree session also shows its branch
- * and how to end it.
+ * or since the person's last message), one of them opened, and the person's review of it: accept or
+ * revert a file, revert a hunk, accept all, each undoable. Another session's changes in the same
+ * folder are never listed; while one works there, the panel says so and offers a worktree. A
+ * worktree session also shows its branch and how to end it. A workspace file named in the
+ * conversation shows here too, read-only, in place of the diff.
  */
 export function DiffPanel({ sessionId }: { sessionId: string }) {
   const diff = useApp((state) => state.diffs[sessionId]);
-  const layout = useApp((state) => state.diffLayout);
-  const setDiffLayout = useApp((state) => state.setDiffLayout);
+  const preference = useApp((state) => state.layout.diffLayout ?? 'auto');
+  const foldUnchanged = useApp((state) => state.layout.foldUnchanged ?? true);
+  const fullWidth = useApp((state) => state.reviewFullWidth);
+  const setLayout = useApp((state) => state.setLayout);
+  const setReviewFullWidth = useApp((state) => state.setReviewFullWidth);
   const refreshDiff = useApp((state) => state.refreshDiff);
   const status = useApp((state) => state.sessions[sessionId]?.status);
   const notice = useApp((state) => state.reviewNotice[sessionId]);
   const dismissReviewNotice = useApp((state) => state.dismissReviewNotice);
   const worktreeGone = useApp((state) => state.logs[sessionId]?.state.worktree?.finished !== undefined);
+  const panel = useRef<HTMLElement>(null);
+  const fullWidthToggle = useRef<HTMLButtonElement>(null);
+  const width = useElementWidth(panel);
+  // The button pressed is replaced by its opposite: focus goes there rather than to nowhere.
+  useEffect(() => {
+    if (document.activeElement === document.body) fullWidthToggle.current?.focus();
+  }, [fullWidth]);
   const count = diff?.files.length ?? 0;
   // Monaco starts loading as soon as there is a change to show, while the file's two versions are
   // fetched, instead of after they arrive: a freshly loaded page shows a big diff that much sooner.
@@ -46,23 +59,41 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
   }, [hasChanges]);
   // The core refuses a revert while the agent works; the buttons say so before anyone tries.
   const busy = status !== undefined && isActive(status) ? 'The agent is working: stop it or let it finish, then revert.' : null;
+  const autoLayout = width !== null && width < SIDE_BY_SIDE_MIN_PX ? 'inline' : 'side';
+  const layout = preference === 'auto' ? autoLayout : preference;
 
   return (
-    <section className="diff-panel panel" aria-label="Changes" data-testid="diff-panel">
+    <section className="diff-panel panel" aria-label="Changes" data-testid="diff-panel" ref={panel}>
       <div className="panel-header">
         <span className="panel-title">Changes</span>
         <span className="faint" data-testid="diff-count">
           {diff?.status === 'loading' && count === 0 ? 'loading…' : plural(count, 'file')}
         </span>
         <span className="spacer" />
-        <div className="segmented" role="group" aria-label="Diff layout">
-          <button type="button" aria-pressed={layout === 'side'} data-testid="diff-layout-side" onClick={() => setDiffLayout('side')}>
-            Side by side
-          </button>
-          <button type="button" aria-pressed={layout === 'inline'} data-testid="diff-layout-inline" onClick={() => setDiffLayout('inline')}>
-            Inline
-          </button>
-        </div>
+        <select
+          className="diff-layout"
+          aria-label="Diff layout"
+          title="How a diff is drawn: auto is inline in a narrow column and side by side in a wide one"
+          data-testid="diff-layout"
+          data-shown={layout}
+          value={preference}
+          onChange={(event) => setLayout({ diffLayout: event.target.value as 'auto' | 'side' | 'inline' })}
+        >
+          <option value="auto">Auto ({autoLayout === 'side' ? 'side by side' : 'inline'})</option>
+          <option value="side">Side by side</option>
+          <option value="inline">Inline</option>
+        </select>
+        <button
+          type="button"
+          className="ghost icon-button"
+          aria-pressed={foldUnchanged}
+          aria-label="Fold unchanged lines"
+          title={foldUnchanged ? 'Unchanged lines are folded: show the whole file' : 'Fold the unchanged lines between changes'}
+          data-testid="diff-fold"
+          onClick={() => setLayout({ foldUnchanged: !foldUnchanged })}
+        >
+          <Icon name="fold" />
+        </button>
         <button
           type="button"
           className="ghost icon-button"
@@ -73,6 +104,30 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
         >
           <Icon name="refresh" />
         </button>
+        {fullWidth ? (
+          <button
+            type="button"
+            ref={fullWidthToggle}
+            className="review-back"
+            data-testid="review-full-width-exit"
+            title="Back to the conversation (Esc)"
+            onClick={() => setReviewFullWidth(false)}
+          >
+            <Icon name="collapse" /> Back to the conversation
+          </button>
+        ) : (
+          <button
+            type="button"
+            ref={fullWidthToggle}
+            className="ghost icon-button"
+            aria-label="Review full width"
+            data-testid="review-full-width"
+            title="Review full width, in the conversation’s place (Ctrl+Alt+F)"
+            onClick={() => setReviewFullWidth(true)}
+          >
+            <Icon name="expand" />
+          </button>
+        )}
       </div>
       <WorktreeBar sessionId={sessionId} busy={busy} />
       <SharedFolderNotice sessionId={sessionId} busy={busy} />
@@ -83,7 +138,7 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
           data-testid="review-notice"
         >
           <span>{notice.message}</span>
-          <UndoRevertButton sessionId={sessionId} busy={busy} />
+          <UndoReviewButton sessionId={sessionId} busy={busy} />
           <button type="button" className="ghost" aria-label="Dismiss" onClick={() => dismissReviewNotice(sessionId)}>
             ×
           </button>
@@ -92,26 +147,40 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
       {worktreeGone ? (
         <div className="empty-state">This session’s worktree is gone: its changes are in the repository’s history, or were discarded.</div>
       ) : (
-        <DiffBody sessionId={sessionId} busy={busy} />
+        <DiffBody sessionId={sessionId} busy={busy} layout={layout} foldUnchanged={foldUnchanged} />
       )}
     </section>
   );
 }
 
-function DiffBody({ sessionId, busy }: { sessionId: string; busy: string | null }) {
+function DiffBody({
+  sessionId,
+  busy,
+  layout,
+  foldUnchanged,
+}: {
+  sessionId: string;
+  busy: string | null;
+  layout: 'side' | 'inline';
+  foldUnchanged: boolean;
+}) {
   const diff = useApp((state) => state.diffs[sessionId]);
   const fileDiff = useApp((state) => (state.fileDiff?.sessionId === sessionId ? state.fileDiff : null));
-  const layout = useApp((state) => state.diffLayout);
+  const viewing = useApp((state) => state.workspaceFile?.sessionId === sessionId);
+  const reveal = useApp((state) => (state.diffReveal?.sessionId === sessionId ? state.diffReveal : null));
   const pending = useApp((state) => state.reviewPending[sessionId] ?? null);
   const revertHunk = useApp((state) => state.revertHunk);
-  const [reveal, setReveal] = useState<RevealLine | null>(null);
+  const revealInDiff = useApp((state) => state.revealInDiff);
   const count = diff?.files.length ?? 0;
+  const listed = diff?.files.find((file) => file.path === fileDiff?.path);
   // While another file loads, the last one stays in the editor (which is kept, not re-created).
   const shown = fileDiff?.diff ?? null;
   const stale = shown !== null && shown.path !== fileDiff?.path;
   const reviewable = shown !== null && !stale && fileDiff?.status !== 'error' && count > 0;
   const canRevert = reviewable && busy === null && pending === null;
+  const place = reveal && shown && reveal.path === shown.path ? { line: reveal.line, column: reveal.column, key: reveal.key } : null;
 
+  if (viewing) return <WorkspaceFilePane sessionId={sessionId} />;
   return (
     <>
       <ReviewBar sessionId={sessionId} count={count} />
@@ -121,7 +190,9 @@ function DiffBody({ sessionId, busy }: { sessionId: string; busy: string | null 
         </p>
       )}
       <DiffFileList sessionId={sessionId} />
-      {reviewable && <HunkList sessionId={sessionId} diff={shown} busy={busy} onReveal={(line) => setReveal({ line, key: Date.now() })} />}
+      {reviewable && (
+        <HunkList sessionId={sessionId} diff={shown} busy={busy} onReveal={(line) => revealInDiff(sessionId, { path: shown.path, line })} />
+      )}
       <div className="diff-viewer-host">
         {fileDiff === null ? (
           <div className="empty-state">{count === 0 ? 'No changes yet.' : 'Pick a file to see its changes.'}</div>
@@ -133,21 +204,39 @@ function DiffBody({ sessionId, busy }: { sessionId: string; busy: string | null 
           <div className="empty-state" data-testid="diff-binary">
             {shown.path} is a binary file; its content is not shown.
           </div>
+        ) : shown && shown.status !== 'modified' ? (
+          <Suspense fallback={<div className="empty-state">Loading the editor…</div>}>
+            <CodeView
+              path={shown.path}
+              text={shown.status === 'added' ? shown.after : shown.before}
+              language={shown.language}
+              tone={shown.status === 'added' ? 'added' : 'removed'}
+              place={place}
+              testId="diff-whole-file"
+              label={`${shown.path}, ${shown.status === 'added' ? 'a new file: every line is added' : 'deleted: every line is removed'}`}
+            />
+          </Suspense>
         ) : shown ? (
           <Suspense fallback={<div className="empty-state">Loading the editor…</div>}>
             <DiffViewer
               diff={shown}
               layout={layout}
-              reveal={reveal}
+              foldUnchanged={foldUnchanged}
+              reveal={place}
               onRevertHunk={
                 canRevert ? (index) => shown.hunks?.[index] && void revertHunk(sessionId, shown.path, index, shown.hunks[index]) : undefined
               }
             />
           </Suspense>
+        ) : listed?.status === 'modified' && !listed.binary ? (
+          // The first file is on its way: the editor is made meanwhile (Monaco takes a while), and shows it on arrival.
+          <Suspense fallback={<div className="empty-state">Loading {fileDiff.path}…</div>}>
+            <DiffViewer diff={null} layout={layout} foldUnchanged={foldUnchanged} />
+          </Suspense>
         ) : (
           <div className="empty-state">Loading {fileDiff.path}…</div>
         )}
-        {fileDiff?.status === 'loading' && stale && (
+        {fileDiff?.status === 'loading' && (stale || !shown) && (
           <div className="diff-loading" role="status">
             Loading {fileDiff.path}…
           </div>

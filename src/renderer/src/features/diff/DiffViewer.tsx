@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
 import * as monaco from 'monaco-editor';
-import './monacoEnvironment';
 import type { FileDiff } from '../../../../shared/contract';
-import { DIFF_THEME_DARK, DIFF_THEME_LIGHT, diffThemes } from './diffThemes';
+import { followSystemTheme, knownLanguage, readOnlyOptions, themeNow, viewModel } from './monacoSetup';
 
-/** A line to bring into view (a hunk picked in the list); `key` makes picking the same line again count. */
-export interface RevealLine {
+/** A place to bring into view in the agent's version; `key` makes asking for the same place again count. */
+export interface RevealPlace {
   line: number;
+  column?: number | undefined;
   key: number;
 }
 
@@ -14,37 +14,6 @@ export interface RevealLine {
 function hunkGlyphLine(hunk: { newStart: number }): number {
   return Math.max(1, hunk.newStart);
 }
-
-const darkQuery = '(prefers-color-scheme: dark)';
-
-// A diff shows one file out of its project, read-only: the TypeScript service would only report
-// imports it cannot resolve, and spend the CPU a 10,000-line file needs. Its diagnostics also start
-// the TypeScript worker and copy every model opened into it, with nothing to report; only hovers,
-// asked for by a person, still reach it.
-for (const defaults of [monaco.typescript.typescriptDefaults, monaco.typescript.javascriptDefaults]) {
-  defaults.setDiagnosticsOptions({ noSemanticValidation: true, noSyntaxValidation: true, noSuggestionDiagnostics: true });
-  defaults.setModeConfiguration({
-    hovers: true,
-    diagnostics: false,
-    completionItems: false,
-    documentSymbols: false,
-    definitions: false,
-    references: false,
-    documentHighlights: false,
-    rename: false,
-    documentRangeFormattingEdits: false,
-    signatureHelp: false,
-    onTypeFormattingEdits: false,
-    codeActions: false,
-    inlayHints: false,
-  });
-}
-
-function knownLanguage(id: string): string {
-  return id && monaco.languages.getLanguages().some((language) => language.id === id) ? id : 'plaintext';
-}
-
-for (const [name, theme] of Object.entries(diffThemes)) monaco.editor.defineTheme(name, theme);
 
 /**
  * The names a screen reader gives each side's text box. Monaco's diff editor gives its sides their
@@ -56,24 +25,30 @@ const sideLabels = {
   modifiedAriaLabel: 'With the session’s changes (read-only)',
 } as const;
 
-function themeNow(): string {
-  return window.matchMedia(darkQuery).matches ? DIFF_THEME_DARK : DIFF_THEME_LIGHT;
-}
+/** Unchanged lines fold away but for this many around each change; a run shorter than the minimum stays. */
+const FOLD = { contextLineCount: 3, minimumLineCount: 3, revealLineCount: 20 };
 
 /**
- * Monaco's diff editor for one file. The editor is made once. Another file gets two new models (the
- * diff editor diffs a new pair at once, where changed text waits out a 200 ms debounce); a refresh of
- * the same file only replaces the models' text, which keeps the scroll position.
+ * Monaco's diff editor for one changed file. The editor is made once. Another file gets two new
+ * models (the diff editor diffs a new pair at once, where changed text waits out a 200 ms debounce)
+ * and opens at its first change, or at the line a link or a hunk asked for; a refresh of the same
+ * file only replaces the models' text, which keeps the scroll position.
  */
 export default function DiffViewer({
   diff,
   layout,
+  foldUnchanged,
   reveal = null,
   onRevertHunk,
 }: {
-  diff: FileDiff;
+  /** The file to show; null while the first one is on its way (the editor is made meanwhile, not after). */
+  diff: FileDiff | null;
+  /** What is drawn now (the panel turns "auto" into one of these by its width). */
   layout: 'side' | 'inline';
-  reveal?: RevealLine | null;
+  /** Folds the unchanged lines between changes (Monaco's hideUnchangedRegions). */
+  foldUnchanged: boolean;
+  /** A place in this file to bring into view. */
+  reveal?: RevealPlace | null;
   /** Set when hunks may be reverted now: each hunk gets a revert arrow in the gutter of the agent's side. */
   onRevertHunk?: ((index: number) => void) | undefined;
 }) {
@@ -84,48 +59,27 @@ export default function DiffViewer({
   const editor = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
   const shownPath = useRef<string | null>(null);
   const hunksShown = useRef<FileDiff['hunks']>(undefined);
+  /** Where a newly shown file opens, once its diff is worked out (until then the hidden regions are unknown). */
+  const opening = useRef<RevealPlace | 'first change' | null>(null);
+  const revealed = useRef<number | null>(null);
 
   useEffect(() => {
     const element = host.current;
     if (!element) return undefined;
     const created = monaco.editor.createDiffEditor(element, {
-      readOnly: true,
-      // Nothing is typed here: Tab moves on to the next control instead of staying in the editor.
-      tabFocusMode: true,
+      ...readOnlyOptions,
       originalEditable: false,
-      automaticLayout: true,
       renderSideBySide: layout === 'side',
+      // The panel decides, by its width and the person's choice; Monaco's own switch would override the choice.
       useInlineViewWhenSpaceIsLimited: false,
       theme: themeNow(),
       ...sideLabels,
-      fontSize: 12,
-      minimap: { enabled: false },
-      scrollBeyondLastLine: false,
       renderOverviewRuler: true,
       ignoreTrimWhitespace: false,
       maxComputationTime: 10_000,
       maxFileSize: 100,
-      hideUnchangedRegions: { enabled: false },
-      renderValidationDecorations: 'off',
+      hideUnchangedRegions: { enabled: foldUnchanged, ...FOLD },
       glyphMargin: true,
-      stickyScroll: { enabled: false },
-      folding: false,
-      codeLens: false,
-      occurrencesHighlight: 'off',
-      selectionHighlight: false,
-      contextmenu: false,
-      // Each of these reads the whole of both files (in the editor's worker, ahead of the diff, or on
-      // the main thread) for decoration a review does not need.
-      links: false,
-      colorDecorators: false,
-      bracketPairColorization: { enabled: false },
-      matchBrackets: 'never',
-      guides: { bracketPairs: false, highlightActiveBracketPair: false },
-      inlayHints: { enabled: 'off' },
-    });
-    created.setModel({
-      original: monaco.editor.createModel('', 'plaintext'),
-      modified: monaco.editor.createModel('', 'plaintext'),
     });
     editor.current = created;
     const modifiedEditor = created.getModifiedEditor();
@@ -136,12 +90,19 @@ export default function DiffViewer({
       const index = (hunksShown.current ?? []).findIndex((hunk) => hunkGlyphLine(hunk) === line);
       if (index >= 0) revertHunk.current(index);
     });
-
-    const media = window.matchMedia(darkQuery);
-    const handleScheme = () => monaco.editor.setTheme(themeNow());
-    media.addEventListener('change', handleScheme);
+    // The first diff of a new file: its folds are known now, so the place it opens at is shown, not folded away.
+    const diffed = created.onDidUpdateDiff(() => {
+      // Monaco has worked out the diff of what it shows: tests and the benchmark wait for this.
+      element.dataset.changes = String(created.getLineChanges()?.length ?? 0);
+      const place = opening.current;
+      if (place === null) return;
+      opening.current = null;
+      bringIntoView(created, place, hunksShown.current);
+    });
+    const stopTheme = followSystemTheme();
     return () => {
-      media.removeEventListener('change', handleScheme);
+      stopTheme();
+      diffed.dispose();
       clicks.dispose();
       glyphs.current = null;
       const model = created.getModel();
@@ -151,22 +112,30 @@ export default function DiffViewer({
       editor.current = null;
       shownPath.current = null;
     };
-    // The editor is made once; layout changes go through updateOptions below.
+    // The editor is made once; option changes go through updateOptions below.
   }, []);
 
   useEffect(() => {
     const current = editor.current;
-    const model = current?.getModel();
-    if (!current || !model) return;
+    if (!current || !diff) return;
+    const model = current.getModel();
     const language = knownLanguage(diff.language);
-    if (shownPath.current !== diff.path) {
+    hunksShown.current = diff.hunks;
+    if (!model || shownPath.current !== diff.path) {
       current.setModel({
-        original: monaco.editor.createModel(diff.before, language),
-        modified: monaco.editor.createModel(diff.after, language),
+        original: viewModel(diff.before, language),
+        modified: viewModel(diff.after, language),
       });
-      model.original.dispose();
-      model.modified.dispose();
+      model?.original.dispose();
+      model?.modified.dispose();
       shownPath.current = diff.path;
+      delete host.current?.dataset.changes;
+      // A place asked for this file opens it once; after that, it opens at its first change again.
+      const place = reveal && revealed.current !== reveal.key ? reveal : 'first change';
+      if (reveal) revealed.current = reveal.key;
+      // At once where the server's hunks say (the file shows there while Monaco diffs), and again once it has.
+      bringIntoView(current, place, diff.hunks);
+      opening.current = place;
       return;
     }
     const view = current.saveViewState();
@@ -175,18 +144,22 @@ export default function DiffViewer({
     if (model.original.getValue() !== diff.before) model.original.setValue(diff.before);
     if (model.modified.getValue() !== diff.after) model.modified.setValue(diff.after);
     if (view) current.restoreViewState(view);
+    // `reveal` is read when a file first shows; later places come through the effect below.
   }, [diff]);
 
   useEffect(() => {
     editor.current?.updateOptions({ ...sideLabels, renderSideBySide: layout === 'side' });
   }, [layout]);
 
+  useEffect(() => {
+    editor.current?.updateOptions({ ...sideLabels, hideUnchangedRegions: { enabled: foldUnchanged, ...FOLD } });
+  }, [foldUnchanged]);
+
   // The revert arrows follow the server's hunks (what a revert undoes), not Monaco's own diff.
   const canRevert = onRevertHunk !== undefined;
   useEffect(() => {
-    hunksShown.current = diff.hunks;
     glyphs.current?.set(
-      canRevert
+      canRevert && diff
         ? (diff.hunks ?? []).map((hunk) => ({
             range: new monaco.Range(hunkGlyphLine(hunk), 1, hunkGlyphLine(hunk), 1),
             options: { glyphMarginClassName: 'hunk-revert-glyph', glyphMarginHoverMessage: { value: 'Revert this hunk' } },
@@ -195,23 +168,41 @@ export default function DiffViewer({
     );
   }, [diff, canRevert]);
 
-  // A hunk picked in the list: its first line, in the agent's version, scrolled into the middle.
+  // A place asked for while this file shows (a hunk picked in the list, a link to a line).
   useEffect(() => {
-    const modified = editor.current?.getModifiedEditor();
-    if (!reveal || !modified) return;
-    modified.revealLineInCenter(reveal.line);
-    modified.setSelection({ startLineNumber: reveal.line, startColumn: 1, endLineNumber: reveal.line, endColumn: 1 });
-  }, [reveal]);
+    const current = editor.current;
+    if (!reveal || !current || !diff || revealed.current === reveal.key || shownPath.current !== diff.path) return;
+    revealed.current = reveal.key;
+    bringIntoView(current, reveal, diff.hunks);
+  }, [reveal, diff?.path]);
 
   return (
     <div
       className="diff-viewer"
       ref={host}
       data-testid="diff-viewer"
-      data-path={diff.path}
+      data-path={diff?.path}
       data-layout={layout}
-      aria-label={`Changes to ${diff.path}`}
+      data-folded={foldUnchanged}
+      aria-label={diff ? `Changes to ${diff.path}` : 'Changes, loading'}
       role="region"
     />
   );
+}
+
+/**
+ * Shows a place of the agent's version in the middle of the editor. A line asked for is also
+ * selected, which unfolds it where it lies in folded unchanged lines; the first change is never
+ * folded, and is only scrolled to.
+ */
+function bringIntoView(editor: monaco.editor.IStandaloneDiffEditor, place: RevealPlace | 'first change', hunks: FileDiff['hunks']): void {
+  const modified = editor.getModifiedEditor();
+  if (place === 'first change') {
+    const line = hunks?.[0] ? hunkGlyphLine(hunks[0]) : editor.getLineChanges()?.[0]?.modifiedStartLineNumber;
+    if (line !== undefined) modified.revealLineInCenter(Math.max(1, line), monaco.editor.ScrollType.Immediate);
+    return;
+  }
+  const column = place.column ?? 1;
+  modified.setSelection({ startLineNumber: place.line, startColumn: column, endLineNumber: place.line, endColumn: column });
+  modified.revealLineInCenter(place.line, monaco.editor.ScrollType.Immediate);
 }

@@ -1,11 +1,14 @@
 import { useMemo, useState } from 'react';
 import type { DiffHunk, FileDiff } from '../../../../shared/contract';
+import { plural } from '../../lib/format';
 import { useApp } from '../../stores/useApp';
 import { compactPreview, diffLines, hunkPreview, type DiffLines, type PreviewLine } from './hunkPreview';
 
-/** Where a hunk is, in the agent's version of the file (the right-hand side of the diff). */
-function hunkLabel(hunk: DiffHunk): string {
-  if (hunk.newLines === 0) return `after line ${hunk.newStart}`;
+/** Where a hunk is, in the agent's version of the file (the right-hand side of the diff); a new or deleted file is one whole hunk. */
+function hunkLabel(hunk: DiffHunk, status: FileDiff['status']): string {
+  if (status === 'added') return `new file, ${plural(hunk.newLines, 'line')}`;
+  if (status === 'deleted') return `deleted file, ${plural(hunk.oldLines, 'line')}`;
+  if (hunk.newLines === 0) return hunk.newStart === 0 ? 'at the start' : `after line ${hunk.newStart}`;
   if (hunk.newLines === 1) return `line ${hunk.newStart}`;
   return `lines ${hunk.newStart}–${hunk.newStart + hunk.newLines - 1}`;
 }
@@ -14,9 +17,9 @@ function hunkLabel(hunk: DiffHunk): string {
 const OPEN_PREVIEW_LINES = 200;
 
 /**
- * The open file's review actions: revert the whole file, or one hunk at a time (the server's hunks,
- * which are what a revert undoes), each with a preview of its lines; clicking a hunk's place shows
- * it in the editor.
+ * The open file's review actions: accept or revert the whole file, or revert one hunk at a time (the
+ * server's hunks, which are what a revert undoes), each with a preview of its lines; clicking a
+ * hunk's place shows it in the editor.
  */
 export function HunkList({
   sessionId,
@@ -31,6 +34,7 @@ export function HunkList({
 }) {
   const pending = useApp((state) => state.reviewPending[sessionId] ?? null);
   const revertFile = useApp((state) => state.revertFile);
+  const acceptFile = useApp((state) => state.acceptFile);
   const disabled = busy !== null || pending !== null;
   const hunks = diff.hunks ?? [];
   // Cut once per file, not per hunk: a big file can have hundreds of hunks.
@@ -42,6 +46,16 @@ export function HunkList({
         <span className="hunk-file mono" title={diff.path}>
           {diff.path}
         </span>
+        <span className="spacer" />
+        <button
+          type="button"
+          data-testid="accept-file"
+          disabled={pending !== null}
+          title={`Accept the changes to ${diff.path}: it leaves this list (the file is not touched)`}
+          onClick={() => void acceptFile(sessionId, diff.path)}
+        >
+          Accept file
+        </button>
         <button
           type="button"
           data-testid="revert-file"
@@ -60,6 +74,7 @@ export function HunkList({
               key={hunk.fingerprint}
               sessionId={sessionId}
               path={diff.path}
+              status={diff.status}
               hunk={hunk}
               index={index}
               lines={lines}
@@ -77,6 +92,7 @@ export function HunkList({
 function HunkItem({
   sessionId,
   path,
+  status,
   hunk,
   index,
   lines,
@@ -86,6 +102,7 @@ function HunkItem({
 }: {
   sessionId: string;
   path: string;
+  status: FileDiff['status'];
   hunk: DiffHunk;
   index: number;
   lines: DiffLines;
@@ -109,7 +126,7 @@ function HunkItem({
           title="Show this hunk in the editor"
           onClick={() => onReveal(Math.max(1, hunk.newStart))}
         >
-          {hunkLabel(hunk)}
+          {hunkLabel(hunk, status)}
           <span className="mono">
             {' '}
             <span className="removed">−{hunk.oldLines}</span> <span className="added">+{hunk.newLines}</span>
@@ -132,7 +149,7 @@ function HunkItem({
           className="hunk-revert"
           data-testid="revert-hunk"
           disabled={disabled}
-          aria-label={`Revert hunk ${index + 1} (${hunkLabel(hunk)})`}
+          aria-label={`Revert hunk ${index + 1} (${hunkLabel(hunk, status)})`}
           title={busy ?? 'Undo this hunk only'}
           onClick={() => void revertHunk(sessionId, path, index, hunk)}
         >
