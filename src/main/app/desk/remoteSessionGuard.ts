@@ -30,6 +30,10 @@ const REFUSED: readonly RequestName[] = [
   'diff:revert',
   'diff:undoRevert',
   'diff:accept',
+  'diff:undoAccept',
+  'workspace:readFile',
+  'session:sandboxTemp',
+  'session:openSandboxTemp',
   'worktree:finish',
   'worktree:move',
   'session:rewindPreview',
@@ -109,6 +113,9 @@ function verbOf(name: RequestName): string {
     'session:undoRewind': 'undo a rewind of it',
     'worktree:finish': 'finish its worktree',
     'worktree:move': 'move it to a worktree',
+    'workspace:readFile': 'open its files here',
+    'session:sandboxTemp': 'show its /tmp here',
+    'session:openSandboxTemp': 'open its /tmp here',
   };
   return verbs[name] ?? 'change its files';
 }
