@@ -1,3 +1,4 @@
+import type { HookDecision } from '../permissions/hookDecision';
 import { z } from 'zod';
 import type { ConfiguredHook, HookEvent } from './hookSettings';
 import type { HookCommandResult } from './runHookCommand';
@@ -11,11 +12,6 @@ import type { HookCommandResult } from './runHookCommand';
  * timeout, a command that cannot start or stdout that looks like JSON and is not is a failure, reported
  * and otherwise ignored (Claude Code's "non-blocking error").
  */
-
-export interface HookDecision {
-  action: 'allow' | 'ask' | 'deny';
-  reason?: string;
-}
 
 export interface HookAnswer {
   kind: 'ok' | 'blocked' | 'failed';

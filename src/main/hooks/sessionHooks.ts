@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { EventOf, SessionEvent } from '../../shared/events';
 import type { Json } from '../../shared/json';
 import type { ConfiguredHook, HookEvent } from './hookSettings';
-import { readHookAnswer, type HookAnswer, type HookDecision } from './hookAnswer';
+import type { HookDecision } from '../permissions/hookDecision';
+import { readHookAnswer, type HookAnswer } from './hookAnswer';
 import { runHookCommand } from './runHookCommand';
 import { hookToolName, matcherMatches } from './toolNames';
 

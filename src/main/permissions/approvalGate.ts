@@ -14,7 +14,7 @@ import type { SessionState } from '../../shared/session';
 import { toolTraits } from '../../shared/toolCatalog';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import { registryPhrase } from '../sandbox/packageRegistries';
-import type { HookDecision } from '../hooks/hookAnswer';
+import type { HookDecision } from './hookDecision';
 import { isShuttingDown } from '../terminal/shuttingDown';
 import type { Workspace } from '../workspace/workspace';
 import { validateAllowAlwaysRule } from './allowAlways';
