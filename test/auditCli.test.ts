@@ -54,7 +54,9 @@ describe('tether audit after real runs', () => {
     const csv = await runCli(['audit', '--csv', '--since', '1h'], withPolicy);
     expect(csv.code).toBe(0);
     const lines = csv.stdout.split('\r\n');
-    expect(lines[0]).toBe('time,session,session_title,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason,runner,edited,proposed');
+    expect(lines[0]).toBe(
+      'time,session,session_title,project,seq,call,tool,what,action,decided_by,rule,rule_source,scope,reason,runner,edited,proposed',
+    );
     expect(csv.stdout).toContain('"Denied: curl https://evil.example/, ""x"""');
     expect(lines.filter((line) => line.includes(sessionId))).toHaveLength(5);
 
