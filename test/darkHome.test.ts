@@ -253,6 +253,34 @@ describe('what work needs is lit', () => {
     expect(output).not.toContain('credentials');
   });
 
+  it('settings files inside a lit installation that may hold tokens stay dark: a global npmrc, a .condarc, pip.conf, gemrc', async () => {
+    const { home, ws, dataDir } = generatedHome();
+    const token = '//registry.npmjs.org/:_authToken=npm_SECRETinsideNVM';
+    const planted = [
+      ['.nvm/versions/node/v22.0.0/etc/npmrc', token],
+      ['.npm-global/etc/npmrc', token],
+      ['.volta/tools/image/node/20.1.0/etc/npmrc', token],
+      ['miniconda3/.condarc', 'channels:\n  - https://user:SECRETconda@conda.example.com/channel\n'],
+      ['miniconda3/envs/work/.condarc', 'channel_alias: https://t/SECRETenv/\n'],
+      ['.pyenv/versions/3.11.0/pip.conf', '[global]\nindex-url = https://me:SECRETpip@pypi.example.com/simple\n'],
+      ['.rbenv/versions/3.3.0/etc/gemrc', ':rubygems_api_key: SECRETgem\n'],
+    ] as const;
+    for (const [file, text] of planted) write(path.join(home, file), text);
+    // What the installation is lit for still works: the folder and its programs are there.
+    write(path.join(home, '.nvm/versions/node/v22.0.0/bin/tool'), '#!/bin/sh\necho nvm-tool-ran\n', 0o755);
+    const run = inside(ws, home, dataDir);
+    const output = await run(
+      [
+        ...planted.map(([file]) => `cat ~/${file}; echo`),
+        'grep -r SECRET ~ 2>/dev/null; echo grep-done',
+        '~/.nvm/versions/node/v22.0.0/bin/tool',
+      ].join('; '),
+    );
+    expect(output).toContain('grep-done');
+    expect(output).toContain('nvm-tool-ran');
+    expect(output).not.toContain('SECRET');
+  });
+
   it('a link in a lit folder that leads into the dark home reaches nothing, and a lit folder that is such a link is not lit', async () => {
     const { home, ws, dataDir } = generatedHome();
     fs.mkdirSync(path.join(home, '.nvm'));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withDarkHome, type DarkHome } from './darkHome';
 import { litEntryRefusal, litHomePlaces } from './litHomeFolders';
+import { settingsInInstallations } from './settingsInInstallations';
 
 const made: string[] = [];
 afterEach(() => {
@@ -15,6 +16,7 @@ describe('withDarkHome (the runtime’s bubblewrap options with the home dark)',
   const dark: DarkHome = {
     hidden: ['/home', '/root', home],
     lit: [{ source: `${home}/.nvm`, dest: `${home}/.nvm` }],
+    masked: [],
     visible: [`${home}/code/app`, `${home}/.config/tether/sandbox/caches/app-1`],
     derivedFolder: `${home}/.config/tether/sandbox/git/p1`,
   };
@@ -61,8 +63,58 @@ describe('withDarkHome (the runtime’s bubblewrap options with the home dark)',
     ]);
   });
 
+  it('darkens again a settings file inside a lit installation, over the bind that lit it', () => {
+    const npmrc = `${home}/.nvm/versions/node/v22.0.0/etc/npmrc`;
+    const masked = withDarkHome(library, 2, { ...dark, masked: [npmrc] });
+    const lit = masked.findIndex((option) => option[0] === '--ro-bind' && option[2] === `${home}/.nvm`);
+    const mask = masked.findIndex((option) => option[0] === '--ro-bind' && option[2] === npmrc);
+    expect(masked[mask]).toEqual(['--ro-bind', '/dev/null', npmrc]);
+    expect(mask).toBeGreaterThan(lit);
+  });
+
   it('changes nothing when no folder is hidden', () => {
     expect(withDarkHome(library, 2, { ...dark, hidden: [] })).toEqual(library);
+  });
+});
+
+describe('settingsInInstallations', () => {
+  it('finds the global npmrc of each Node layout, conda, pip and gem settings, and nothing else in an installation', () => {
+    const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-lit-')));
+    made.push(home);
+    const wanted = [
+      '.nvm/versions/node/v20.1.0/etc/npmrc',
+      '.nodenv/versions/18.0.0/etc/npmrc',
+      '.fnm/node-versions/v22.0.0/installation/etc/npmrc',
+      '.volta/tools/image/node/20.1.0/etc/npmrc',
+      '.asdf/installs/nodejs/20.1.0/etc/npmrc',
+      '.local/share/mise/installs/node/22/etc/npmrc',
+      '.npm-global/etc/npmrc',
+      'miniconda3/.condarc',
+      'miniconda3/envs/ml/.condarc',
+      '.pyenv/versions/3.12.1/pip.conf',
+      '.rbenv/versions/3.3.0/etc/gemrc',
+      '.rvm/rubies/ruby-3.3.0/etc/gemrc',
+    ];
+    const ordinary = ['.nvm/versions/node/v20.1.0/bin/node', '.nvm/versions/node/v20.1.0/lib/node_modules/npm/npmrc', '.pyenv/README.md'];
+    for (const file of [...wanted, ...ordinary]) {
+      fs.mkdirSync(path.dirname(path.join(home, file)), { recursive: true });
+      fs.writeFileSync(path.join(home, file), 'x');
+    }
+    const places = [
+      '.nvm',
+      '.nodenv',
+      '.fnm',
+      '.volta',
+      '.asdf',
+      '.local/share/mise',
+      '.npm-global',
+      'miniconda3',
+      '.pyenv',
+      '.rbenv',
+      '.rvm',
+    ];
+    const found = settingsInInstallations(places.map((place) => path.join(home, place))).map((file) => path.relative(home, file));
+    expect(found.sort()).toEqual([...wanted].sort());
   });
 });
 

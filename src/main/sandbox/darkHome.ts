@@ -1,3 +1,4 @@
+import { settingsInInstallations } from './settingsInInstallations';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../workspace/filePaths';
@@ -25,6 +26,8 @@ export interface DarkHome {
   hidden: string[];
   /** Bound back read-only, outer first. */
   lit: LitPlace[];
+  /** Settings files inside what is lit that may hold credentials (settingsInInstallations.ts): dark again. */
+  masked: string[];
   /** The fence's places under a hidden folder that commands must still see (the runtime binds them). */
   visible: string[];
   /** Where the derived git config is (its ~/.gitconfig is `gitconfig` there). */
@@ -63,7 +66,8 @@ export function darkHomeFor(input: DarkHomeInput): DarkHome {
   // A home that is the root folder (a service account's) cannot be covered: the fence would cover everything.
   const coverable = home !== path.parse(home).root && isDirectory(home);
   const hidden = [...others.filter((folder) => folder !== home), ...(coverable ? [home] : [])];
-  return { hidden: [...new Set(hidden)], lit, visible: [...input.visible], derivedFolder: input.derivedFolder };
+  const masked = settingsInInstallations(lit.filter((place) => !isInside(place.source, input.derivedFolder)).map((place) => place.dest));
+  return { hidden: [...new Set(hidden)], lit, masked, visible: [...input.visible], derivedFolder: input.derivedFolder };
 }
 
 /** A bubblewrap option and its values, as runtimeCommand.ts reads them. */
@@ -112,6 +116,8 @@ export function withDarkHome(options: readonly Option[], insertAt: number, dark:
   const darkening: Option[] = [
     ...dark.hidden.map((folder): Option => ['--tmpfs', folder]),
     ...dark.lit.map((place): Option => ['--ro-bind', place.source, place.dest]),
+    // A file cannot be made absent inside a bound folder: it is read as empty.
+    ...dark.masked.map((file): Option => ['--ro-bind', '/dev/null', file]),
   ];
   const before = options.slice(0, insertAt);
   const after = options.slice(insertAt).filter((option) => !dropped(option));

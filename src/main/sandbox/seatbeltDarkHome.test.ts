@@ -10,6 +10,7 @@ const dark: DarkHome = {
     { source: `${home}/.cargo/bin`, dest: `${home}/.cargo/bin` },
     { source: '/Users/pat/Library/Application Support/Tether/sandbox/git/p1/gitconfig', dest: `${home}/.gitconfig` },
   ],
+  masked: [`${home}/.nvm/versions/node/v22.0.0/etc/npmrc`],
   visible: [`${home}/code/app`, '/Users/pat/Library/Application Support/Tether/sandbox/caches/app-1', '/private/var/folders/tmp'],
   derivedFolder: '/Users/pat/Library/Application Support/Tether/sandbox/git/p1',
 };
@@ -43,6 +44,12 @@ describe('the dark home in Seatbelt’s form', () => {
     expect(own).toContain('(subpath "/Users/pat/Library/Application Support/Tether/sandbox/caches/app-1")');
     // A place outside the dark folders needs no rule of this function's.
     expect(own).not.toContain('/private/var/folders');
+  });
+
+  it('denies a settings file inside a lit installation after the allow that lit it, so the deny wins', () => {
+    const masked = ruleAfter(profile, 'settings files inside what is lit');
+    expect(masked).toBe('(deny file-read*\n  (literal "/Users/pat/.nvm/versions/node/v22.0.0/etc/npmrc"))');
+    expect(profile.indexOf(masked)).toBeGreaterThan(profile.indexOf('(subpath "/Users/pat/.nvm")'));
   });
 
   it('the derived git config is allowed as the one file it is, never ~/.gitconfig itself', () => {

@@ -62,6 +62,12 @@ export function seatbeltDarkHome(dark: DarkHome): string {
       `(allow file-read*\n${derived.map((file) => `  (literal ${sbplString(file)})`).join('\n')})`,
     );
   }
+  if (dark.masked.length > 0) {
+    lines.push(
+      '; Tether: settings files inside what is lit that may hold credentials (a global npmrc, a .condarc): dark again.',
+      `(deny file-read*\n${dark.masked.map((file) => `  (literal ${sbplString(file)})`).join('\n')})`,
+    );
+  }
   const visible = dark.visible.filter(inDark);
   if (visible.length > 0) {
     lines.push(
