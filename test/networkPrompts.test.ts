@@ -254,7 +254,7 @@ describe('what the answer does', () => {
       (entry) => entry.event.type === 'approval.answered' && entry.event.approvalId === question!.approvalId,
     )!.at;
     expect(answeredAt - askedAt).toBeLessThan(1000);
-    expect(told.join('\n')).toContain('this is a headless run (tether run)');
+    expect(told.join('\n')).toContain('a headless run (tether run) opens no host nobody named');
     expect(told.join('\n')).not.toContain('secret release notes');
   });
 
