@@ -144,7 +144,9 @@ describe('the home folder is dark', () => {
     // Absent, not unreadable: no store's name shows, only what is lit and the fence's own places.
     const listing = await run(`find ${home} | sort`);
     const shared = new Set(['.config', '.local', '.cargo']);
-    for (const store of STORES) {
+    // ~/.npmrc is there as Tether's derived copy (derivedNpmrc.ts): its name shows, none of its secrets (checked above).
+    const derived = new Set(['.npmrc']);
+    for (const store of STORES.filter((name) => !derived.has(name))) {
       expect(listing, store).not.toContain(`/${store}`);
       const top = store.split('/')[0]!;
       if (!shared.has(top)) expect(listing, store).not.toContain(`${home}/${top}\n`);
@@ -278,6 +280,16 @@ describe('what work needs is lit', () => {
     );
     expect(output).toContain('grep-done');
     expect(output).toContain('nvm-tool-ran');
+    expect(output).not.toContain('SECRET');
+  });
+
+  it('npm reads a derived ~/.npmrc: the person’s settings, none of its tokens', async () => {
+    const { home, ws, dataDir } = generatedHome();
+    write(path.join(home, '.npmrc'), 'omit-lockfile-registry-resolved=true\n//registry.npmjs.org/:_authToken=npm_SECRETnpmrcTOKEN\n');
+    const run = inside(ws, home, dataDir);
+    const output = await run('cat ~/.npmrc; echo; npm config get omit-lockfile-registry-resolved');
+    expect(output).toContain('omit-lockfile-registry-resolved=true');
+    expect(output).toMatch(/^true\r?$/m);
     expect(output).not.toContain('SECRET');
   });
 

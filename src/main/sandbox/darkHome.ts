@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../workspace/filePaths';
 import { deriveGitConfig } from './derivedGitConfig';
+import { deriveNpmrc } from './derivedNpmrc';
 import { litHomePlaces, type LitPlace } from './litHomeFolders';
 
 /**
@@ -60,7 +61,8 @@ export function darkHomeFor(input: DarkHomeInput): DarkHome {
   // Seatbelt cannot put the derived copy where git looks for it: includeIf names the copy itself.
   const git = deriveGitConfig(home, input.derivedFolder, input.env, { includesAtCopies: platform === 'darwin' });
   const named = git.named.filter((file) => isInside(file, home));
-  const lit = [...litHomePlaces(home, input.env, [...input.personLit, ...named]), ...git.lit];
+  const npmrc = deriveNpmrc(home, input.derivedFolder);
+  const lit = [...litHomePlaces(home, input.env, [...input.personLit, ...named]), ...git.lit, ...(npmrc ? [npmrc] : [])];
   const [people = '/home', root = '/root'] = HOMES[platform] ?? [];
   const others = [people, root].filter((folder) => !isInside(home, folder) || folder === people).filter(isDirectory);
   // A home that is the root folder (a service account's) cannot be covered: the fence would cover everything.
@@ -107,10 +109,13 @@ const DESTINATION_AT: Readonly<Record<string, number>> = {
 export function withDarkHome(options: readonly Option[], insertAt: number, dark: DarkHome): Option[] {
   if (dark.hidden.length === 0) return [...options];
   const seen = [...dark.visible, ...dark.lit.map((place) => place.dest)];
+  const derivedAt = dark.lit.filter((place) => isInside(place.source, dark.derivedFolder)).map((place) => place.dest);
   const dropped = (option: Option): boolean => {
     const at = DESTINATION_AT[option[0]];
     const dest = at === undefined ? undefined : option[at];
     if (dest === undefined || !dark.hidden.some((folder) => isInside(dest, folder))) return false;
+    // The runtime's mask over a store Tether lights a derived copy of (~/.npmrc) would hide the copy.
+    if (derivedAt.includes(dest)) return true;
     return !seen.some((place) => isInside(dest, place));
   };
   const darkening: Option[] = [

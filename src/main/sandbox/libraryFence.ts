@@ -86,8 +86,14 @@ export function linuxFit(
 export function macFit(fence: EffectiveFence, mapped: LibraryFence, notWritable: readonly string[], dark?: DarkHome): MacFit {
   return {
     rules: [seatbeltRules({ rootsUnderTmp: mapped.underTmp, notWritable }), ...(dark ? [seatbeltDarkHome(dark)] : [])].join('\n'),
-    // git finds the derived ~/.gitconfig by name: Seatbelt cannot put it where git looks.
-    setenv: { TMPDIR: fence.privateTmp, ...(dark ? { GIT_CONFIG_GLOBAL: path.join(dark.derivedFolder, 'gitconfig') } : {}) },
+    // git and npm find the derived ~/.gitconfig and ~/.npmrc by name: Seatbelt cannot put them where they look.
+    setenv: {
+      TMPDIR: fence.privateTmp,
+      ...(dark ? { GIT_CONFIG_GLOBAL: path.join(dark.derivedFolder, 'gitconfig') } : {}),
+      ...(dark?.lit.some((place) => place.source === path.join(dark.derivedFolder, 'npmrc'))
+        ? { NPM_CONFIG_USERCONFIG: path.join(dark.derivedFolder, 'npmrc') }
+        : {}),
+    },
     unsetenv: NOT_PROXIED,
   };
 }

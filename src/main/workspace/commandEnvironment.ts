@@ -144,12 +144,15 @@ const TOOLCHAIN_NAMES = [
 /** CI markers: tools behave as on a build machine (no prompts, plain output) when these say so. */
 const CI_NAMES = ['CI', 'CONTINUOUS_INTEGRATION', 'GITHUB_ACTIONS', 'GITLAB_CI', 'BUILDKITE', 'CIRCLECI', 'TRAVIS', 'TF_BUILD'];
 
-/** git's identity, and config the person passes it (each value is still looked at). */
+/** git's identity and dates, the build date reproducible builds read, and config the person passes git (each value is still looked at). */
 const GIT_NAMES = [
   'GIT_AUTHOR_NAME',
   'GIT_AUTHOR_EMAIL',
+  'GIT_AUTHOR_DATE',
   'GIT_COMMITTER_NAME',
   'GIT_COMMITTER_EMAIL',
+  'GIT_COMMITTER_DATE',
+  'SOURCE_DATE_EPOCH',
   'GIT_CONFIG_PARAMETERS',
   'GIT_CONFIG_COUNT',
 ];
