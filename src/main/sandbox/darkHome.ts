@@ -1,3 +1,4 @@
+import { destinationOf, type BwrapOption as Option } from './bubblewrapOptions';
 import { settingsInInstallations } from './settingsInInstallations';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -72,32 +73,6 @@ export function darkHomeFor(input: DarkHomeInput): DarkHome {
   return { hidden: [...new Set(hidden)], lit, masked, visible: [...input.visible], derivedFolder: input.derivedFolder };
 }
 
-/** A bubblewrap option and its values, as runtimeCommand.ts reads them. */
-type Option = [name: string, ...values: string[]];
-
-/** bubblewrap's options that mount or make something, and which of their values is the destination. */
-const DESTINATION_AT: Readonly<Record<string, number>> = {
-  '--bind': 2,
-  '--bind-try': 2,
-  '--ro-bind': 2,
-  '--ro-bind-try': 2,
-  '--dev-bind': 2,
-  '--dev-bind-try': 2,
-  '--bind-fd': 2,
-  '--ro-bind-fd': 2,
-  '--file': 2,
-  '--bind-data': 2,
-  '--ro-bind-data': 2,
-  '--symlink': 2,
-  '--chmod': 2,
-  '--tmpfs': 1,
-  '--dir': 1,
-  '--remount-ro': 1,
-  '--proc': 1,
-  '--dev': 1,
-  '--mqueue': 1,
-};
-
 /**
  * The runtime's options with the home dark: after `insertAt` (the private /tmp's mounts), each
  * hidden folder gets a tmpfs and the lit places are bound back; the runtime's own mounts inside a
@@ -111,8 +86,7 @@ export function withDarkHome(options: readonly Option[], insertAt: number, dark:
   const seen = [...dark.visible, ...dark.lit.map((place) => place.dest)];
   const derivedAt = dark.lit.filter((place) => isInside(place.source, dark.derivedFolder)).map((place) => place.dest);
   const dropped = (option: Option): boolean => {
-    const at = DESTINATION_AT[option[0]];
-    const dest = at === undefined ? undefined : option[at];
+    const dest = destinationOf(option);
     if (dest === undefined || !dark.hidden.some((folder) => isInside(dest, folder))) return false;
     // The runtime's mask over a store Tether lights a derived copy of (~/.npmrc) would hide the copy.
     if (derivedAt.includes(dest)) return true;

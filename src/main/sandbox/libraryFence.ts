@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isInside } from '../workspace/filePaths';
+import { isInside, pathExists } from '../workspace/filePaths';
 import type { EffectiveFence } from './fence';
 import { commonDirOf, gitFence } from './gitFence';
 import type { ProtectedPath } from './protectedPaths';
@@ -42,7 +42,7 @@ export function libraryFence(fence: EffectiveFence, platform: NodeJS.Platform): 
   const compiled: EffectiveFence = { ...fence, allowWrite: [...new Set([...fence.allowWrite, ...git.allowWrite])], denyWrite };
   const mac = platform === 'darwin';
   // Seatbelt denies a path that is not there by rule; bubblewrap can only mount on what exists.
-  const bound = mac ? denyWrite : denyWrite.filter(exists);
+  const bound = mac ? denyWrite : denyWrite.filter(pathExists);
   const watched = denyWrite.filter((entry) => !bound.includes(entry)).map((entry) => ({ path: entry, why: protectionOf(entry, fence) }));
   // On macOS the session's folder is TMPDIR itself; on Linux it is bound at /tmp.
   const own = mac ? [fence.caches, fence.privateTmp] : [fence.caches];
@@ -114,13 +114,4 @@ function protectionOf(entry: string, fence: EffectiveFence): string {
 export function underTmp(roots: readonly string[], platform: NodeJS.Platform): string[] {
   const tmp = platform === 'darwin' ? ['/tmp', '/private/tmp'] : ['/tmp'];
   return [...new Set(roots.filter((root) => tmp.some((folder) => isInside(root, folder) && root !== folder)))];
-}
-
-function exists(target: string): boolean {
-  try {
-    fs.lstatSync(target);
-    return true;
-  } catch {
-    return false;
-  }
 }

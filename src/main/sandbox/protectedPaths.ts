@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isInside } from '../workspace/filePaths';
+import { isInside, pathExists } from '../workspace/filePaths';
 
 /**
  * Protected paths that do not exist yet (`.tether`, the names git reads in `.git` that are not there:
@@ -43,12 +43,12 @@ export interface AbsentPathWatch {
 
 /** Watches the missing paths among `paths` while a command runs; what appears is moved into `quarantine`. */
 export function watchAbsentPaths(paths: readonly ProtectedPath[], quarantine: string): AbsentPathWatch {
-  const absent = paths.filter((entry) => !exists(entry.path));
+  const absent = paths.filter((entry) => !pathExists(entry.path));
   const moved: MovedPath[] = [];
   const watchers = new Map<string, fs.FSWatcher>();
   const look = (): void => {
     for (const entry of absent) {
-      if (exists(entry.path)) moved.push(moveAside(entry, quarantine));
+      if (pathExists(entry.path)) moved.push(moveAside(entry, quarantine));
       else watch(deepestExisting(entry.path));
     }
   };
@@ -91,7 +91,7 @@ export function moveAside(entry: ProtectedPath, quarantine: string): MovedPath {
     return { ...entry, movedTo: target };
   } catch (error) {
     const why = (error as Error).message;
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !exists(entry.path))
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !pathExists(entry.path))
       return { ...entry, problem: 'it was gone before it could be moved' };
     try {
       fs.rmSync(entry.path, { recursive: true, force: true });
@@ -118,16 +118,7 @@ export function describeMoved(entry: MovedPath, workspace: string): string {
 
 function deepestExisting(target: string): string | undefined {
   for (let folder = path.dirname(target); ; folder = path.dirname(folder)) {
-    if (exists(folder)) return folder;
+    if (pathExists(folder)) return folder;
     if (path.dirname(folder) === folder) return undefined;
-  }
-}
-
-function exists(target: string): boolean {
-  try {
-    fs.lstatSync(target);
-    return true;
-  } catch {
-    return false;
   }
 }

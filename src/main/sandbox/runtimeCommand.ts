@@ -1,7 +1,9 @@
+import { pathExists } from '../workspace/filePaths';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
+import { BWRAP_OPTIONS, type BwrapOption as Option } from './bubblewrapOptions';
 import { withDarkHome, type DarkHome } from './darkHome';
 
 /**
@@ -50,70 +52,6 @@ export interface LinuxFit {
   darkHome?: DarkHome;
 }
 
-/** bubblewrap's options and how many values each takes (bwrap --help, 0.8); one not listed stops the fitting. */
-const BWRAP_OPTIONS: Readonly<Record<string, number>> = {
-  '--unshare-all': 0,
-  '--share-net': 0,
-  '--unshare-user': 0,
-  '--unshare-user-try': 0,
-  '--unshare-ipc': 0,
-  '--unshare-pid': 0,
-  '--unshare-net': 0,
-  '--unshare-uts': 0,
-  '--unshare-cgroup': 0,
-  '--unshare-cgroup-try': 0,
-  '--disable-userns': 0,
-  '--assert-userns-disabled': 0,
-  '--clearenv': 0,
-  '--new-session': 0,
-  '--die-with-parent': 0,
-  '--as-pid-1': 0,
-  '--userns': 1,
-  '--userns2': 1,
-  '--pidns': 1,
-  '--uid': 1,
-  '--gid': 1,
-  '--hostname': 1,
-  '--chdir': 1,
-  '--unsetenv': 1,
-  '--lock-file': 1,
-  '--sync-fd': 1,
-  '--remount-ro': 1,
-  '--exec-label': 1,
-  '--file-label': 1,
-  '--proc': 1,
-  '--dev': 1,
-  '--tmpfs': 1,
-  '--mqueue': 1,
-  '--dir': 1,
-  '--seccomp': 1,
-  '--add-seccomp-fd': 1,
-  '--block-fd': 1,
-  '--userns-block-fd': 1,
-  '--info-fd': 1,
-  '--json-status-fd': 1,
-  '--cap-add': 1,
-  '--cap-drop': 1,
-  '--perms': 1,
-  '--size': 1,
-  '--setenv': 2,
-  '--bind': 2,
-  '--bind-try': 2,
-  '--dev-bind': 2,
-  '--dev-bind-try': 2,
-  '--ro-bind': 2,
-  '--ro-bind-try': 2,
-  '--bind-fd': 2,
-  '--ro-bind-fd': 2,
-  '--file': 2,
-  '--bind-data': 2,
-  '--ro-bind-data': 2,
-  '--symlink': 2,
-  '--chmod': 2,
-};
-
-type Option = [name: string, ...values: string[]];
-
 /** The library's empty folder, the source of its placeholders for a missing folder (ensureEmptyMountSourceDir). */
 function isEmptyMountSource(source: string): boolean {
   return path.dirname(source) === os.tmpdir() && path.basename(source).startsWith('claude-empty-');
@@ -150,7 +88,7 @@ export function fitLinuxCommand(wrapped: string, fit: LinuxFit): string {
   const before: Option[] = [];
   options.forEach((option, index) => {
     const [name, first, second] = option;
-    if (name === '--ro-bind' && (first === '/dev/null' || isEmptyMountSource(first!)) && !exists(second!)) return;
+    if (name === '--ro-bind' && (first === '/dev/null' || isEmptyMountSource(first!)) && !pathExists(second!)) return;
     if (name === '--bind' && first === second && notWritable.has(first!)) return;
     if (name === '--setenv' && (first! in fit.setenv || fit.unsetenv.includes(first!))) return;
     // A bind under /tmp made before the root (the proxy's sockets) would be hidden by the private /tmp.
@@ -160,7 +98,7 @@ export function fitLinuxCommand(wrapped: string, fit: LinuxFit): string {
   const privateTmp: Option[] = [
     ['--bind', fit.privateTmp, '/tmp'],
     ...before,
-    ...fit.rootsUnderTmp.filter(exists).map((folder): Option => ['--ro-bind', folder, folder]),
+    ...fit.rootsUnderTmp.filter(pathExists).map((folder): Option => ['--ro-bind', folder, folder]),
     ...(fit.socket ? [['--bind', fit.socket, fit.socket] as Option] : []),
   ];
   const rootAt = kept.findIndex(([name, source, dest]) => name === '--ro-bind' && source === '/' && dest === '/');
@@ -249,13 +187,4 @@ export function readWords(line: string): string[] {
   }
   if (word !== undefined) words.push(word);
   return words;
-}
-
-function exists(target: string): boolean {
-  try {
-    fs.lstatSync(target);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -95,3 +95,13 @@ export function realFolder(folder: string): { path: string } | { problem: 'missi
   }
   return fs.statSync(real).isDirectory() ? { path: real } : { problem: 'not-a-folder' };
 }
+
+/** Whether anything is at `target` itself (a dangling link counts): lstat, never following it. */
+export function pathExists(target: string): boolean {
+  try {
+    fs.lstatSync(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
