@@ -193,6 +193,29 @@ test('a compound upload is badged by its riskiest part, names each risky part, s
   }, command);
   expect(printed).toBe(1);
 
+  // A line that sends data out is never allowed for good (issue 29): no rule is offered, and it says why.
+  await expect(dialog.getByTestId('permission-rule-input')).toHaveCount(0);
+  await expect(dialog.getByTestId('permission-always-refused')).toContainText('sends data out');
+  await screenshots(page, 'compound-upload-request', dialog);
+
+  await dialog.getByTestId('permission-deny').click();
+  await sessionStatus(page, 'done');
+});
+
+test('the Allow always rule box of a long compound command wraps and shows all of the rule, at 1440 and 1024, and as it is edited', async ({
+  page,
+}) => {
+  const command = 'npm test 2>&1 | tee out.txt && grep -c passing out.txt && sed -n 1,40p out.txt && rm -f out.txt';
+  app = await startServedApp({
+    turns: [
+      { toolCalls: [{ name: 'run_command', arguments: { command, description: 'Run the tests and keep the report' } }] },
+      { text: 'Stopped.' },
+    ],
+  });
+  await page.goto(app.url);
+  await startTask(page, 'Run the tests');
+  const dialog = await permissionDialog(page);
+
   // The Allow always rule box wraps and shows all of the rule: nothing scrolls out of sight.
   const rule = dialog.getByTestId('permission-rule-input');
   await expect(rule).toHaveValue(`run_command(${command})`);
@@ -205,7 +228,7 @@ test('a compound upload is badged by its riskiest part, names each risky part, s
       ),
     }));
   expect((await measure()).whole).toBe(true);
-  await screenshots(page, 'compound-upload-request', dialog.getByTestId('permission-allow-always-options'));
+  await screenshots(page, 'compound-rule-box', dialog.getByTestId('permission-allow-always-options'));
   // Still whole at 1024 px, where the rule needs more than one line.
   await page.setViewportSize({ width: 1024, height: 700 });
   await expect.poll(async () => (await measure()).lines).toBeGreaterThanOrEqual(2);
