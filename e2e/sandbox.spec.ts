@@ -86,8 +86,9 @@ test('settings show the fence, with /tmp and the caches, and switch the package 
   await section.getByTestId('sandbox-save').click();
   await expect(section.getByTestId('sandbox-save')).toBeDisabled();
 
+  // A reload comes back to Settings (the address keeps the view, issue 29), with what was saved.
   await page.reload();
-  await page.getByTestId('settings-button').click();
+  await expect(page.getByTestId('settings')).toBeVisible();
   await expect(page.getByTestId('sandbox-litHome')).toHaveValue('~/.config/mytool');
   await expect(page.getByTestId('sandbox-registries')).toBeChecked();
   await expect(page.getByTestId('sandbox-allowedDomains')).toHaveValue('api.github.com');
