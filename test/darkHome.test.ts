@@ -293,6 +293,18 @@ describe('what work needs is lit', () => {
     expect(output).not.toContain('SECRET');
   });
 
+  it('pip reads a derived pip.conf: where it finds packages, not the password in an index URL', async () => {
+    const { home, ws, dataDir } = generatedHome();
+    write(
+      path.join(home, '.config/pip/pip.conf'),
+      '[global]\nfind-links = /opt/wheels\nindex-url = https://me:SECRETpipconf@pypi.example/simple\n',
+    );
+    const run = inside(ws, home, dataDir);
+    const output = await run('cat ~/.config/pip/pip.conf; python3 -m pip config list 2>/dev/null || true');
+    expect(output).toContain('find-links = /opt/wheels');
+    expect(output).not.toContain('SECRET');
+  });
+
   it('a link in a lit folder that leads into the dark home reaches nothing, and a lit folder that is such a link is not lit', async () => {
     const { home, ws, dataDir } = generatedHome();
     fs.mkdirSync(path.join(home, '.nvm'));

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { isInside } from '../workspace/filePaths';
 import { deriveGitConfig } from './derivedGitConfig';
 import { deriveNpmrc } from './derivedNpmrc';
+import { derivePipConf } from './derivedPipConf';
 import { litHomePlaces, type LitPlace } from './litHomeFolders';
 
 /**
@@ -62,8 +63,10 @@ export function darkHomeFor(input: DarkHomeInput): DarkHome {
   // Seatbelt cannot put the derived copy where git looks for it: includeIf names the copy itself.
   const git = deriveGitConfig(home, input.derivedFolder, input.env, { includesAtCopies: platform === 'darwin' });
   const named = git.named.filter((file) => isInside(file, home));
-  const npmrc = deriveNpmrc(home, input.derivedFolder);
-  const lit = [...litHomePlaces(home, input.env, [...input.personLit, ...named]), ...git.lit, ...(npmrc ? [npmrc] : [])];
+  const derived = [deriveNpmrc(home, input.derivedFolder), derivePipConf(home, input.derivedFolder)].filter(
+    (place): place is LitPlace => place !== undefined,
+  );
+  const lit = [...litHomePlaces(home, input.env, [...input.personLit, ...named]), ...git.lit, ...derived];
   const [people = '/home', root = '/root'] = HOMES[platform] ?? [];
   const others = [people, root].filter((folder) => !isInside(home, folder) || folder === people).filter(isDirectory);
   // A home that is the root folder (a service account's) cannot be covered: the fence would cover everything.

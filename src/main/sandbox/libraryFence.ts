@@ -86,12 +86,15 @@ export function linuxFit(
 export function macFit(fence: EffectiveFence, mapped: LibraryFence, notWritable: readonly string[], dark?: DarkHome): MacFit {
   return {
     rules: [seatbeltRules({ rootsUnderTmp: mapped.underTmp, notWritable }), ...(dark ? [seatbeltDarkHome(dark)] : [])].join('\n'),
-    // git and npm find the derived ~/.gitconfig and ~/.npmrc by name: Seatbelt cannot put them where they look.
+    // git, npm and pip find the derived ~/.gitconfig, ~/.npmrc and pip.conf by name: Seatbelt cannot put them where they look.
     setenv: {
       TMPDIR: fence.privateTmp,
       ...(dark ? { GIT_CONFIG_GLOBAL: path.join(dark.derivedFolder, 'gitconfig') } : {}),
       ...(dark?.lit.some((place) => place.source === path.join(dark.derivedFolder, 'npmrc'))
         ? { NPM_CONFIG_USERCONFIG: path.join(dark.derivedFolder, 'npmrc') }
+        : {}),
+      ...(dark?.lit.some((place) => place.source === path.join(dark.derivedFolder, 'pip.conf'))
+        ? { PIP_CONFIG_FILE: path.join(dark.derivedFolder, 'pip.conf') }
         : {}),
     },
     unsetenv: NOT_PROXIED,
