@@ -32,6 +32,9 @@ export async function startTask(page: Page, task: string): Promise<void> {
 export async function permissionDialog(page: Page) {
   const dialog = page.getByTestId('permission-dialog');
   await expect(dialog).toBeVisible();
+  // A request's buttons take a click only once they have stood still, in sight, for half a second (issue 29's
+  // pointer guard): a spec clicks as a person does, after that, or the click is refused as a stray one.
+  await expect(dialog.getByTestId('permission-actions')).toHaveAttribute('data-armed', 'true');
   return dialog;
 }
 
