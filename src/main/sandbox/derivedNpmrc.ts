@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { looksLikeSecretValue } from '../workspace/commandEnvironment';
+import { DerivedSettings, readSettingsFile } from './derivedSettingsFile';
 import type { LitPlace } from './litHomeFolders';
 
 /**
@@ -73,16 +73,9 @@ const CARRIED = new Set([
 /** Where the derived copy is written, and where it is lit; undefined when there is no ~/.npmrc to derive. */
 export function deriveNpmrc(home: string, folder: string): LitPlace | undefined {
   const source = path.join(home, '.npmrc');
-  let text: string;
-  try {
-    if (!fs.statSync(source).isFile()) return undefined;
-    text = fs.readFileSync(source, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const kept: string[] = ['# Derived by Tether from ~/.npmrc for sandboxed commands: its credentials are left out.'];
-  // Counted, not named: a key can carry text as well as a value can.
-  const dropped = new Map<string, number>();
+  const text = readSettingsFile(source);
+  if (text === undefined) return undefined;
+  const derived = new DerivedSettings('Derived by Tether from ~/.npmrc for sandboxed commands: its credentials are left out.');
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
@@ -96,12 +89,8 @@ export function deriveNpmrc(home: string, folder: string): LitPlace | undefined 
         : looksLikeSecretValue(value)
           ? 'its value looks like a credential'
           : undefined;
-    if (why === undefined) kept.push(`${key}=${value}`);
-    else dropped.set(why, (dropped.get(why) ?? 0) + 1);
+    if (why === undefined) derived.keep(`${key}=${value}`);
+    else derived.leaveOut(why);
   }
-  for (const [why, count] of dropped) kept.push(`# ${count} ${count === 1 ? 'line' : 'lines'} left out: ${why}`);
-  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const derived = path.join(folder, 'npmrc');
-  fs.writeFileSync(derived, `${kept.join('\n')}\n`, { mode: 0o600 });
-  return { source: derived, dest: source };
+  return { source: derived.write(folder, 'npmrc'), dest: source };
 }

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { looksLikeSecretValue } from '../workspace/commandEnvironment';
+import { DerivedSettings, readSettingsFile } from './derivedSettingsFile';
 import type { LitPlace } from './litHomeFolders';
 
 /**
@@ -36,57 +36,46 @@ const CARRIED = new Set([
   'use-deprecated',
 ]);
 
+const SECRET = 'its value looks like a credential';
+
 /** pip's per-user files, the first that exists is the one pip reads (XDG first). */
 const USER_FILES = ['.config/pip/pip.conf', '.pip/pip.conf'];
 
 export function derivePipConf(home: string, folder: string): LitPlace | undefined {
   for (const relative of USER_FILES) {
     const source = path.join(home, relative);
-    let text: string;
-    try {
-      if (!fs.statSync(source).isFile()) continue;
-      text = fs.readFileSync(source, 'utf8');
-    } catch {
-      continue;
-    }
-    const kept: string[] = [
-      `# Derived by Tether from ~/${relative} for sandboxed commands: only where pip finds packages and how it installs.`,
-    ];
-    const dropped = new Map<string, number>();
+    const text = readSettingsFile(source);
+    if (text === undefined) continue;
+    const derived = new DerivedSettings(
+      `Derived by Tether from ~/${relative} for sandboxed commands: only where pip finds packages and how it installs.`,
+    );
+    // Whether the line before was a setting, and a kept one: an indented line continues its value.
     let continuing = false;
     let keeping = false;
     for (const raw of text.split(/\r?\n/)) {
       const line = raw.trim();
-      // A value continued on an indented line belongs to the setting above it.
       if (continuing && /^\s/.test(raw) && line !== '') {
-        if (keeping && !looksLikeSecretValue(line)) kept.push(`    ${line}`);
-        else if (keeping) dropped.set('its value looks like a credential', (dropped.get('its value looks like a credential') ?? 0) + 1);
+        if (!keeping) continue;
+        if (looksLikeSecretValue(line)) derived.leaveOut(SECRET);
+        else derived.keep(`    ${line}`);
         continue;
       }
       continuing = false;
       if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
       if (/^\[[\w.-]+\]$/.test(line)) {
-        kept.push(line);
+        derived.keep(line);
         continue;
       }
       const at = line.search(/[=:]/);
       const key = (at < 0 ? line : line.slice(0, at)).trim().toLowerCase();
       const value = at < 0 ? '' : line.slice(at + 1).trim();
-      const why = !CARRIED.has(key)
-        ? 'not a setting sandboxed commands are given'
-        : looksLikeSecretValue(value)
-          ? 'its value looks like a credential'
-          : undefined;
+      const why = !CARRIED.has(key) ? 'not a setting sandboxed commands are given' : looksLikeSecretValue(value) ? SECRET : undefined;
       continuing = true;
       keeping = why === undefined;
-      if (why === undefined) kept.push(`${key} = ${value}`);
-      else dropped.set(why, (dropped.get(why) ?? 0) + 1);
+      if (why === undefined) derived.keep(`${key} = ${value}`);
+      else derived.leaveOut(why);
     }
-    for (const [why, count] of dropped) kept.push(`# ${count} ${count === 1 ? 'line' : 'lines'} left out: ${why}`);
-    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const derived = path.join(folder, 'pip.conf');
-    fs.writeFileSync(derived, `${kept.join('\n')}\n`, { mode: 0o600 });
-    return { source: derived, dest: source };
+    return { source: derived.write(folder, 'pip.conf'), dest: source };
   }
   return undefined;
 }
