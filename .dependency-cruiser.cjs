@@ -16,7 +16,8 @@
  *   fails with (`RequestError`) lives there too, because the renderer throws the same thing.
  * - base is what everything stands on and knows nothing of tools or sessions: the store (with
  *   `sessionLog.ts`: a session's events appended and folded, which tools, the loop, checkpoints and
- *   the app all write to), the terminal, the workspace (the path guard, git, snapshots, what makes a
+ *   the app all write to), the terminal (the PTY), process (what a command
+ *   may take of the machine, its capped output, its timeout hold, the shutdown reason), the workspace (the path guard, git, snapshots, what makes a
  *   file binary) and settings (the files' shapes; permissions reads its rules out of them).
  * - permissions, sandbox, model are the policies and the outside services a tool call goes through;
  *   hooks (the person's and the project's commands run around a call, as in Claude Code) are policy too.
@@ -33,7 +34,7 @@
  */
 const mainLayers = [
   { name: 'shared', path: '^src/shared/' },
-  { name: 'base', path: '^src/main/(store|terminal|workspace|settings)/' },
+  { name: 'base', path: '^src/main/(store|terminal|process|workspace|settings)/' },
   // hooks sit with permissions: the approval gate weighs a hook's answer, and hooks read only settings and the command environment.
   { name: 'permissions-sandbox-model', path: '^src/main/(permissions|sandbox|model|hooks)/' },
   { name: 'tools-mcp', path: '^src/main/(tools|mcp)/' },

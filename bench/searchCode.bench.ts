@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
 import { createSearchCode } from '../src/main/tools/searchCode';
-import { compileGlob } from '../src/main/tools/search/GlobFilter';
+import { compileGlob } from '../src/main/tools/search/globFilter';
 import { ripgrepArguments } from '../src/main/tools/search/ripgrepSearch';
 import { makeToolContext } from '../test/support/toolContext';
 import { sampleStats } from './support/sampleStats';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createServices } from '../src/main/app/services';
-import { memoryKeyStore } from '../src/main/app/sessions/keyStore';
+import { createServices } from '../src/main/app/createServices';
+import { memoryKeyStore } from '../src/main/app/model/keyStore';
 import { foldEvents } from '../src/shared/session';
 import { closeServices, openServices } from './support/appServices';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';

@@ -49,12 +49,12 @@ describe('the layers check (.dependency-cruiser.cjs)', () => {
       await violationsIn({
         'src/main/workspace/paths.ts': "import { ToolError } from '../tools/defineTool';\nexport const guard = ToolError;\n",
         'src/main/tools/defineTool.ts': 'export class ToolError extends Error {}\n',
-        'src/main/core.ts': "import { services } from './app/services';\nexport const core = services;\n",
-        'src/main/app/services.ts': empty.replace('value', 'services'),
+        'src/main/core.ts': "import { services } from './app/createServices';\nexport const core = services;\n",
+        'src/main/app/createServices.ts': empty.replace('value', 'services'),
       }),
     ).toEqual([
       { rule: 'main-layers: base imports tools-mcp', from: 'src/main/workspace/paths.ts', to: 'src/main/tools/defineTool.ts' },
-      { rule: 'main-layers: core imports app', from: 'src/main/core.ts', to: 'src/main/app/services.ts' },
+      { rule: 'main-layers: core imports app', from: 'src/main/core.ts', to: 'src/main/app/createServices.ts' },
     ]);
   });
 
@@ -79,8 +79,8 @@ describe('the layers check (.dependency-cruiser.cjs)', () => {
     expect(
       await violationsIn({
         'src/main/index.ts': "import { host } from './host/serve';\nexport const app = host;\n",
-        'src/main/host/serve.ts': "import { services } from '../app/services';\nexport const host = services;\n",
-        'src/main/app/services.ts': "import { core } from '../core';\nexport const services = core;\n",
+        'src/main/host/serve.ts': "import { services } from '../app/createServices';\nexport const host = services;\n",
+        'src/main/app/createServices.ts': "import { core } from '../core';\nexport const services = core;\n",
         'src/main/core.ts': "import { loop } from './agent/loop';\nexport const core = loop;\n",
         'src/main/agent/loop.ts': "import { run } from '../tools/execute';\nexport const loop = run;\n",
         'src/main/tools/execute.ts':
@@ -144,14 +144,14 @@ describe('the layers check (.dependency-cruiser.cjs)', () => {
         'src/main/store/sqlite/database.ts': "import Database from 'better-sqlite3';\nexport const db = Database;\n",
         'src/main/store/eventLog.ts': "import Database from 'better-sqlite3';\nexport const log = Database;\n",
         'src/main/tools/runCommand.ts': "import { spawn } from 'node-pty';\nexport const run = spawn;\n",
-        'src/main/app/services.ts':
+        'src/main/app/createServices.ts':
           "import { app } from 'electron';\nimport Database from 'better-sqlite3';\nexport const services = [app, Database];\n",
         'src/main/index.ts': "import { app } from 'electron';\nexport const main = app;\n",
       }),
     ).toEqual([
-      { rule: 'better-sqlite3 outside store/sqlite/', from: 'src/main/app/services.ts', to: 'node_modules/better-sqlite3/index.js' },
+      { rule: 'better-sqlite3 outside store/sqlite/', from: 'src/main/app/createServices.ts', to: 'node_modules/better-sqlite3/index.js' },
       { rule: 'better-sqlite3 outside store/sqlite/', from: 'src/main/store/eventLog.ts', to: 'node_modules/better-sqlite3/index.js' },
-      { rule: 'electron outside the Electron layer', from: 'src/main/app/services.ts', to: 'node_modules/electron/index.js' },
+      { rule: 'electron outside the Electron layer', from: 'src/main/app/createServices.ts', to: 'node_modules/electron/index.js' },
       { rule: 'node-pty outside terminal/pty.ts', from: 'src/main/tools/runCommand.ts', to: 'node_modules/node-pty/index.js' },
     ]);
   });

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventName, EventPayload, McpServerView } from '../src/shared/contract';
 import type { AppServices } from '../src/main/app/appServices';
-import { createServices } from '../src/main/app/services';
+import { createServices } from '../src/main/app/createServices';
 import { McpHub } from '../src/main/mcp/mcpHub';
-import { memoryKeyStore } from '../src/main/app/sessions/keyStore';
+import { memoryKeyStore } from '../src/main/app/model/keyStore';
 import { fixtureRepo, removeTempDirs, tempDir } from './support/tempDirs';
 import { alive, processesIn, until } from './support/processes';
 

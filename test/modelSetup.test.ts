@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { findLocalServers, localPortsFromEnv, localServerAt } from '../src/main/model/localServers';
-import { createModelSetupHandlers, keyForTypedAddress, keyVariablesSet } from '../src/main/app/sessions/modelSetupHandlers';
+import { createModelSetupHandlers, keyForTypedAddress, keyVariablesSet } from '../src/main/app/model/modelSetupHandlers';
 import type { ModelConfig } from '../src/main/model/config';
 import { ConnectionTestRequest } from '../src/shared/modelSetup';
 import { refusedPort, startListingServer, type ListingServer } from './support/modelListingServer';

@@ -21,7 +21,7 @@ import type { GrantKeeper } from './permissions/grant';
 import { openStore, type Store } from './store/store';
 import { createPtyTerminal } from './terminal/pty';
 import { commandEnvironment } from './workspace/commandEnvironment';
-import { effectiveLimits } from './terminal/commandLimits';
+import { effectiveLimits } from './process/commandLimits';
 import { avoidInProgramSearchPath, withCommandSearchPath } from './workspace/programSearchPath';
 import { hookPlacement } from './hooks/hookPlacement';
 import { initShellParser } from './permissions/shell/parser';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endingHeadline, retryLabel } from '../../src/renderer/src/features/chat/failureText';
-import { appendToLog, emptySessionLog } from '../../src/renderer/src/stores/sessionLog';
+import { appendToLog, emptySessionLog } from '../../src/renderer/src/stores/pagedSessionLog';
 import { FakeApi, storedEvents } from './fakeApi';
 import { harness } from './storeHarness';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src/shared/events';
 import { foldEvents } from '../../src/shared/session';
-import { appendToLog, emptySessionLog } from '../../src/renderer/src/stores/sessionLog';
+import { appendToLog, emptySessionLog } from '../../src/renderer/src/stores/pagedSessionLog';
 import { selectCurrentApproval } from '../../src/renderer/src/stores/selectors';
 import { FakeApi, settle, storedEvents, usage } from './fakeApi';
 import { harness } from './storeHarness';

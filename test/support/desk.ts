@@ -1,6 +1,6 @@
 import type { AppServices } from '../../src/main/app/appServices';
-import { createServices } from '../../src/main/app/services';
-import { memoryKeyStore } from '../../src/main/app/sessions/keyStore';
+import { createServices } from '../../src/main/app/createServices';
+import { memoryKeyStore } from '../../src/main/app/model/keyStore';
 import type { EventName, EventPayload, PendingApproval, SessionSummary } from '../../src/shared/contract';
 import type { StoredEvent } from '../../src/shared/events';
 import { freePort } from './runner';

@@ -11,7 +11,7 @@ import { buildModelItems, defaultContextOptions, type ContextOptions } from './c
 import { estimateNextRequest, type ContextBudget } from './contextBudget';
 import { folderWorkedIn, foldersUpToRoot, loadInstructionFiles } from './instructionFiles';
 import type { SessionLog } from '../store/sessionLog';
-import { ShuttingDown } from '../terminal/shuttingDown';
+import { ShuttingDown } from '../process/shuttingDown';
 
 /**
  * The agent loop: ask the model, run the tools it asks for, feed the results back, and stop when it

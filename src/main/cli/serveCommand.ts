@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError, dataDirFrom } from './cliError';
 import { serveUsage } from './usage';
-import { createAppServices } from '../app/services';
+import { createAppServices } from '../app/createServices';
 import { DEFAULT_DESK_LISTEN } from '../app/desk/deskServices';
 import type { CreateAppServices } from '../app/appServices';
 import { startServeHost, type ServeHost } from '../host/serve';

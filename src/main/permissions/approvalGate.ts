@@ -15,7 +15,7 @@ import { toolTraits } from '../../shared/toolCatalog';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import { registryPhrase } from '../sandbox/packageRegistries';
 import type { HookDecision } from './hookDecision';
-import { isShuttingDown } from '../terminal/shuttingDown';
+import { isShuttingDown } from '../process/shuttingDown';
 import type { Workspace } from '../workspace/workspace';
 import { validateAllowAlwaysRule } from './allowAlways';
 import type { ApprovalRequest, Broker } from './broker';

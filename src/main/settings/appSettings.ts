@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ShellEnvironment } from '../workspace/commandEnvironment';
-import { CommandLimits } from '../terminal/commandLimits';
+import { CommandLimits } from '../process/commandLimits';
 import { z } from 'zod';
 import { readJsonFile, writeJsonFile } from './jsonFile';
 import { ModelApi } from '../../shared/conversation';
@@ -50,7 +50,7 @@ export const AppSettings = z.looseObject({
    * cannot open a door to a secret.
    */
   shellEnvironment: ShellEnvironment.optional(),
-  /** What each command may take of the machine; defaults when absent (terminal/commandLimits.ts). */
+  /** What each command may take of the machine; defaults when absent (process/commandLimits.ts). */
   commandLimits: CommandLimits.optional(),
   /** The share of the context window past which the conversation is compacted before the next request (default 0.85). */
   compactAt: z.number().min(0.3).max(0.98).optional(),

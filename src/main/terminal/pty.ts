@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants as fsConstants, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { spawn, type IPty } from 'node-pty';
-import { CappedText, DEFAULT_KEEP_CHARS } from './cappedText';
+import { CappedText, DEFAULT_KEEP_CHARS } from '../process/cappedText';
 import { withCommandSearchPath } from '../workspace/programSearchPath';
 import { commandEnvironment, type ShellEnvironment } from '../workspace/commandEnvironment';
-import { defaultLimits, limitHit, limitsPrefix, type EffectiveLimits } from './commandLimits';
+import { defaultLimits, limitHit, limitsPrefix, type EffectiveLimits } from '../process/commandLimits';
 import type { CommandOptions, CommandResult, Terminal } from './terminal';
-import { pausableTimeout } from './timeoutHold';
+import { pausableTimeout } from '../process/timeoutHold';
 
 /**
  * The Terminal that runs each command in its own pseudo-terminal (node-pty; this is the only file

@@ -1,4 +1,4 @@
-import type { TimeoutHold } from './timeoutHold';
+import type { TimeoutHold } from '../process/timeoutHold';
 
 /**
  * Runs one shell command in a pseudo-terminal. pty.ts implements it and is the only importer of

@@ -65,7 +65,7 @@ export interface ToolResult {
 }
 
 // The error the tools throw and the subject the rules read live in lower layers; tools name them from here.
-export { ToolError } from '../workspace/toolError';
+export { ToolError } from '../../shared/toolError';
 export type { PermissionSubject } from '../permissions/permissionSubject';
 export type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from '../permissions/questions';
 

@@ -15,8 +15,8 @@ import type { Terminal } from '../terminal/terminal';
 import type { Workspace } from '../workspace/workspace';
 import { ToolError, type AnyTool, type FollowUpQuestion, type NetworkQuestion } from './defineTool';
 import type { ToolRegistry } from './registry';
-import { CappedText, DEFAULT_KEEP_CHARS } from '../terminal/cappedText';
-import { pausableTimeout, TimeoutHold } from '../terminal/timeoutHold';
+import { CappedText, DEFAULT_KEEP_CHARS } from '../process/cappedText';
+import { pausableTimeout, TimeoutHold } from '../process/timeoutHold';
 
 /**
  * The one runner every tool call goes through: find the tool, parse and validate its arguments,

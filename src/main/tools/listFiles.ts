@@ -5,7 +5,7 @@ import { defineTool, ToolError } from './defineTool';
 import description from './listFiles.txt?raw';
 import { missingPathError } from './files/missingPathError';
 import { resolvePath } from './files/resolvePath';
-import { IgnoreRules } from './search/IgnoreRules';
+import { IgnoreRules } from './search/ignoreRules';
 
 const DEFAULT_DEPTH = 3;
 const MAX_DEPTH = 10;

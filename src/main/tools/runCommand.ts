@@ -5,7 +5,7 @@ import type { CommandSandbox, ConnectionQuestion, SandboxedRun } from '../sandbo
 import { commandOnlyReads, commandStaysLocal, whatLineSends } from '../permissions/shell/commandProofs';
 import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
-import { TimeoutHold } from '../terminal/timeoutHold';
+import { TimeoutHold } from '../process/timeoutHold';
 import { defineTool, ToolError, type FollowUpAnswer, type FollowUpQuestion, type ToolContext, type ToolResult } from './defineTool';
 import { autorunChanges } from './autorunChanges';
 import { plantedRepositories } from './plantedRepositories';

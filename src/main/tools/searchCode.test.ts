@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from './defineTool';
 import { createSearchCode, searchCode } from './searchCode';
-import type { SearchBackend } from './search/SearchQuery';
+import type { SearchBackend } from './search/searchQuery';
 import { makeToolContext } from '../../../test/support/toolContext';
 
 const BACKENDS: SearchBackend[] = ['ripgrep', 'git', 'node'];

@@ -7,7 +7,7 @@ import { missingPathError } from './files/missingPathError';
 import { resolvePath } from './files/resolvePath';
 import { PatternSyntaxError } from './search/compileLinePattern';
 import { searchFiles } from './search/searchFiles';
-import type { SearchBackend } from './search/SearchQuery';
+import type { SearchBackend } from './search/searchQuery';
 
 const DEFAULT_MAX_RESULTS = 200;
 const MAX_RESULTS = 2000;

@@ -1,6 +1,6 @@
 /**
  * How many leading bytes decide whether read_file, edit_file and write_file treat a file as
- * binary: the window git uses. (search_code is stricter: any NUL byte, see tools/search/SearchQuery.ts.)
+ * binary: the window git uses. (search_code is stricter: any NUL byte, see tools/search/searchQuery.ts.)
  */
 export const BINARY_SNIFF_BYTES = 8000;
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolError } from './toolError';
+import { ToolError } from '../../shared/toolError';
 import { openWorkspace } from './paths';
 
 let base: string;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { canonicalPath, isInside, SymlinkLoopError } from './filePaths';
-import { ToolError } from './toolError';
+import { ToolError } from '../../shared/toolError';
 import type { Workspace } from './workspace';
 
 /**

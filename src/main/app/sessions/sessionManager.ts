@@ -15,7 +15,7 @@ import type { ModelConfig } from '../../model/config';
 import type { PermissionEngine } from '../../permissions/engine';
 import type { SessionRow } from '../../store/sessions';
 import { readManagedPolicy, unleashedRefusal } from '../../settings/managedPolicy';
-import { ShuttingDown } from '../../terminal/shuttingDown';
+import { ShuttingDown } from '../../process/shuttingDown';
 import { RequestError } from '../../../shared/requestError';
 import { InteractiveBroker } from './interactiveBroker';
 

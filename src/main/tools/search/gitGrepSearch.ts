@@ -3,7 +3,7 @@ import { GUARD_CONFIG, gitEnv } from '../../workspace/git';
 import { findExecutable } from './findExecutable';
 import { runSearchProcess } from './runSearchProcess';
 import { PatternSyntaxError } from './compileLinePattern';
-import { BackendUnavailableError, type MatchSink, type SearchQuery } from './SearchQuery';
+import { BackendUnavailableError, type MatchSink, type SearchQuery } from './searchQuery';
 
 /**
  * `git grep --no-index` walks the folder the way ripgrep does (the files on disk, .gitignore and

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { compileLinePattern, type LinePattern } from './compileLinePattern';
-import { MAX_SEARCH_FILE_BYTES, type MatchSink, type SearchQuery } from './SearchQuery';
+import { MAX_SEARCH_FILE_BYTES, type MatchSink, type SearchQuery } from './searchQuery';
 
 /** Files read at once: enough to keep the disk busy, few enough to stay far from the fd limit. */
 const PARALLEL_READS = 16;

@@ -1,7 +1,7 @@
 import { findExecutable } from './findExecutable';
 import { runSearchProcess } from './runSearchProcess';
 import { PatternSyntaxError } from './compileLinePattern';
-import { BackendUnavailableError, MAX_SEARCH_FILE_BYTES, type BinarySink, type MatchSink, type SearchQuery } from './SearchQuery';
+import { BackendUnavailableError, MAX_SEARCH_FILE_BYTES, type BinarySink, type MatchSink, type SearchQuery } from './searchQuery';
 
 /** ripgrep prints long lines cut to this many bytes; search_code cuts them shorter still. */
 const PREVIEW_BYTES = 4096;

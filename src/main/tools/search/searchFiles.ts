@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { compileGlob } from './GlobFilter';
-import { IgnoreRules } from './IgnoreRules';
+import { compileGlob } from './globFilter';
+import { IgnoreRules } from './ignoreRules';
 import { findGitRepository } from './findGitRepository';
 import { gitGrepSearch } from './gitGrepSearch';
 import { nodeSearch, nodeSearchFile } from './nodeSearch';
 import { portablePattern } from './portablePattern';
 import { ripgrepSearch } from './ripgrepSearch';
-import { BackendUnavailableError, MAX_SEARCH_FILE_BYTES, type SearchBackend, type SearchQuery } from './SearchQuery';
+import { BackendUnavailableError, MAX_SEARCH_FILE_BYTES, type SearchBackend, type SearchQuery } from './searchQuery';
 
 /** Longer matching lines are cut to this many characters, the same way whichever backend ran. */
 export const MAX_LINE_CHARS = 500;

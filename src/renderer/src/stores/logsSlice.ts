@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../../shared/events';
 import type { GetState, SetState, StoreDeps } from './appState';
-import { addPage, appendToLog, emptySessionLog, hasGap, openFromSnapshot, type AppendResult, type SessionLog } from './sessionLog';
+import { addPage, appendToLog, emptySessionLog, hasGap, openFromSnapshot, type AppendResult, type SessionLog } from './pagedSessionLog';
 import { emptyTerminalFeed, feedEvents, feedSnapshot } from './terminalFeed';
 import { errorMessage } from '../lib/errorMessage';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FileMatches } from '../../../shared/contract';
 import { findExecutable } from '../../tools/search/findExecutable';
 import { GUARD_CONFIG } from '../../workspace/git';
-import { IgnoreRules } from '../../tools/search/IgnoreRules';
+import { IgnoreRules } from '../../tools/search/ignoreRules';
 
 /** A folder with more files than this is listed up to here (the matches say the list was cut). */
 export const MAX_LISTED_FILES = 200_000;

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultLimits, effectiveLimits, limitHit, limitsPrefix } from './commandLimits';
-import { createPtyTerminal } from './pty';
-import type { Terminal } from './terminal';
+import { createPtyTerminal } from '../terminal/pty';
+import type { Terminal } from '../terminal/terminal';
 
 const terminals: Terminal[] = [];
 afterEach(() => {

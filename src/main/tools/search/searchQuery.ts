@@ -1,5 +1,5 @@
-import type { GlobFilter } from './GlobFilter';
-import type { IgnoreRules } from './IgnoreRules';
+import type { GlobFilter } from './globFilter';
+import type { IgnoreRules } from './ignoreRules';
 
 /** The engines search_code can run on; all three give the same results for the same query. */
 export type SearchBackend = 'ripgrep' | 'git' | 'node';
