@@ -251,8 +251,9 @@ async function playTrace(root: string, mode: PermissionMode): Promise<ModeRun> {
   const dir = path.join(root, mode);
   const workspace = makeWorkspace(dir);
   const dataDir = path.join(dir, 'data');
-  const outsideDir = path.join(dir, 'outside');
-  fs.mkdirSync(outsideDir, { recursive: true });
+  // Not under /tmp: the fence gives each session its own /tmp, where a write is scratch work that stays
+  // inside and needs no question. /var/tmp is an ordinary folder outside the workspace.
+  const outsideDir = fs.mkdtempSync(path.join('/var/tmp', `tether-bench-outside-${mode}-`));
   fs.mkdirSync(dataDir, { recursive: true });
   const outsideFile = path.join(outsideDir, 'out.txt');
   // fetch_url reaches a private address (the page server) only where an allow rule names its host;
@@ -294,6 +295,7 @@ async function playTrace(root: string, mode: PermissionMode): Promise<ModeRun> {
     core.close();
     await server.close();
     await outside.close();
+    fs.rmSync(outsideDir, { recursive: true, force: true });
   }
 }
 
@@ -307,12 +309,14 @@ function check(mode: PermissionMode, steps: Step[], events: StoredEvent[], outsi
   const started = of(events, 'tool.started');
   const finished = of(events, 'tool.finished');
   const byId = new Map(steps.map((step) => [step.id, step]));
-  const allowedBefore = (callId: string, seq: number, kind?: 'fence_hit') =>
+  // A run outside the sandbox needs a question that said so: a fence hit ("run it again outside?"), or a
+  // first question that already said the command writes outside the fence (`outside_write`).
+  const allowedBefore = (callId: string, seq: number, kind?: 'leaves-sandbox') =>
     asked.some(
       (question) =>
         question.callId === callId &&
         question.seq < seq &&
-        (kind === undefined || question.sandbox?.kind === kind) &&
+        (kind === undefined || question.sandbox?.kind === 'fence_hit' || question.sandbox?.kind === 'outside_write') &&
         answered.some((answer) => answer.approvalId === question.approvalId && answer.seq < seq && answer.decision.action === 'allow'),
     );
 
@@ -344,10 +348,10 @@ function check(mode: PermissionMode, steps: Step[], events: StoredEvent[], outsi
     if (
       done.name === 'run_command' &&
       where !== 'sandboxed' &&
-      !(where === 'outside' && allowedBefore(done.callId, done.seq, 'fence_hit'))
+      !(where === 'outside' && allowedBefore(done.callId, done.seq, 'leaves-sandbox'))
     ) {
       problems.push(
-        `${mode}: ${done.callId} (${byId.get(done.callId)?.label}) ran ${where ?? 'somewhere unknown'} without an allowed fence-hit question`,
+        `${mode}: ${done.callId} (${byId.get(done.callId)?.label}) ran ${where ?? 'somewhere unknown'} without an allowed question saying it would leave the sandbox`,
       );
     }
   }
@@ -359,8 +363,8 @@ function check(mode: PermissionMode, steps: Step[], events: StoredEvent[], outsi
   }
   const write = steps.find((step) => step.label.startsWith('echo x >'))!;
   if (!fs.existsSync(outsideFile)) problems.push(`${mode}: ${outsideFile} was not written, though the person allowed it`);
-  else if (!allowedBefore(write.id, Infinity, 'fence_hit'))
-    problems.push(`${mode}: ${outsideFile} was written without an allowed fence-hit question`);
+  else if (!allowedBefore(write.id, Infinity, 'leaves-sandbox'))
+    problems.push(`${mode}: ${outsideFile} was written without an allowed question saying it would leave the sandbox`);
   if (mode === 'auto') {
     for (const question of questions) {
       const step = byId.get(question.callId);
