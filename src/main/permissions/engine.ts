@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { OutsideContentSetting, PermissionMode, PermissionRule, PolicyAction } from '../../shared/permissions';
-import { sameRuleFamily } from '../../shared/toolCatalog';
+import { ruleToolOf, sameRuleFamily } from '../../shared/toolCatalog';
 import type { PermissionSubject } from './permissionSubject';
 import { canonicalPath, isInside as isWithin, physicalPath, SymlinkLoopError } from '../workspace/filePaths';
 import { openWorkspace } from '../workspace/paths';
@@ -758,7 +758,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
 
     evaluateHost(host, taint) {
       const call: Call = {
-        toolName: 'fetch_url',
+        toolName: ruleToolOf('domain'),
         subject: { kind: 'url', url: `https://${host}/` },
         items: [{ kind: 'host', host }],
         cls: 'egress',
@@ -774,7 +774,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
       if (!candidates.some(isInside)) return false;
       const readers = (r: CompiledRule) => {
         const t = r.parsed.target;
-        return (t.kind === 'path' && t.family === 'read') || (t.kind === 'tool' && t.names.test('read_file'));
+        return (t.kind === 'path' && t.family === 'read') || (t.kind === 'tool' && t.names.test(ruleToolOf('read')));
       };
       for (const r of byAction.deny) {
         if (readers(r) && (!r.matchPath || candidates.some(r.matchPath))) return false;
