@@ -13,6 +13,8 @@ import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../src/shared/toolCata
 
 const root = path.resolve(import.meta.dirname, '..');
 const CATALOG = 'src/shared/toolCatalog.ts';
+/** The tools' implementations, a record typed by the catalog's names: a key per tool, no fact. */
+const IMPLEMENTATIONS = 'src/main/tools/builtinTools.ts';
 
 /** The tool's own file: read_file in src/main/tools/readFile.ts. */
 function ownFile(tool: BuiltinToolName): string {
@@ -27,13 +29,18 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Where a file names a built-in tool as a whole string literal, outside comments: `file:line: 'name'`. */
+/**
+ * Where a file names a built-in tool outside comments, as a whole string literal (`'read_file'`) or
+ * as a key of a table (`run_command: 'Bash'`): `file:line: 'name'`.
+ */
 function namedIn(file: string, text: string): string[] {
-  const literal = new RegExp(`(['"\`])(${BUILTIN_TOOL_NAMES.join('|')})\\1`, 'g');
+  if (file === CATALOG || file === IMPLEMENTATIONS) return [];
+  const names = BUILTIN_TOOL_NAMES.join('|');
+  const literal = new RegExp(`(['"\`])(${names})\\1|(?:^|[{,])\\s*(${names})\\s*:(?!:)`, 'g');
   return text.split('\n').flatMap((line, index) =>
     [...(/^\s*(\/\/|\/?\*)/.test(line) ? [] : line.matchAll(literal))].flatMap((match) => {
-      const tool = match[2] as BuiltinToolName;
-      return file === CATALOG || file === ownFile(tool) ? [] : [`${file}:${index + 1}: ${match[0]}`];
+      const tool = (match[2] ?? match[3]) as BuiltinToolName;
+      return file === ownFile(tool) ? [] : [`${file}:${index + 1}: ${match[0].trim()}`];
     }),
   );
 }
@@ -50,6 +57,8 @@ describe('the built-in tools’ names', () => {
       '  case "edit_file":',
       "const FILE_TOOLS = new Set(['read_file', 'write_file']);",
       'const name = `fetch_url`;',
+      "const NAMES = { run_command: 'Bash', read_file: 'Read' };",
+      '  search_code: "Grep",',
     ].join('\n');
     expect(namedIn('src/main/hooks/planted.ts', planted)).toEqual([
       "src/main/hooks/planted.ts:1: 'run_command'",
@@ -57,12 +66,16 @@ describe('the built-in tools’ names', () => {
       "src/main/hooks/planted.ts:3: 'read_file'",
       "src/main/hooks/planted.ts:3: 'write_file'",
       'src/main/hooks/planted.ts:4: `fetch_url`',
+      'src/main/hooks/planted.ts:5: { run_command:',
+      'src/main/hooks/planted.ts:5: , read_file:',
+      'src/main/hooks/planted.ts:6: search_code:',
     ]);
     // A tool's file may name itself, not another tool; a word inside a sentence is not a decision.
     expect(namedIn('src/main/tools/readFile.ts', "name: 'read_file',\nif (x === 'edit_file') {}")).toEqual([
       "src/main/tools/readFile.ts:2: 'edit_file'",
     ]);
     expect(namedIn('src/main/tools/editFile.ts', "'To create a new file, use write_file.'")).toEqual([]);
+    expect(namedIn('src/main/tools/listFiles.ts', 'throw new ToolError(`list_files: x is a file; use read_file: it reads`);')).toEqual([]);
     expect(namedIn('src/main/hooks/planted.ts', ' * What a `read_file` of this file would meet\n// `edit_file`')).toEqual([]);
   });
 });
