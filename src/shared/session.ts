@@ -23,6 +23,7 @@ import {
   type RewindState,
 } from './rewinds';
 import type { Json } from './json';
+import { toolTraits } from './toolCatalog';
 
 /**
  * The one fold over a session's log. Main uses it to resume a session and to build the next model
@@ -54,12 +55,6 @@ export interface ToolCallView {
   hookProblems?: string[];
 }
 
-/**
- * Tools that only read (or change nothing): they run without a question in every mode, so they are
- * not counted among the calls that ran unasked. Every other call is: a command, an edit, a fetch, an MCP tool.
- */
-const ONLY_READS: ReadonlySet<string> = new Set(['read_file', 'list_files', 'search_code', 'update_plan']);
-
 /** Whether the call ran (began to) with no question asked about it: allowed by a rule or by the mode (auto, auto-edit, a read-only command). */
 export function ranUnasked(call: Pick<ToolCallView, 'startedSeq' | 'asked'>): boolean {
   return call.startedSeq !== undefined && call.asked !== true;
@@ -67,7 +62,9 @@ export function ranUnasked(call: Pick<ToolCallView, 'startedSeq' | 'asked'>): bo
 
 /** Whether the call is one that acted on its own: it ran unasked and is not a tool that only reads (what `ranUnasked` in the state lists). */
 export function actedUnasked(call: Pick<ToolCallView, 'name' | 'startedSeq' | 'asked'>): boolean {
-  return ranUnasked(call) && !ONLY_READS.has(call.name);
+  // A tool that only reads (or changes nothing) runs without a question in every mode, so it is not
+  // counted. Every other call is: a command, an edit, a fetch, an MCP tool.
+  return ranUnasked(call) && toolTraits(call.name)?.onlyReads !== true;
 }
 
 /**

@@ -1,15 +1,18 @@
 /**
- * The built-in tools' catalog: for each, what a rule naming it matches, which argument a person may
- * edit in its request, and which folder a call of it works in. Declared once here, in the order the
- * model is told about the tools, and read by the rule syntax and the engine, the approval gate's note
- * to the model, the request in the renderer, instruction files, rewinds, and `permissions explain`
- * (main's tools/builtinTools.ts checks that every built-in tool has its entry, and nothing else does).
+ * The built-in tools' catalog: every fact about a built-in tool that code outside the tool needs (what
+ * a rule naming it matches, whether it only reads, whether it may change files, how it writes, what
+ * Claude Code calls it, which argument a person may edit, which folder a call of it works in).
+ * Declared once here, in the order the model is told about the tools; nothing else decides by a
+ * built-in tool's name. Read by the rule syntax and the engine, Allow always, the approval gate's note
+ * to the model, hooks, checkpoints and rewinds, the fold, the request and the tool card in the
+ * renderer, instruction files, and `permissions explain` (main's tools/builtinTools.ts checks that
+ * every built-in tool has its entry, and nothing else does).
  */
 
 /**
  * What a rule naming the tool matches: each simple command of a line (`command`), every read or every
  * write of a path by any tool of that family (`read`, `write`), that tool's paths only (`list_files`,
- * `search_code`), a host (`domain`), or the call by name alone (`plain`).
+ * `search_code`: a family named after its one tool), a host (`domain`), or the call by name alone (`plain`).
  */
 export type RuleFamily = 'command' | 'read' | 'write' | 'list_files' | 'search_code' | 'domain' | 'plain';
 
@@ -30,19 +33,85 @@ export interface WorkingFolder {
 
 export interface ToolTraits {
   rules: RuleFamily;
+  /**
+   * The call reads, or changes nothing, and sends nothing out: it runs unasked in every mode, so the
+   * fold does not count it among the calls that acted on their own.
+   */
+  onlyReads: boolean;
+  /** Whether a call may change the workspace's files, so a checkpoint follows it: never, always, or as its command does (the shell analysis says). */
+  changesFiles: 'never' | 'always' | 'as its command does';
+  /**
+   * How a call writes the file it names: it replaces the matched text, in the file's own line endings
+   * (`matched text`), or the whole file with the content as given, CRLF kept only where the content
+   * has no line endings of its own (`whole file`; a call that creates the file shows all of it as added).
+   */
+  writes?: 'matched text' | 'whole file';
+  /** Claude Code's name for the tool: a hook is told it, and a hook's matcher may name it. */
+  claudeCode?: string;
+  /** Names other agents give the tool (Claude Code's older ones, Gemini CLI's), so a rule copied from one gets a hint. */
+  alsoCalled?: readonly string[];
   editable?: EditableArgument;
   folder?: WorkingFolder;
 }
 
+/**
+ * The record `satisfies` ToolTraits for every entry: a tool added without a trait every tool must
+ * declare (its rule family, whether it only reads, whether it changes files) fails to compile, and the
+ * record's keys are the names everything else is typed by.
+ */
 export const BUILTIN_TOOL_TRAITS = {
-  read_file: { rules: 'read', folder: { argument: 'path', names: 'file' } },
-  list_files: { rules: 'list_files', folder: { argument: 'path', names: 'folder' } },
-  search_code: { rules: 'search_code', folder: { argument: 'path', names: 'folder' } },
-  edit_file: { rules: 'write', editable: { name: 'new_string', label: 'new text' }, folder: { argument: 'path', names: 'file' } },
-  write_file: { rules: 'write', editable: { name: 'content', label: 'content' }, folder: { argument: 'path', names: 'file' } },
-  run_command: { rules: 'command', editable: { name: 'command', label: 'command' }, folder: { argument: 'cwd', names: 'folder' } },
-  update_plan: { rules: 'plain' },
-  fetch_url: { rules: 'domain' },
+  read_file: {
+    rules: 'read',
+    onlyReads: true,
+    changesFiles: 'never',
+    claudeCode: 'Read',
+    folder: { argument: 'path', names: 'file' },
+  },
+  list_files: {
+    rules: 'list_files',
+    onlyReads: true,
+    changesFiles: 'never',
+    claudeCode: 'Glob',
+    alsoCalled: ['LS'],
+    folder: { argument: 'path', names: 'folder' },
+  },
+  search_code: {
+    rules: 'search_code',
+    onlyReads: true,
+    changesFiles: 'never',
+    claudeCode: 'Grep',
+    folder: { argument: 'path', names: 'folder' },
+  },
+  edit_file: {
+    rules: 'write',
+    onlyReads: false,
+    changesFiles: 'always',
+    writes: 'matched text',
+    claudeCode: 'Edit',
+    alsoCalled: ['MultiEdit'],
+    editable: { name: 'new_string', label: 'new text' },
+    folder: { argument: 'path', names: 'file' },
+  },
+  write_file: {
+    rules: 'write',
+    onlyReads: false,
+    changesFiles: 'always',
+    writes: 'whole file',
+    claudeCode: 'Write',
+    editable: { name: 'content', label: 'content' },
+    folder: { argument: 'path', names: 'file' },
+  },
+  run_command: {
+    rules: 'command',
+    onlyReads: false,
+    changesFiles: 'as its command does',
+    claudeCode: 'Bash',
+    alsoCalled: ['shell', 'run_shell_command'],
+    editable: { name: 'command', label: 'command' },
+    folder: { argument: 'cwd', names: 'folder' },
+  },
+  update_plan: { rules: 'plain', onlyReads: true, changesFiles: 'never' },
+  fetch_url: { rules: 'domain', onlyReads: false, changesFiles: 'never', claudeCode: 'WebFetch' },
 } as const satisfies Record<string, ToolTraits>;
 
 export type BuiltinToolName = keyof typeof BUILTIN_TOOL_TRAITS;
@@ -53,6 +122,44 @@ export const BUILTIN_TOOL_NAMES = Object.keys(BUILTIN_TOOL_TRAITS) as BuiltinToo
 /** A built-in tool's traits; undefined for an MCP tool or a name no tool has. */
 export function toolTraits(name: string): ToolTraits | undefined {
   return Object.hasOwn(BUILTIN_TOOL_TRAITS, name) ? BUILTIN_TOOL_TRAITS[name as BuiltinToolName] : undefined;
+}
+
+/**
+ * The tool a rule of this family is written with: the family's first tool in the catalog
+ * (`read_file(…)` for every read, `edit_file(…)` for every write, `fetch_url(…)` for a host).
+ */
+export function ruleToolOf(family: RuleFamily): BuiltinToolName {
+  const [tool] = toolsOfFamily(family);
+  if (tool === undefined) throw new Error(`No built-in tool has the rule family ${family}.`);
+  return tool;
+}
+
+/** The built-in tools whose rule family this is, in the catalog's order. */
+export function toolsOfFamily(family: RuleFamily): BuiltinToolName[] {
+  return BUILTIN_TOOL_NAMES.filter((name) => BUILTIN_TOOL_TRAITS[name].rules === family);
+}
+
+/** The built-in tools a read rule covers: the reading family, and the tools with a rule family of their own that only read. */
+export function toolsReadRulesCover(): BuiltinToolName[] {
+  return BUILTIN_TOOL_NAMES.filter((name) => {
+    const traits: ToolTraits = BUILTIN_TOOL_TRAITS[name];
+    return traits.rules === 'read' || (traits.rules === name && traits.onlyReads);
+  });
+}
+
+/** The built-in tool that a name from another agent (`Bash`, `MultiEdit`, `run_shell_command`; any case) stands for. */
+export function toolCalledElsewhere(name: string): BuiltinToolName | undefined {
+  const wanted = name.toLowerCase();
+  return BUILTIN_TOOL_NAMES.find((tool) => {
+    const traits: ToolTraits = BUILTIN_TOOL_TRAITS[tool];
+    return [traits.claudeCode, ...(traits.alsoCalled ?? [])].some((other) => other?.toLowerCase() === wanted);
+  });
+}
+
+/** The argument that names the one file a call works on (Claude Code's `file_path`), for a tool whose path is a file. */
+export function fileArgumentOf(name: string): WorkingFolder['argument'] | undefined {
+  const folder = toolTraits(name)?.folder;
+  return folder?.names === 'file' ? folder.argument : undefined;
 }
 
 /** The built-in tools whose rules match the same calls (edit_file and write_file both name every write). */
@@ -70,8 +177,14 @@ export function sameRuleFamily(a: string, b: string): boolean {
 export function ruleCoversAlso(rule: string): string | undefined {
   const tool = /^([a-z_]+)\(/.exec(rule.trim())?.[1];
   const family = tool === undefined ? undefined : toolTraits(tool)?.rules;
-  if (family === 'read') return 'A read_file rule covers every read of these paths: by read_file, list_files and search_code.';
-  if (family === 'write')
-    return 'A write rule covers every write of these paths: by edit_file, write_file and the redirections of commands (> file).';
+  if (family === 'read') return `A ${tool} rule covers every read of these paths: by ${inWords(toolsReadRulesCover())}.`;
+  if (family === 'write') {
+    return `A write rule covers every write of these paths: by ${toolsOfFamily('write').join(', ')} and the redirections of commands (> file).`;
+  }
   return undefined;
+}
+
+/** `a, b and c`. */
+function inWords(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

@@ -1,6 +1,7 @@
 import type { ConversationItem, Usage } from '../../shared/conversation';
 import type { EventOf, TouchedFile } from '../../shared/events';
 import { reduce, type SessionState } from '../../shared/session';
+import { fileArgumentOf, toolTraits } from '../../shared/toolCatalog';
 import { costOf } from '../model/modelCatalog';
 import { ModelError, type ModelProvider, type ToolSpec } from '../model/provider';
 import { streamWithRetries, type RetryOptions } from '../model/retry';
@@ -183,22 +184,25 @@ function renderTranscript(items: readonly ConversationItem[]): string {
   return lines.join('\n\n');
 }
 
-const FILE_TOOLS: Record<string, boolean> = { read_file: false, edit_file: true, write_file: true };
 const MAX_FILES = 200;
 
-/** Every file the session read or changed, in the order it first touched them; a file changed once counts as changed. */
+/**
+ * Every file the session read or changed, in the order it first touched them, by the tools that work
+ * on one file (the catalog's `fileArgumentOf`); a file changed once counts as changed.
+ */
 export function touchedFiles(state: SessionState): TouchedFile[] {
   const files = new Map<string, boolean>();
   for (const call of Object.values(state.toolCalls)) {
-    const edits = FILE_TOOLS[call.name];
-    if (edits === undefined || call.status !== 'ok') continue;
+    const argument = fileArgumentOf(call.name);
+    if (argument === undefined || call.status !== 'ok') continue;
+    const edits = toolTraits(call.name)?.changesFiles === 'always';
     let args: unknown;
     try {
       args = JSON.parse(call.arguments);
     } catch {
       continue;
     }
-    const file = typeof args === 'object' && args !== null ? (args as { path?: unknown }).path : undefined;
+    const file = typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[argument] : undefined;
     if (typeof file !== 'string') continue;
     files.set(file, (files.get(file) ?? false) || edits);
   }

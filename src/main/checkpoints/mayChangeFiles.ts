@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { toolTraits } from '../../shared/toolCatalog';
 import { commandOnlyReads } from '../permissions/shell/commandProofs';
 import type { AnyTool } from '../tools/defineTool';
 
@@ -17,7 +18,15 @@ interface CallInWorkspace {
  * whatever changed meanwhile, as it does after a read_file.
  */
 export function mayChangeFiles(tool: Pick<AnyTool, 'name' | 'risk' | 'mcpReadOnly'>, call?: CallInWorkspace): boolean {
-  if (tool.name === 'run_command' && call && runsOnlyReads(call)) return false;
+  switch (toolTraits(tool.name)?.changesFiles) {
+    case 'never':
+      return false;
+    case 'always':
+      return true;
+    case 'as its command does':
+      return !(call && runsOnlyReads(call));
+  }
+  // Not a built-in tool: an MCP tool, or a test's own.
   if (tool.risk === 'edit' || tool.risk === 'exec') return true;
   if (tool.name.startsWith('mcp__')) return tool.mcpReadOnly !== true;
   return false;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { EventOf, SessionEvent } from '../../shared/events';
 import type { Json } from '../../shared/json';
+import { fileArgumentOf } from '../../shared/toolCatalog';
 import type { ConfiguredHook, HookEvent } from './hookSettings';
 import type { HookDecision } from '../permissions/hookDecision';
 import { readHookAnswer, type HookAnswer } from './hookAnswer';
@@ -215,15 +216,13 @@ function sessionNote(event: HookEvent, answer: HookAnswer): string | undefined {
 
 /**
  * The call's arguments as Claude Code's scripts read them: Tether's own, plus `file_path` (absolute)
- * for a tool that names a file, since Claude Code's Read, Edit and Write call it so.
+ * for a tool that names one file (the catalog's `fileArgumentOf`), since Claude Code's Read, Edit and Write call it so.
  */
 function toolInput(tool: string, args: unknown, workspace: string): Json {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return (args ?? null) as Json;
   const input = { ...(args as Record<string, Json>) };
-  const file = input.path;
-  if (FILE_TOOLS.has(tool) && typeof file === 'string' && input.file_path === undefined) input.file_path = path.resolve(workspace, file);
+  const argument = fileArgumentOf(tool);
+  const file = argument === undefined ? undefined : input[argument];
+  if (typeof file === 'string' && input.file_path === undefined) input.file_path = path.resolve(workspace, file);
   return input;
 }
-
-/** The tools whose `path` names one file (Claude Code's Read, Edit and Write). */
-const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'edit_file', 'write_file']);

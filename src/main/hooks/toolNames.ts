@@ -1,20 +1,11 @@
-/**
- * Claude Code's names for Tether's built-in tools, so a hook's matcher written for Claude Code
- * (`Bash`, `Edit|Write`) matches here, and a script that checks `tool_name == "Bash"` is told `Bash`.
- */
-const CLAUDE_CODE_NAMES: Readonly<Record<string, string>> = {
-  run_command: 'Bash',
-  edit_file: 'Edit',
-  write_file: 'Write',
-  read_file: 'Read',
-  search_code: 'Grep',
-  list_files: 'Glob',
-  fetch_url: 'WebFetch',
-};
+import { toolTraits } from '../../shared/toolCatalog';
 
-/** The name a hook is told: Claude Code's for a tool it has, Tether's otherwise (update_plan, MCP tools). */
+/**
+ * The name a hook is told: Claude Code's for a tool it has (the catalog's `claudeCode`), so a script
+ * that checks `tool_name == "Bash"` is told `Bash`; Tether's otherwise (update_plan, MCP tools).
+ */
 export function hookToolName(tool: string): string {
-  return Object.hasOwn(CLAUDE_CODE_NAMES, tool) ? (CLAUDE_CODE_NAMES[tool] as string) : tool;
+  return toolTraits(tool)?.claudeCode ?? tool;
 }
 
 /**

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { toolTraits } from '../../shared/toolCatalog';
+import { ruleToolOf, toolsReadRulesCover, toolTraits } from '../../shared/toolCatalog';
 import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
 import type { AllowAlwaysOffer } from './policyVerdict';
 import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchCommand';
@@ -228,7 +228,7 @@ function offerForCommand(command: string, analysis: CommandAnalysis, exactOnly: 
 
 function offerForPaths(access: 'read' | 'write', paths: Array<{ absolute: string; relative?: string }>, called?: string): AllowAlwaysOffer {
   // A write's rule reads as the request did (write_file(...) for write_file); edit_file(...) names the same writes.
-  const tool = access === 'read' ? 'read_file' : called !== undefined && toolTraits(called)?.rules === 'write' ? called : 'edit_file';
+  const tool = called !== undefined && toolTraits(called)?.rules === access ? called : ruleToolOf(access);
   if (paths.length === 0) return { refused: 'the call names no path' };
   if (paths.some((p) => p.relative === undefined)) {
     if (paths.length > 1) return { refused: 'the call touches several paths outside the workspace; allow it once' };
@@ -339,7 +339,7 @@ export function validateAllowAlwaysRule(edited: string, offered: string): AllowA
 function familyCovers(offered: PathFamily, edited: PathFamily): boolean {
   if (offered === edited) return true;
   // A read rule covers every reading tool, so a rule for one of them is narrower.
-  return offered === 'read' && (edited === 'list_files' || edited === 'search_code');
+  return offered === 'read' && toolsReadRulesCover().some((tool) => toolTraits(tool)?.rules === edited);
 }
 
 function familyName(family: PathFamily): string {

@@ -347,6 +347,7 @@ export class ApprovalGate {
    * once lets this command reach the host, Allow always also adds it to the project's fence (never
    * offered while the session is tainted), Deny refuses the connection. The headless broker denies at
    * once unless unleashed. A question the command no longer waits for (it ended) is answered by policy.
+   * Like every grant, the fence entry is made here, from the answer as recorded, and nowhere else.
    */
   async askNetwork(question: NetworkQuestion, signal: AbortSignal): Promise<NetworkAnswer> {
     const { deps, tool, callId } = this;
@@ -356,6 +357,8 @@ export class ApprovalGate {
     // Deny rules on the domain, and outside content set to block, refuse it before anybody is asked.
     const ruled = deps.policy.evaluateHost?.(host, taint);
     if (ruled?.action === 'deny') return { allowed: false, message: ruled.reason, by: 'policy' };
+    // What Allow always would add to the project's fence; nothing when there is no project to keep it for.
+    const alwaysEntry = deps.sandbox.alwaysEntry?.(host, port);
     // A command that sends data out: the host joins no fence for good, and the question says what goes there.
     const sends = whatLineSends(question.command, {
       cwd: commandFolder(deps.workspace, question.args),
@@ -369,8 +372,8 @@ export class ApprovalGate {
               refused:
                 'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.',
             }
-          : question.always
-            ? { rule: question.always }
+          : alwaysEntry
+            ? { rule: alwaysEntry }
             : { refused: 'this session has no project whose fence could keep the host.' };
     const summary = safeSummary(tool, question.args);
     const registry = registryPhrase(
@@ -420,14 +423,31 @@ export class ApprovalGate {
     const answer: Decision = always
       ? { action: 'allow', scope: 'project', by: decision.by, rule: entry }
       : { action: decision.action, scope: 'once', by: decision.by, ...(decision.message ? { message: decision.message } : {}) };
-    // Appended: the connection goes ahead (and the fence may widen) as soon as this returns.
+    // Appended: the connection goes ahead, and the fence widens, as soon as it is committed.
     log.append({ type: 'approval.answered', approvalId, callId, decision: answer });
+    const kept = always ? this.keepHost(entry) : undefined;
     return {
       allowed: answer.action === 'allow',
       by: answer.by,
-      ...(always ? { always: true } : {}),
+      ...(kept ? { always: kept } : {}),
       ...(answer.message ? { message: answer.message } : {}),
     };
+  }
+
+  /**
+   * A host's Allow always joins the project's allowed domains (Settings → Sandbox) and the session's
+   * fence at once; undefined when it could not be kept (the settings file could not be written): the
+   * allow still holds for this command.
+   */
+  private keepHost(entry: string): string | undefined {
+    const { sandbox } = this.deps;
+    if (!sandbox.allowAlways) return undefined;
+    try {
+      sandbox.allowAlways(entry);
+      return entry;
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -24,16 +24,14 @@ export interface NetworkQuestion {
   /** The command line, as the person allowed it. */
   command: string;
   args: Json;
-  /** What "Allow always" would add to the project's fence; absent when nothing can be kept (no project). */
-  always?: string;
   /** Aborted when the command ended before anyone answered: the question is withdrawn. */
   signal: AbortSignal;
 }
 
 export interface NetworkAnswer {
   allowed: boolean;
-  /** The person chose "Allow always": the question's `always` entry joins the project's fence. */
-  always?: boolean;
+  /** The person chose "Allow always", and this entry joined the project's fence (the gate keeps it). */
+  always?: string;
   /** What the person (or the headless stand-in) said with a denial. */
   message?: string;
   /** Who answered: the person, the headless stand-in, or the policy (the command ended first). */

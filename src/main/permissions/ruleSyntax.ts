@@ -1,4 +1,4 @@
-import { BUILTIN_TOOL_NAMES, toolTraits, type RuleFamily } from '../../shared/toolCatalog';
+import { BUILTIN_TOOL_NAMES, toolCalledElsewhere, toolTraits, type RuleFamily } from '../../shared/toolCatalog';
 import { CommandPatternError, parseCommandPattern, type CommandPattern } from './ruleMatchCommand';
 import { DomainPatternError, parseDomainPattern, type DomainPattern } from './ruleMatchDomain';
 import { PathPatternError, parsePathPattern, type PathPattern } from './ruleMatchPath';
@@ -51,21 +51,6 @@ export class RuleSyntaxError extends Error {
     );
   }
 }
-
-/** Names other agents use, so a rule copied from one gets a useful hint instead of a bare "unknown". */
-const FOREIGN_NAMES: Record<string, string> = {
-  bash: 'run_command',
-  shell: 'run_command',
-  run_shell_command: 'run_command',
-  read: 'read_file',
-  edit: 'edit_file',
-  multiedit: 'edit_file',
-  write: 'write_file',
-  glob: 'list_files',
-  ls: 'list_files',
-  grep: 'search_code',
-  webfetch: 'fetch_url',
-};
 
 const TOOL_NAME = /^[A-Za-z0-9_.*-]+$/;
 
@@ -125,7 +110,8 @@ function targetFor(text: string, tool: string, specifier: string | undefined): R
   // What the specifier means is the tool's rule family, in the tool catalog.
   const kind = toolTraits(tool)?.rules;
   if (kind === undefined) {
-    const hint = FOREIGN_NAMES[tool.toLowerCase()];
+    // A name other agents use (the catalog's `claudeCode` and `alsoCalled`) gets a hint instead of a bare "unknown".
+    const hint = toolCalledElsewhere(tool);
     const advice = hint ? `did you mean ${hint}?` : `rules name ${BUILTIN_TOOL_NAMES.join(', ')}, or an MCP tool as mcp__server__tool`;
     throw new RuleSyntaxError(text, `the tool "${tool}" is unknown; ${advice}`);
   }

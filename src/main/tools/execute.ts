@@ -6,7 +6,8 @@ import type { PlanStep } from '../../shared/plan';
 import type { SandboxNote } from '../../shared/sandbox';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import type { SessionLog } from '../store/sessionLog';
-import { ApprovalGate, safeSummary, type HookSay, type OutsideContent } from '../permissions/approvalGate';
+import { ApprovalGate, safeSummary, type HookSay } from '../permissions/approvalGate';
+import { commandTaint } from '../permissions/commandTaint';
 import type { HooksOutcome, SessionHooks } from '../hooks/sessionHooks';
 import type { Broker } from '../permissions/broker';
 import type { GrantKeeper } from '../permissions/grant';
@@ -241,35 +242,6 @@ function parseArguments(tool: AnyTool, text: string): Parsed {
     };
   }
   return { ok: true, args: result.data };
-}
-
-/**
- * A command's output is outside content too when it ran outside the sandbox, where nothing held its
- * network back; when it may have reached the network (curl, git fetch, a line that cannot be pinned
- * down) and its fence let something through (a domain the project allows, a host the person allowed
- * while it ran): a page it fetched can carry instructions just as fetch_url's can; and when it read
- * outside the workspace. A sandboxed command whose fence lets nothing out brought nothing in from the
- * network, however networked it looks (`node test.js`).
- */
-function commandTaint(
-  tool: AnyTool,
-  args: unknown,
-  brought: OutsideContent,
-  metadata: Json | undefined,
-  sandbox: CommandSandbox | undefined,
-): string | undefined {
-  if (tool.risk !== 'exec') return undefined;
-  const facts = metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : {};
-  const where = facts.sandbox;
-  if (where === 'outside' || where === 'unavailable' || where === 'off')
-    return `the output of \`${safeSummary(tool, args)}\`, which ran outside the sandbox (outside content)`;
-  const reached = Array.isArray(facts.reachedHosts) && facts.reachedHosts.length > 0;
-  const fenceLetsOut = where !== 'sandboxed' || (sandbox?.fence.allowedDomains.length ?? 0) > 0 || reached;
-  if (brought.egress && fenceLetsOut)
-    return `the output of \`${safeSummary(tool, args)}\`, a command that may reach the network (outside content)`;
-  if (brought.readsOutside !== undefined)
-    return `the output of \`${safeSummary(tool, args)}\`, which read ${brought.readsOutside} outside the workspace (outside content)`;
-  return undefined;
 }
 
 interface RunResult {

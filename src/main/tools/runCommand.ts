@@ -1,8 +1,9 @@
 import { statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { z } from 'zod';
-import type { CommandSandbox, ConnectionQuestion, SandboxedRun } from '../sandbox/commandSandbox';
-import { commandOnlyReads, commandStaysLocal, whatLineSends } from '../permissions/shell/commandProofs';
+import type { ConnectionQuestion, SandboxedRun } from '../sandbox/commandSandbox';
+import { fenceHitQuestion, noSandboxQuestion } from '../permissions/runOutsideQuestions';
+import { commandOnlyReads, commandStaysLocal } from '../permissions/shell/commandProofs';
 import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
 import { TimeoutHold } from '../process/timeoutHold';
@@ -47,6 +48,7 @@ export const runCommand = defineTool({
     const folder = ctx.workspace.resolve(cwd ?? '.');
     const shownFolder = ctx.workspace.relative(folder);
     assertFolder(folder, shownFolder);
+    const allowed = { command, cwd, folder, workspaceRoot: ctx.workspace.root };
 
     // Repositories a command leaves in the workspace must not run programs when the person's own git looks at them.
     const onlyReads = commandOnlyReads(command, { cwd: folder, workspaceRoot: ctx.workspace.root });
@@ -109,12 +111,7 @@ export const runCommand = defineTool({
         );
       }
       if (ctx.approvedWith?.kind !== 'unavailable') {
-        const answer = await confirm(ctx, {
-          summary: command,
-          reason: `No sandbox is available, so this command would run unsandboxed, with your full access. ${why}`,
-          args: { command, ...(cwd ? { cwd } : {}) },
-          sandbox: { kind: 'unavailable', reason: why, followUp: true },
-        });
+        const answer = await confirm(ctx, noSandboxQuestion(allowed, why));
         if (!answer.allowed)
           return notRun(command, `No sandbox is available (${why}) and running the command unsandboxed was not allowed.`, answer.message);
       }
@@ -131,7 +128,7 @@ export const runCommand = defineTool({
       );
     }
 
-    const ask = connectionQuestion(ctx, sandbox, command, cwd, hold, connections);
+    const ask = connectionQuestion(ctx, command, cwd, hold, connections);
     let prepared: SandboxedRun;
     try {
       prepared = await sandbox.wrap(command, folder, {
@@ -174,27 +171,7 @@ export const runCommand = defineTool({
       const refused = `The command hit the sandbox fence: ${fence}. It cannot run again outside the sandbox: ${sandbox.required}.`;
       return report(first, 'sandboxed', [refused, earlier].filter(Boolean).join('\n'), true);
     }
-    // Outside, what the fence kept from it is the command's to read, print, copy or send: say where it would go.
-    const secrets = hits.filter((hit) => hit.fence === 'read').map((hit) => hit.target);
-    const sends = whatLineSends(command, { cwd: folder, workspaceRoot: ctx.workspace.root });
-    const exposure = [
-      ...(secrets.length > 0
-        ? [`Outside, it can read ${secrets.join(', ')}: what it prints goes back to the model, so to the model provider`]
-        : []),
-      ...(sends.length > 0 ? [`it sends data off this machine (${sends.join('; ')})`] : []),
-    ];
-    const answer = await confirm(ctx, {
-      summary: `${command}  (outside the sandbox)`,
-      reason: `This command hit the sandbox fence (${fence}). Run it again outside the sandbox?${exposure.length > 0 ? ` ${exposure.join(', and ')}.` : ''}`,
-      args: { command, ...(cwd ? { cwd } : {}) },
-      sandbox: {
-        kind: 'fence_hit',
-        reason: fence,
-        followUp: true,
-        ...(secrets.length > 0 ? { secrets } : {}),
-        ...(sends.length > 0 ? { sends } : {}),
-      },
-    });
+    const answer = await confirm(ctx, fenceHitQuestion(allowed, hits));
     if (!answer.allowed) {
       const who = answer.message ? ` The person said: ${answer.message}` : '';
       return report(
@@ -260,12 +237,12 @@ class ConnectionAnswers {
 
 /**
  * How run_command asks about a connection its fence does not allow: through the call's own question
- * (ctx.askNetwork), with the command's timeout held while it waits; "Allow always" adds the host to
- * the project's fence. Without ctx.askNetwork (tests of the tool alone) nothing is asked and it is refused.
+ * (ctx.askNetwork, the approval gate, which also keeps an "Allow always" in the project's fence), with
+ * the command's timeout held while it waits. Without ctx.askNetwork (tests of the tool alone) nothing
+ * is asked and it is refused.
  */
 function connectionQuestion(
   ctx: ToolContext,
-  sandbox: CommandSandbox,
   command: string,
   cwd: string | undefined,
   hold: TimeoutHold,
@@ -275,29 +252,12 @@ function connectionQuestion(
   if (!askNetwork) return undefined;
   return ({ host, port, signal }) =>
     hold.during(async () => {
-      const entry = sandbox.alwaysEntry?.(host, port);
-      const answer = await askNetwork({
-        host,
-        port,
-        command,
-        args: { command, ...(cwd ? { cwd } : {}) },
-        signal,
-        ...(entry ? { always: entry } : {}),
-      });
-      let always: string | undefined;
-      if (answer.allowed && answer.always && entry && sandbox.allowAlways) {
-        try {
-          sandbox.allowAlways(entry);
-          always = entry;
-        } catch {
-          // Not kept (the settings file could not be written): the allow still holds for this command.
-        }
-      }
+      const answer = await askNetwork({ host, port, command, args: { command, ...(cwd ? { cwd } : {}) }, signal });
       answers.add({
         host,
         port,
         allowed: answer.allowed,
-        ...(always ? { always } : {}),
+        ...(answer.always ? { always: answer.always } : {}),
         ...(answer.by === 'policy' && signal.aborted ? { withdrawn: true } : {}),
         ...(answer.message ? { message: answer.message } : {}),
         ...(answer.by === 'person' ? { byPerson: true } : {}),

@@ -61,7 +61,8 @@ function changeIn(
   const metadata = call.metadata;
   const created = metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) && metadata.created === true;
   const content = stringArg(args, 'content');
-  if (call.name === 'write_file' && created && content !== undefined && content !== '') {
+  // A whole-file write that created the file: every line of its content is added.
+  if (toolTraits(call.name)?.writes === 'whole file' && created && content !== undefined && content !== '') {
     return { message: output, diff: diffNewFile(content) };
   }
   return undefined;

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { diffLines } from 'diff';
 import type { FileChange } from '../../../../shared/fileChange';
+import { toolTraits } from '../../../../shared/toolCatalog';
 import { diffChange, diffNewFile, linesLabel } from './changeDiff';
 import { DiffHunks } from './DiffHunks';
 
@@ -56,7 +57,7 @@ function FileChangePreview({ change, tool, after }: { change: FileChange; tool: 
       {change.file === 'too-large' && (
         <p className="diff-notice" data-testid="permission-diff-notice">
           {change.path} is {formatBytes(change.bytes)} ({count(change.lines, 'line')}) now, too large to diff here: allowing replaces{' '}
-          {tool === 'edit_file' ? 'the matched text' : 'all of it'} as below.
+          {toolTraits(tool)?.writes === 'matched text' ? 'the matched text' : 'all of it'} as below.
         </p>
       )}
       {notes.map((note) => (
@@ -79,9 +80,10 @@ function FileChangePreview({ change, tool, after }: { change: FileChange; tool: 
 function lineEndingNotes(change: FileChange, tool: string, after: string): string[] {
   if (change.file === 'new' || change.file === 'binary') return [];
   const crlfText = after.includes('\r\n');
-  // edit_file writes new text with the file's endings; write_file keeps CRLF only when the content has none of its own.
-  if (change.crlf && (tool === 'edit_file' || !crlfText)) return ['The file’s CRLF line endings are kept.'];
-  if (!change.crlf && crlfText && tool === 'write_file')
+  // A matched-text edit writes new text with the file's endings; a whole-file write keeps CRLF only when the content has none of its own.
+  const writes = toolTraits(tool)?.writes;
+  if (change.crlf && (writes === 'matched text' || !crlfText)) return ['The file’s CRLF line endings are kept.'];
+  if (!change.crlf && crlfText && writes === 'whole file')
     return ['The new content has CRLF line endings; the file has LF now, so every line’s ending changes.'];
   return [];
 }

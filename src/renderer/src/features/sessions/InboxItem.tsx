@@ -3,6 +3,7 @@ import { useApp } from '../../stores/useApp';
 import { formatAge } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { partRiskLabels } from '../../../../shared/commandParts';
+import { toolTraits } from '../../../../shared/toolCatalog';
 import { requestRisk, toolRiskLabels } from '../permission/requestRisk';
 
 /** One waiting request: what it is, how risky, where and since when; opening it goes to it in its session. */
@@ -39,7 +40,7 @@ export function InboxItem({ entry }: { entry: PendingApproval }) {
       >
         {/* What is asked comes first and wraps to two lines (a narrow sidebar cut it to "echo hi > /…"); all of it is the title. */}
         <span
-          className={`inbox-summary${approval?.tool === 'run_command' ? ' mono' : ''}`}
+          className={`inbox-summary${approval && toolTraits(approval.tool)?.rules === 'command' ? ' mono' : ''}`}
           title={approval?.summary}
           data-testid="inbox-summary"
         >
