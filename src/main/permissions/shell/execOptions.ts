@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { SimpleCommand } from '../commandAnalysis';
 import { couldBeLongOption } from './scanOptions';
+import { runnerProgramAt } from './wrapperSpecs';
 
 /**
  * Options that make a program run another program, run code, or write files, when they are named on
@@ -682,17 +683,24 @@ export interface ArgumentFacts {
  * the program as it runs (a path counts by its base name).
  */
 export function findExecOption(argv: readonly string[], facts: ArgumentFacts = {}): ExecOptionFound | undefined {
+  // A runner's own options count as well as those of the program it runs: npm reads
+  // `npm exec eslint --script-shell=…` as its own option, wherever it stands before `--`.
+  const own = ownExecOption(argv, facts);
+  if (own) return own;
   const ran = runThrough(argv);
-  if (ran > 0) {
-    const shifted = (facts.unknown ?? []).filter((index) => index >= ran).map((index) => index - ran);
-    return findExecOption(argv.slice(ran), { ...facts, unknown: shifted });
-  }
+  if (ran === 0) return undefined;
+  const shifted = (facts.unknown ?? []).filter((index) => index >= ran).map((index) => index - ran);
+  return findExecOption(argv.slice(ran), { ...facts, unknown: shifted });
+}
+
+/** The first exec-option of argv's own program, whose entries the table holds. */
+function ownExecOption(argv: readonly string[], facts: ArgumentFacts): ExecOptionFound | undefined {
   const program = argv[0] === undefined ? undefined : path.posix.basename(argv[0]);
   const entries = program === undefined ? undefined : BY_PROGRAM.get(program);
   if (program === undefined || !entries) return undefined;
   const syntax = SYNTAX[program] ?? { abbreviates: false };
   if (syntax.oldStyleFirst && argv[1] !== undefined && !argv[1].startsWith('-') && !(facts.unknown ?? []).includes(1)) {
-    return findExecOption([argv[0]!, `-${argv[1]}`, ...argv.slice(2)], facts);
+    return ownExecOption([argv[0]!, `-${argv[1]}`, ...argv.slice(2)], facts);
   }
   const unknown = new Set(facts.unknown ?? []);
   const operands: string[] = [];
@@ -770,23 +778,6 @@ export function execOptionIn(command: Pick<SimpleCommand, 'argv' | 'unknownArgs'
   });
 }
 
-/** Runners whose next program word is what really runs: `uv run pytest …`, `npx vitest …`. */
-const RUNNER_WORDS: Readonly<Record<string, readonly string[]>> = {
-  uv: ['run'],
-  poetry: ['run'],
-  pdm: ['run'],
-  hatch: ['run'],
-  pipx: ['run'],
-  rye: ['run'],
-  npm: ['exec', 'x'],
-  pnpm: ['exec', 'dlx'],
-  yarn: ['exec', 'dlx'],
-  bun: ['x', 'run'],
-  npx: [],
-  pnpx: [],
-  bunx: [],
-};
-
 /**
  * How many words of argv go to a runner before the program it runs, when that program has entries
  * in the table (`python -m pytest`, `uv run pytest`, `npx vitest`, `yarn jest`): 0 when none.
@@ -797,22 +788,8 @@ function runThrough(argv: readonly string[]): number {
     const module = argv.indexOf('-m');
     return module > 0 && BY_PROGRAM.has(argv[module + 1] ?? '') ? module + 1 : 0;
   }
-  const words = RUNNER_WORDS[program];
-  if (!words) return 0;
-  let i = 1;
-  if (words.length > 0) {
-    while (i < argv.length && argv[i]!.startsWith('-')) i++;
-    // `yarn jest`, `pnpm vitest`: a package's program straight after the runner.
-    if (
-      !words.includes(argv[i] ?? '') &&
-      !((program === 'yarn' || program === 'pnpm' || program === 'bun') && BY_PROGRAM.has(argv[i] ?? ''))
-    )
-      return 0;
-    if (words.includes(argv[i] ?? '')) i++;
-  }
-  while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '--') i++;
-  if (argv[i] === '--') i++;
-  return i < argv.length && BY_PROGRAM.has(path.posix.basename(argv[i]!)) ? i : 0;
+  const at = runnerProgramAt(argv, (word) => BY_PROGRAM.has(word));
+  return at !== undefined && BY_PROGRAM.has(path.posix.basename(argv[at]!)) ? at : 0;
 }
 
 function applies(entry: ExecOptionEntry, operandsBefore: readonly string[], beforeSubcommand: boolean): boolean {
