@@ -6,8 +6,8 @@ import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchC
 import { escapeGlob } from './ruleMatchPath';
 import { execOptionIn } from './shell/execOptions';
 import { isInterpreter } from './shell/interpreters';
-import { sendsData } from './shell/sendsData';
-import { RUNNER_SUBCOMMANDS, WRAPPERS } from './shell/wrapperSpecs';
+import { alwaysSends, sendsData } from './shell/sendsData';
+import { isRunner, runnerSubcommand, WRAPPERS } from './shell/wrapperSpecs';
 import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './ruleSyntax';
 
 /**
@@ -70,8 +70,9 @@ export function offerAllowAlways(subject: AllowAlwaysSubject): AllowAlwaysOffer 
 }
 
 /**
- * Runners that are not interpreters (those are in shell/interpreters.ts) and wrappers: a prefix rule
- * on them would allow any program at all.
+ * Runners that are not interpreters (those are in shell/interpreters.ts), editors and pagers (which
+ * run commands typed into them), and the wrappers (shell/wrapperSpecs.ts): a prefix rule on them
+ * would allow any program at all.
  */
 const RUNS_ANYTHING = new Set([
   'java',
@@ -80,13 +81,8 @@ const RUNS_ANYTHING = new Set([
   'mawk',
   'nawk',
   'sed',
-  'ssh',
   'source',
   '.',
-  'gdb',
-  'expect',
-  'tmux',
-  'screen',
   'fd',
   'vim',
   'vi',
@@ -101,7 +97,10 @@ const RUNS_ANYTHING = new Set([
   ...Object.keys(WRAPPERS),
 ]);
 
-/** Programs where "this one, any arguments" is too much to offer at one click: they destroy or send out. */
+/**
+ * Programs where "this one, any arguments" is too much to offer at one click: they destroy, or send
+ * out; the programs that send whatever they are given (ssh, scp, nc...) are shell/sendsData.ts's.
+ */
 const TOO_SHARP = new Set([
   'rm',
   'rmdir',
@@ -119,15 +118,6 @@ const TOO_SHARP = new Set([
   'cp',
   'curl',
   'wget',
-  'nc',
-  'ncat',
-  'netcat',
-  'socat',
-  'telnet',
-  'ftp',
-  'scp',
-  'sftp',
-  'rsync',
 ]);
 
 /** Programs whose first words pick what they do: a prefix needs at least one of them. */
@@ -184,16 +174,21 @@ export function commandPrefix(command: SimpleCommand): { words: string[] } | { n
     return { none: `${program} runs whatever it is given` };
   }
   if (TOO_SHARP.has(name)) return { none: `${program} with any arguments can destroy or send out anything` };
+  const sends = alwaysSends(name);
+  if (sends) return { none: sends };
   const execOption = execOptionIn(command);
   if (execOption) return { none: execOption.why };
+  const runner = runnerSubcommand(command.argv);
+  if (runner) return { none: `${runner.words} runs whatever it is given` };
+  // A runner's other subcommands too: `pdm *` would cover `pdm run rm -rf x`.
+  const hasSubcommands = HAS_SUBCOMMANDS.has(name) || isRunner(name);
   const words: string[] = [program];
   for (const arg of args) {
     if (words.length > MAX_SUBCOMMAND_WORDS || !SUBCOMMAND_WORD.test(arg)) break;
-    if (!HAS_SUBCOMMANDS.has(name)) break;
+    if (!hasSubcommands) break;
     words.push(arg);
   }
-  if (HAS_SUBCOMMANDS.has(name) && words.length === 1) return { none: `${program} without a subcommand word could do anything` };
-  if (RUNNER_SUBCOMMANDS.has(`${name} ${words[1] ?? ''}`)) return { none: `${words.slice(0, 2).join(' ')} runs whatever it is given` };
+  if (hasSubcommands && words.length === 1) return { none: `${program} without a subcommand word could do anything` };
   return { words };
 }
 

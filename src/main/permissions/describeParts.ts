@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { partRiskRank, type CommandPart, type PartEffect } from '../../shared/commandParts';
 import type { SimpleCommand } from './commandAnalysis';
+import { publishes } from './shell/sendsData';
+import { isTransparentWrapper } from './shell/wrapperSpecs';
 
 /**
  * Each part of a command line in words a person weighs: "curl sends out.txt to example.com",
@@ -209,6 +211,9 @@ function programEffects(command: SimpleCommand): PartEffect[] {
   if (base === 'socat') return [{ risk: 'sends', text: `${named(command)} connects ${list(args.filter((a) => !a.startsWith('-')))}` }];
   const describe = describers[base];
   const described = describe ? describe(command, args) : [];
+  // What the engine counts as publishing (shell/sendsData.ts) is said to send, however the describer put it.
+  const published = publishes(base, args);
+  if (published && !described.some((effect) => effect.risk === 'sends')) described.unshift({ risk: 'sends', text: published });
   if (described.length) return described.map((effect) => ({ ...effect, text: effect.text + via(command) }));
   // Which operands a reader reads is the analysis's business (readTargets); a person only needs to know it reads.
   if (command.readOnly || command.readsBesideWrites) return [{ risk: 'reads', text: `${named(command)}${ONLY_READS}` }];
@@ -367,11 +372,12 @@ function named(command: SimpleCommand): string {
   return program === undefined ? 'A redirection' : path.posix.basename(program);
 }
 
-/** The wrappers a part runs through, when one of them matters to a person (sudo, xargs...). */
+/**
+ * The wrappers a part runs through that a rule must name (sudo, xargs, env...): the ones that only
+ * limit, time or detach it (timeout, nice, setsid) are left out, as the rules leave them out.
+ */
 function via(command: SimpleCommand): string {
-  const shown = command.wrappers.filter(
-    (wrapper) => !['timeout', 'nice', 'nohup', 'env', 'command', 'builtin', 'time', 'stdbuf', 'ionice'].includes(wrapper),
-  );
+  const shown = command.wrappers.filter((wrapper) => !isTransparentWrapper(wrapper));
   return shown.length ? ` (through ${shown.join(', ')})` : '';
 }
 

@@ -2,7 +2,7 @@ import type { CommandAnalysis } from '../commandAnalysis';
 import { isShellParserReady } from './parser';
 
 export { initShellParser } from './parser';
-import { ShellAnalysis } from './ShellAnalysis';
+import { ShellAnalysis } from './shellAnalysis';
 
 export interface AnalyzeCommandOptions {
   /** Where the command runs (absolute, or relative to the workspace root). */

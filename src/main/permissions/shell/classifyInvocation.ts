@@ -1,8 +1,8 @@
+import { findExecOption } from './execOptions';
 import { LOCAL, READS, UNKNOWN, type InvocationClass } from './invocationClass';
 import { readArguments } from './readArguments';
 import { readOnlyProgram, type ArgumentRead } from './readOnlyPrograms';
 import type { Word } from './readWord';
-import { couldBeLongOption } from './scanOptions';
 
 export interface InvocationContext {
   /** Where the command runs is known to be inside the workspace (no `cd` elsewhere earlier in the line). */
@@ -122,8 +122,9 @@ export function isOnReadOnlyList(name: string): boolean {
 }
 
 /**
- * tar writes (local), or starts other programs: these options do, and an archive named host:path
- * is fetched over rsh/ssh.
+ * tar writes (local), or starts other programs: the options the exec-option table lists for it do
+ * (`--to-command`, `-I`, in the old style `tar cIf` too), and an archive named host:path is fetched
+ * over rsh/ssh.
  */
 function tar(args: readonly Word[]): InvocationClass {
   const values: string[] = [];
@@ -131,27 +132,6 @@ function tar(args: readonly Word[]): InvocationClass {
     if (arg.kind !== 'literal') return UNKNOWN;
     values.push(arg.text);
   }
-  const runsLong = [
-    'to-command',
-    'use-compress-program',
-    'rsh-command',
-    'checkpoint-action',
-    'info-script',
-    'new-volume-script',
-    'rmt-command',
-  ];
-  for (const arg of values) {
-    if (arg === '--') break;
-    if (arg.startsWith('--')) {
-      if (runsLong.some((name) => couldBeLongOption(arg, name))) return UNKNOWN;
-      continue;
-    }
-    if (!arg.startsWith('-') || arg.length < 2) continue;
-    for (const letter of arg.slice(1)) {
-      if ('IF'.includes(letter)) return UNKNOWN;
-      // In `-fI`, I is the archive's name: the letters after one that takes a value are its value.
-      if ('fCbHgKLNTVX'.includes(letter)) break;
-    }
-  }
+  if (findExecOption(['tar', ...values])) return UNKNOWN;
   return values.some((value) => /^[^/.-][^/]*:/.test(value)) ? UNKNOWN : LOCAL;
 }

@@ -8,7 +8,9 @@ import { commandPrefix } from '../allowAlways';
 import { createPermissionEngine } from '../engine';
 import { command } from '../../../../test/support/permissionQueries';
 import { analyzeCommand, initShellParser } from './analyzeCommand';
-import { EXEC_OPTIONS, execOptionIn, findExecOption, type ExecOptionEntry } from './execOptions';
+import type { ExecOptionEntry } from './execOptionEntry';
+import { execOptionIn, findExecOption } from './execOptions';
+import { EXEC_OPTIONS } from './execOptionTable';
 
 // A rule covers arguments, never programs: an option that hands an allowed program another program to
 // run, code to load, or files to write, is never covered by a prefix rule, and "Allow always" never

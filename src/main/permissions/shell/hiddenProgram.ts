@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { SimpleCommand } from '../commandAnalysis';
 import { execOptionIn } from './execOptions';
-import { isOpaqueRunner, RUNNER_SUBCOMMANDS } from './wrapperSpecs';
+import { isOpaqueRunner, runnerSubcommand } from './wrapperSpecs';
 
 /**
  * Whether a simple command runs a program that no rule can see by its name: a runner the analysis
@@ -11,13 +11,12 @@ import { isOpaqueRunner, RUNNER_SUBCOMMANDS } from './wrapperSpecs';
  * rule names, so the engine denies it whenever a run_command deny rule exists.
  */
 export function hiddenProgram(command: SimpleCommand): string | undefined {
-  const [first, ...args] = command.argv;
+  const [first] = command.argv;
   if (first === undefined) return undefined;
   const program = path.posix.basename(first);
   if (isOpaqueRunner(program)) return `${program} runs a program taken from its arguments`;
-  const subcommand = args.find((arg) => !arg.startsWith('-'));
-  if (subcommand !== undefined && RUNNER_SUBCOMMANDS.has(`${program} ${subcommand}`))
-    return `${program} ${subcommand} runs whatever it is given`;
+  const runner = runnerSubcommand(command.argv);
+  if (runner) return `${runner.words} runs whatever it is given`;
   const option = execOptionIn(command);
   if (option && option.effect !== 'writes files') return option.why;
   return undefined;

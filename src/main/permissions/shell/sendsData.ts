@@ -48,7 +48,7 @@ export function sendsData(command: SimpleCommand): string | undefined {
   const [program, ...args] = command.argv;
   if (program === undefined) return undefined;
   const name = path.posix.basename(program);
-  const always = ALWAYS_SENDS[name];
+  const always = alwaysSends(name);
   if (always) return always;
   if (!command.mayReachNetwork) return undefined;
   if (command.fedByPipe) return `${name} reaches the network and is fed the output of the command before it`;
@@ -63,9 +63,18 @@ export function sendsData(command: SimpleCommand): string | undefined {
     args.some((arg, index) => WGET_SENDS.test(arg) || (arg.startsWith('--method') && SENDING_METHOD.test(methodOf(args, index))))
   )
     return 'wget sends data with its request';
+  return publishes(name, args);
+}
+
+/** Why `program` (a base name) sends data whatever its arguments (ssh, scp, nc...), or undefined. */
+export function alwaysSends(program: string): string | undefined {
+  return Object.hasOwn(ALWAYS_SENDS, program) ? ALWAYS_SENDS[program] : undefined;
+}
+
+/** Why `program args` publishes what the project holds (`git push`, `npm publish`), or undefined. */
+export function publishes(program: string, args: readonly string[]): string | undefined {
   const sub = args.find((arg) => !arg.startsWith('-'));
-  if (sub !== undefined && PUBLISHES[name]?.has(sub)) return `${name} ${sub} sends what the project holds to a server`;
-  return undefined;
+  return sub !== undefined && PUBLISHES[program]?.has(sub) ? `${program} ${sub} sends what the project holds to a server` : undefined;
 }
 
 function isMethodOption(arg: string): boolean {

@@ -1,9 +1,10 @@
 import { isDangerousVariable } from './dangerousVariable';
 import { globMatches } from './globMatches';
-import { invocationIn, type Dialect, type Frame, type Invocation } from './invocation';
+import { invocationIn, type Invocation } from './invocation';
 import { asDynamic, literalWord, type Word } from './readWord';
-import { FOREIGN_SHELLS, interpreterKind, SHELLS, STDIN_INTERPRETERS } from './interpreters';
 import { scanOptions } from './scanOptions';
+import { Findings, innerFrame, type UnwrapFinding } from './unwrapFindings';
+import { unwrapInterpreter } from './unwrapInterpreter';
 import { wrapperSpecs } from './wrapperSpecs';
 
 /**
@@ -12,7 +13,7 @@ import { wrapperSpecs } from './wrapperSpecs';
  * -exec commands, and interpreters that read their program from stdin.
  *
  * It reads one program's words and answers with data; it keeps no state and calls nothing back.
- * The walk (ShellAnalysis) keeps all the state of the line (where it runs, its variables, the
+ * The walk (shellAnalysis.ts) keeps all the state of the line (where it runs, its variables, the
  * commands and reasons found so far) and acts on the answer: it follows the inner command, and
  * walks the scripts and commands handed to it, in the order they were found.
  */
@@ -31,50 +32,6 @@ export interface Unwrapped {
  * - 'opaque': what it runs cannot be told (a reason says why): record the words as they are.
  */
 export type Next = Word[] | 'final' | { alone: Invocation } | 'done' | 'opaque';
-
-export type UnwrapFinding =
-  /** Why the line cannot be pinned down. */
-  | { kind: 'reason'; text: string }
-  /** Something the person should know. */
-  | { kind: 'note'; text: string }
-  /** A script the program runs (bash -c, eval, trap, watch, su -c), to walk as a line of its own. */
-  | { kind: 'script'; source: string; frame: Frame }
-  /** A command the program starts (find -exec), to analyse as an invocation of its own. */
-  | { kind: 'command'; words: Word[]; invocation: Invocation }
-  /** A word a builtin takes as a variable name (read NAME, printf -v NAME, ...), to check and assign. */
-  | { kind: 'variable-name'; word: Word; builtin: string }
-  /** An arithmetic expression given as text (let's arguments), to evaluate as bash would. */
-  | { kind: 'arithmetic'; text: string }
-  /** A variable the program makes an array (read -a, mapfile). */
-  | { kind: 'array'; name: string }
-  /** A file the wrapper itself reads (xargs -a), from where the command runs unless it runs elsewhere. */
-  | { kind: 'read'; word: Word; elsewhere: boolean };
-
-/** Collects the findings of one unwrap, in order. */
-class Findings {
-  readonly list: UnwrapFinding[] = [];
-  reason(text: string): void {
-    this.list.push({ kind: 'reason', text });
-  }
-  note(text: string): void {
-    this.list.push({ kind: 'note', text });
-  }
-  script(source: string, frame: Frame): void {
-    this.list.push({ kind: 'script', source, frame });
-  }
-  command(words: Word[], invocation: Invocation): void {
-    this.list.push({ kind: 'command', words, invocation });
-  }
-  variableName(word: Word, builtin: string): void {
-    this.list.push({ kind: 'variable-name', word, builtin });
-  }
-  arithmetic(text: string): void {
-    this.list.push({ kind: 'arithmetic', text });
-  }
-  array(name: string): void {
-    this.list.push({ kind: 'array', name });
-  }
-}
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -333,15 +290,8 @@ function unwrapOne(found: Findings, name: string, args: Word[], invocation: Invo
       if (index >= 0 && args[index + 1]) found.variableName(args[index + 1]!, 'test -v');
       return 'final';
     }
-    default: {
-      if (SHELLS.has(name)) return unwrapShell(found, name, args, invocation);
-      const interpreter = interpreterKind(name);
-      if (interpreter) interpreterProgram(found, name, interpreter, args, invocation);
-      if (FOREIGN_SHELLS.has(name) && args.some((word) => /^-[^-]*c$|^--command$|^-Command$/i.test(word.text))) {
-        found.reason(`${name} runs a script in a language this analysis does not read`);
-      }
-      return 'final';
-    }
+    default:
+      return unwrapInterpreter(found, name, args, invocation);
   }
 }
 
@@ -414,81 +364,6 @@ function unwrapXargs(
   return placeholder ? parsed.rest.map((word) => (word.text.includes(placeholder) ? asDynamic(word) : word)) : parsed.rest;
 }
 
-/** bash -c SCRIPT, sh -c, zsh -c ...: the script is analysed as a line of its own. */
-function unwrapShell(found: Findings, name: string, args: Word[], invocation: Invocation): 'final' | 'done' | 'opaque' {
-  let index = 0;
-  let command = false;
-  let readsStdin = false;
-  for (; index < args.length; index++) {
-    const word = args[index]!;
-    if (word.kind !== 'literal') {
-      if (command) break;
-      found.reason(`${name} has the argument ${word.source}, only known when it runs`);
-      return 'opaque';
-    }
-    const text = word.text;
-    if (text === '--' || text === '-') {
-      index++;
-      break;
-    }
-    if (/^--(rcfile|init-file)$/.test(text)) {
-      index++;
-      continue;
-    }
-    if (text.startsWith('--')) continue;
-    if (!/^[-+]/.test(text)) break;
-    if (/^[-+][^-]*[oO]$/.test(text)) {
-      const option = args[index + 1]?.text;
-      if (text.endsWith('o') && option === 'keyword') found.reason(`${name} -o keyword turns NAME=value arguments into environment`);
-      index++;
-    }
-    if (text.slice(1).includes('k')) found.reason(`${name} -k turns NAME=value arguments into environment`);
-    if (text.slice(1).includes('c')) command = true;
-    if (text.slice(1).includes('s')) readsStdin = true;
-  }
-  const dialect: Dialect = name === 'zsh' ? 'zsh' : name === 'bash' ? 'bash' : 'sh';
-  if (command) {
-    const script = args[index];
-    invocation.wrappers.push(name);
-    if (!script) return 'done';
-    if (script.kind !== 'literal') {
-      found.reason(`${name} -c runs a script only known when it runs (${script.source})`);
-      return 'opaque';
-    }
-    found.script(script.text, innerFrame(invocation, dialect));
-    return 'done';
-  }
-  const file = readsStdin ? undefined : args[index];
-  if (file && !isStdinPath(file)) {
-    if (file.source.startsWith('<(')) found.reason(`${name} runs a script produced by ${file.source.slice(0, 40)}`);
-    return 'final';
-  }
-  // A script written out in a here-document or here-string is read like one given with -c.
-  if (invocation.stdin === 'literal-document' && invocation.document !== undefined) {
-    invocation.wrappers.push(name);
-    found.script(invocation.document, innerFrame(invocation, dialect));
-    return 'done';
-  }
-  interpreterStdin(found, name, invocation);
-  return 'final';
-}
-
-/** An interpreter that reads its program from standard input: fine from a literal here-document, never from a pipe. */
-function interpreterStdin(found: Findings, name: string, invocation: Invocation): void {
-  switch (invocation.stdin) {
-    case 'pipe':
-      found.reason(`${name} runs a program it reads from a pipe`);
-      return;
-    case 'expanding-document':
-      found.reason(`${name} runs a program from a here-document with expansions, only known when it runs`);
-      return;
-    case 'literal-document':
-      found.note(`${name} runs the program written in the here-document`);
-      return;
-    default:
-  }
-}
-
 function findExecs(found: Findings, args: readonly Word[], invocation: Invocation): void {
   const execs = ['-exec', '-execdir', '-ok', '-okdir'];
   for (let i = 0; i < args.length; i++) {
@@ -555,57 +430,4 @@ function builtinTargets(
     }
     found.variableName(word, name);
   }
-}
-
-function innerFrame(invocation: Invocation, dialect: Dialect): Frame {
-  return {
-    wrappers: [...invocation.wrappers],
-    writes: invocation.writes,
-    stdin: invocation.stdin,
-    blockReadOnly: invocation.blockReadOnly,
-    dialect,
-    depth: invocation.frame.depth + 1,
-    cwdUnknown: invocation.changesDirectory,
-  };
-}
-
-/** node, python, perl ...: inline code must be literal, and a program read from stdin must not come from a pipe. */
-function interpreterProgram(found: Findings, name: string, kind: string, args: readonly Word[], invocation: Invocation): void {
-  const spec = STDIN_INTERPRETERS[kind]!;
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i]!;
-    const text = word.text;
-    if (
-      spec.inline.includes(text) ||
-      spec.inline.some((flag) => flag.length === 2 && text.startsWith(flag) && text.length > 2 && !text.startsWith('--'))
-    ) {
-      const code = text.length > 2 && !spec.inline.includes(text) ? word : args[i + 1];
-      if (code && code.kind !== 'literal' && !(kind === 'python' && text.startsWith('-m')))
-        found.reason(`${name} ${text} runs code only known when it runs (${code.source})`);
-      return;
-    }
-    if (spec.withValue.includes(text)) {
-      i++;
-      continue;
-    }
-    if (word.kind === 'literal' && text.startsWith('-') && text !== '-') continue;
-    if (isStdinPath(word)) break;
-    if (word.source.startsWith('<(') || word.source.startsWith('>(')) {
-      found.reason(`${name} runs a program produced by ${word.source.slice(0, 40)}`);
-      return;
-    }
-    if (word.kind !== 'literal') {
-      found.reason(`${name} runs a script whose name is only known when it runs (${word.source})`);
-      return;
-    }
-    // A script file: what it does is its own business, and the person sees its name.
-    return;
-  }
-  // xargs gives the interpreter the words it reads: a script named only when it runs.
-  if (invocation.appendsArguments) found.reason(`${name} runs a script whose name xargs reads from its input`);
-  else interpreterStdin(found, name, invocation);
-}
-
-function isStdinPath(word: Word): boolean {
-  return word.kind === 'literal' && (word.text === '-' || word.text === '/dev/stdin' || word.text === '/dev/fd/0');
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { OptionSpec } from './scanOptions';
 
 /**
@@ -20,6 +21,11 @@ export interface WrapperTraits {
    * `flock /tmp/l rm -rf x`.
    */
   opaque?: boolean;
+  /**
+   * Its first operand is the program it runs, by name (`npx vitest`, `uvx ruff`): the options that
+   * make that program run another (exec-options) count as if it ran alone.
+   */
+  namesProgram?: boolean;
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperTraits>> = {
@@ -94,41 +100,109 @@ export const WRAPPERS: Readonly<Record<string, WrapperTraits>> = {
   entr: { opaque: true },
   watchexec: { opaque: true },
   gdb: { opaque: true },
-  npx: { opaque: true },
-  pnpx: { opaque: true },
-  bunx: { opaque: true },
-  uvx: { opaque: true },
+  npx: { opaque: true, namesProgram: true },
+  pnpx: { opaque: true, namesProgram: true },
+  bunx: { opaque: true, namesProgram: true },
+  uvx: { opaque: true, namesProgram: true },
 };
 
-/** `<program> <word>` pairs that run whatever they are given (`npm exec rm …`, `uv run …`). */
-export const RUNNER_SUBCOMMANDS: ReadonlySet<string> = new Set([
-  'npm exec',
-  'npm x',
-  'pnpm dlx',
-  'pnpm exec',
-  'yarn dlx',
-  'yarn exec',
-  'uv run',
-  'uv tool',
-  'pipx run',
-  'poetry run',
-  'pdm run',
-  'hatch run',
-  'go run',
-  'cargo script',
-  'bundle exec',
-  'conda run',
-  'mamba run',
-  'dotnet exec',
-  'gh extension',
-  'deno run',
-  'bun x',
-  'rye run',
-  'nix run',
-  'mise exec',
-  'asdf exec',
-  'direnv exec',
-]);
+/**
+ * What a runner's subcommand runs: a program named by the next word after the subcommand's options
+ * (`uv run pytest`, `bundle exec rake`), whose exec-options then count as if it ran alone; or code
+ * that word does not name as a program: a package it builds or fetches (`go run ./cmd`, `nix run
+ * .#app`), a script (`deno run x.ts`), or a program further on (`direnv exec DIR cmd`, `uv tool run cmd`).
+ */
+type RunnerRuns = 'program' | 'code';
+
+/** A program whose subcommands run whatever they are given (`npm exec rm …`, `uv run …`). */
+interface RunnerTraits {
+  subcommands: Readonly<Record<string, RunnerRuns>>;
+  /**
+   * Any other first word may be a package's own program, which it runs (`yarn jest`, `pnpm vitest`,
+   * `bun vitest`): a program named by its package, so not a hidden one, but its exec-options count.
+   */
+  packagePrograms?: boolean;
+}
+
+/**
+ * The runners, one table: the analysis of hidden programs (a deny rule cannot see what they run),
+ * the exec-option lookup (the options of the program they run) and Allow always (never a prefix on
+ * one) all read it. `bun run` also runs a file, a package's program or any program on PATH (`bun run
+ * ls`), as its documentation says, so it is a runner like `bun x`, not only a script runner like `npm run`.
+ */
+const RUNNERS: Readonly<Record<string, RunnerTraits>> = {
+  npm: { subcommands: { exec: 'program', x: 'program' } },
+  pnpm: { subcommands: { exec: 'program', dlx: 'program' }, packagePrograms: true },
+  yarn: { subcommands: { exec: 'program', dlx: 'program' }, packagePrograms: true },
+  bun: { subcommands: { x: 'program', run: 'program' }, packagePrograms: true },
+  uv: { subcommands: { run: 'program', tool: 'code' } },
+  pipx: { subcommands: { run: 'program' } },
+  poetry: { subcommands: { run: 'program' } },
+  pdm: { subcommands: { run: 'program' } },
+  hatch: { subcommands: { run: 'program' } },
+  rye: { subcommands: { run: 'program' } },
+  bundle: { subcommands: { exec: 'program' } },
+  conda: { subcommands: { run: 'program' } },
+  mamba: { subcommands: { run: 'program' } },
+  mise: { subcommands: { exec: 'program' } },
+  asdf: { subcommands: { exec: 'program' } },
+  direnv: { subcommands: { exec: 'code' } },
+  go: { subcommands: { run: 'code' } },
+  cargo: { subcommands: { script: 'code' } },
+  dotnet: { subcommands: { exec: 'code' } },
+  gh: { subcommands: { extension: 'code' } },
+  deno: { subcommands: { run: 'code' } },
+  nix: { subcommands: { run: 'code' } },
+};
+
+/** Whether some subcommand of `program` (a base name) runs whatever it is given. */
+export function isRunner(program: string): boolean {
+  return Object.hasOwn(RUNNERS, program);
+}
+
+/** A runner subcommand on a command line: the subcommand's place in argv, as written, and what it runs. */
+export interface RunnerSubcommand {
+  index: number;
+  words: string;
+  runs: RunnerRuns;
+}
+
+/**
+ * The runner subcommand `argv` starts with (`npm exec`, `uv run`, `go run`): the first word after the
+ * program that is not an option. `argv[0]` is the program as it runs (a path counts by its base name).
+ */
+export function runnerSubcommand(argv: readonly string[]): RunnerSubcommand | undefined {
+  const program = path.posix.basename(argv[0] ?? '');
+  const runner = Object.hasOwn(RUNNERS, program) ? RUNNERS[program]! : undefined;
+  if (!runner) return undefined;
+  const index = argv.findIndex((word, i) => i > 0 && !word.startsWith('-'));
+  const word = argv[index] ?? '';
+  if (index < 0 || !Object.hasOwn(runner.subcommands, word)) return undefined;
+  return { index, words: `${program} ${word}`, runs: runner.subcommands[word]! };
+}
+
+/**
+ * Where the program a runner runs by name starts in argv (`npx vitest`, `uv run pytest`, `yarn jest`),
+ * or undefined when argv runs no program by name through a runner. `isProgram` says which words are
+ * programs worth reaching (a package's program right after the runner is only taken for one of those).
+ */
+export function runnerProgramAt(argv: readonly string[], isProgram: (word: string) => boolean): number | undefined {
+  const program = path.posix.basename(argv[0] ?? '');
+  let i = 1;
+  if (!WRAPPERS[program]?.namesProgram) {
+    const runner = Object.hasOwn(RUNNERS, program) ? RUNNERS[program]! : undefined;
+    if (!runner) return undefined;
+    const subcommand = runnerSubcommand(argv);
+    if (subcommand?.runs === 'program') i = subcommand.index + 1;
+    else {
+      while (i < argv.length && argv[i]!.startsWith('-')) i++;
+      if (subcommand || !runner.packagePrograms || !isProgram(argv[i] ?? '')) return undefined;
+    }
+  }
+  while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '--') i++;
+  if (argv[i] === '--') i++;
+  return i < argv.length ? i : undefined;
+}
 
 export function isTransparentWrapper(name: string): boolean {
   return WRAPPERS[name]?.transparent === true;
