@@ -19,6 +19,8 @@
  *   the app all write to), the terminal (the PTY), process (what a command
  *   may take of the machine, its capped output, its timeout hold, the shutdown reason), the workspace (the path guard, git, snapshots, what makes a
  *   file binary) and settings (the files' shapes; permissions reads its rules out of them).
+ * - shell is the bash analysis (what a command line runs, reads and writes, in facts and in words):
+ *   the rules, the hooks, the tools and the checkpoints all read it, and it knows none of them.
  * - permissions, sandbox, model are the policies and the outside services a tool call goes through;
  *   hooks (the person's and the project's commands run around a call, as in Claude Code) are policy too.
  * - tools run under permissions and the fence; mcp tools are tools from elsewhere.
@@ -35,6 +37,7 @@
 const mainLayers = [
   { name: 'shared', path: '^src/shared/' },
   { name: 'base', path: '^src/main/(store|terminal|process|workspace|settings)/' },
+  { name: 'shell', path: '^src/main/shell/' },
   // hooks sit with permissions: the approval gate weighs a hook's answer, and hooks read only settings and the command environment.
   { name: 'permissions-sandbox-model', path: '^src/main/(permissions|sandbox|model|hooks)/' },
   { name: 'tools-mcp', path: '^src/main/(tools|mcp)/' },
@@ -159,6 +162,12 @@ const boundaryRules = [
     comment: 'store/sqlite/ is the one door to SQLite: the rest of the store asks it, through the Database it opens.',
     from: { pathNot: '^src/main/store/sqlite/' },
     to: { path: '(^|/)node_modules/better-sqlite3/' },
+  },
+  {
+    name: 'web-tree-sitter outside shell/',
+    comment: 'shell/ is the one door to the bash parser: everything else asks analyzeCommand what a line runs.',
+    from: { path: '^src/', pathNot: '^src/main/shell/' },
+    to: { path: '(^|/)node_modules/web-tree-sitter/' },
   },
   {
     name: 'node-pty outside terminal/pty.ts',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
-import { analyzeCommand, initShellParser } from '../src/main/permissions/shell/analyzeCommand';
+import { analyzeCommand, initShellParser } from '../src/main/shell/analyzeCommand';
 import { sampleStats } from './support/sampleStats';
 
 /**

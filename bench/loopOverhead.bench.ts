@@ -10,7 +10,7 @@ import { SessionLog } from '../src/main/store/sessionLog';
 import type { ModelEvent, ModelProvider } from '../src/main/model/provider';
 import { HeadlessBroker } from '../src/main/permissions/broker';
 import { createPermissionEngine } from '../src/main/permissions/engine';
-import { initShellParser } from '../src/main/permissions/shell/analyzeCommand';
+import { initShellParser } from '../src/main/shell/analyzeCommand';
 import type { CommitGroup } from '../src/main/store/sqlite/database';
 import { openStore, type Store } from '../src/main/store/store';
 import type { Terminal } from '../src/main/terminal/terminal';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { it } from 'vitest';
 import type { PermissionRule } from '../src/shared/permissions';
 import { createPermissionEngine } from '../src/main/permissions/engine';
-import { analyzeCommand, initShellParser } from '../src/main/permissions/shell/analyzeCommand';
+import { analyzeCommand, initShellParser } from '../src/main/shell/analyzeCommand';
 import { command } from '../test/support/permissionQueries';
 import { sampleStats } from './support/sampleStats';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { initShellParser } from '../src/main/permissions/shell/parser';
+import { initShellParser } from '../src/main/shell/parser';
 import { checkSandboxAvailability } from '../src/main/sandbox/availability';
 import { createCommandSandbox, turnedOffSandbox, type CommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { runtimeStopped } from '../src/main/sandbox/sandboxRuntime';

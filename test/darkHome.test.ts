@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { initShellParser } from '../src/main/permissions/shell/analyzeCommand';
+import { initShellParser } from '../src/main/shell/analyzeCommand';
 import { createCommandSandbox, type CommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { LIT_HOME_FOLDERS } from '../src/main/sandbox/litHomeFolders';
 import { runtimeStopped } from '../src/main/sandbox/sandboxRuntime';

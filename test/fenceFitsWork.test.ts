@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { initShellParser } from '../src/main/permissions/shell/analyzeCommand';
+import { initShellParser } from '../src/main/shell/analyzeCommand';
 import { createCommandSandbox, type CommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { runtimeStopped } from '../src/main/sandbox/sandboxRuntime';
 import { createPtyTerminal } from '../src/main/terminal/pty';

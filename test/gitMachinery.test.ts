@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPermissionEngine } from '../src/main/permissions/engine';
-import { initShellParser } from '../src/main/permissions/shell/analyzeCommand';
+import { initShellParser } from '../src/main/shell/analyzeCommand';
 import { command } from './support/permissionQueries';
 import { createCommandSandbox, turnedOffSandbox, type CommandSandbox } from '../src/main/sandbox/commandSandbox';
 import { runtimeStopped } from '../src/main/sandbox/sandboxRuntime';

@@ -141,6 +141,9 @@ describe('the layers check (.dependency-cruiser.cjs)', () => {
         ...library('better-sqlite3'),
         ...library('electron'),
         ...library('node-pty'),
+        ...library('web-tree-sitter'),
+        'src/main/shell/parser.ts': "import { Parser } from 'web-tree-sitter';\nexport const parser = Parser;\n",
+        'src/main/hooks/hookPlacement.ts': "import { Parser } from 'web-tree-sitter';\nexport const parse = Parser;\n",
         'src/main/store/sqlite/database.ts': "import Database from 'better-sqlite3';\nexport const db = Database;\n",
         'src/main/store/eventLog.ts': "import Database from 'better-sqlite3';\nexport const log = Database;\n",
         'src/main/tools/runCommand.ts': "import { spawn } from 'node-pty';\nexport const run = spawn;\n",
@@ -153,6 +156,25 @@ describe('the layers check (.dependency-cruiser.cjs)', () => {
       { rule: 'better-sqlite3 outside store/sqlite/', from: 'src/main/store/eventLog.ts', to: 'node_modules/better-sqlite3/index.js' },
       { rule: 'electron outside the Electron layer', from: 'src/main/app/createServices.ts', to: 'node_modules/electron/index.js' },
       { rule: 'node-pty outside terminal/pty.ts', from: 'src/main/tools/runCommand.ts', to: 'node_modules/node-pty/index.js' },
+      { rule: 'web-tree-sitter outside shell/', from: 'src/main/hooks/hookPlacement.ts', to: 'node_modules/web-tree-sitter/index.js' },
+    ]);
+  });
+
+  it('keeps the shell analysis below the rules that read it', async () => {
+    expect(
+      await violationsIn({
+        'src/main/shell/describeParts.ts': "import { offer } from '../permissions/allowAlways';\nexport const parts = offer;\n",
+        'src/main/permissions/allowAlways.ts': "import { workspace } from '../workspace/filePaths';\nexport const offer = workspace;\n",
+        'src/main/permissions/engine.ts': "import { parts } from '../shell/describeParts';\nexport const engine = parts;\n",
+        'src/main/workspace/filePaths.ts': "import { parts } from '../shell/describeParts';\nexport const workspace = parts;\n",
+      }),
+    ).toEqual([
+      { rule: 'main-layers: base imports shell', from: 'src/main/workspace/filePaths.ts', to: 'src/main/shell/describeParts.ts' },
+      {
+        rule: 'main-layers: shell imports permissions-sandbox-model',
+        from: 'src/main/shell/describeParts.ts',
+        to: 'src/main/permissions/allowAlways.ts',
+      },
     ]);
   });
 

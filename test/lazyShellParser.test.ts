@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCore } from '../src/main/core';
 import type { ModelConfig } from '../src/main/model/config';
 import { HeadlessBroker } from '../src/main/permissions/broker';
-import { isShellParserReady } from '../src/main/permissions/shell/parser';
+import { isShellParserReady } from '../src/main/shell/parser';
 import { startScriptedModel, type Turn } from './fixtures/scriptedModel';
 import { closedAfterEach } from './support/loopLifetime';
 import { tempDir } from './support/tempDirs';

@@ -6,7 +6,7 @@ import { headlessRun } from '../src/main/cli/headlessRun';
 import { sessionHookConfig } from '../src/main/hooks/sessionHookConfig';
 import { sessionMcpServers } from '../src/main/mcp/loadMcpServers';
 import { sessionRuleSet } from '../src/main/permissions/sessionRules';
-import { initShellParser } from '../src/main/permissions/shell/parser';
+import { initShellParser } from '../src/main/shell/parser';
 import {
   managedPolicyPath,
   choosePolicyFile,

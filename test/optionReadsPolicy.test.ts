@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { explain } from '../src/main/cli/permissionsCommand';
 import { sessionRuleSet } from '../src/main/permissions/sessionRules';
-import { initShellParser } from '../src/main/permissions/shell/parser';
+import { initShellParser } from '../src/main/shell/parser';
 import { removeTempDirs, tempDir } from './support/tempDirs';
 
 // Issue 31, finding 1, as `tether permissions explain` answers for a new session: a managed policy's

@@ -7,7 +7,7 @@ import { assertCliBuilt, runCli } from './support/cli';
 import { removeTempDirs, tempDir } from './support/tempDirs';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { createSessionPermissions } from '../src/main/permissions/sessionPermissions';
-import { initShellParser } from '../src/main/permissions/shell/parser';
+import { initShellParser } from '../src/main/shell/parser';
 import type { AnyTool } from '../src/main/tools/defineTool';
 import { runCommand } from '../src/main/tools/runCommand';
 

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { commandStaysLocal } from '../../src/main/permissions/shell/commandProofs';
-import { initShellParser } from '../../src/main/permissions/shell/analyzeCommand';
+import { commandStaysLocal } from '../../src/main/shell/commandProofs';
+import { initShellParser } from '../../src/main/shell/analyzeCommand';
 import { createCommandSandbox, type CommandSandbox } from '../../src/main/sandbox/commandSandbox';
 import { createPtyTerminal } from '../../src/main/terminal/pty';
 

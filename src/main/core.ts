@@ -24,7 +24,7 @@ import { commandEnvironment } from './workspace/commandEnvironment';
 import { effectiveLimits } from './process/commandLimits';
 import { avoidInProgramSearchPath, withCommandSearchPath } from './workspace/programSearchPath';
 import { hookPlacement } from './hooks/hookPlacement';
-import { initShellParser } from './permissions/shell/parser';
+import { initShellParser } from './shell/parser';
 import type { ConfiguredHook } from './hooks/hookSettings';
 import { SessionHooks, type HookRunPlan } from './hooks/sessionHooks';
 import { sessionHookConfig } from './hooks/sessionHookConfig';

@@ -12,7 +12,7 @@ import type { KeyStore } from './app/model/keyStore';
 import { defaultDataDir } from './store/dataDir';
 import { updatesEnabled, type Updater } from './app/updates/autoUpdates';
 import { createMainWindow, guardWebContents, pickFolder, type MainWindow } from './window';
-import { keepWebAssemblyOnBaseline } from './permissions/shell/webAssemblyTier';
+import { keepWebAssemblyOnBaseline } from './shell/webAssemblyTier';
 import { guardProgramSearchPath } from './workspace/programSearchPath';
 
 // Electron host, kept thin: it builds the same services `tether serve` hosts, binds them to IPC and

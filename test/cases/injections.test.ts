@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutsideContentSetting, PermissionMode } from '../../src/shared/permissions';
 import { createPermissionEngine } from '../../src/main/permissions/engine';
-import { initShellParser } from '../../src/main/permissions/shell/analyzeCommand';
+import { initShellParser } from '../../src/main/shell/analyzeCommand';
 import type { AnyTool } from '../../src/main/tools/defineTool';
 import { fetchUrl } from '../../src/main/tools/fetchUrl';
 import { runCommand } from '../../src/main/tools/runCommand';

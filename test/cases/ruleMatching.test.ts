@@ -7,7 +7,7 @@ import type { AnyTool } from '../../src/main/tools/defineTool';
 import { createPermissionEngine } from '../../src/main/permissions/engine';
 import { quoteWord } from '../../src/main/permissions/ruleMatchCommand';
 import { parseRule, RuleSyntaxError } from '../../src/main/permissions/ruleSyntax';
-import { analyzeCommand, initShellParser } from '../../src/main/permissions/shell/analyzeCommand';
+import { analyzeCommand, initShellParser } from '../../src/main/shell/analyzeCommand';
 import { mcpTool, query, testTools } from '../support/permissionQueries';
 import { readCaseFile } from '../support/testData';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandAnalysis } from '../../src/main/permissions/commandAnalysis';
+import type { CommandAnalysis } from '../../src/main/shell/commandAnalysis';
 import { createShellTestbed, type ShellTestbed } from '../support/shellTestbed';
 import { readCaseFile } from '../support/testData';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandAnalysis } from '../../src/main/permissions/commandAnalysis';
-import { parseShell } from '../../src/main/permissions/shell/parser';
+import type { CommandAnalysis } from '../../src/main/shell/commandAnalysis';
+import { parseShell } from '../../src/main/shell/parser';
 import { createShellTestbed, type ShellTestbed } from '../support/shellTestbed';
 import { readCaseFile } from '../support/testData';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CommandAnalysis } from '../../src/main/permissions/commandAnalysis';
-import { analyzeCommand, initShellParser, type AnalyzeCommandOptions } from '../../src/main/permissions/shell/analyzeCommand';
+import type { CommandAnalysis } from '../../src/main/shell/commandAnalysis';
+import { analyzeCommand, initShellParser, type AnalyzeCommandOptions } from '../../src/main/shell/analyzeCommand';
 
 /**
  * A real workspace and a real "system" bin folder outside it, in a temp directory, so

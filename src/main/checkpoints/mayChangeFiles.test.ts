@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initShellParser } from '../permissions/shell/parser';
+import { initShellParser } from '../shell/parser';
 import { mayChangeFiles } from './mayChangeFiles';
 
 const workspaceRoot = '/work/project';

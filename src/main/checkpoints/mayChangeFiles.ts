@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { toolTraits } from '../../shared/toolCatalog';
-import { commandOnlyReads } from '../permissions/shell/commandProofs';
+import { commandOnlyReads } from '../shell/commandProofs';
 import type { AnyTool } from '../tools/defineTool';
 
 /** The call being weighed: its arguments as allowed, and the workspace it runs in. */

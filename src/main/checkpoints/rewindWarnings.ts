@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { RewindWarning, StoredEvent } from '../../shared/events';
 import { toolTraits } from '../../shared/toolCatalog';
-import type { CommandAnalysis } from '../permissions/commandAnalysis';
-import { analyzeCommand, initShellParser } from '../permissions/shell/analyzeCommand';
+import type { CommandAnalysis } from '../shell/commandAnalysis';
+import { analyzeCommand, initShellParser } from '../shell/analyzeCommand';
 import { isInside } from '../workspace/filePaths';
 
 /**

@@ -10,7 +10,7 @@ import { createPermissionEngine } from '../permissions/engine';
 import type { PolicyVerdict } from '../permissions/policyVerdict';
 import { sessionRuleSet, type SessionRuleSet } from '../permissions/sessionRules';
 import { parsePermissionRules } from '../permissions/settings';
-import { initShellParser } from '../permissions/shell/parser';
+import { initShellParser } from '../shell/parser';
 import { DATABASE_FILE_NAME, openStore } from '../store/store';
 import { builtinTools } from '../tools/builtinTools';
 import type { AnyTool } from '../tools/defineTool';

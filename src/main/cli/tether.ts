@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { CliError } from './cliError';
 import { auditUsage, deskUsage, permissionsUsage, runUsage, serveUsage, sessionsUsage } from './usage';
-import { keepWebAssemblyOnBaseline } from '../permissions/shell/webAssemblyTier';
+import { keepWebAssemblyOnBaseline } from '../shell/webAssemblyTier';
 import { leanHeapForHeadlessRun } from './leanHeap';
 import { guardProgramSearchPath } from '../workspace/programSearchPath';
 

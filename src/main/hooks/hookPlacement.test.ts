@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initShellParser } from '../permissions/shell/parser';
+import { initShellParser } from '../shell/parser';
 import { hookPlacement, type PlacementContext } from './hookPlacement';
 
 // Where a hook runs (issue 30, item 6): outside the fence only when everything it runs comes from

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isInside } from '../workspace/filePaths';
-import type { SimpleCommand } from '../permissions/commandAnalysis';
-import { analyzeCommand } from '../permissions/shell/analyzeCommand';
-import { isInterpreter, SHELLS } from '../permissions/shell/interpreters';
-import { isTransparentWrapper } from '../permissions/shell/wrapperSpecs';
+import type { SimpleCommand } from '../shell/commandAnalysis';
+import { analyzeCommand } from '../shell/analyzeCommand';
+import { isInterpreter, SHELLS } from '../shell/interpreters';
+import { isTransparentWrapper } from '../shell/wrapperSpecs';
 import type { ConfiguredHook } from './hookSettings';
 
 /**

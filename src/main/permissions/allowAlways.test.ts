@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandPrefix, offerAllowAlways, validateAllowAlwaysRule } from './allowAlways';
-import type { SimpleCommand } from './commandAnalysis';
+import type { SimpleCommand } from '../shell/commandAnalysis';
 import { matchTokens, parseCommandPattern } from './ruleMatchCommand';
-import { analyzeCommand, initShellParser } from './shell/analyzeCommand';
+import { analyzeCommand, initShellParser } from '../shell/analyzeCommand';
 import { createShellTestbed, type ShellTestbed } from '../../../test/support/shellTestbed';
 
 // The real shell analysis, with programs found in a stand-in system folder (never this machine's PATH).

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { ruleToolOf, toolsReadRulesCover, toolTraits } from '../../shared/toolCatalog';
-import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
+import type { CommandAnalysis, SimpleCommand } from '../shell/commandAnalysis';
 import type { AllowAlwaysOffer } from './policyVerdict';
 import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchCommand';
 import { escapeGlob } from './ruleMatchPath';
-import { execOptionIn } from './shell/execOptions';
-import { isInterpreter } from './shell/interpreters';
-import { alwaysSends, sendsData } from './shell/sendsData';
-import { isRunner, runnerSubcommand, WRAPPERS } from './shell/wrapperSpecs';
+import { execOptionIn } from '../shell/execOptions';
+import { isInterpreter } from '../shell/interpreters';
+import { alwaysSends, sendsData } from '../shell/sendsData';
+import { isRunner, runnerSubcommand, WRAPPERS } from '../shell/wrapperSpecs';
 import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './ruleSyntax';
 
 /**

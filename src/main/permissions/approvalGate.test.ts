@@ -13,7 +13,7 @@ import { ApprovalGate, type ApprovalLog, type GatedTool } from './approvalGate';
 import type { Broker } from './broker';
 import type { Grant } from './grant';
 import type { Policy } from './policyVerdict';
-import { initShellParser } from './shell/parser';
+import { initShellParser } from '../shell/parser';
 
 // The gate alone: what an answer becomes, and what reaches the grant keeper (the one place an
 // "Allow always" goes to be stored). The whole conversation, through a session, is in

@@ -24,10 +24,10 @@ import type { GrantKeeper } from './grant';
 import type { PermissionTool } from './permissionSubject';
 import type { AllowAlwaysOffer, Policy, PolicyVerdict } from './policyVerdict';
 import type { FollowUpAnswer, FollowUpQuestion, NetworkAnswer, NetworkQuestion } from './questions';
-import { initShellParser } from './shell/parser';
-import { analyzeCommand } from './shell/analyzeCommand';
+import { initShellParser } from '../shell/parser';
+import { analyzeCommand } from '../shell/analyzeCommand';
 import { markChanged, scriptsRun } from './scriptsRun';
-import { whatLineSends } from './shell/commandProofs';
+import { whatLineSends } from '../shell/commandProofs';
 
 /**
  * The approval conversation of one tool call, in one place: ask the policy; when it asks, write the

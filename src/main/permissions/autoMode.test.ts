@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from './engine';
-import { initShellParser } from './shell/analyzeCommand';
+import { initShellParser } from '../shell/analyzeCommand';
 import { command, mcpTool, query, testTools } from '../../../test/support/permissionQueries';
 
 // Mode auto: what the sandbox holds runs on its own; what would leave it asks. Through the real shell

@@ -2,14 +2,14 @@ import path from 'node:path';
 import { ruleToolOf } from '../../shared/toolCatalog';
 import { canonicalPath, isInside, physicalPath, SymlinkLoopError } from '../workspace/filePaths';
 import type { Workspace } from '../workspace/workspace';
-import type { CommandAnalysis, ReadTarget, SimpleCommand } from './commandAnalysis';
+import type { CommandAnalysis, ReadTarget, SimpleCommand } from '../shell/commandAnalysis';
 import { lifecycleQuestion } from './lifecycleWrite';
 import type { ActionClass } from './modes';
 import type { PermissionSubject } from './permissionSubject';
 import type { PermissionQuery } from './policyVerdict';
 import { expandGlob, matchReadAsOption } from './readPlaces';
 import { showArgv } from './ruleMatchCommand';
-import { isPrivilegedWrapper } from './shell/wrapperSpecs';
+import { isPrivilegedWrapper } from '../shell/wrapperSpecs';
 
 /**
  * A tool call as the rules see it: the items each rule is matched against (each simple command of a

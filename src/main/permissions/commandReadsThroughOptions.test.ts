@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode, PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from './engine';
-import { initShellParser } from './shell/analyzeCommand';
+import { initShellParser } from '../shell/analyzeCommand';
 import { command } from '../../../test/support/permissionQueries';
 
 // Issue 31, finding 1: a "read-only" command reads a file outside the workspace through one of its

@@ -1,12 +1,12 @@
 import type { OutsideContentSetting, PermissionMode, PolicyAction } from '../../shared/permissions';
 import { sameRuleFamily } from '../../shared/toolCatalog';
 import type { CallItem, ItemizedCall } from './callItems';
-import type { CommandAnalysis } from './commandAnalysis';
+import type { CommandAnalysis } from '../shell/commandAnalysis';
 import { modeDefault, modeForbids, type ActionClass } from './modes';
 import { allowedBy, firstMatch, type CompiledRule } from './ruleMatchItem';
 import type { RulesInForce } from './rulesInForce';
-import { hiddenProgram } from './shell/hiddenProgram';
-import { isPrivilegedWrapper } from './shell/wrapperSpecs';
+import { hiddenProgram } from '../shell/hiddenProgram';
+import { isPrivilegedWrapper } from '../shell/wrapperSpecs';
 
 /**
  * The decision ladder (docs/ARCHITECTURE.md, section 5): each step may settle the call, in this order:

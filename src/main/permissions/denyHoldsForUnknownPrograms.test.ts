@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode, PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from './engine';
-import { initShellParser } from './shell/analyzeCommand';
+import { initShellParser } from '../shell/analyzeCommand';
 import { command } from '../../../test/support/permissionQueries';
 
 // A deny rule holds in every mode, also for a line whose program is known only when it runs: such a

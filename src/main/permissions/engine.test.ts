@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutsideContentSetting, PermissionMode, PermissionRule, RuleAction, RuleSource } from '../../shared/permissions';
 import { createPermissionEngine, type PermissionEngineOptions } from './engine';
 import { RuleSyntaxError } from './ruleSyntax';
-import { initShellParser } from './shell/analyzeCommand';
+import { initShellParser } from '../shell/analyzeCommand';
 import { command, mcpTool, query, testTools } from '../../../test/support/permissionQueries';
 import { createShellTestbed, type ShellTestbed } from '../../../test/support/shellTestbed';
 

@@ -7,11 +7,11 @@ import { openWorkspace } from '../workspace/paths';
 import { allowAlwaysOffer } from './allowAlwaysOffer';
 import { CallItemizer, leadsTo, unique, type CommandAnalyzer, type ItemizedCall } from './callItems';
 import { DecisionLadder, type Decided } from './decisionLadder';
-import { describeParts } from './describeParts';
+import { describeParts } from '../shell/describeParts';
 import type { PermissionQuery, Policy, PolicyVerdict } from './policyVerdict';
 import type { CompiledRule } from './ruleMatchItem';
 import { RulesInForce } from './rulesInForce';
-import { analyzeCommand } from './shell/analyzeCommand';
+import { analyzeCommand } from '../shell/analyzeCommand';
 
 /**
  * The permission engine (docs/ARCHITECTURE.md, section 5): a session's policy. It turns each call into

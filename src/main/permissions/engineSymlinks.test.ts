@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode, PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from './engine';
-import { initShellParser } from './shell/analyzeCommand';
+import { initShellParser } from '../shell/analyzeCommand';
 import { command } from '../../../test/support/permissionQueries';
 
 // Where a command's redirection writes and what it reads is judged where the kernel opens it: through

@@ -6,9 +6,9 @@ import { parseRule, RuleSyntaxError, type ParsedRule } from './ruleSyntax';
 import { matchTokens, type CommandPattern } from './ruleMatchCommand';
 import { matchDomain } from './ruleMatchDomain';
 import { compilePathPattern, type PathMatcher } from './ruleMatchPath';
-import { execOptionIn } from './shell/execOptions';
-import { isOpaqueRunner, isTransparentWrapper } from './shell/wrapperSpecs';
-import type { SimpleCommand } from './commandAnalysis';
+import { execOptionIn } from '../shell/execOptions';
+import { isOpaqueRunner, isTransparentWrapper } from '../shell/wrapperSpecs';
+import type { SimpleCommand } from '../shell/commandAnalysis';
 
 /**
  * Whether a rule matches one item of a call (a command's part, a path, a host, the call by name).

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode, PermissionRule } from '../../shared/permissions';
 import { createPermissionEngine } from './engine';
-import { initShellParser } from './shell/analyzeCommand';
-import { WRAPPERS } from './shell/wrapperSpecs';
+import { initShellParser } from '../shell/analyzeCommand';
+import { WRAPPERS } from '../shell/wrapperSpecs';
 import { command } from '../../../test/support/permissionQueries';
 
 // A rule covers arguments, never programs: rules are matched against the program that really runs.

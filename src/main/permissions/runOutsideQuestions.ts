@@ -1,7 +1,7 @@
 import type { Json } from '../../shared/json';
 import { describeFenceHits, type FenceHit } from '../sandbox/fenceHit';
 import type { FollowUpQuestion } from './questions';
-import { whatLineSends } from './shell/commandProofs';
+import { whatLineSends } from '../shell/commandProofs';
 
 /**
  * The follow-up questions a command asks within its call, both about running outside the sandbox:

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ScriptRun, ScriptStep } from '../../shared/scriptRun';
-import type { SimpleCommand } from './commandAnalysis';
+import type { SimpleCommand } from '../shell/commandAnalysis';
 
 /**
  * What the runners of a command line run, read from the workspace's files: the package.json script

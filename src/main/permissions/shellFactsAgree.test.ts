@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionMode, PermissionRule } from '../../shared/permissions';
 import { command } from '../../../test/support/permissionQueries';
 import { commandPrefix } from './allowAlways';
-import type { SimpleCommand } from './commandAnalysis';
-import { describeParts } from './describeParts';
+import type { SimpleCommand } from '../shell/commandAnalysis';
+import { describeParts } from '../shell/describeParts';
 import { createPermissionEngine } from './engine';
-import { analyzeCommand, initShellParser } from './shell/analyzeCommand';
-import { execOptionIn } from './shell/execOptions';
-import { hiddenProgram } from './shell/hiddenProgram';
+import { analyzeCommand, initShellParser } from '../shell/analyzeCommand';
+import { execOptionIn } from '../shell/execOptions';
+import { hiddenProgram } from '../shell/hiddenProgram';
 
 // One table per shell fact: what a runner runs and what a wrapper is are read from one place by every
 // consumer (the analysis of hidden programs, Allow always's offer, the exec-option lookup, the words

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { initShellParser } from '../permissions/shell/parser';
+import { initShellParser } from '../shell/parser';
 import { startPageServer } from '../../../test/support/pageServer';
 import type { SandboxFence } from '../../shared/sandbox';
 import { createCommandSandbox, type CommandSandbox } from '../sandbox/commandSandbox';

@@ -3,7 +3,7 @@ import { constants as osConstants } from 'node:os';
 import { z } from 'zod';
 import type { ConnectionQuestion, SandboxedRun } from '../sandbox/commandSandbox';
 import { fenceHitQuestion, noSandboxQuestion } from '../permissions/runOutsideQuestions';
-import { commandOnlyReads, commandStaysLocal } from '../permissions/shell/commandProofs';
+import { commandOnlyReads, commandStaysLocal } from '../shell/commandProofs';
 import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
 import { TimeoutHold } from '../process/timeoutHold';

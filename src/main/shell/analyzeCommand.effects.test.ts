@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandAnalysis, SimpleCommand } from '../commandAnalysis';
-import { createShellTestbed, type ShellTestbed } from '../../../../test/support/shellTestbed';
+import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
+import { createShellTestbed, type ShellTestbed } from '../../../test/support/shellTestbed';
 
 // What the analysis finds a line does besides running programs: the files its redirections write and
 // read, which parts only read (and where their programs resolve), and what may reach the network.

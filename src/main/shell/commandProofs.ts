@@ -1,5 +1,5 @@
-import type { SimpleCommand } from '../commandAnalysis';
-import { describeParts } from '../describeParts';
+import type { SimpleCommand } from './commandAnalysis';
+import { describeParts } from './describeParts';
 import { analyzeCommand, type AnalyzeCommandOptions } from './analyzeCommand';
 import { sendsData } from './sendsData';
 

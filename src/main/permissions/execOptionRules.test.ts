@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PermissionMode, PermissionRule } from '../../../shared/permissions';
-import { commandPrefix } from '../allowAlways';
-import { createPermissionEngine } from '../engine';
-import { command } from '../../../../test/support/permissionQueries';
-import { analyzeCommand, initShellParser } from './analyzeCommand';
-import type { ExecOptionEntry } from './execOptionEntry';
-import { execOptionIn, findExecOption } from './execOptions';
-import { EXEC_OPTIONS } from './execOptionTable';
+import type { PermissionMode, PermissionRule } from '../../shared/permissions';
+import { commandPrefix } from './allowAlways';
+import { createPermissionEngine } from './engine';
+import { command } from '../../../test/support/permissionQueries';
+import { analyzeCommand, initShellParser } from '../shell/analyzeCommand';
+import type { ExecOptionEntry } from '../shell/execOptionEntry';
+import { execOptionIn, findExecOption } from '../shell/execOptions';
+import { EXEC_OPTIONS } from '../shell/execOptionTable';
 
 // A rule covers arguments, never programs: an option that hands an allowed program another program to
 // run, code to load, or files to write, is never covered by a prefix rule, and "Allow always" never

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ReadTarget } from '../commandAnalysis';
+import type { ReadTarget } from './commandAnalysis';
 import { SHELL_STATE, type Classified } from './classifyInvocation';
 import type { Word } from './readWord';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import type { CommandAnalysis, ReadTarget, SimpleCommand } from '../commandAnalysis';
+import type { CommandAnalysis, ReadTarget, SimpleCommand } from './commandAnalysis';
 import { arithmeticOperand, subscriptIndex, walkArithmetic } from './arithmetic';
 import { walkCommand } from './commandInvocation';
 import { isDangerousVariable } from './dangerousVariable';

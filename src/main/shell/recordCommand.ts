@@ -1,4 +1,4 @@
-import type { SimpleCommand } from '../commandAnalysis';
+import type { SimpleCommand } from './commandAnalysis';
 import type { InvocationClass } from './invocationClass';
 import type { Invocation } from './invocation';
 import type { ProgramLocation } from './programResolver';

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { ReadTarget, SimpleCommand } from '../commandAnalysis';
+import type { ReadTarget, SimpleCommand } from './commandAnalysis';
 import type { Frame, Stdin } from './invocation';
 import type { ProgramResolver } from './programResolver';
 import type { ShellVariables } from './shellVariables';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SimpleCommand } from '../commandAnalysis';
+import type { SimpleCommand } from './commandAnalysis';
 
 /**
  * Whether a simple command may send data from this machine out over the network, as opposed to only

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SimpleCommand } from '../commandAnalysis';
+import type { SimpleCommand } from './commandAnalysis';
 import { couldBeLongOption } from './scanOptions';
 import type { ExecOptionEntry, ProgramSyntax } from './execOptionEntry';
 import { EXEC_OPTIONS, SYNTAX } from './execOptionTable';

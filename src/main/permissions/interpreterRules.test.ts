@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { interpreterKind, isInterpreter } from './interpreters';
-import { commandPrefix } from '../allowAlways';
+import { interpreterKind, isInterpreter } from '../shell/interpreters';
+import { commandPrefix } from './allowAlways';
 
 // One table of interpreters, read by the analysis and by Allow always: whatever the analysis walks
 // into as an interpreter, Allow always refuses a prefix rule for, and the other way round.

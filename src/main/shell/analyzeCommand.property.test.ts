@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandAnalysis } from '../commandAnalysis';
+import type { CommandAnalysis } from './commandAnalysis';
 import { isDangerousVariable } from './dangerousVariable';
-import { createShellTestbed, type ShellTestbed } from '../../../../test/support/shellTestbed';
+import { createShellTestbed, type ShellTestbed } from '../../../test/support/shellTestbed';
 
 let bed: ShellTestbed;
 

@@ -1,4 +1,4 @@
-import type { CommandAnalysis } from '../commandAnalysis';
+import type { CommandAnalysis } from './commandAnalysis';
 import { isShellParserReady } from './parser';
 
 export { initShellParser } from './parser';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { partRiskRank, type CommandPart, type PartEffect } from '../../shared/commandParts';
 import type { SimpleCommand } from './commandAnalysis';
-import { publishes } from './shell/sendsData';
-import { isTransparentWrapper } from './shell/wrapperSpecs';
+import { publishes } from './sendsData';
+import { isTransparentWrapper } from './wrapperSpecs';
 
 /**
  * Each part of a command line in words a person weighs: "curl sends out.txt to example.com",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandAnalysis, SimpleCommand } from '../commandAnalysis';
-import { createShellTestbed, type ShellTestbed } from '../../../../test/support/shellTestbed';
+import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
+import { createShellTestbed, type ShellTestbed } from '../../../test/support/shellTestbed';
 
 let bed: ShellTestbed;
 

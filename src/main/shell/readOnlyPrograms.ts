@@ -1,4 +1,4 @@
-import type { ReadTarget } from '../commandAnalysis';
+import type { ReadTarget } from './commandAnalysis';
 import type { InvocationContext } from './classifyInvocation';
 import { cdReading, commandReading, envReading, gitReading, printfReading } from './customReadings';
 import { findReading } from './findReading';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SimpleCommand } from '../commandAnalysis';
+import type { SimpleCommand } from './commandAnalysis';
 import { execOptionIn } from './execOptions';
 import { isOpaqueRunner, runnerSubcommand } from './wrapperSpecs';
 

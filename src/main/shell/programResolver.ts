@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { canonicalPath, isInside, SymlinkLoopError } from '../../workspace/filePaths';
+import { canonicalPath, isInside, SymlinkLoopError } from '../workspace/filePaths';
 
 /**
  * Where a program name will be found when the command runs, as far as read-only trust goes:
