@@ -12,7 +12,6 @@ import { describeMoved } from './protectedPaths';
 import {
   canonicalHost,
   COMMAND_VARIABLE,
-  LOCAL_VARIABLE,
   holdRuntime,
   letGoOfRuntime,
   prepareProfile,
@@ -61,7 +60,8 @@ export interface CommandSandbox {
    * Wraps a command in the fence; throws SandboxStartError when the sandbox cannot start. `ask` is
    * asked, while the command runs, about a connection to a host the fence does not allow (once per
    * host and port for the run); without it such a connection is refused. `staysLocal`: the shell
-   * analysis finds the command reaches no network, so it starts without waiting for the proxy bridges.
+   * analysis finds the command reaches no network, so it runs without the proxy bridges and the shells
+   * that start them (profileCommands.ts); a connection it makes all the same reaches no host.
    */
   wrap(command: string, cwd: string, options?: { ask?: ConnectionQuestion; staysLocal?: boolean }): Promise<SandboxedRun>;
   /** What "Allow always" would add to the project's fence for this host, or undefined when there is no project to keep it for. */
@@ -188,7 +188,6 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
           ...cacheEnvironment(fence.caches, process.env, options.home),
           ...runEnv,
           [COMMAND_VARIABLE]: command,
-          ...(runOptions?.staysLocal ? { [LOCAL_VARIABLE]: '1' } : {}),
         },
         finish(output, exitCode) {
           questions?.withdraw();

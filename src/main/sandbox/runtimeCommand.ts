@@ -57,8 +57,17 @@ function isEmptyMountSource(source: string): boolean {
   return path.dirname(source) === os.tmpdir() && path.basename(source).startsWith('claude-empty-');
 }
 
-export function fitLinuxCommand(wrapped: string, fit: LinuxFit): string {
-  const words = readWords(wrapped);
+/** A bubblewrap command line read into its parts. */
+interface BwrapCommand {
+  bwrap: string;
+  options: Option[];
+  /** What bubblewrap runs: the words after `--`. */
+  command: string[];
+}
+
+/** Reads a bubblewrap command line (as quote() wrote it) into its options and command; anything else throws. */
+export function readBwrapCommand(line: string): BwrapCommand {
+  const words = readWords(line);
   const bwrap = words[0];
   if (!bwrap || path.basename(bwrap) !== 'bwrap') {
     throw new UnexpectedCommandError(
@@ -78,7 +87,11 @@ export function fitLinuxCommand(wrapped: string, fit: LinuxFit): string {
     at += 1 + arity;
   }
   if (words[at] !== '--') throw new UnexpectedCommandError('the sandbox runtime gave bubblewrap no command');
-  const command = words.slice(at + 1);
+  return { bwrap, options, command: words.slice(at + 1) };
+}
+
+export function fitLinuxCommand(wrapped: string, fit: LinuxFit): string {
+  const { bwrap, options, command } = readBwrapCommand(wrapped);
 
   const root = options.findIndex(([name, source, dest]) => name === '--ro-bind' && source === '/' && dest === '/');
   if (root < 0) throw new UnexpectedCommandError('the sandbox runtime did not mount the root read-only');

@@ -11,6 +11,7 @@ import { darkHomeFor } from './darkHome';
 import { commonDirOf, gitFence } from './gitFence';
 import { libraryFence, linuxFit, macFit, underTmp, type LibraryFence } from './libraryFence';
 import { watchAbsentPaths, type AbsentPathWatch, type MovedPath } from './protectedPaths';
+import { profileCommands } from './profileCommands';
 import { fitLinuxCommand, fitMacCommand } from './runtimeCommand';
 import { clearMountPath } from './sessionTemp';
 import { observeWrites, seatbeltRefusedWrite, type StartWriteMonitor, type WriteAttempt } from './writeAttempts';
@@ -66,9 +67,6 @@ export class SandboxStartError extends Error {
 /** The environment variable that carries the command into a reused profile. */
 export const COMMAND_VARIABLE = 'TETHER_SANDBOXED_COMMAND';
 
-/** Set (to 1) for a command the shell analysis finds reaches no network: it need not wait for the proxy bridges. */
-export const LOCAL_VARIABLE = 'TETHER_COMMAND_STAYS_LOCAL';
-
 /** Where the runtime's bridges listen inside the sandbox: its HTTP and SOCKS proxies. */
 const PROXY_PORTS = [3128, 1080];
 
@@ -78,39 +76,22 @@ const PROXY_PORTS = [3128, 1080];
  * starts its proxy bridges in the background just before the command, and on a busy machine a
  * command that went out at once found nobody there ("Failed to connect to localhost port 3128").
  * Only when the command's proxy is that bridge: with no network fence there is none to wait for.
- * Nor when LOCAL_VARIABLE says the command stays on this machine: the bridges take some 8 ms to
- * listen, which was a third of a trivial command's time; such a command runs without them
- * (withoutProxyBridges), and a connection the analysis did not foresee is refused: the fence holds.
+ * A command the shell analysis finds stays on this machine runs without the bridges, and without
+ * this wait (profileCommands.ts).
  */
 export function waitForListeners(ports: readonly number[], proxyVariable = 'HTTP_PROXY'): string {
   const listening = ports.map((port) => `$_tether_tcp == *":${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A"*`);
   return [
-    `if [[ -z \${${LOCAL_VARIABLE}:-} && \${${proxyVariable}:-} == *localhost:${ports[0]}* ]]; then`,
+    `if [[ \${${proxyVariable}:-} == *localhost:${ports[0]}* ]]; then`,
     `for _tether_try in {1..200}; do read -r -d '' _tether_tcp < /proc/net/tcp; [[ ${listening.join(' && ')} ]] && break; sleep 0.01; done;`,
-    `unset _tether_try _tether_tcp; fi; unset ${LOCAL_VARIABLE}`,
+    `unset _tether_try _tether_tcp; fi`,
   ].join(' ');
 }
 
-/**
- * `wrapped` without the two proxy bridges the runtime starts inside the sandbox (socat listening on
- * its HTTP and SOCKS ports, forwarding to the proxy outside), for a command the shell analysis finds
- * reaches no network. Its network namespace is still its own, with nothing listening in it: it can
- * reach no host at all, through the proxy or otherwise, so the fence only tightens. Two processes
- * fewer to start and kill: some 3 ms of every such command (17.0 -> 13.7 ms for a sandboxed
- * `touch -c`, measured here). Undefined, and the full command runs, when the runtime's command does
- * not hold exactly those two lines (another version of the library writes it differently).
- */
-export function withoutProxyBridges(wrapped: string): string | undefined {
-  // Whole lines only: at the start of the script's text (after its quote) or of one of its lines;
-  // socat by name, or by the absolute path Tether gives the runtime.
-  const bridge = new RegExp(
-    `(?<=^|\\n|')(?:/[^\\s'"]*/)?socat TCP-LISTEN:(?:${PROXY_PORTS.join('|')}),fork,reuseaddr UNIX-CONNECT:/[^\\s'"]+ >/dev/null 2>&1 &\\n`,
-    'g',
-  );
-  const found = wrapped.match(bridge) ?? [];
-  if (found.length !== PROXY_PORTS.length) return undefined;
-  return wrapped.replace(bridge, '');
-}
+/** What a profile's shell runs: the command the environment carries in. */
+const RUN_COMMAND = `eval "$${COMMAND_VARIABLE}"`;
+/** The same once the proxy bridges listen, for a command that may go out. */
+const NETWORK_COMMAND = `${waitForListeners(PROXY_PORTS)}; ${RUN_COMMAND}`;
 
 /** What a command ran into at the fence, as the sandbox recorded it. */
 export interface ProfileRunEnd {
@@ -126,8 +107,9 @@ export interface SandboxProfile {
   /** The shell command to run (with COMMAND_VARIABLE set to the real command). */
   readonly command: string;
   /**
-   * The same, without the runtime's proxy bridges, for a command the shell analysis proves stays on
-   * this machine (see withoutProxyBridges); undefined when the runtime's command is not as expected.
+   * The same without the runtime's proxy bridges and outer shells, for a command the shell analysis
+   * finds stays on this machine (profileCommands.ts); undefined where there is no such form (macOS,
+   * or a runtime's command not as expected).
    */
   readonly localCommand: string | undefined;
   /** False once the workspace changed in a way the compiled profile does not reflect. */
@@ -156,7 +138,11 @@ interface RunningCommand {
 }
 const running = new Map<string, RunningCommand>();
 
-function runtimeConfig(allowedDomains: string[]): SandboxRuntimeConfig {
+/** The programs the runtime starts, found once per start of the runtime (a look-up walks PATH). */
+type RuntimePrograms = Pick<SandboxRuntimeConfig, 'bwrapPath' | 'socatPath' | 'ripgrep'>;
+let programs: RuntimePrograms | undefined;
+
+function runtimePrograms(): RuntimePrograms {
   // By absolute path: the library would have the command's shell look `bwrap` up on the command's
   // PATH, where a relative or workspace entry could name one the agent planted (programSearchPath.ts).
   const bwrapPath = findTrustedProgram('bwrap');
@@ -166,6 +152,13 @@ function runtimeConfig(allowedDomains: string[]): SandboxRuntimeConfig {
     ...(bwrapPath ? { bwrapPath } : {}),
     ...(socatPath ? { socatPath } : {}),
     ...(rg ? { ripgrep: { command: rg } } : {}),
+  };
+}
+
+function runtimeConfig(allowedDomains: string[]): SandboxRuntimeConfig {
+  programs ??= runtimePrograms();
+  return {
+    ...programs,
     // Not strict: a host off the list goes to askAboutConnection, which asks the running command's
     // session or refuses; the list is still all that passes without a question.
     network: { allowedDomains, deniedDomains: [], strictAllowlist: false },
@@ -287,7 +280,11 @@ async function ensureStarted(): Promise<void> {
   // running for nobody (and keep `tether run` from exiting).
   if (holders === 0) throw new SandboxStartError('The session stopped before its sandbox started; nothing was run.');
   starting ??= loadManager()
-    .then((loaded) => loaded.initialize(runtimeConfig([]), askAboutConnection))
+    .then((loaded) => {
+      programs = undefined;
+      appliedDomains = JSON.stringify([]);
+      return loaded.initialize(runtimeConfig([]), askAboutConnection);
+    })
     .catch((error: unknown) => {
       starting = undefined;
       throw new SandboxStartError(
@@ -297,11 +294,17 @@ async function ensureStarted(): Promise<void> {
   return starting;
 }
 
+/** The allow list the proxy was last given; the same list is not given again (it is set twice a command). */
+let appliedDomains: string | undefined;
+
 function refreshNetwork(): void {
   const lists = [...running.values()].map((command) => command.domains());
   const allowed =
     lists.length === 0 ? [] : lists.reduce<string[]>((common, list) => common.filter((entry) => list.includes(entry)), [...lists[0]!]);
+  const key = JSON.stringify(allowed);
+  if (key === appliedDomains) return;
   startedManager().updateConfig(runtimeConfig(allowed));
+  appliedDomains = key;
 }
 
 /** A host as the proxy compares it: lower case, an address in its canonical spelling (`2130706433` is 127.0.0.1). */
@@ -385,11 +388,12 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       ? await observeWrites(libraryParts().startWriteMonitor, { writable: filesystem.allowWrite, protected: compiled.denyWrite })
       : undefined;
   let wrapped: string;
+  let localCommand: string | undefined;
   let snapshot: Snapshot;
   try {
     snapshot = takeSnapshot(compiled);
     const library = await startedManager().wrapWithSandbox(
-      `${waitForListeners(PROXY_PORTS)}; eval "$${COMMAND_VARIABLE}"`,
+      NETWORK_COMMAND,
       'bash',
       { filesystem, network: { allowedDomains: fence.allowedDomains, deniedDomains: [] } },
       undefined,
@@ -404,13 +408,17 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
           visible: mapped.roots,
         })
       : undefined;
-    wrapped =
-      platform === 'darwin'
-        ? fitMacCommand(library, macFit(fence, mapped, libraryWritable(), dark))
-        : fitLinuxCommand(
-            library,
-            linuxFit(fence, mapped, libraryWritable(), { ...(observer ? { socket: observer.socket } : {}), ...(dark ? { dark } : {}) }),
-          );
+    if (platform === 'darwin') {
+      wrapped = fitMacCommand(library, macFit(fence, mapped, libraryWritable(), dark));
+    } else {
+      const fitted = fitLinuxCommand(
+        library,
+        linuxFit(fence, mapped, libraryWritable(), { ...(observer ? { socket: observer.socket } : {}), ...(dark ? { dark } : {}) }),
+      );
+      const forms = profileCommands(fitted, { command: NETWORK_COMMAND, localCommand: RUN_COMMAND });
+      wrapped = forms.network;
+      localCommand = forms.local;
+    }
   } catch (error) {
     observer?.stop();
     throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
@@ -421,7 +429,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
   const watches = new Map<string, AbsentPathWatch>();
   return {
     command: wrapped,
-    localCommand: withoutProxyBridges(wrapped),
+    localCommand,
     isCurrent: () => !released && sameSnapshot(snapshot, compiled),
     begin(runId, ask) {
       // Mount points under the private /tmp must be folders, whatever the last command left there.
