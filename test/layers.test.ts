@@ -131,6 +131,19 @@ describe('the layers check (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it('refuses two files of src/shared that import each other, a type-only import counting, but not a test among them', async () => {
+    expect(
+      await violationsIn({
+        'src/shared/session.ts':
+          "import { applyRewound } from './rewinds';\nexport interface SessionState { n: number }\nexport const fold = applyRewound;\n",
+        'src/shared/rewinds.ts':
+          "import type { SessionState } from './session';\nexport const applyRewound = (state: SessionState) => state;\n",
+        'src/shared/plan.ts': "import { fold } from './session';\nexport const plan = fold;\n",
+        'src/shared/plan.test.ts': "import { plan } from './plan';\nexport const tested = plan;\n",
+      }),
+    ).toEqual([{ rule: 'shared module cycle', from: 'src/shared/rewinds.ts', to: 'src/shared/session.ts' }]);
+  });
+
   it('keeps each library behind its one door', async () => {
     const library = (name: string) => ({
       [`node_modules/${name}/package.json`]: JSON.stringify({ name, main: 'index.js' }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, StoredEvent } from './events';
-import { commandsRanUnaskedAfter, undoableRewind } from './rewinds';
-import { foldEvents } from './session';
+import { undoableRewind } from './rewinds';
+import { commandsRanUnaskedAfter, foldEvents } from './session';
 
 const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
 

@@ -1,8 +1,7 @@
 import type { ConversationItem } from './conversation';
+import { itemCount, type ConversationState } from './conversationState';
 import type { EventOf, RewindRestore, RewindWarning } from './events';
 import type { PlanStep } from './plan';
-import type { SessionState, ToolCallView } from './session';
-import { toolTraits } from './toolCatalog';
 
 /**
  * Checkpoints and rewinds, as the fold (session.ts) keeps them: the steps a person can rewind to,
@@ -19,10 +18,10 @@ export interface ConversationMark {
   /** How many conversation items there were. */
   items: number;
   plan: PlanStep[];
-  compactions: SessionState['compactions'];
-  reverts: SessionState['reverts'];
-  instructionNotes: SessionState['instructions']['notes'];
-  context: SessionState['context'];
+  compactions: ConversationState['compactions'];
+  reverts: ConversationState['reverts'];
+  instructionNotes: ConversationState['instructions']['notes'];
+  context: ConversationState['context'];
 }
 
 /** A step the person can rewind to: right after one of their messages, or after a checkpointed tool call. */
@@ -75,7 +74,7 @@ export interface RewindView {
   before: { items: ConversationItem[]; itemsFrom?: number; mark: ConversationMark; points: RewindPoint[] };
 }
 
-/** The part of SessionState this file owns. */
+/** The part of the session's state this file owns. */
 export interface RewindState {
   checkpoints: CheckpointView[];
   /** Steps that can be rewound to, in log order; steps a conversation rewind took out are not among them. */
@@ -88,24 +87,13 @@ export interface RewindState {
 
 export const initialRewindState: RewindState = { checkpoints: [], rewindPoints: [], rewinds: [], filesAtSeq: 0 };
 
+/** What the functions below read and change: the conversation and the rewinds (SessionState holds both). */
+type RewindableState = ConversationState & RewindState;
+
 /** The rewind an "Undo rewind" would revert: the latest, when nothing was rewound or undone after it. */
-export function undoableRewind(state: Pick<SessionState, 'rewinds'>): RewindView | undefined {
+export function undoableRewind(state: Pick<RewindState, 'rewinds'>): RewindView | undefined {
   const last = state.rewinds[state.rewinds.length - 1];
   return last && last.kind === 'rewind' && last.undoneBy === undefined ? last : undefined;
-}
-
-/**
- * The commands that ran after the step at `seq` with no question asked about them (auto mode, an
- * allow rule, a read-only command), in the order they started: what a rewind's preview marks, since
- * nobody looked at them before they ran.
- */
-export function commandsRanUnaskedAfter(state: Pick<SessionState, 'ranUnasked' | 'toolCalls'>, seq: number): ToolCallView[] {
-  const calls: ToolCallView[] = [];
-  for (const callId of state.ranUnasked) {
-    const call = state.toolCalls[callId];
-    if (call && toolTraits(call.name)?.rules === 'command' && call.startedSeq !== undefined && call.startedSeq > seq) calls.push(call);
-  }
-  return calls;
 }
 
 /** Whether a rewind changes the workspace's files / the conversation. */
@@ -116,12 +104,7 @@ export function restoresConversation(restore: RewindRestore): boolean {
   return restore !== 'files';
 }
 
-/** As session.ts's itemCount; kept here since session.ts imports this file's values at load. */
-function itemCount(state: SessionState): number {
-  return state.itemsFrom + state.items.length;
-}
-
-function markOf(state: SessionState): ConversationMark {
+function markOf(state: RewindableState): ConversationMark {
   return {
     items: itemCount(state),
     plan: state.plan,
@@ -132,7 +115,7 @@ function markOf(state: SessionState): ConversationMark {
   };
 }
 
-function putBack(state: SessionState, mark: ConversationMark, items: ConversationItem[], itemsFrom: number): void {
+function putBack(state: RewindableState, mark: ConversationMark, items: ConversationItem[], itemsFrom: number): void {
   state.items = items;
   state.itemsFrom = itemsFrom;
   state.plan = mark.plan;
@@ -144,14 +127,14 @@ function putBack(state: SessionState, mark: ConversationMark, items: Conversatio
 }
 
 /** After the person's message was added to the items. */
-export function addMessagePoint(state: SessionState, seq: number): void {
+export function addMessagePoint(state: RewindableState, seq: number): void {
   state.rewindPoints = [
     ...state.rewindPoints,
     { seq, kind: 'message', ...(state.filesCommit ? { commit: state.filesCommit } : {}), mark: markOf(state) },
   ];
 }
 
-export function applyCheckpointCreated(state: SessionState, event: EventOf<'checkpoint.created'>, seq: number): void {
+export function applyCheckpointCreated(state: RewindableState, event: EventOf<'checkpoint.created'>, seq: number): void {
   state.checkpoints = [
     ...state.checkpoints,
     { seq, callId: event.callId, commit: event.commit, changed: event.changed, skipped: event.skipped },
@@ -176,7 +159,7 @@ export function applyCheckpointCreated(state: SessionState, event: EventOf<'chec
   state.filesAtSeq = seq;
 }
 
-export function applyCheckpointFailed(state: SessionState, event: EventOf<'checkpoint.failed'>, seq: number): void {
+export function applyCheckpointFailed(state: RewindableState, event: EventOf<'checkpoint.failed'>, seq: number): void {
   state.checkpoints = [...state.checkpoints, { seq, callId: event.callId, error: event.reason }];
   if (event.callId !== null) {
     // The step can still be rewound in the conversation; its files cannot.
@@ -192,7 +175,7 @@ export function applyCheckpointFailed(state: SessionState, event: EventOf<'check
  * owns in place (session.ts's Draft), and a rewind that leaves the conversation as it is would see
  * what comes after it pushed into its own record of what came before.
  */
-function beforeOf(state: SessionState): RewindView['before'] {
+function beforeOf(state: RewindableState): RewindView['before'] {
   return {
     items: [...state.items],
     ...(state.itemsFrom > 0 ? { itemsFrom: state.itemsFrom } : {}),
@@ -201,7 +184,7 @@ function beforeOf(state: SessionState): RewindView['before'] {
   };
 }
 
-export function applyRewound(state: SessionState, event: EventOf<'session.rewound'>, seq: number): void {
+export function applyRewound(state: RewindableState, event: EventOf<'session.rewound'>, seq: number): void {
   const before = beforeOf(state);
   const point = state.rewindPoints.find((candidate) => candidate.seq === event.toSeq);
   let dropped: ConversationItem[] = [];
@@ -237,7 +220,7 @@ export function applyRewound(state: SessionState, event: EventOf<'session.rewoun
   ];
 }
 
-export function applyRewindUndone(state: SessionState, event: EventOf<'session.rewind_undone'>, seq: number): void {
+export function applyRewindUndone(state: RewindableState, event: EventOf<'session.rewind_undone'>, seq: number): void {
   const target = state.rewinds.find((rewind) => rewind.seq === event.rewindSeq && rewind.kind === 'rewind');
   if (!target) return;
   const before = beforeOf(state);

@@ -1,18 +1,9 @@
 import type { ConversationItem, ModelApi, Usage } from './conversation';
 import { addUsage, zeroUsage } from './conversation';
+import { itemCount, type ConversationState } from './conversationState';
 import { isUnpriced } from './costs';
-import type {
-  EventOf,
-  InstructionFile,
-  QuarantinedRepository,
-  SessionEvent,
-  SessionEndStatus,
-  StoredEvent,
-  ToolOutcome,
-  TouchedFile,
-} from './events';
+import type { EventOf, QuarantinedRepository, SessionEvent, SessionEndStatus, StoredEvent, ToolOutcome } from './events';
 import type { Decision } from './permissions';
-import type { PlanStep } from './plan';
 import {
   addMessagePoint,
   applyCheckpointCreated,
@@ -67,57 +58,9 @@ export function actedUnasked(call: Pick<ToolCallView, 'name' | 'startedSeq' | 'a
   return ranUnasked(call) && toolTraits(call.name)?.onlyReads !== true;
 }
 
-/**
- * A revert from the live diff, or (`undone`) the person's undoing of one; `atItem` is how many
- * conversation items there were when it happened.
- */
-export type RevertView = Omit<EventOf<'changes.reverted'>, 'type'> & { atItem: number; undone?: true };
-
 export type WorktreeView = Omit<EventOf<'worktree.created'>, 'type'> & { finished?: Omit<EventOf<'worktree.finished'>, 'type'> };
 
 export type ApprovalView = Omit<EventOf<'approval.asked'>, 'type'> & { decision?: Decision };
-
-/** Instruction files found in a folder the agent worked in, given to the model before item `atItem`. */
-export interface InstructionNote {
-  atItem: number;
-  files: InstructionFile[];
-}
-
-/** The instruction files the session loaded, for the model (texts) and for the person (paths, caps). */
-export interface InstructionsState {
-  /** The workspace root's files in the system prompt; null until the first run has looked for them. */
-  system: InstructionFile[] | null;
-  /** Files found later, each at its place in the conversation. */
-  notes: InstructionNote[];
-  warnings: string[];
-  /** Files looked at and left out (see the warnings): not looked at again. */
-  skipped: string[];
-}
-
-/** One compaction: where it happened, what it kept, and what it said about the rest. */
-export interface CompactionView {
-  /** How many conversation items there were when it happened: where the UI marks it. */
-  atItem: number;
-  keptFromItem: number;
-  summary: string;
-  tokensBefore: number;
-  tokensAfter: number;
-  files: TouchedFile[];
-  plan: PlanStep[];
-}
-
-/** How full the model's context is, as the meter shows it and the loop budgets it. */
-export interface ContextState {
-  /** The size of the conversation in tokens: the last estimate or the last reported usage, whichever is newer. */
-  tokens: number;
-  /** The model's context window, when known. */
-  window?: number;
-  /** A provider-reported size (input + output of the last response) and the item count it covers: the base of the next estimate. */
-  basis: { tokens: number; items: number; notes: number } | null;
-  compacting: boolean;
-  /** Why the last compaction did not happen, until one does. */
-  warning?: string;
-}
 
 /** A model request failed and will be tried again: shown while the session waits for the next try. */
 export interface RetryingView {
@@ -141,22 +84,14 @@ export interface EndingView {
 /** Where a session is, as the sidebar shows it. */
 export type SessionStatus = 'new' | 'working' | 'waiting' | SessionEndStatus;
 
-export interface SessionState extends RewindState {
+export interface SessionState extends ConversationState, RewindState {
   status: SessionStatus;
   workspace: string;
   model: string;
   api: ModelApi;
   baseUrl: string;
   maxSteps: number;
-  /** The conversation in order, tool results holding their whole output: all of it, or (a window) from item `itemsFrom` on. */
-  items: ConversationItem[];
-  /**
-   * The index in the whole conversation of `items[0]`: 0 for a fold of the whole log. A snapshot (sessionWindow.ts) holds
-   * only the latest items, so a long session opens without its whole history; every `atItem` and mark counts whole-conversation items.
-   */
-  itemsFrom: number;
   toolCalls: Record<string, ToolCallView>;
-  plan: PlanStep[];
   approvals: Record<string, ApprovalView>;
   /** Approvals still waiting for an answer, oldest first. */
   pendingApprovals: string[];
@@ -167,9 +102,6 @@ export interface SessionState extends RewindState {
   costUsd: number;
   /** Responses whose model had no known price: while any, `costUsd` is not the whole cost. */
   unpricedResponses: number;
-  instructions: InstructionsState;
-  context: ContextState;
-  compactions: CompactionView[];
   /** Why the session last stopped, for a person. */
   endReason?: string;
   /** What the last session.finished said of a failed model request, until the session runs again. */
@@ -188,8 +120,6 @@ export interface SessionState extends RewindState {
    * approval.asked for its call id); a question asked while a call ran takes it off.
    */
   ranUnasked: string[];
-  /** Changes the person reverted from the live diff, each where it happened in the conversation (the model is told there). */
-  reverts: RevertView[];
   /** The session's own git worktree, when it works in one. */
   worktree?: WorktreeView;
   /** What session hooks (SessionStart, UserPromptSubmit, Stop) told the model, each where it happened in the conversation. */
@@ -258,9 +188,18 @@ export function foldEvents(events: readonly StoredEvent[], state: SessionState =
   return draft?.state ?? state;
 }
 
-/** How many items the whole conversation has (the state may hold only its latest ones). */
-export function itemCount(state: Pick<SessionState, 'items' | 'itemsFrom'>): number {
-  return state.itemsFrom + state.items.length;
+/**
+ * The commands that ran after the step at `seq` with no question asked about them (auto mode, an
+ * allow rule, a read-only command), in the order they started: what a rewind's preview marks, since
+ * nobody looked at them before they ran.
+ */
+export function commandsRanUnaskedAfter(state: Pick<SessionState, 'ranUnasked' | 'toolCalls'>, seq: number): ToolCallView[] {
+  const calls: ToolCallView[] = [];
+  for (const callId of state.ranUnasked) {
+    const call = state.toolCalls[callId];
+    if (call && toolTraits(call.name)?.rules === 'command' && call.startedSeq !== undefined && call.startedSeq > seq) calls.push(call);
+  }
+  return calls;
 }
 
 /** Calls the model asked for that have no result yet, in the order it asked for them. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, StoredEvent } from './events';
 import { undoableRewind } from './rewinds';
-import { foldEvents, isFinished, itemCount, type SessionState } from './session';
+import { itemCount } from './conversationState';
+import { foldEvents, isFinished, type SessionState } from './session';
 import { needsWholeConversation, pageOf, snapshotOf, SNAPSHOT_CHECKPOINTS, withPage } from './sessionWindow';
 
 const usage = { inputTokens: 10, outputTokens: 2, cachedInputTokens: 0, reasoningTokens: 0 };

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ConversationItem } from './conversation';
 import type { SessionEvent } from './events';
 import { restoresConversation, type RewindPoint, type RewindView } from './rewinds';
-import { isFinished, itemCount, type ApprovalView, type SessionState, type ToolCallView } from './session';
+import { itemCount } from './conversationState';
+import { isFinished, type ApprovalView, type SessionState, type ToolCallView } from './session';
 
 /**
  * A session's folded state holding only the latest part of its conversation: what a window opens

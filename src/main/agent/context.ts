@@ -1,6 +1,7 @@
 import type { ConversationItem, UserItem } from '../../shared/conversation';
 import type { InstructionFile } from '../../shared/events';
-import type { CompactionView, HookNote, SessionState } from '../../shared/session';
+import type { CompactionView } from '../../shared/conversationState';
+import type { HookNote, SessionState } from '../../shared/session';
 import compactedContext from './prompts/compactedContext.txt?raw';
 import instructionsFound from './prompts/instructionsFound.txt?raw';
 import projectInstructions from './prompts/projectInstructions.txt?raw';

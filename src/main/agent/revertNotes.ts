@@ -1,5 +1,6 @@
 import type { UserItem } from '../../shared/conversation';
-import type { RevertView, SessionState } from '../../shared/session';
+import type { RevertView } from '../../shared/conversationState';
+import type { SessionState } from '../../shared/session';
 import template from './prompts/revertNote.txt?raw';
 import undoneTemplate from './prompts/revertUndoneNote.txt?raw';
 import { fillTemplate } from './fillTemplate';

@@ -9,8 +9,7 @@ import {
   type RuleView,
   type SettingsView,
 } from '../../shared/contract';
-import { commandsRanUnaskedAfter } from '../../shared/rewinds';
-import type { ToolCallView } from '../../shared/session';
+import { commandsRanUnaskedAfter, type ToolCallView } from '../../shared/session';
 import { PAGE_ITEMS_MAX } from '../../shared/sessionWindow';
 import type { SessionEvent, StoredEvent } from '../../shared/events';
 import { createCore, DEFAULT_MAX_STEPS } from '../core';

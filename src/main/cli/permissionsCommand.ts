@@ -9,7 +9,7 @@ import { toolTraits } from '../../shared/toolCatalog';
 import { createPermissionEngine } from '../permissions/engine';
 import type { PolicyVerdict } from '../permissions/policyVerdict';
 import { sessionRuleSet, type SessionRuleSet } from '../permissions/sessionRules';
-import { parsePermissionRules } from '../permissions/settings';
+import { rulesIn } from '../permissions/settings';
 import { initShellParser } from '../shell/parser';
 import { DATABASE_FILE_NAME, openStore } from '../store/store';
 import { builtinTools } from '../tools/builtinTools';
@@ -116,7 +116,7 @@ async function explainCommand(argv: string[]): Promise<number> {
 function explainLine(line: string, workspaceRoot: string, base: SessionRuleSet): Explanation {
   try {
     const request = StdinRequest.parse(JSON.parse(line));
-    const inline = request.rules ? parsePermissionRules(JSON.stringify({ permissions: request.rules }), '<stdin>', 'cli') : [];
+    const inline = request.rules ? rulesIn({ permissions: request.rules }, '<stdin>', 'cli') : [];
     return explain({
       tool: request.tool,
       args: request.args ?? {},

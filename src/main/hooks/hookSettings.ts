@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { z } from 'zod';
+import { readJsonValue } from '../settings/jsonFile';
 import { SettingsError } from '../settings/settingsFile';
 
 /**
@@ -63,24 +63,15 @@ export interface ConfiguredHook {
 
 /** The hooks in one settings file; a missing file has none. */
 export function readHooks(file: string, source: HookSource): ConfiguredHook[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new SettingsError(file, `cannot be read (${(error as Error).message}); check its permissions.`);
-  }
-  return parseHooks(text, file, source);
+  return hooksIn(
+    readJsonValue(file, (problem) => new SettingsError(file, problem)),
+    file,
+    source,
+  );
 }
 
-/** The hooks in a settings file's text; `file` names it in errors. */
-export function parseHooks(text: string, file: string, source: HookSource): ConfiguredHook[] {
-  let json: unknown;
-  try {
-    json = text.trim() === '' ? {} : JSON.parse(text);
-  } catch (error) {
-    throw new SettingsError(file, `is not valid JSON (${(error as Error).message}); fix it, or delete the file.`);
-  }
+/** The hooks in a settings file's JSON (undefined: there is no file); `file` names it in errors. */
+export function hooksIn(json: unknown, file: string, source: HookSource): ConfiguredHook[] {
   if (typeof json !== 'object' || json === null || !('hooks' in json)) return [];
   const parsed = HooksSection.safeParse(json.hooks);
   if (!parsed.success) {

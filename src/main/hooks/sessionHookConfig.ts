@@ -1,7 +1,7 @@
 import { settingsFile } from '../settings/appSettings';
 import { readManagedPolicy } from '../settings/managedPolicy';
 import { projectSettingsPath } from '../settings/settingsFile';
-import { parseHooks, readHooks, type ConfiguredHook } from './hookSettings';
+import { hooksIn, readHooks, type ConfiguredHook } from './hookSettings';
 
 /**
  * The hooks a session's run has: the managed policy's (always, whatever the folder's trust), the
@@ -10,6 +10,6 @@ import { parseHooks, readHooks, type ConfiguredHook } from './hookSettings';
  */
 export function sessionHookConfig(dataDir: string, workspace: string): ConfiguredHook[] {
   const policy = readManagedPolicy();
-  const managed = policy?.hooks !== undefined ? parseHooks(JSON.stringify({ hooks: policy.hooks }), policy.file, 'managed') : [];
+  const managed = policy?.hooks !== undefined ? hooksIn({ hooks: policy.hooks }, policy.file, 'managed') : [];
   return [...managed, ...readHooks(settingsFile(dataDir), 'user'), ...readHooks(projectSettingsPath(workspace), 'project')];
 }

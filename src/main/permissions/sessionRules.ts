@@ -3,7 +3,7 @@ import { settingsFile } from '../settings/appSettings';
 import { readManagedPolicy } from '../settings/managedPolicy';
 import type { ProjectRow } from '../store/projects';
 import type { Store } from '../store/store';
-import { loadPermissionRules, parsePermissionRules } from './settings';
+import { loadPermissionRules, rulesIn } from './settings';
 
 /**
  * The rules that apply to a session, and whether its project is trusted: built here once, for a
@@ -43,9 +43,7 @@ export function sessionRuleSet(source: SessionRuleSource): SessionRuleSet {
   const project = (projectId ? store?.projects.get(projectId) : undefined) ?? store?.projects.byPath(source.workspace);
   // The managed policy's rules come first and always apply: deny beats ask beats allow whatever the source.
   const policy = readManagedPolicy();
-  const managedRules = policy
-    ? parsePermissionRules(JSON.stringify({ permissions: policy.permissions ?? {} }), policy.file, 'managed')
-    : [];
+  const managedRules = policy ? rulesIn({ permissions: policy.permissions ?? {} }, policy.file, 'managed') : [];
   const fileRules = loadPermissionRules({
     workspaceRoot: source.workspace,
     userSettings: settingsFile(source.dataDir),

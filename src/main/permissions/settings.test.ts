@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectSettingsPath, SettingsError } from '../settings/settingsFile';
-import { loadPermissionRules, parsePermissionRules, readPermissionRules } from './settings';
+import { loadPermissionRules, readPermissionRules, rulesIn } from './settings';
 
 const made: string[] = [];
 afterAll(() => {
@@ -119,10 +119,10 @@ describe('permission settings files', () => {
 
 describe('a bare rules file (tether run --rules, permissions explain --rules)', () => {
   it('reads {"allow", "ask", "deny"} without the "permissions" wrapper, and still refuses a misspelt list', () => {
-    expect(parsePermissionRules('{"deny": ["run_command(rm *)"], "allow": ["read_file"]}', 'rules.json', 'cli')).toEqual([
+    expect(rulesIn({ deny: ['run_command(rm *)'], allow: ['read_file'] }, 'rules.json', 'cli')).toEqual([
       { pattern: 'run_command(rm *)', action: 'deny', source: 'cli' },
       { pattern: 'read_file', action: 'allow', source: 'cli' },
     ]);
-    expect(() => parsePermissionRules('{"deny": [], "denny": ["run_command(rm *)"]}', 'rules.json', 'cli')).toThrow(/denny/);
+    expect(() => rulesIn({ deny: [], denny: ['run_command(rm *)'] }, 'rules.json', 'cli')).toThrow(/denny/);
   });
 });

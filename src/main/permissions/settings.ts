@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import type { PermissionRule, RuleAction, RuleSource } from '../../shared/permissions';
+import { readJsonValue } from '../settings/jsonFile';
 import { parseRule, RuleSyntaxError } from './ruleSyntax';
 import { projectSettingsPath, SettingsError, SettingsFile } from '../settings/settingsFile';
 
@@ -19,27 +19,15 @@ const ACTIONS: readonly RuleAction[] = ['deny', 'ask', 'allow'];
  * person named, like `--rules`), when it is an error.
  */
 export function readPermissionRules(file: string, source: RuleSource, options: { required?: boolean } = {}): PermissionRule[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !options.required) return [];
-    if (code === 'ENOENT') throw new SettingsError(file, 'does not exist; check the path you gave.');
-    if (code === 'EISDIR') throw new SettingsError(file, 'is a folder, not a file; name the JSON file itself.');
-    throw new SettingsError(file, `cannot be read (${(error as Error).message}); check its permissions.`);
-  }
-  return parsePermissionRules(text, file, source);
+  const json = readJsonValue(file, (problem) => new SettingsError(file, problem));
+  if (json !== undefined) return rulesIn(json, file, source);
+  if (options.required) throw new SettingsError(file, 'does not exist; check the path you gave.');
+  return [];
 }
 
-/** The rules in a settings file's text; `file` names it in errors. */
-export function parsePermissionRules(text: string, file: string, source: RuleSource): PermissionRule[] {
-  let json: unknown;
-  try {
-    json = text.trim() === '' ? {} : JSON.parse(text);
-  } catch (error) {
-    throw new SettingsError(file, `is not valid JSON (${(error as Error).message}); fix it, or delete the file.`);
-  }
+/** The rules in a settings file's JSON; `file` names it in errors. */
+export function rulesIn(settings: unknown, file: string, source: RuleSource): PermissionRule[] {
+  let json = settings;
   // A rules file (`--rules`) may hold the three lists bare; a settings file nests them under "permissions".
   if (isBareRuleLists(json)) json = { permissions: json };
   const parsed = SettingsFile.safeParse(json);

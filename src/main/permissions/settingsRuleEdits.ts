@@ -2,7 +2,7 @@ import type { RuleAction } from '../../shared/permissions';
 import { AppSettings, settingsFile } from '../settings/appSettings';
 import { editJsonFile, readJsonFile } from '../settings/jsonFile';
 import { SettingsError } from '../settings/settingsFile';
-import { parsePermissionRules } from './settings';
+import { rulesIn } from './settings';
 import { parseRule, RuleSyntaxError } from './ruleSyntax';
 
 /**
@@ -64,7 +64,7 @@ function change(dataDir: string, next: (current: SettingsRuleLists) => SettingsR
         if (wanted[action].length > 0 || action in permissions) permissions[action] = wanted[action];
       }
       // What every session loads from this file, read as they read it: a change that would not load is not written.
-      parsePermissionRules(JSON.stringify({ permissions }), file, 'user');
+      rulesIn({ permissions }, file, 'user');
       json.permissions = permissions;
     },
   );

@@ -1,4 +1,4 @@
-import { looksBinary } from '../workspace/looksBinary';
+import { exactText } from './exactText';
 import { ownTextChanges, type TextStep } from './lineOwnership';
 import type { OwnStep } from './ownSteps';
 import type { SnapshotEntry, SnapshotHistory } from './snapshotHistory';
@@ -101,7 +101,7 @@ function followFile(
   const entry = (version: Version): OwnEntry | null =>
     version ? { mode: version.mode, bytes: isBlob(version) ? bytesOf(version) : Buffer.alloc(0) } : null;
   const current = entry(after.length > 0 ? after[after.length - 1]! : start);
-  const texts = versions.map((version) => (version ? (isFileBlob(version) ? exactText(bytesOf(version)) : null) : undefined));
+  const texts = versions.map((version) => (version ? (isFileBlob(version) ? textOf(bytesOf(version)) : null) : undefined));
   if (texts.every((text) => text !== null)) {
     const followed = ownTextChanges(
       texts[0] ?? null,
@@ -176,14 +176,7 @@ function executable(mode: string): boolean {
   return mode === '100755';
 }
 
-/** The bytes as text, or null when they are binary or decoding and encoding again would not give the same bytes. */
-function exactText(bytes: Buffer): string | null {
-  if (looksBinary(bytes)) return null;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : null;
+function textOf(bytes: Buffer): string | null {
+  const read = exactText(bytes);
+  return 'text' in read ? read.text : null;
 }

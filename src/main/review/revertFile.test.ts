@@ -67,6 +67,21 @@ describe('revertFile', () => {
     await expect(revertFile(repo, base, '.git/config', { kind: 'file' })).rejects.toThrow(/\.git folder/);
   });
 
+  it('refuses a hunk of a binary file, whichever side holds the NUL, and says it is binary', async () => {
+    const { workspace, repo, base } = await setup((ws) => {
+      fs.writeFileSync(path.join(ws, 'was.bin'), 'a\0b\n');
+      fs.writeFileSync(path.join(ws, 'now.bin'), 'a\nb\n');
+    });
+    fs.writeFileSync(path.join(workspace, 'was.bin'), 'a\nc\n');
+    fs.writeFileSync(path.join(workspace, 'now.bin'), 'a\0c\n');
+    for (const file of ['was.bin', 'now.bin']) {
+      await expect(revertFile(repo, base, file, { kind: 'hunk', index: 0, fingerprint: 'x' })).rejects.toThrow(
+        /binary file.*Revert the whole file/,
+      );
+    }
+    expect(fs.readFileSync(path.join(workspace, 'now.bin'), 'utf8')).toBe('a\0c\n');
+  });
+
   it('refuses a path whose folder became a dangling link out of the workspace, or a link loop', async () => {
     const outside = temp('tether-revert-out-');
     const { workspace, repo, base } = await setup((ws) => {

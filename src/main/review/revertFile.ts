@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { HunkRange } from '../../shared/events';
 import { RequestError } from '../../shared/requestError';
 import { canonicalPath, isInside, SymlinkLoopError } from '../workspace/filePaths';
-import { looksBinary } from '../workspace/looksBinary';
 import { treeEntryAt, type TreeEntry } from '../workspace/diff';
 import type { ShadowRepo } from '../workspace/shadowRepo';
+import { exactText } from './exactText';
 import { fileHunks } from './fileHunks';
 import { readEntry, type WorkspaceEntry } from './workspaceEntry';
 
@@ -82,11 +82,13 @@ export function revertTo(
   if (now.kind !== 'file') throw wholeFileOnly(now.kind === 'missing' ? 'the file no longer exists' : 'it is not a regular file now');
   if (before && before.mode === '120000') throw wholeFileOnly('it was a symbolic link');
   const oldBytes = before?.bytes ?? Buffer.alloc(0);
-  if (looksBinary(oldBytes) || looksBinary(now.bytes)) throw wholeFileOnly('it is a binary file');
   const oldText = exactText(oldBytes);
   const newText = exactText(now.bytes);
-  if (oldText === null || newText === null) throw wholeFileOnly('it is not valid UTF-8 text, so its bytes could not be kept exactly');
-  const split = fileHunks(oldText, newText);
+  if ('notText' in oldText || 'notText' in newText) {
+    const binary = [oldText, newText].some((read) => 'notText' in read && read.notText === 'binary');
+    throw wholeFileOnly(binary ? 'it is a binary file' : 'it is not valid UTF-8 text, so its bytes could not be kept exactly');
+  }
+  const split = fileHunks(oldText.text, newText.text);
   if (!split) throw wholeFileOnly('it changed too much to be split into hunks');
   const hunk = split.hunks[target.index];
   if (!hunk || hunk.fingerprint !== target.fingerprint) {
@@ -174,15 +176,4 @@ function writeEntry(absolute: string, now: WorkspaceEntry, before: TreeEntry): v
     return;
   }
   fs.writeFileSync(absolute, before.bytes, { mode: executable ? 0o777 : 0o666 });
-}
-
-/** The bytes as text, or null when decoding and encoding again would not give the same bytes. */
-function exactText(bytes: Buffer): string | null {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : null;
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { SandboxFence, SandboxUnavailableChoice } from '../../shared/sandbox';
+import { isInside } from '../workspace/filePaths';
 import { checkSandboxAvailability, type SandboxAvailability } from './availability';
 import { effectiveFence, type EffectiveFence } from './fence';
 import { findFenceHits, type FenceHit } from './fenceHit';
@@ -260,7 +261,7 @@ function refusedWriteMessage(target: string): string {
 /** Whether a hit's target (shown relative to the workspace, or absolute) is `target` or lies under it. */
 function isAtOrUnder(shown: string, target: string, workspace: string): boolean {
   const absolute = path.resolve(workspace, shown);
-  return absolute === target || absolute.startsWith(`${target}/`) || target.startsWith(`${absolute}/`);
+  return isInside(absolute, target) || isInside(target, absolute);
 }
 
 /**

@@ -15,22 +15,36 @@ export interface JsonFileOptions<T> {
 }
 
 export function readJsonFile<T>(file: string, schema: z.ZodType<T>, options: JsonFileOptions<T>): T {
+  const json = readJsonValue(file, options.fail);
+  if (json === undefined) return options.whenMissing();
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw options.fail(`holds a setting Tether cannot use:\n${z.prettifyError(parsed.error)}\nFix it or move it away.`);
+  return parsed.data;
+}
+
+/**
+ * The JSON a file holds, not yet checked against any shape; undefined when there is no file. A file
+ * with only white space in it holds no settings: `{}` (one made with `touch`; a write of ours is never
+ * half done, see {@link writeJsonFile}). For a file several readers each take their part of, as
+ * settings.json is (the app's settings, the permission rules, the hooks): one reading, so a broken
+ * file says the same thing whichever reader found it.
+ */
+export function readJsonValue(file: string, fail: (problem: string) => Error): unknown {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return options.whenMissing();
-    throw options.fail(`cannot be read: ${(error as Error).message}. Check its permissions, or move it away.`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'EISDIR') throw fail('is a folder, not a file; name the JSON file itself, or move the folder away.');
+    throw fail(`cannot be read: ${(error as Error).message}. Check its permissions, or move it away.`);
   }
-  let json: unknown;
+  if (text.trim() === '') return {};
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (error) {
-    throw options.fail(`is not valid JSON (${(error as Error).message}); fix it or move it away.`);
+    throw fail(`is not valid JSON (${(error as Error).message}); fix it or move it away.`);
   }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw options.fail(`holds a setting Tether cannot use:\n${z.prettifyError(parsed.error)}\nFix it or move it away.`);
-  return parsed.data;
 }
 
 /**

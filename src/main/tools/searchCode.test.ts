@@ -125,6 +125,7 @@ const QUERIES: { name: string; args: Args; shows: string }[] = [
   { name: 'PCRE named group and back reference', args: { pattern: '(?P<w>e)(?P=w)dle' }, shows: 'a.ts:1:' },
   { name: 'PCRE \\A and \\z anchors', args: { pattern: '\\Aneedle kept\\z' }, shows: 'keep.log:1:needle kept' },
   { name: 'a class starting with ]', args: { pattern: '[]x]needle' }, shows: 'No matches' },
+  { name: 'a comment holding [ before \\z', args: { pattern: '(?#[)needle kept\\z' }, shows: 'keep.log:1:needle kept' },
   { name: '\\h and a comment group', args: { pattern: '(?#tab or space)TAB\\hneedle' }, shows: 'regex.txt:2:' },
   { name: 'glob by name', args: { pattern: 'needle', glob: '*.ts' }, shows: '.hidden/h.ts:1:needle hidden' },
   { name: 'glob with braces', args: { pattern: 'needle', glob: '*.{ts,tsx}' }, shows: 'src/deep/view.tsx:1:' },

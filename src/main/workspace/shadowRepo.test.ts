@@ -353,6 +353,17 @@ describe('a workspace that is itself a git repository', () => {
     await expect(openShadowRepo({ workspace, gitDir: path.join(workspace, '.git') })).rejects.toThrow(/inside the workspace/);
     await expect(openShadowRepo({ workspace, gitDir: path.join(workspace, 'sub', 'shadow.git') })).rejects.toThrow(/inside the workspace/);
   });
+
+  it('refuses a shadow repository that a link, dangling or not, would put inside the workspace', async () => {
+    const data = path.join(base, 'data');
+    fs.mkdirSync(data, { recursive: true });
+    fs.symlinkSync(workspace, path.join(data, 'live'));
+    fs.symlinkSync(path.join(workspace, 'not-yet'), path.join(data, 'dangling'));
+    for (const through of ['live/shadow.git', 'dangling/shadow.git', 'dangling/../live/deeper/shadow.git']) {
+      await expect(openShadowRepo({ workspace, gitDir: path.join(data, through) })).rejects.toThrow(/inside the workspace/);
+    }
+    expect(fs.readdirSync(workspace)).toEqual([]);
+  });
 });
 
 describe('restoreFiles', () => {

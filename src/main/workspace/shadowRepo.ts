@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { GitError, GUARD_CONFIG, gitEnv, requireGit, runGit, type GitOptions, type GitRun } from './git';
+import { canonicalPath, isInside } from './filePaths';
 import { gitShell } from './gitShell';
 import { treeOfLooseCommit, writeLooseCommit } from './looseObjects';
 import { RefConflict, updateLooseRefs, type RefUpdate } from './looseRefs';
@@ -138,8 +139,7 @@ export async function openShadowRepo(options: ShadowRepoOptions): Promise<Shadow
   }
   if (!fs.statSync(workspace).isDirectory()) throw new Error(`Cannot snapshot ${options.workspace}: it is not a folder.`);
   const gitDir = path.resolve(options.gitDir);
-  const realGitParent = realPathOfLongestPrefix(gitDir);
-  if (realGitParent === workspace || realGitParent.startsWith(workspace + path.sep)) {
+  if (isInside(canonicalPath(gitDir), workspace)) {
     throw new Error(
       `The shadow repository ${gitDir} would be inside the workspace ${workspace}, where snapshots would record it and the person's repository could be touched; keep it in Tether's data folder.`,
     );
@@ -676,16 +676,4 @@ function isolatedConfig(): string[] {
     settings['core.symlinks'] = 'true';
   }
   return Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
-}
-
-function realPathOfLongestPrefix(target: string): string {
-  const rest: string[] = [];
-  for (let current = target; ; current = path.dirname(current)) {
-    try {
-      return path.join(fs.realpathSync.native(current), ...rest);
-    } catch {
-      if (path.dirname(current) === current) return target;
-      rest.unshift(path.basename(current));
-    }
-  }
 }

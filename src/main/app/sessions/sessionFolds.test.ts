@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, StoredEvent } from '../../../shared/events';
-import { foldEvents, itemCount } from '../../../shared/session';
+import { itemCount } from '../../../shared/conversationState';
+import { foldEvents } from '../../../shared/session';
 import { SNAPSHOT_ITEMS } from '../../../shared/sessionWindow';
 import { SessionFolds } from './sessionFolds';
 

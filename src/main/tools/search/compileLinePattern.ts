@@ -1,3 +1,5 @@
+import { patternPieces, type PatternPiece } from './patternPieces';
+
 /**
  * The built-in search engine's matcher. The search dialect is PCRE2 run byte-wise (ripgrep's
  * `-P --no-unicode`, git grep's `-P` under LC_ALL=C), so this matcher runs JavaScript regular
@@ -73,126 +75,76 @@ function escapeRegExp(text: string): string {
 }
 
 function translate(pattern: string): { source: string; caseInsensitive: boolean } {
+  const { pieces, unclosedClass } = patternPieces(pattern);
+  if (unclosedClass) throw new PatternSyntaxError('missing terminating ] for character class');
   let caseInsensitive = false;
-  let i = 0;
-  const leadingFlags = /^\(\?([a-zA-Z]+)\)/.exec(pattern);
+  const leadingFlags = pieces[0]?.kind === 'group' ? /^\(\?([a-zA-Z]+)\)$/.exec(pieces[0].raw) : null;
   if (leadingFlags?.[1]) {
     for (const flag of leadingFlags[1]) {
       if (flag === 'i') caseInsensitive = true;
       else if (flag !== 'm' && flag !== 's')
         throw new PatternSyntaxError(`the inline flag (?${flag}) is not supported by the built-in search engine`);
     }
-    i = leadingFlags[0].length;
+    pieces.shift();
   }
-  let out = '';
-  let inClass = false;
-  let classStart = false;
-  while (i < pattern.length) {
-    const c = pattern[i] as string;
-    if (c === '\\') {
-      const next = pattern[i + 1];
-      if (next === undefined) throw new PatternSyntaxError('\\ at end of pattern');
-      i += 2;
-      if (next === 'Q') {
-        const end = pattern.indexOf('\\E', i);
-        const quoted = end === -1 ? pattern.slice(i) : pattern.slice(i, end);
-        out += inClass ? quoted.replace(/[\]\\^-]/g, '\\$&') : escapeRegExp(quoted);
-        i = end === -1 ? pattern.length : end + 2;
-      } else if (next === 'E') {
-        // A stray \E ends nothing, as in PCRE.
-      } else if (next === 's') {
-        out += inClass ? SPACE : `[${SPACE}]`;
-      } else if (next === 'S' && !inClass) {
-        out += `[^${SPACE}]`;
-      } else if (next === 'h') {
-        out += inClass ? ' \\t\\xa0' : '[ \\t\\xa0]';
-      } else if (next === 'e') {
-        out += '\\x1b';
-      } else if (!inClass && next === 'A') {
-        out += '^';
-      } else if (!inClass && (next === 'z' || next === 'Z')) {
-        out += '$';
-      } else if (next === 'x' && pattern[i] === '{') {
-        const end = pattern.indexOf('}', i);
-        const code = end === -1 ? NaN : parseInt(pattern.slice(i + 1, end), 16);
-        if (!(code >= 0 && code <= 0xff))
-          throw new PatternSyntaxError('\\x{...} above \\x{ff} needs Unicode mode, which search_code does not use');
-        out += `\\x${code.toString(16).padStart(2, '0')}`;
-        i = end + 1;
-      } else if (next === 'g' && !inClass) {
-        const reference = /^(?:\{(\d+)\}|(\d+))/.exec(pattern.slice(i));
-        if (!reference) throw new PatternSyntaxError('only numbered \\g back references are supported by the built-in search engine');
-        out += `\\${reference[1] ?? reference[2]}`;
-        i += reference[0].length;
-      } else if ('KRXCGpPNo'.includes(next) || (next === 'S' && inClass)) {
-        throw new PatternSyntaxError(`\\${next} is not supported by the built-in search engine`);
-      } else {
-        out += `\\${next}`;
-      }
-      classStart = false;
-      continue;
+  return { source: pieces.map(javaScriptFor).join(''), caseInsensitive };
+}
+
+/** A piece of the pattern as a JavaScript regular expression (flag v off, over byte strings) writes it. */
+function javaScriptFor(piece: PatternPiece): string {
+  switch (piece.kind) {
+    case 'escape':
+      return escapeFor(piece);
+    case 'quoted':
+      return piece.inClass ? piece.text.replace(/[\]\\^-]/g, '\\$&') : escapeRegExp(piece.text);
+    case 'comment':
+      return '';
+    case 'group': {
+      if (piece.raw === '(?:') return piece.raw;
+      const named = /^\(\?P<(\w+)>$/.exec(piece.raw);
+      if (named) return `(?<${named[1]}>`;
+      const backReference = /^\(\?P=(\w+)\)$/.exec(piece.raw);
+      if (backReference) return `\\k<${backReference[1]}>`;
+      throw new PatternSyntaxError(
+        'of the (?...) groups the built-in search engine supports (?:, (?=, (?!, (?<=, (?<!, (?<name> and (?P<name>; inline flags only at the very start, as (?i)',
+      );
     }
-    if (inClass) {
-      if (c === '[' && pattern[i + 1] === ':') {
-        const posix = /^\[:(\^?)([a-z]+):\]/.exec(pattern.slice(i));
-        if (posix) {
-          const ranges = POSIX_CLASSES[posix[2] ?? ''];
-          if (!ranges || posix[1]) throw new PatternSyntaxError(`the POSIX class [:${posix[1]}${posix[2]}:] is not supported`);
-          out += ranges;
-          i += posix[0].length;
-          classStart = false;
-          continue;
-        }
-      }
-      // A ']' first in a class is literal in PCRE, while JavaScript would read '[]' as an empty class.
-      if (c === ']' && classStart) out += '\\]';
-      else {
-        if (c === ']') inClass = false;
-        out += c === '[' ? '\\[' : c;
-      }
-      classStart = false;
-      i += 1;
-      continue;
+    case 'posixClass': {
+      const ranges = POSIX_CLASSES[piece.name];
+      if (!ranges || piece.negated)
+        throw new PatternSyntaxError(`the POSIX class [:${piece.negated ? '^' : ''}${piece.name}:] is not supported`);
+      return ranges;
     }
-    if (c === '[') {
-      inClass = true;
-      classStart = true;
-      out += c;
-      i += 1;
-      if (pattern[i] === '^') {
-        out += '^';
-        i += 1;
-      }
-      continue;
-    }
-    if (c === '(' && pattern[i + 1] === '?') {
-      const rest = pattern.slice(i + 2);
-      if (rest.startsWith('#')) {
-        const end = pattern.indexOf(')', i);
-        i = end === -1 ? pattern.length : end + 1;
-        continue;
-      }
-      const named = /^P<([A-Za-z_]\w*)>/.exec(rest);
-      if (named) {
-        out += `(?<${named[1]}>`;
-        i += 2 + named[0].length;
-        continue;
-      }
-      const backReference = /^P=([A-Za-z_]\w*)\)/.exec(rest);
-      if (backReference) {
-        out += `\\k<${backReference[1]}>`;
-        i += 2 + backReference[0].length;
-        continue;
-      }
-      if (/^[a-zA-Z-]*[:)]/.test(rest) && !rest.startsWith(':')) {
-        throw new PatternSyntaxError(
-          'of the (?...) groups the built-in search engine supports (?:, (?=, (?!, (?<=, (?<!, (?<name> and (?P<name>; inline flags only at the very start, as (?i)',
-        );
-      }
-    }
-    out += c;
-    i += 1;
+    case 'char':
+      // In a class, a literal ']' (first in it) or '[' needs escaping in JavaScript.
+      return piece.inClass && (piece.raw === ']' || piece.raw === '[') ? `\\${piece.raw}` : piece.raw;
+    case 'classOpen':
+    case 'classClose':
+      return piece.raw;
   }
-  if (inClass) throw new PatternSyntaxError('missing terminating ] for character class');
-  return { source: out, caseInsensitive };
+}
+
+function escapeFor({ letter, argument, raw, inClass }: Extract<PatternPiece, { kind: 'escape' }>): string {
+  if (letter === '') throw new PatternSyntaxError('\\ at end of pattern');
+  if (letter === 'E') return ''; // A stray \E ends nothing, as in PCRE.
+  if (letter === 's') return inClass ? SPACE : `[${SPACE}]`;
+  if (letter === 'S' && !inClass) return `[^${SPACE}]`;
+  if (letter === 'h') return inClass ? ' \\t\\xa0' : '[ \\t\\xa0]';
+  if (letter === 'e') return '\\x1b';
+  if (!inClass && letter === 'A') return '^';
+  if (!inClass && (letter === 'z' || letter === 'Z')) return '$';
+  if (letter === 'x' && raw.startsWith('\\x{')) {
+    const code = argument !== undefined && raw.endsWith('}') ? parseInt(argument, 16) : NaN;
+    if (!(code >= 0 && code <= 0xff))
+      throw new PatternSyntaxError('\\x{...} above \\x{ff} needs Unicode mode, which search_code does not use');
+    return `\\x${code.toString(16).padStart(2, '0')}`;
+  }
+  if (letter === 'g' && !inClass) {
+    if (argument === undefined)
+      throw new PatternSyntaxError('only numbered \\g back references are supported by the built-in search engine');
+    return `\\${argument}`;
+  }
+  if ('KRXCGpPNo'.includes(letter) || (letter === 'S' && inClass))
+    throw new PatternSyntaxError(`\\${letter} is not supported by the built-in search engine`);
+  return raw;
 }

@@ -1,6 +1,6 @@
 import { useApp } from '../stores/useApp';
 import { selectCurrentApproval } from '../stores/selectors';
-import { Icon } from '../ui/Icon';
+import { IconButton } from '../ui/IconButton';
 
 /** The folded sidebar's stand-in: the way back, and the inbox's count, so nothing waits unseen. */
 export function SidebarRail() {
@@ -11,28 +11,26 @@ export function SidebarRail() {
 
   return (
     <nav className="pane-rail sidebar-rail" aria-label="Sidebar (folded)" data-testid="sidebar-rail">
-      <button
-        type="button"
-        className="ghost"
+      <IconButton
+        icon="panelLeft"
         aria-expanded="false"
-        title="Show the sidebar (Ctrl+B)"
         data-testid="sidebar-open"
         onClick={toggleSidebar}
-      >
-        <Icon name="panelLeft" />
-      </button>
+        label="Show the sidebar"
+        title="Show the sidebar (Ctrl+B)"
+      />
       {waiting > 0 && (
-        <button
-          type="button"
-          className="ghost rail-inbox"
-          title="Open the oldest request waiting for you"
+        <IconButton
+          icon="inbox"
+          className="rail-inbox"
           data-testid="rail-inbox"
           disabled={!oldest}
           onClick={() => oldest && openApproval(oldest, { reach: true })}
+          label={`Open the oldest request waiting for you (${waiting} waiting)`}
+          title="Open the oldest request waiting for you"
         >
-          <Icon name="inbox" />
           <span className="badge count">{waiting}</span>
-        </button>
+        </IconButton>
       )}
     </nav>
   );

@@ -1,6 +1,6 @@
 import type { ProjectView, SessionSummary, StartMode } from '../../../shared/contract';
 import type { PermissionMode } from '../../../shared/permissions';
-import { itemCount } from '../../../shared/session';
+import { itemCount } from '../../../shared/conversationState';
 import type { GetState, SetState, StoreDeps } from './appState';
 import { errorMessage } from '../lib/errorMessage';
 

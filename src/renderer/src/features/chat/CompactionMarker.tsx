@@ -1,4 +1,4 @@
-import type { CompactionView } from '../../../../shared/session';
+import type { CompactionView } from '../../../../shared/conversationState';
 import { formatTokens } from '../../lib/format';
 import './context.css';
 

@@ -1,4 +1,4 @@
-import type { InstructionsState } from '../../../../shared/session';
+import type { InstructionsState } from '../../../../shared/conversationState';
 import { plural } from '../../lib/format';
 import './context.css';
 

@@ -1,6 +1,6 @@
 import { plural } from '../../lib/format';
 import { useApp } from '../../stores/useApp';
-import { Icon } from '../../ui/Icon';
+import { IconButton } from '../../ui/IconButton';
 
 /** The folded review column's stand-in: what it holds, and the ways to open it (as a column, or full width). */
 export function ReviewRail({ sessionId }: { sessionId: string }) {
@@ -12,28 +12,24 @@ export function ReviewRail({ sessionId }: { sessionId: string }) {
 
   return (
     <aside className="pane-rail review-rail" aria-label="Plan and changes (folded)" data-testid="review-rail">
-      <button
-        type="button"
-        className="ghost"
+      <IconButton
+        icon="panelRight"
         aria-expanded="false"
-        title="Show the plan and changes"
         data-testid="review-open"
         onClick={() => toggleReview(false)}
+        label={`Show the plan and changes (${label})`}
+        title="Show the plan and changes"
       >
-        <Icon name="panelRight" />
         <span className="rail-label">{label}</span>
-      </button>
+      </IconButton>
       {files > 0 && (
-        <button
-          type="button"
-          className="ghost"
-          aria-label="Review the changes full width"
+        <IconButton
+          icon="expand"
+          label="Review the changes full width"
           title="Review the changes full width, in the conversation’s place"
           data-testid="review-rail-full-width"
           onClick={() => setReviewFullWidth(true)}
-        >
-          <Icon name="expand" />
-        </button>
+        />
       )}
     </aside>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { undoableRewind, type RewindView } from '../../../../shared/rewinds';
 import { plural } from '../../lib/format';
-import { itemCount } from '../../../../shared/session';
+import { itemCount } from '../../../../shared/conversationState';
 import { isActive } from '../../stores/selectors';
 import { useApp } from '../../stores/useApp';
 import { ConversationEntry } from './ConversationEntry';

@@ -8,7 +8,7 @@ import { ContextMeter } from './ContextMeter';
 import { InstructionsChip } from './InstructionsChip';
 import { SandboxTempChip } from './SandboxTempChip';
 import { selectReviewShown } from '../../stores/paneDefaults';
-import { Icon } from '../../ui/Icon';
+import { IconButton } from '../../ui/IconButton';
 import './autonomy.css';
 
 /** Status, model, permission mode, tokens and taint of the selected session, in one line. */
@@ -55,27 +55,22 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
           <span className="status-text">{statusLabel(view.status)}</span>
         </span>
         <span className="spacer" />
-        <button
-          type="button"
-          className="ghost icon-button"
-          aria-label="Permission history of this session"
+        <IconButton
+          icon="history"
+          label="Permission history of this session"
           title="Permission history of this session: every decision, who made it, and exports"
           data-testid="session-history"
           onClick={() => showHistory(sessionId)}
-        >
-          <Icon name="history" />
-        </button>
-        <button
-          type="button"
-          className={`ghost icon-button pane-toggle${reviewShown ? ' active' : ''}`}
-          aria-label={reviewShown ? 'Fold the plan and changes' : 'Show the plan and changes'}
-          aria-pressed={reviewShown}
+        />
+        <IconButton
+          icon="panelRight"
+          className="pane-toggle"
+          label={reviewShown ? 'Fold the plan and changes' : 'Show the plan and changes'}
+          pressed={reviewShown}
           title={`${reviewShown ? 'Fold' : 'Show'} the plan and changes (Ctrl+Alt+B)`}
           data-testid="review-toggle"
           onClick={() => toggleReview(reviewShown)}
-        >
-          <Icon name="panelRight" />
-        </button>
+        />
       </div>
       <div className="session-meta">
         {view.model && (

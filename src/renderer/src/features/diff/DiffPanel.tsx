@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { plural } from '../../lib/format';
 import { Icon } from '../../ui/Icon';
+import { IconButton } from '../../ui/IconButton';
 import { isActive } from '../../stores/selectors';
 import { useApp } from '../../stores/useApp';
 import { DiffFileList } from './DiffFileList';
@@ -83,27 +84,20 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
           <option value="side">Side by side</option>
           <option value="inline">Inline</option>
         </select>
-        <button
-          type="button"
-          className="ghost icon-button"
-          aria-pressed={foldUnchanged}
-          aria-label="Fold unchanged lines"
+        <IconButton
+          icon="fold"
+          pressed={foldUnchanged}
+          label="Fold unchanged lines"
           title={foldUnchanged ? 'Unchanged lines are folded: show the whole file' : 'Fold the unchanged lines between changes'}
           data-testid="diff-fold"
           onClick={() => setLayout({ foldUnchanged: !foldUnchanged })}
-        >
-          <Icon name="fold" />
-        </button>
-        <button
-          type="button"
-          className="ghost icon-button"
-          aria-label="Refresh the list of changes"
+        />
+        <IconButton
+          icon="refresh"
+          label="Refresh the list of changes"
           data-testid="diff-refresh"
-          title="Refresh the list of changes"
           onClick={() => void refreshDiff(sessionId)}
-        >
-          <Icon name="refresh" />
-        </button>
+        />
         {fullWidth ? (
           <button
             type="button"
@@ -116,17 +110,14 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
             <Icon name="collapse" /> Back to the conversation
           </button>
         ) : (
-          <button
-            type="button"
+          <IconButton
+            icon="expand"
             ref={fullWidthToggle}
-            className="ghost icon-button"
-            aria-label="Review full width"
+            label="Review full width"
             data-testid="review-full-width"
             title="Review full width, in the conversation’s place (Ctrl+Alt+F)"
             onClick={() => setReviewFullWidth(true)}
-          >
-            <Icon name="expand" />
-          </button>
+          />
         )}
       </div>
       <WorktreeBar sessionId={sessionId} busy={busy} />

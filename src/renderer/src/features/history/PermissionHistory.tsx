@@ -4,7 +4,7 @@ import { AuditAction, AuditDecider } from '../../../../shared/auditTrail';
 import { BUILTIN_TOOL_NAMES } from '../../../../shared/toolCatalog';
 import type { HistorySince } from '../../lib/historySince';
 import { useApp } from '../../stores/useApp';
-import { Icon } from '../../ui/Icon';
+import { IconButton } from '../../ui/IconButton';
 import { downloadFile } from './downloadFile';
 import { HistoryTable } from './HistoryTable';
 import './history.css';
@@ -181,16 +181,7 @@ export function PermissionHistory() {
             ))}
           </select>
         </label>
-        <button
-          type="button"
-          className="ghost icon-button"
-          aria-label="Refresh"
-          title="Refresh"
-          data-testid="history-refresh"
-          onClick={() => void loadHistory()}
-        >
-          <Icon name="refresh" />
-        </button>
+        <IconButton icon="refresh" label="Refresh" data-testid="history-refresh" onClick={() => void loadHistory()} />
       </div>
       {status === 'error' ? (
         <p className="error-text history-note" role="alert">

@@ -4,6 +4,7 @@ import type { ProjectView } from '../../../../shared/contract';
 import { useApp } from '../../stores/useApp';
 import { selectProjectSessions } from '../../stores/selectors';
 import { Icon } from '../../ui/Icon';
+import { IconButton } from '../../ui/IconButton';
 import { SessionList } from './SessionList';
 import { ProjectCost } from './ProjectCost';
 
@@ -33,32 +34,28 @@ export function ProjectGroup({ project }: { project: ProjectView }) {
           <span className="project-name">{project.name}</span>
         </button>
         <ProjectCost sessions={sessions} />
-        <button
-          type="button"
-          className="ghost icon-button"
-          aria-pressed={project.trusted}
+        <IconButton
+          icon="shield"
+          iconSize={12}
+          pressed={project.trusted}
           title={
             project.trusted
               ? 'Trusted: this folder’s .tether/settings.json may allow actions. Click to stop trusting it.'
               : 'Not trusted: this folder’s .tether/settings.json may only add ask and deny rules. Click to trust it.'
           }
-          aria-label={project.trusted ? `Stop trusting ${project.name}` : `Trust ${project.name}`}
+          label={project.trusted ? `Stop trusting ${project.name}` : `Trust ${project.name}`}
           data-testid="project-trust"
           onClick={handleTrust}
         >
-          <Icon name="shield" size={12} />
           <span className="visually-hidden">{project.trusted ? 'trusted' : 'not trusted'}</span>
-        </button>
-        <button
-          type="button"
-          className="ghost icon-button"
-          aria-label={`New session in ${project.name}`}
+        </IconButton>
+        <IconButton
+          icon="plus"
+          label={`New session in ${project.name}`}
           title="New session"
           data-testid="project-new-session"
           onClick={handleNewSession}
-        >
-          <Icon name="plus" />
-        </button>
+        />
       </div>
       {open && <SessionList sessions={sessions} />}
     </section>

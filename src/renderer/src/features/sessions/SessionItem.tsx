@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import type { SessionSummary } from '../../../../shared/contract';
 import { useApp } from '../../stores/useApp';
 import { statusLabel } from '../../stores/selectors';
-import { Icon } from '../../ui/Icon';
+import { IconButton } from '../../ui/IconButton';
 
 type Mode = 'idle' | 'renaming' | 'confirmingDelete';
 
@@ -123,26 +123,22 @@ export function SessionItem({ session }: { session: SessionSummary }) {
       )}
       {mode === 'idle' && (
         <span className="session-actions">
-          <button
-            type="button"
-            className="ghost icon-button"
-            aria-label={`Rename ${title}`}
+          <IconButton
+            icon="pencil"
+            iconSize={12}
+            label={`Rename ${title}`}
             title="Rename (F2)"
             data-testid="session-rename-button"
             onClick={handleStartRename}
-          >
-            <Icon name="pencil" size={12} />
-          </button>
-          <button
-            type="button"
-            className="ghost icon-button"
-            aria-label={`Delete ${title}`}
+          />
+          <IconButton
+            icon="trash"
+            iconSize={12}
+            label={`Delete ${title}`}
             title="Delete (Del)"
             data-testid="session-delete-button"
             onClick={() => setMode('confirmingDelete')}
-          >
-            <Icon name="trash" size={12} />
-          </button>
+          />
         </span>
       )}
       {mode === 'confirmingDelete' && (

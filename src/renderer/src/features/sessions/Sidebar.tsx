@@ -2,7 +2,7 @@ import type { ReactNode, Ref } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../../stores/useApp';
 import { selectProjectSessions } from '../../stores/selectors';
-import { Icon } from '../../ui/Icon';
+import { IconButton } from '../../ui/IconButton';
 import { Inbox } from './Inbox';
 import { OpenFolderForm } from './OpenFolderForm';
 import { ProjectGroup } from './ProjectGroup';
@@ -36,48 +36,36 @@ export function Sidebar({ ref, children }: { ref?: Ref<HTMLElement>; children?: 
     <nav ref={ref} className="sidebar" aria-label="Projects and sessions" data-testid="sidebar">
       <header className="sidebar-header">
         <span className="app-name">Tether</span>
-        <button
-          type="button"
-          className={`ghost icon-button${view === 'settings' ? ' active' : ''}`}
-          aria-label="Settings"
-          aria-pressed={view === 'settings'}
+        <IconButton
+          icon="gear"
+          label="Settings"
+          pressed={view === 'settings'}
           title="Settings (Ctrl+,)"
           data-testid="settings-button"
           onClick={handleSettings}
-        >
-          <Icon name="gear" />
-        </button>
-        <button
-          type="button"
-          className={`ghost icon-button${view === 'history' ? ' active' : ''}`}
-          aria-label="Permission history"
-          aria-pressed={view === 'history'}
+        />
+        <IconButton
+          icon="history"
+          label="Permission history"
+          pressed={view === 'history'}
           title="Permission history: every decision, who made it, and exports"
           data-testid="history-button"
           onClick={handleHistory}
-        >
-          <Icon name="history" />
-        </button>
-        <button
-          type="button"
-          className="ghost icon-button"
-          aria-label="Keyboard shortcuts"
+        />
+        <IconButton
+          icon="keyboard"
+          label="Keyboard shortcuts"
           title="Keyboard shortcuts (?)"
           data-testid="shortcuts-button"
           onClick={() => setShortcutsOpen(true)}
-        >
-          <Icon name="keyboard" />
-        </button>
-        <button
-          type="button"
-          className="ghost icon-button"
-          aria-label="Fold the sidebar"
+        />
+        <IconButton
+          icon="panelLeft"
+          label="Fold the sidebar"
           title="Fold the sidebar (Ctrl+B)"
           data-testid="sidebar-fold"
           onClick={toggleSidebar}
-        >
-          <Icon name="panelLeft" />
-        </button>
+        />
       </header>
       <Inbox />
       <OpenFolderForm />

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import type { SettingsUpdate, SettingsView } from '../../../../shared/contract';
 import type { ConnectionTestResult } from '../../../../shared/modelSetup';
 import { useApp } from '../../stores/useApp';
-import { ConnectionResult } from './ConnectionResult';
+import { ConnectionCheck } from './ConnectionCheck';
+import { DeadAddressWarning } from './DeadAddressWarning';
 import { keyKeptText } from './keyKeptText';
 import { belowFloor, ManagedPolicyNotice } from './ManagedPolicyNotice';
 import { connectionKey, useConnectionTest } from './useConnectionTest';
@@ -113,25 +114,20 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
         </small>
       </label>
       <div className="field">
-        <div className="connection-row">
-          <button
-            type="button"
-            data-testid="settings-test-connection"
-            disabled={connection.status === 'testing' || baseUrl.trim() === ''}
-            onClick={handleTest}
-          >
-            {connection.status === 'testing' ? 'Testing…' : 'Test connection'}
-          </button>
-          <small className="faint">
-            Lists the models the server offers and which can use tools; uses the key typed below, else the stored one for this address.
-          </small>
-        </div>
-        {connection.invalid && (
-          <small className="error-text" role="alert">
-            {connection.invalid}
-          </small>
-        )}
-        {shownResult && !deadAddress && <ConnectionResult result={shownResult} selectedModel={model.trim()} onPick={setModel} />}
+        <ConnectionCheck
+          connection={connection}
+          baseUrl={baseUrl}
+          shownResult={deadAddress ? null : shownResult}
+          model={model}
+          testId="settings-test-connection"
+          hint={
+            <small className="faint">
+              Lists the models the server offers and which can use tools; uses the key typed below, else the stored one for this address.
+            </small>
+          }
+          onTest={handleTest}
+          onPick={setModel}
+        />
       </div>
       <label className="field">
         <span>API</span>
@@ -229,20 +225,15 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
         )}
       </label>
       {deadAddress && (
-        <div className="dead-url-warning" role="alert" data-testid="settings-dead-url">
-          <span>
-            <strong>{baseUrl.trim()} does not answer as a model server.</strong> Sessions started with it will fail until it does.
-          </span>
-          <ConnectionResult result={deadAddress} />
-          <div className="actions">
-            <button type="button" className="danger" data-testid="settings-save-anyway" disabled={saving} onClick={() => void save()}>
-              Save anyway
-            </button>
-            <button type="button" data-testid="settings-keep-editing" onClick={() => setDeadAddress(null)}>
-              Keep editing
-            </button>
-          </div>
-        </div>
+        <DeadAddressWarning
+          baseUrl={baseUrl}
+          result={deadAddress}
+          saveLabel="Save anyway"
+          saving={saving}
+          testIdPrefix="settings"
+          onSave={() => void save()}
+          onKeepEditing={() => setDeadAddress(null)}
+        />
       )}
       <div className="settings-actions">
         <button type="submit" className="primary" data-testid="settings-save" disabled={!dirty || !stepsValid || saving}>

@@ -4,7 +4,8 @@ import type { ModelApi } from '../../../../shared/conversation';
 import type { ConnectionTestResult, LocalServerView } from '../../../../shared/modelSetup';
 import { PROVIDERS, type ProviderPreset } from '../../../../shared/providers';
 import { useApp } from '../../stores/useApp';
-import { ConnectionResult } from '../settings/ConnectionResult';
+import { ConnectionCheck } from '../settings/ConnectionCheck';
+import { DeadAddressWarning } from '../settings/DeadAddressWarning';
 import { keyKeptText } from '../settings/keyKeptText';
 import { connectionKey, useConnectionTest } from '../settings/useConnectionTest';
 import './welcome.css';
@@ -183,22 +184,15 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
               </small>
             </div>
           )}
-          <div className="connection-row">
-            <button
-              type="button"
-              data-testid="setup-test"
-              disabled={connection.status === 'testing' || !baseUrl.trim()}
-              onClick={() => void test()}
-            >
-              {connection.status === 'testing' ? 'Testing…' : 'Test connection'}
-            </button>
-          </div>
-          {connection.invalid && (
-            <small className="error-text" role="alert">
-              {connection.invalid}
-            </small>
-          )}
-          {shownResult && !deadAddress && <ConnectionResult result={shownResult} selectedModel={model.trim()} onPick={setModel} />}
+          <ConnectionCheck
+            connection={connection}
+            baseUrl={baseUrl}
+            shownResult={deadAddress ? null : shownResult}
+            model={model}
+            testId="setup-test"
+            onTest={() => void test()}
+            onPick={setModel}
+          />
           <label className="field">
             <span>Model</span>
             <input
@@ -212,20 +206,16 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
             />
           </label>
           {deadAddress && (
-            <div ref={warning} className="dead-url-warning" role="alert" data-testid="setup-dead-url">
-              <span>
-                <strong>{baseUrl.trim()} does not answer as a model server.</strong> Sessions will fail until it does.
-              </span>
-              <ConnectionResult result={deadAddress} />
-              <div className="actions">
-                <button type="button" className="danger" data-testid="setup-save-anyway" disabled={saving} onClick={() => void save()}>
-                  Use it anyway
-                </button>
-                <button type="button" onClick={() => setDeadAddress(null)}>
-                  Keep editing
-                </button>
-              </div>
-            </div>
+            <DeadAddressWarning
+              ref={warning}
+              baseUrl={baseUrl}
+              result={deadAddress}
+              saveLabel="Use it anyway"
+              saving={saving}
+              testIdPrefix="setup"
+              onSave={() => void save()}
+              onKeepEditing={() => setDeadAddress(null)}
+            />
           )}
           <div className="settings-actions">
             <button
