@@ -23,7 +23,7 @@ import { describeParts } from './describeParts';
 import { lifecycleQuestion } from './lifecycleWrite';
 
 /**
- * The permission engine (docs/ARCHITECTURE.md, section 5). For every tool call, in this order:
+ * The permission engine (docs/permissions.md, "The decision ladder"). For every tool call, in this order:
  *   path guard      a write that resolves outside the workspace is denied
  *   deny rules      any item (a command's part, a path, a host) a deny rule matches denies the call
  *   read-only mode  anything but reading is denied
