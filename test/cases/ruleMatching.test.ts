@@ -54,7 +54,7 @@ const DIVERGES: Record<string, { ours: Verdict; why: string }> = {
   },
   'rm-079': {
     ours: 'allow',
-    why: 'ls is on the read-only command list, which runs on its own (docs/ARCHITECTURE.md section 5); gemini asks for any part no rule allows',
+    why: 'ls is on the read-only command list, which runs on its own (docs/permissions.md, "The shell analysis"); gemini asks for any part no rule allows',
   },
   'rm-085': {
     ours: 'ask',

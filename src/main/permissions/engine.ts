@@ -14,7 +14,7 @@ import { RulesInForce } from './rulesInForce';
 import { analyzeCommand } from '../shell/analyzeCommand';
 
 /**
- * The permission engine (docs/ARCHITECTURE.md, section 5): a session's policy. It turns each call into
+ * The permission engine (docs/permissions.md, "The decision ladder"): a session's policy. It turns each call into
  * the items rules match (callItems.ts), runs them up the decision ladder (decisionLadder.ts: guard,
  * deny, mode, taint, ask, allow, mode default; deny beats ask beats allow), then turns what would ask
  * into an allow in unleashed mode, except the asks that hold even then (.git/ and .tether/ edits, the
