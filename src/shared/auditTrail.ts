@@ -66,7 +66,7 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /** A refusal by the rules reads `Denied by the rule <pattern>: <reason>` or `Denied by policy: <reason>` (approvalGate's deniedBy). */
 const DENIED_BY_RULE = /^Denied by the rule (.+?): ([\s\S]*)$/;
-/** How the engine's reason names a rule of the managed policy (engine.ts's builtIn). */
+/** How the engine's reason names a rule of the managed policy (decisionLadder.ts's builtIn). */
 const MANAGED_RULE_NOTE = '(a rule of the managed policy)';
 const DENIED_BY_POLICY = /^Denied by policy: ([\s\S]*)$/;
 /** What comes before the rules' refusal of an edited call (approvalGate's check): the rest quotes both versions. */

@@ -9,7 +9,7 @@ import { hiddenProgram } from '../shell/hiddenProgram';
 import { isPrivilegedWrapper } from '../shell/wrapperSpecs';
 
 /**
- * The decision ladder (docs/ARCHITECTURE.md, section 5): each step may settle the call, in this order:
+ * The decision ladder (docs/permissions.md, "The decision ladder"): each step may settle the call, in this order:
  *   path guard      a write that resolves outside the workspace is denied
  *   deny rules      any item (a command's part, a path, a host) a deny rule matches denies the call,
  *                   and a line running a program no rule can see by its name is denied by any command deny rule

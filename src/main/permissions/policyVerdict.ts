@@ -5,7 +5,7 @@ import type { CommandPart } from '../../shared/commandParts';
 /**
  * The permission policy as its callers see it (the runner, the approval gate, `permissions explain`):
  * what it is asked, what it answers, and the interface that answers. The policy itself, the rules and
- * their precedence, is engine.ts.
+ * their precedence, is engine.ts (its ladder: decisionLadder.ts).
  */
 
 /** What the policy is asked: one validated tool call. */

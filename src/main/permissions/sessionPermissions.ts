@@ -16,7 +16,7 @@ export interface SessionPermissionOptions {
   cliRulesFile?: string;
   /** Whether the sandbox holds the session's commands: what auto mode lets run on its own. */
   commandsFenced?: () => boolean;
-  /** The fence's own writable places besides the workspace, as a command names them (engine.ts). */
+  /** The fence's own writable places besides the workspace, as a command names them (callItems.ts). */
   fencedPlaces?: () => readonly string[];
 }
 
