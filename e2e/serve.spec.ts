@@ -191,3 +191,27 @@ test('the first screen loads neither the terminal (xterm) nor the diff viewer (M
   await expect(page.getByTestId('terminal')).toContainText('from-the-command');
   expect(loaded('terminalView')).toBe(true);
 });
+
+test('a page whose sidebar lists a session that has run loads the diff viewer (Monaco) once idle, before a diff is opened', async ({
+  page,
+}) => {
+  app = await startServedApp({
+    turns: [{ toolCalls: [{ name: 'run_command', arguments: { command: 'echo changed > notes.txt' } }] }, { text: 'Done.' }],
+  });
+  await page.goto(app.url);
+  await startTask(page, 'Write a note');
+  await (await permissionDialog(page)).getByTestId('permission-allow-once').click();
+  await sessionStatus(page, 'done');
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  // A fresh document with nothing selected: only the sidebar lists the session.
+  await page.goto('about:blank');
+  await page.goto(app.url);
+  await expect(page.getByTestId('session-item')).toHaveCount(1);
+  await expect(page.getByTestId('session-view')).toHaveCount(0);
+  await expect.poll(() => scripts.some((script) => script.includes('editor.api'))).toBe(true);
+  await expect.poll(() => scripts.some((script) => script.includes('DiffViewer'))).toBe(true);
+  await expect(page.getByTestId('diff-viewer')).toHaveCount(0);
+});

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { LAST_ANSWER_MARK, writeLongSession, type LongSession } from './longSession';
 import { longAnswer } from './longAnswer';
@@ -189,10 +189,13 @@ describe.skipIf(skip !== null)('renderer', () => {
       const host: number[] = [];
       const inPage: number[] = [];
       const beforeRequest: number[] = [];
+      const warmCpu: number[] = [];
       for (let run = 0; run < DIFF_RUNS; run++) {
         await page.evaluate(armDiffProbe, { clickSelector: bigItem, mark: NEAR_CHANGE_MARK, changeMark: FIRST_CHANGE_MARK });
+        const cpuBefore = await mainThreadCpu(page);
         await page.locator(`${bigItem} button`).click();
         await page.waitForFunction(probeDone, 'diff' as const, { timeout: 60_000 });
+        warmCpu.push((await mainThreadCpu(page)) - cpuBefore);
         const timing = await page.evaluate(diffResult);
         warm.push(timing);
         const answer = await lastAnswer(page, 'diff:file');
@@ -225,13 +228,18 @@ describe.skipIf(skip !== null)('renderer', () => {
       const second = await page.locator('[data-testid="session-view"]').getAttribute('data-session-id');
       const secondItem = `[data-testid="session-item"][data-session-id="${second}"]`;
       const cold: DiffTiming[] = [];
+      const coldSplit: (DiffSplit | null)[] = [];
+      const coldCpu: number[] = [];
       for (let run = 0; run < DIFF_COLD_RUNS; run++) {
         await reload(page, app.url);
         await page.locator(secondItem).waitFor();
         await page.evaluate(armDiffProbe, { clickSelector: secondItem, mark: NEAR_CHANGE_MARK, changeMark: SECOND_CHANGE_MARK });
+        const cpuBefore = await mainThreadCpu(page);
         await page.locator(`${secondItem} .session-select`).click();
         await page.waitForFunction(probeDone, 'diff' as const, { timeout: 60_000 });
+        coldCpu.push((await mainThreadCpu(page)) - cpuBefore);
         cold.push(await page.evaluate(diffResult));
+        coldSplit.push(await splitSince(page, cold.at(-1)!));
       }
       if (profileFolder) {
         await reload(page, app.url);
@@ -250,7 +258,10 @@ describe.skipIf(skip !== null)('renderer', () => {
       if (await column.isVisible()) await page.getByTestId('review-toggle').click();
       await column.waitFor({ state: 'detached' });
       const fromLink: DiffTiming[] = [];
-      for (let run = 0; run < DIFF_LINK_RUNS; run++) {
+      const linkSplit: (DiffSplit | null)[] = [];
+      const linkCpu: number[] = [];
+      // With TETHER_BENCH_PROFILE, one more run, profiled and left out of the figures.
+      for (let run = 0; run < DIFF_LINK_RUNS + (profileFolder ? 1 : 0); run++) {
         await reload(page, app.url);
         await page.locator(secondItem).waitFor();
         app.model.push(
@@ -262,9 +273,19 @@ describe.skipIf(skip !== null)('renderer', () => {
         await sessionDone(page);
         const link = '[data-testid="tool-card"] [data-testid="file-link"]';
         await page.evaluate(armDiffProbe, { clickSelector: link, mark: LINK_CONTEXT_MARK, changeMark: linkMark(run) });
+        if (run === DIFF_LINK_RUNS) {
+          const profiling = await startProfiling(page);
+          await page.locator(link).last().click();
+          await page.waitForFunction(probeDone, 'diff' as const, { timeout: 60_000 });
+          await profiling.stop('diff-from-link');
+          break;
+        }
+        const cpuBefore = await mainThreadCpu(page);
         await page.locator(link).last().click();
         await page.waitForFunction(probeDone, 'diff' as const, { timeout: 60_000 });
+        linkCpu.push((await mainThreadCpu(page)) - cpuBefore);
         fromLink.push(await page.evaluate(diffResult));
+        linkSplit.push(await splitSince(page, fromLink.at(-1)!));
       }
 
       const lines = readFileSync(path.join(app.workspace, BIG_FILE), 'utf8').split('\n').length - 1;
@@ -282,12 +303,17 @@ describe.skipIf(skip !== null)('renderer', () => {
           `            asking the host for the file's two versions until they arrived: ${summary(host)}`,
           `            their arrival -> both sides drawn: ${summary(inPage)}`,
           `  longest task: ${summary(warm.map((t) => Math.max(0, ...t.longTasks)))}`,
+          `  the page's main thread on the CPU, the click -> done: ${summary(warmCpu)}`,
           `click on a session whose only change is that file (page reloaded: Monaco loads), ${DIFF_COLD_RUNS} runs:`,
           `  -> both sides drawn:   ${summary(coldContent)}`,
           `  -> changes marked:     ${summary(coldChanges)}`,
+          ...splitLines(coldSplit),
+          `  the page's main thread on the CPU, the click -> done: ${summary(coldCpu)}`,
           `click on the path on an edit's tool card (page reloaded, the request allowed, the column folded), ${DIFF_LINK_RUNS} runs:`,
           `  -> both sides drawn:   ${summary(fromLink.map((t) => t.contentAt - t.clickAt))}`,
           `  -> changes marked:     ${summary(fromLink.map((t) => t.changesAt - t.clickAt))}`,
+          ...splitLines(linkSplit),
+          `  the page's main thread on the CPU, the click -> done: ${summary(linkCpu)}`,
           `target: < ${DIFF_TARGET_MS} ms from the click on the file to the editor showing it (median): ${verdict(median(content) < DIFF_TARGET_MS)}; p95 ${verdict(percentile(content, 95) < DIFF_TARGET_MS)}`,
           `        the same counted to the changes marked (median): ${verdict(median(changes) < DIFF_TARGET_MS)}; on a freshly loaded page (median): ${verdict(median(coldContent) < DIFF_TARGET_MS)}`,
           `target: on a freshly loaded page, changes marked < ${DIFF_FRESH_TARGET_MS} ms (median): ${verdict(median(coldChanges) < DIFF_FRESH_TARGET_MS)}; p95 ${verdict(percentile(coldChanges, 95) < DIFF_FRESH_TARGET_MS)}`,
@@ -391,6 +417,67 @@ if (skip) {
     });
   });
 }
+
+/** Where a diff opened on a fresh page spent its time: the requests after the click, and Monaco's editor module arriving. */
+interface DiffSplit {
+  /** The click -> the answer to the list of changed files (absent when the list was not asked again). */
+  listAnswered?: number;
+  /** The click -> the file's two versions asked for. */
+  fileRequested: number;
+  /** Asking for them until they arrived. */
+  fileHost: number;
+  /** Their arrival -> the changes marked. */
+  fileToChanges: number;
+}
+
+async function splitSince(page: Page, timing: DiffTiming): Promise<DiffSplit | null> {
+  const after = (await page.evaluate(socketRequests)).filter((sent) => sent.requestedAt >= timing.clickAt && sent.answeredAt !== undefined);
+  const file = after.filter((sent) => sent.name === 'diff:file').at(-1);
+  const list = after.find((sent) => sent.name === 'diff:files');
+  // The file may have been asked for before the click (a refresh after the last step): nothing to split then.
+  if (!file) return null;
+  return {
+    ...(list && { listAnswered: list.answeredAt! - timing.clickAt }),
+    fileRequested: file.requestedAt - timing.clickAt,
+    fileHost: file.answeredAt! - file.requestedAt,
+    fileToChanges: timing.changesAt - file.answeredAt!,
+  };
+}
+
+function splitLines(all: (DiffSplit | null)[]): string[] {
+  const splits = all.filter((split) => split !== null);
+  if (splits.length === 0) return [`  (no run asked for the file after the click)`];
+  const listed = splits.flatMap((split) => (split.listAnswered === undefined ? [] : [split.listAnswered]));
+  return [
+    ...(listed.length > 0
+      ? [`  of which: click -> list of changes answered: ${summary(listed)} (${listed.length} of ${all.length} runs asked)`]
+      : []),
+    `  of which: click -> file's two versions asked for: ${summary(splits.map((split) => split.fileRequested))} (${splits.length} of ${all.length} runs asked)`,
+    `            asking the host for them until they arrived: ${summary(splits.map((split) => split.fileHost))}`,
+    `            their arrival -> changes marked: ${summary(splits.map((split) => split.fileToChanges))}`,
+  ];
+}
+
+/**
+ * The CPU time the page's main thread has used, in ms (DevTools' ThreadTime). Unlike the times from
+ * the click, it hardly moves with the machine's load: on two cores shared with other work it is the
+ * figure to compare two builds by. Read around a run, it includes the probe's own frames (a little).
+ * One DevTools session per page, enabled once: a new session starts the counters again.
+ */
+async function mainThreadCpu(page: Page): Promise<number> {
+  let cdp = cpuSessions.get(page);
+  if (!cdp) {
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    cpuSessions.set(page, cdp);
+  }
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const seconds = metrics.find((metric) => metric.name === 'ThreadTime')?.value;
+  if (seconds === undefined) throw new Error('Chromium reported no ThreadTime: the CPU figure cannot be read.');
+  return seconds * 1000;
+}
+
+const cpuSessions = new WeakMap<Page, CDPSession>();
 
 /** The last answered request named `name` the page sent (see watchSocket). */
 async function lastAnswer(page: Page, name: string): Promise<{ requestedAt: number; answeredAt: number; chars: number } | undefined> {

@@ -14,7 +14,7 @@ import { useRoomyWindow } from './useRoomyWindow';
 import { useApp } from '../stores/useApp';
 import { Sidebar } from '../features/sessions/Sidebar';
 import { RequestAnnouncer } from '../features/permission/RequestAnnouncer';
-import { usePreloadForRequests } from '../features/diff/usePreloadForRequests';
+import { usePreloadDiffViewer } from '../features/diff/usePreloadDiffViewer';
 
 /**
  * The window: sidebar on the left, the selected session (or settings) beside it. A permission request
@@ -25,7 +25,7 @@ export function App() {
   useSystemNotifications();
   useGlobalShortcuts();
   useRoomyWindow();
-  usePreloadForRequests();
+  usePreloadDiffViewer();
   const sidebarWidth = useApp((state) => state.layout.sidebarWidth);
   const sidebarFolded = useApp((state) => state.layout.sidebarCollapsed ?? false);
   const setLayout = useApp((state) => state.setLayout);

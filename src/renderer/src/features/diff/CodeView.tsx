@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import * as monaco from 'monaco-editor';
+import * as monaco from './monacoForReview';
 import { followSystemTheme, knownLanguage, readOnlyOptions, themeNow, viewModel } from './monacoSetup';
 
 /** A line (and column) to bring into view; `key` makes asking for the same place again count. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import * as monaco from 'monaco-editor';
+import * as monaco from './monacoForReview';
 import type { FileDiff } from '../../../../shared/contract';
 import { followSystemTheme, knownLanguage, readOnlyOptions, themeNow, viewModel } from './monacoSetup';
 

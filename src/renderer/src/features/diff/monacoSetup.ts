@@ -1,4 +1,4 @@
-import * as monaco from 'monaco-editor';
+import * as monaco from './monacoForReview';
 import './monacoEnvironment';
 import { DIFF_THEME_DARK, DIFF_THEME_LIGHT, diffThemes } from './diffThemes';
 
