@@ -6,24 +6,11 @@ import { ConnectionCheck } from './ConnectionCheck';
 import { DeadAddressWarning } from './DeadAddressWarning';
 import { keyKeptText } from './keyKeptText';
 import { belowFloor, ManagedPolicyNotice } from './ManagedPolicyNotice';
+import { ModelFields, type ModelFieldValues } from './ModelFields';
 import { connectionKey, useConnectionTest } from './useConnectionTest';
 
 type Mode = SettingsView['mode'];
 type Outside = SettingsView['outsideContent'];
-type Api = SettingsView['api'];
-
-/** Each API's own server, offered when the person switches API while the base URL is still the other's. */
-const officialBaseUrl: Record<Api, string> = {
-  responses: 'https://api.openai.com/v1',
-  chat: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com',
-};
-
-const apiHint: Record<Api, string> = {
-  responses: 'OpenAI’s Responses API. Use Chat Completions for servers that lack it (Ollama, LM Studio, most gateways).',
-  chat: 'Chat Completions: Ollama, LM Studio, vLLM, OpenRouter and most gateways.',
-  anthropic: 'Claude models through Anthropic Messages; the key may also come from ANTHROPIC_API_KEY.',
-};
 
 /**
  * The model and permission defaults. The API key is write-only: the form never shows the stored
@@ -32,10 +19,14 @@ const apiHint: Record<Api, string> = {
 export function SettingsForm({ settings }: { settings: SettingsView }) {
   const saveSettings = useApp((state) => state.saveSettings);
   const policy = settings.managedPolicy;
-  const [baseUrl, setBaseUrl] = useState(settings.baseUrl);
-  const [api, setApi] = useState(settings.api);
-  const [model, setModel] = useState(settings.model);
-  const [apiKey, setApiKey] = useState('');
+  const [fields, setFields] = useState<ModelFieldValues>({
+    baseUrl: settings.baseUrl,
+    api: settings.api,
+    model: settings.model,
+    apiKey: '',
+  });
+  const { baseUrl, api, model, apiKey } = fields;
+  const editFields = (next: Partial<ModelFieldValues>) => setFields((current) => ({ ...current, ...next }));
   const [maxSteps, setMaxSteps] = useState(String(settings.maxSteps));
   const [mode, setMode] = useState<Mode>(settings.mode);
   const [outsideContent, setOutsideContent] = useState<Outside>(settings.outsideContent);
@@ -76,17 +67,13 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
     setSaving(true);
     const saved = await saveSettings(update);
     setSaving(false);
-    if (saved) setApiKey('');
+    if (saved) editFields({ apiKey: '' });
   }
   function handleTest() {
     setDeadAddress(null);
     void connection.run({ baseUrl: baseUrl.trim(), api, ...(apiKey ? { apiKey } : {}) });
   }
   const shownResult = connection.result && connection.testedFor === connectionKey(baseUrl, api) ? connection.result : null;
-  function handleApiChange(next: Api) {
-    if (Object.values(officialBaseUrl).includes(baseUrl.trim().replace(/\/+$/, ''))) setBaseUrl(officialBaseUrl[next]);
-    setApi(next);
-  }
   async function handleClearKey() {
     setSaving(true);
     await saveSettings({ apiKey: null });
@@ -97,88 +84,48 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
     <form className="settings-form" onSubmit={handleSubmit} aria-label="Model and permissions">
       {policy && <ManagedPolicyNotice policy={policy} />}
       <h2>Model</h2>
-      <label className="field">
-        <span>Base URL</span>
-        <input
-          type="url"
-          className="mono"
-          data-testid="settings-base-url"
-          spellCheck={false}
-          value={baseUrl}
-          onChange={(event) => setBaseUrl(event.target.value)}
-        />
-        <small className="faint">
-          {api === 'anthropic'
-            ? 'Anthropic (https://api.anthropic.com) or a server that speaks its Messages API.'
-            : 'Any OpenAI-compatible server: OpenAI, Ollama (http://127.0.0.1:11434/v1), LM Studio (http://127.0.0.1:1234/v1), vLLM…'}
-        </small>
-      </label>
-      <div className="field">
-        <ConnectionCheck
-          connection={connection}
-          baseUrl={baseUrl}
-          shownResult={deadAddress ? null : shownResult}
-          model={model}
-          testId="settings-test-connection"
-          hint={
-            <small className="faint">
-              Lists the models the server offers and which can use tools; uses the key typed below, else the stored one for this address.
-            </small>
-          }
-          onTest={handleTest}
-          onPick={setModel}
-        />
-      </div>
-      <label className="field">
-        <span>API</span>
-        <select data-testid="settings-api" value={api} onChange={(event) => handleApiChange(event.target.value as Api)}>
-          <option value="responses">Responses</option>
-          <option value="chat">Chat Completions</option>
-          <option value="anthropic">Anthropic Messages</option>
-        </select>
-        <small className="faint" data-testid="settings-api-hint">
-          {apiHint[api]}
-        </small>
-      </label>
-      <label className="field">
-        <span>Model</span>
-        <input
-          type="text"
-          className="mono"
-          data-testid="settings-model"
-          spellCheck={false}
-          value={model}
-          onChange={(event) => setModel(event.target.value)}
-        />
-        <small className="faint">New sessions use it; a running session keeps the model it started with.</small>
-      </label>
-      <div className="field">
-        <label htmlFor="settings-api-key">API key</label>
-        <div className="field-row">
-          <input
-            id="settings-api-key"
-            type="password"
-            data-testid="settings-api-key"
-            autoComplete="new-password"
-            placeholder={settings.hasApiKey ? 'a key is stored; type to replace it' : 'no key stored'}
-            value={apiKey}
-            onChange={(event) => setApiKey(event.target.value)}
-          />
-          {settings.hasApiKey && (
+      <ModelFields
+        idPrefix="settings"
+        values={fields}
+        onChange={editFields}
+        apiChoice
+        explained
+        apiKeyField={{
+          label: 'API key',
+          placeholder: settings.hasApiKey ? 'a key is stored; type to replace it' : 'no key stored',
+          note: (
+            <>
+              {settings.storedKeyFor
+                ? `A key is stored for ${settings.storedKeyFor} only: it is not sent to this address.`
+                : settings.hasApiKey
+                  ? 'A key is stored. It is never shown here.'
+                  : 'No key is stored.'}{' '}
+              {keyKeptText(settings.keyKept)}
+            </>
+          ),
+          action: settings.hasApiKey && (
             <button type="button" data-testid="settings-clear-key" disabled={saving} onClick={handleClearKey}>
               Forget the stored key
             </button>
-          )}
-        </div>
-        <small className="faint" data-testid="settings-api-key-status">
-          {settings.storedKeyFor
-            ? `A key is stored for ${settings.storedKeyFor} only: it is not sent to this address.`
-            : settings.hasApiKey
-              ? 'A key is stored. It is never shown here.'
-              : 'No key is stored.'}{' '}
-          {keyKeptText(settings.keyKept)}
-        </small>
-      </div>
+          ),
+        }}
+        connectionCheck={
+          <ConnectionCheck
+            connection={connection}
+            baseUrl={baseUrl}
+            shownResult={deadAddress ? null : shownResult}
+            model={model}
+            testId="settings-test-connection"
+            hint={
+              <small className="faint">
+                Lists the models the server offers and which can use tools; uses the key typed above, else the stored one for this address.
+              </small>
+            }
+            onTest={handleTest}
+            onPick={(picked) => editFields({ model: picked })}
+          />
+        }
+      />
 
       <h2>Agent</h2>
       <label className="field">

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../../../shared/contract';
-import type { ModelApi } from '../../../../shared/conversation';
 import type { ConnectionTestResult, LocalServerView } from '../../../../shared/modelSetup';
 import { PROVIDERS, type ProviderPreset } from '../../../../shared/providers';
 import { useApp } from '../../stores/useApp';
 import { ConnectionCheck } from '../settings/ConnectionCheck';
 import { DeadAddressWarning } from '../settings/DeadAddressWarning';
 import { keyKeptText } from '../settings/keyKeptText';
+import { ModelFields, type ModelFieldValues } from '../settings/ModelFields';
 import { connectionKey, useConnectionTest } from '../settings/useConnectionTest';
 import './welcome.css';
 
@@ -21,10 +21,9 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
   const saveSettings = useApp((state) => state.saveSettings);
   const [local, setLocal] = useState<LocalServerView[] | null>(null);
   const [chosen, setChosen] = useState<ProviderId | null>(null);
-  const [baseUrl, setBaseUrl] = useState('');
-  const [api, setApi] = useState<ModelApi>('chat');
-  const [apiKey, setApiKey] = useState('');
-  const [model, setModel] = useState('');
+  const [fields, setFields] = useState<ModelFieldValues>({ baseUrl: '', api: 'chat', apiKey: '', model: '' });
+  const { baseUrl, api, apiKey, model } = fields;
+  const editFields = (next: Partial<ModelFieldValues>) => setFields((current) => ({ ...current, ...next }));
   const [saving, setSaving] = useState(false);
   const [deadAddress, setDeadAddress] = useState<ConnectionTestResult | null>(null);
   const connection = useConnectionTest();
@@ -61,9 +60,11 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
   function choose(provider: ProviderPreset) {
     setChosen(provider.id);
     const server = found(provider.id);
-    setBaseUrl(server?.baseUrl ?? provider.baseUrl);
-    setApi(provider.api);
-    setModel(server?.models[0] ?? provider.suggestedModel ?? '');
+    editFields({
+      baseUrl: server?.baseUrl ?? provider.baseUrl,
+      api: provider.api,
+      model: server?.models[0] ?? provider.suggestedModel ?? '',
+    });
     setDeadAddress(null);
     connection.reset();
     if (server) void test(server.baseUrl, provider.api);
@@ -74,11 +75,13 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
     const answer = await connection.run({ baseUrl: url.trim(), api: withApi, ...(apiKey ? { apiKey } : {}) });
     // Start from a model that can use tools, where the listing says which.
     if (answer?.ok && answer.models.length > 0) {
-      setModel((current) => {
-        if (current && answer.models.some((listed) => listed.id === current)) return current;
-        return (answer.models.find((listed) => listed.tools === 'yes') ??
+      setFields((current) => {
+        if (current.model && answer.models.some((listed) => listed.id === current.model)) return current;
+        const start =
+          answer.models.find((listed) => listed.tools === 'yes') ??
           answer.models.find((listed) => listed.tools !== 'no') ??
-          answer.models[0])!.id;
+          answer.models[0]!;
+        return { ...current, model: start.id };
       });
     }
     return answer;
@@ -101,7 +104,7 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
     setSaving(true);
     const saved = await saveSettings({ baseUrl: baseUrl.trim(), api, model: model.trim(), ...(apiKey ? { apiKey } : {}) });
     setSaving(false);
-    if (saved) setApiKey('');
+    if (saved) editFields({ apiKey: '' });
   }
 
   return (
@@ -143,68 +146,34 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
 
       {preset && (
         <form ref={form} className="provider-form" onSubmit={handleSubmit} aria-label={`Set up ${preset.name}`} data-testid="provider-form">
-          <label className="field">
-            <span>Base URL</span>
-            <input
-              type="url"
-              className="mono"
-              data-testid="setup-base-url"
-              spellCheck={false}
-              placeholder="https://…/v1"
-              value={baseUrl}
-              onChange={(event) => setBaseUrl(event.target.value)}
-              autoFocus={preset.id === 'custom'}
-            />
-          </label>
-          {preset.id === 'custom' && (
-            <label className="field">
-              <span>API</span>
-              <select data-testid="setup-api" value={api} onChange={(event) => setApi(event.target.value as ModelApi)}>
-                <option value="chat">Chat Completions (most servers)</option>
-                <option value="responses">Responses</option>
-                <option value="anthropic">Anthropic Messages</option>
-              </select>
-            </label>
-          )}
-          {(preset.needsKey || preset.id === 'custom') && (
-            <div className="field">
-              <label htmlFor="setup-api-key">API key{preset.needsKey ? '' : ' (if the server wants one)'}</label>
-              <input
-                id="setup-api-key"
-                type="password"
-                data-testid="setup-api-key"
-                autoComplete="new-password"
-                placeholder={keyFromEnv ? `leave empty to use ${keyFromEnv}` : 'paste the key'}
-                value={apiKey}
-                onChange={(event) => setApiKey(event.target.value)}
+          <ModelFields
+            idPrefix="setup"
+            values={fields}
+            onChange={editFields}
+            apiChoice={preset.id === 'custom'}
+            explained={false}
+            autoFocusBaseUrl={preset.id === 'custom'}
+            apiKeyField={
+              preset.needsKey || preset.id === 'custom'
+                ? {
+                    label: `API key${preset.needsKey ? '' : ' (if the server wants one)'}`,
+                    placeholder: keyFromEnv ? `leave empty to use ${keyFromEnv}` : 'paste the key',
+                    note: `Never shown again. ${keyKeptText(settings.keyKept)}${keyFromEnv ? ` ${keyFromEnv} is set in Tether’s environment.` : ''}`,
+                  }
+                : null
+            }
+            connectionCheck={
+              <ConnectionCheck
+                connection={connection}
+                baseUrl={baseUrl}
+                shownResult={deadAddress ? null : shownResult}
+                model={model}
+                testId="setup-test"
+                onTest={() => void test()}
+                onPick={(picked) => editFields({ model: picked })}
               />
-              <small className="faint">
-                Never shown again. {keyKeptText(settings.keyKept)}
-                {keyFromEnv ? ` ${keyFromEnv} is set in Tether’s environment.` : ''}
-              </small>
-            </div>
-          )}
-          <ConnectionCheck
-            connection={connection}
-            baseUrl={baseUrl}
-            shownResult={deadAddress ? null : shownResult}
-            model={model}
-            testId="setup-test"
-            onTest={() => void test()}
-            onPick={setModel}
+            }
           />
-          <label className="field">
-            <span>Model</span>
-            <input
-              type="text"
-              className="mono"
-              data-testid="setup-model"
-              spellCheck={false}
-              placeholder="pick one above, or type its id"
-              value={model}
-              onChange={(event) => setModel(event.target.value)}
-            />
-          </label>
           {deadAddress && (
             <DeadAddressWarning
               ref={warning}
