@@ -23,6 +23,8 @@ export interface EffectiveFence {
   caches: string;
   /** Where protected paths a command made are moved to (protectedPaths.ts). */
   quarantine: string;
+  /** Where each profile's execute-only apply-seccomp is kept (unreadableSupervisor.ts), out of every command's reach. */
+  supervisors: string;
   allowWrite: string[];
   denyWrite: string[];
   denyRead: string[];
@@ -95,6 +97,7 @@ export function effectiveFence(input: FenceInput): EffectiveFence {
     privateTmp: input.privateTmp ?? path.join(input.dataDir, 'sandbox', 'tmp', 'unowned'),
     caches,
     quarantine: quarantineDir(input.dataDir),
+    supervisors: path.join(input.dataDir, 'sandbox', 'supervisor'),
     allowWrite: unique([...base.allowWrite, ...(custom?.allowWrite ?? []).map(expand)]),
     denyWrite: unique([...base.denyWrite, ...(custom?.denyWrite ?? []).map(expand)]),
     denyRead: unique(denyRead),

@@ -7,6 +7,7 @@ const fence: EffectiveFence = {
   privateTmp: '/data/sandbox/tmp/s1',
   caches: '/data/sandbox/caches/ws-1',
   quarantine: '/data/sandbox/quarantine',
+  supervisors: '/data/sandbox/supervisor',
   allowWrite: ['/ws', '/cache'],
   denyWrite: ['/ws/.git/hooks', '/ws/.tether'],
   denyRead: ['/home/me/.ssh', '/ws/.env*', '/ws/*/.env*'],

@@ -68,9 +68,9 @@ export function linuxFit(
   fence: EffectiveFence,
   mapped: LibraryFence,
   notWritable: readonly string[],
-  options: { socket?: string; dark?: DarkHome } = {},
+  options: { socket?: string; dark?: DarkHome; supervisor?: LinuxFit['supervisor'] } = {},
 ): LinuxFit {
-  const { socket, dark } = options;
+  const { socket, dark, supervisor } = options;
   return {
     privateTmp: fence.privateTmp,
     rootsUnderTmp: mapped.underTmp,
@@ -79,6 +79,7 @@ export function linuxFit(
     unsetenv: NOT_PROXIED,
     ...(dark ? { darkHome: dark } : {}),
     ...(socket ? { socket } : {}),
+    ...(supervisor ? { supervisor } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ import { withDarkHome, type DarkHome } from './darkHome';
  *   not there. An existing file masked by /dev/null (a secret) keeps its mask.
  * - **Its own writable places.** It makes `~/.npm/_logs`, `~/.claude/debug` and `/tmp/claude`
  *   writable, the person's and the real /tmp's: those binds are left out.
+ * - **An unreadable apply-seccomp.** The process it leaves outside the filter must not be one the
+ *   command can write into through /proc; an execute-only copy is bound over it (unreadableSupervisor.ts).
  * - **The private /tmp.** It cannot bind one path at another, so the session's private folder is bound at /tmp
  *   here, right after the read-only root. Mounts made earlier under /tmp (the proxy's sockets) are
  *   made again on top of it; every fence root under /tmp is bound read-only before the library's pins,
@@ -50,6 +52,8 @@ export interface LinuxFit {
   socket?: string;
   /** The home folder made dark, with what is lit (darkHome.ts); mounted right after the private /tmp. */
   darkHome?: DarkHome;
+  /** apply-seccomp's execute-only copy (unreadableSupervisor.ts), bound over the library's after every other mount. */
+  supervisor?: { copy: string; boundAt: string };
 }
 
 /** The library's empty folder, the source of its placeholders for a missing folder (ensureEmptyMountSourceDir). */
@@ -117,6 +121,8 @@ export function fitLinuxCommand(wrapped: string, fit: LinuxFit): string {
   const rootAt = kept.findIndex(([name, source, dest]) => name === '--ro-bind' && source === '/' && dest === '/');
   kept.splice(rootAt + 1, 0, ...privateTmp);
   const mounts = fit.darkHome ? withDarkHome(kept, rootAt + 1 + privateTmp.length, fit.darkHome) : kept;
+  // Last, so that no bind of the fence's (a workspace that holds Tether's own node_modules) covers it.
+  if (fit.supervisor) mounts.push(['--ro-bind', fit.supervisor.copy, fit.supervisor.boundAt]);
   const env: Option[] = [
     ...fit.unsetenv.map((name): Option => ['--unsetenv', name]),
     ...Object.entries(fit.setenv).map(([name, value]): Option => ['--setenv', name, value]),

@@ -14,6 +14,7 @@ import { watchAbsentPaths, type AbsentPathWatch, type MovedPath } from './protec
 import { profileCommands } from './profileCommands';
 import { fitLinuxCommand, fitMacCommand } from './runtimeCommand';
 import { clearMountPath } from './sessionTemp';
+import { unreadableSupervisor, type UnreadableSupervisor } from './unreadableSupervisor';
 import { observeWrites, seatbeltRefusedWrite, type StartWriteMonitor, type WriteAttempt } from './writeAttempts';
 
 /**
@@ -383,10 +384,11 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
     throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
   }
   const { compiled, filesystem, watched } = mapped;
-  const observer =
-    platform === 'linux' && applySeccompAvailable()
-      ? await observeWrites(libraryParts().startWriteMonitor, { writable: filesystem.allowWrite, protected: compiled.denyWrite })
-      : undefined;
+  const applySeccomp = platform === 'linux' ? applySeccompPath() : undefined;
+  const observer = applySeccomp
+    ? await observeWrites(libraryParts().startWriteMonitor, { writable: filesystem.allowWrite, protected: compiled.denyWrite })
+    : undefined;
+  let supervisor: UnreadableSupervisor | undefined;
   let wrapped: string;
   let localCommand: string | undefined;
   let snapshot: Snapshot;
@@ -411,9 +413,14 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
     if (platform === 'darwin') {
       wrapped = fitMacCommand(library, macFit(fence, mapped, libraryWritable(), dark));
     } else {
+      supervisor = applySeccomp ? unreadableSupervisor(applySeccomp, fence.supervisors, profileId) : undefined;
       const fitted = fitLinuxCommand(
         library,
-        linuxFit(fence, mapped, libraryWritable(), { ...(observer ? { socket: observer.socket } : {}), ...(dark ? { dark } : {}) }),
+        linuxFit(fence, mapped, libraryWritable(), {
+          ...(observer ? { socket: observer.socket } : {}),
+          ...(dark ? { dark } : {}),
+          ...(supervisor ? { supervisor } : {}),
+        }),
       );
       const forms = profileCommands(fitted, { command: NETWORK_COMMAND, localCommand: RUN_COMMAND });
       wrapped = forms.network;
@@ -421,6 +428,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
     }
   } catch (error) {
     observer?.stop();
+    supervisor?.remove();
     throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
   }
   let released = false;
@@ -457,6 +465,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
       for (const watch of watches.values()) watch.close();
       watches.clear();
       observer?.stop();
+      supervisor?.remove();
       if (fence.darkHome) fs.rmSync(path.join(fence.darkHome.derivedGit, profileId), { recursive: true, force: true });
       startedManager().cleanupAfterCommand();
     },
@@ -470,11 +479,12 @@ function libraryWritable(): string[] {
     .filter((entry) => !entry.startsWith('/dev/'));
 }
 
-function applySeccompAvailable(): boolean {
+/** The library's apply-seccomp, if it has one for this machine. */
+function applySeccompPath(): string | undefined {
   try {
-    return Boolean(libraryParts().applySeccomp());
+    return libraryParts().applySeccomp() ?? undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
