@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPageServer } from '../../../test/support/pageServer';
+import { runSandboxed } from '../../../test/support/sandboxedRun';
 import { createPtyTerminal } from '../terminal/pty';
 import { createCommandSandbox, type CommandSandbox } from './commandSandbox';
 import { runtimeStopped } from './sandboxRuntime';
@@ -44,15 +45,7 @@ async function run(command: string, staysLocal = true) {
     home: path.join(root, 'home'),
     custom: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: ['localhost', '127.0.0.1'], packageRegistries: false },
   });
-  const prepared = await sandbox.wrap(command, workspace, { staysLocal });
-  const result = await terminal.run({
-    command: prepared.command,
-    env: prepared.env,
-    cwd: workspace,
-    timeoutMs: 30_000,
-    signal: new AbortController().signal,
-  });
-  return { ...result, ...prepared.finish(result.output, result.exitCode) };
+  return runSandboxed(sandbox, terminal, command, workspace, staysLocal);
 }
 
 describe('a line judged local runs in the local form', () => {

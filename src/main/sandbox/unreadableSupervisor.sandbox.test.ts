@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runSandboxed } from '../../../test/support/sandboxedRun';
 import { createPtyTerminal } from '../terminal/pty';
 import { createCommandSandbox, type CommandSandbox } from './commandSandbox';
 import { runtimeStopped } from './sandboxRuntime';
@@ -40,15 +41,7 @@ async function run(command: string, staysLocal: boolean) {
     home: path.join(root, 'home'),
     custom: { allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [], packageRegistries: false },
   });
-  const prepared = await sandbox.wrap(command, workspace, { staysLocal });
-  const result = await terminal.run({
-    command: prepared.command,
-    env: prepared.env,
-    cwd: workspace,
-    timeoutMs: 30_000,
-    signal: new AbortController().signal,
-  });
-  return { ...result, ...prepared.finish(result.output, result.exitCode) };
+  return runSandboxed(sandbox, terminal, command, workspace, staysLocal);
 }
 
 /**
