@@ -241,6 +241,34 @@ describe('the questions asked within a call', () => {
     expect(answered).toMatchObject({ decision: { action: 'allow', scope: 'project', rule: 'example.com' } });
   });
 
+  it('offers no Allow always for a host an ask rule covers, and keeps nothing even when answered "always"', async () => {
+    const kept: string[] = [];
+    const log = memoryLog();
+    const asking: Policy = {
+      ...policy,
+      evaluateHost: () => ({ action: 'ask', reason: 'an ask rule covers it', rule: 'fetch_url(domain:*.example)' }),
+    };
+    const gate = new ApprovalGate(
+      {
+        log,
+        policy: asking,
+        broker: { decide: async () => ({ action: 'allow', scope: 'project', by: 'person', rule: 'a.example' }) },
+        workspace,
+        signal: new AbortController().signal,
+        sandbox: fenceOf(kept),
+      },
+      'call-1',
+      runCommand,
+    );
+    const answer = await askFor(gate, 'a.example');
+    expect(answer).toMatchObject({ allowed: true });
+    expect(answer.always).toBeUndefined();
+    expect(kept).toEqual([]);
+    expect(log.events.find((event) => event.type === 'approval.asked')).toMatchObject({
+      allowAlways: { refused: expect.stringContaining('an ask rule (fetch_url(domain:*.example)) covers a.example') },
+    });
+  });
+
   it('keeps nothing for an Allow once, a denial, or an "always" for another host than it offered', async () => {
     const kept: string[] = [];
     const once = await askFor(gateWith(memoryLog(), { action: 'allow', scope: 'once', by: 'person' }, fenceOf(kept)), 'a.example');

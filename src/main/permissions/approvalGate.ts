@@ -365,16 +365,19 @@ export class ApprovalGate {
       workspaceRoot: deps.workspace.root,
     });
     const offer: AllowAlwaysOffer =
-      sends.length > 0
-        ? { refused: `this command sends data off the machine (${sends.join('; ')}), so its host is allowed for this command only.` }
-        : taint
-          ? {
-              refused:
-                'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.',
-            }
-          : alwaysEntry
-            ? { rule: alwaysEntry }
-            : { refused: 'this session has no project whose fence could keep the host.' };
+      // An ask rule on the host beats any allow, the fence's included: it is asked about each time.
+      ruled?.action === 'ask' && ruled.rule
+        ? { refused: `an ask rule (${ruled.rule}) covers ${host}, so it is allowed for this command only.` }
+        : sends.length > 0
+          ? { refused: `this command sends data off the machine (${sends.join('; ')}), so its host is allowed for this command only.` }
+          : taint
+            ? {
+                refused:
+                  'the session has read outside content, so a host is allowed for one command at a time; add it in Settings → Sandbox yourself if commands should always reach it.',
+              }
+            : alwaysEntry
+              ? { rule: alwaysEntry }
+              : { refused: 'this session has no project whose fence could keep the host.' };
     const summary = safeSummary(tool, question.args);
     const registry = registryPhrase(
       host,

@@ -51,6 +51,12 @@ describe('a host a running command reaches for', () => {
     expect(engine([rule('fetch_url(domain:*.evil.example)', 'deny')]).evaluateHost('api.evil.example').action).toBe('deny');
     expect(engine([], { outsideContent: 'block' }).evaluateHost('example.com', 'a fetched page').action).toBe('deny');
     expect(engine([]).evaluateHost('example.com').action).toBe('ask');
+    // An ask rule names itself, so the gate can refuse to keep the host for good; a mode's default names none.
+    expect(engine([rule('fetch_url(domain:example.com)', 'ask')]).evaluateHost('example.com')).toMatchObject({
+      action: 'ask',
+      rule: 'fetch_url(domain:example.com)',
+    });
+    expect(engine([]).evaluateHost('example.com').rule).toBeUndefined();
     // An allow rule for fetch_url is not the sandbox's fence: the command's connection still asks.
     expect(engine([rule('fetch_url(domain:example.com)', 'allow')]).evaluateHost('example.com').action).not.toBe('deny');
   });
