@@ -98,6 +98,20 @@ describe('auto mode and the session’s own /tmp (issue 30)', () => {
     expect(verdict.writesOutside).toEqual(['/var/tmp/notes.txt']);
   });
 
+  it('asks for a write to a place only known when it runs while a deny or ask rule names write paths: the fence does not know the rule', () => {
+    for (const [pattern, action] of [
+      ['edit_file(src/keys/**)', 'deny'],
+      ['edit_file(**/.env)', 'ask'],
+    ] as const) {
+      for (const line of ['echo x > "$D/src/keys/k"', 'f=$(mktemp) && echo x > "$f"']) {
+        const verdict = engine(true, [rule(pattern, action)], ['/tmp']).evaluate(command(line));
+        expect(verdict.action, `${pattern} ${action}: ${line}`).toBe('ask');
+      }
+    }
+    // A rule on a command, not a path, leaves the sandbox to decide as before.
+    expect(engine(true, [rule('run_command(rm *)', 'deny')], ['/tmp']).evaluate(command('echo x > "$D/notes"')).action).toBe('allow');
+  });
+
   it('where /tmp is the real one (no sandbox, or macOS), a write to /tmp asks as before', () => {
     expect(engine(false, [], ['/tmp']).evaluate(command('echo x > /tmp/scratch.txt')).action).toBe('ask');
     expect(engine(true, [], []).evaluate(command('echo x > /tmp/scratch.txt')).action).toBe('ask');

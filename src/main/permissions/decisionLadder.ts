@@ -162,6 +162,18 @@ export class DecisionLadder {
     return { action: 'allow', reason, rules: byRule };
   }
 
+  /**
+   * Whether a person's deny or ask rule names write paths: a write whose place is only known when it runs
+   * may be one of them. The built-in ones hold for commands without it: the fence refuses writes into
+   * .git and .tether, and the autorun watch puts back what a command wrote to the files tools run later.
+   */
+  private pathRulesHold(): boolean {
+    const { rules } = this.settings;
+    return [...rules.deny, ...rules.ask].some(
+      (r) => r.rule.source !== 'default' && r.parsed.target.kind === 'path' && r.parsed.target.family === 'write' && r.matchPath,
+    );
+  }
+
   private itemDefault(call: ItemizedCall, item: CallItem): { action: PolicyAction; reason: string } {
     const mode = this.settings.mode();
     const fenced = this.settings.fenced;
@@ -169,9 +181,11 @@ export class DecisionLadder {
     // A part's redirections are items of their own, so only the program itself counts here.
     if (item.kind === 'part' && item.command.argv.length === 0) cls = 'none';
     else if (item.kind === 'part') cls = item.command.readOnly && !item.command.wrappers.some(isPrivilegedWrapper) ? 'read' : 'exec';
-    // In auto mode the sandbox decides at run time where a redirection it holds may write, known or not.
+    // In auto mode the sandbox decides at run time where a redirection it holds may write, known or not;
+    // but the fence knows nothing of the person's deny and ask rules on paths, so while one is in force a
+    // place only known when it runs asks: it may be the very path the rule names.
     else if (item.kind === 'path' && item.redirect)
-      cls = item.inside || (item.unknown && mode === 'auto' && fenced()) ? 'edit' : 'edit-outside';
+      cls = item.inside || (item.unknown && mode === 'auto' && fenced() && !this.pathRulesHold()) ? 'edit' : 'edit-outside';
     else if (item.kind === 'path') cls = item.access === 'write' ? 'edit' : item.inside ? 'read' : 'read-outside';
     else cls = call.cls;
     const command = item.kind === 'part' || (item.kind === 'path' && (item.redirect === true || item.commandRead === true));
