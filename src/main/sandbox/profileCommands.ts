@@ -33,7 +33,9 @@ interface ProfileCommands {
 /** A proxy bridge line as the library writes it (buildSandboxCommand in sandbox-runtime's linux-sandbox-utils). */
 const bridge = (port: number) =>
   new RegExp(`^(?:/[^\\s'"]*/)?socat TCP-LISTEN:${port},fork,reuseaddr UNIX-CONNECT:/[^\\s'"]+ >/dev/null 2>&1 &$`);
-const BRIDGES = [bridge(3128), bridge(1080)];
+/** Where the runtime's bridges listen inside the sandbox: its HTTP and SOCKS proxies. */
+export const PROXY_PORTS = [3128, 1080];
+const BRIDGES = PROXY_PORTS.map(bridge);
 const TRAP = "trap 'rc=$?; kill %1 %2 2>/dev/null; exit $rc' EXIT";
 
 /**
@@ -52,7 +54,8 @@ export function profileCommands(fitted: string, commands: { command: string; loc
   const lines = inner.split('\n');
   const helpers = lines.slice(0, -1);
   const onlyBridges =
-    helpers.length === 0 || (helpers.length === 3 && BRIDGES.every((line, at) => line.test(helpers[at]!)) && helpers[2] === TRAP);
+    helpers.length === 0 ||
+    (helpers.length === BRIDGES.length + 1 && BRIDGES.every((line, at) => line.test(helpers[at]!)) && helpers[BRIDGES.length] === TRAP);
   const last = wordsOrUndefined(lines.at(-1)!);
   const seccomp = last?.[0];
   const runsCommand =

@@ -1,5 +1,4 @@
 import { pathExists } from '../workspace/filePaths';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';

@@ -11,7 +11,7 @@ import { darkHomeFor } from './darkHome';
 import { commonDirOf, gitFence } from './gitFence';
 import { libraryFence, linuxFit, macFit, underTmp, type LibraryFence } from './libraryFence';
 import { watchAbsentPaths, type AbsentPathWatch, type MovedPath } from './protectedPaths';
-import { profileCommands } from './profileCommands';
+import { profileCommands, PROXY_PORTS } from './profileCommands';
 import { fitLinuxCommand, fitMacCommand } from './runtimeCommand';
 import { clearMountPath } from './sessionTemp';
 import { unreadableSupervisor, type UnreadableSupervisor } from './unreadableSupervisor';
@@ -67,9 +67,6 @@ export class SandboxStartError extends Error {
 
 /** The environment variable that carries the command into a reused profile. */
 export const COMMAND_VARIABLE = 'TETHER_SANDBOXED_COMMAND';
-
-/** Where the runtime's bridges listen inside the sandbox: its HTTP and SOCKS proxies. */
-const PROXY_PORTS = [3128, 1080];
 
 /**
  * bash that waits, up to about two seconds, until something listens on each of `ports` (read from

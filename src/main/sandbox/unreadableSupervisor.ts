@@ -38,12 +38,13 @@ export function unreadableSupervisor(applySeccomp: string, folder: string, key: 
   const copy = path.join(own, 'apply-seccomp');
   // Written under another name and renamed: a copy is never seen half written or readable.
   const writing = `${copy}.${randomUUID()}`;
-  fs.copyFileSync(fs.realpathSync(applySeccomp), writing);
+  const library = fs.realpathSync(applySeccomp);
+  fs.copyFileSync(library, writing);
   fs.chmodSync(writing, 0o111);
   fs.renameSync(writing, copy);
   return {
     copy,
-    boundAt: fs.realpathSync(applySeccomp),
+    boundAt: library,
     remove: () => fs.rmSync(own, { recursive: true, force: true }),
   };
 }

@@ -77,12 +77,12 @@ function setup(
 describe('run_command in the sandbox', () => {
   beforeAll(() => initShellParser());
 
-  it('starts a command that stays local without the proxy mark reaching it; the next command that goes out still reaches the proxy', async () => {
+  it('runs a command that stays local in the local form; the next command that goes out still reaches the proxy', async () => {
     page = await startPageServer('<p>from the registry</p>');
     const port = new URL(page.url).port;
     const { run } = setup({ fence: { allowedDomains: ['localhost'] } });
-    const local = await run('echo "mark=[${TETHER_COMMAND_STAYS_LOCAL:-}]"');
-    expect(local.output).toBe('mark=[]\n\nexit code 0');
+    const local = await run('echo local');
+    expect(local.output).toBe('local\n\nexit code 0');
     const out = await run(`curl -sS --noproxy '' http://localhost:${port}/notes`);
     expect(out.output).toContain('from the registry');
   });
