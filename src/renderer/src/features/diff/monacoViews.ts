@@ -10,6 +10,15 @@ export const loadCodeView = () => import('./CodeView');
 
 /** Starts loading the diff editor ahead of need, with Monaco's diff worker (a session whose steps may have changed files). */
 export function preloadDiffViewer(): void {
+  if (preloaded) return;
+  preloaded = true;
   warmEditorWorker();
   void loadDiffViewer();
+}
+
+let preloaded = false;
+
+/** Whether the diff editor was already asked for ahead of need: nothing more to watch for. */
+export function diffViewerPreloaded(): boolean {
+  return preloaded;
 }

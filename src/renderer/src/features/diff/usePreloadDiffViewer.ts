@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useApp } from '../../stores/useApp';
-import { preloadDiffViewer } from './monacoViews';
+import { diffViewerPreloaded, preloadDiffViewer } from './monacoViews';
 
 /**
  * Loads the diff editor and its worker in the background before anyone opens a diff, so opening one
@@ -13,10 +13,15 @@ import { preloadDiffViewer } from './monacoViews';
  *   of Monaco until it needs it.
  */
 export function usePreloadDiffViewer(): void {
-  const changeWaits = useApp((state) =>
-    state.inbox.some((entry) => state.logs[entry.sessionId]?.state.approvals[entry.approvalId]?.change !== undefined),
+  // Both selectors run on every store change (streamed tokens included): once Monaco is asked for, they stop looking.
+  const changeWaits = useApp(
+    (state) =>
+      !diffViewerPreloaded() &&
+      state.inbox.some((entry) => state.logs[entry.sessionId]?.state.approvals[entry.approvalId]?.change !== undefined),
   );
-  const sessionHasRun = useApp((state) => Object.values(state.sessions).some((session) => session.status !== 'new'));
+  const sessionHasRun = useApp(
+    (state) => !diffViewerPreloaded() && Object.values(state.sessions).some((session) => session.status !== 'new'),
+  );
   useEffect(() => {
     if (changeWaits) preloadDiffViewer();
   }, [changeWaits]);
