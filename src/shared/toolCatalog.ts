@@ -134,9 +134,16 @@ export function ruleToolOf(family: RuleFamily): BuiltinToolName {
   return tool;
 }
 
+// Grouped once: the engine asks for a family's rule tool on every path and host it matches.
+const TOOLS_OF_FAMILY = new Map<RuleFamily, BuiltinToolName[]>();
+for (const name of BUILTIN_TOOL_NAMES) {
+  const family: RuleFamily = BUILTIN_TOOL_TRAITS[name].rules;
+  TOOLS_OF_FAMILY.set(family, [...(TOOLS_OF_FAMILY.get(family) ?? []), name]);
+}
+
 /** The built-in tools whose rule family this is, in the catalog's order. */
-export function toolsOfFamily(family: RuleFamily): BuiltinToolName[] {
-  return BUILTIN_TOOL_NAMES.filter((name) => BUILTIN_TOOL_TRAITS[name].rules === family);
+export function toolsOfFamily(family: RuleFamily): readonly BuiltinToolName[] {
+  return TOOLS_OF_FAMILY.get(family) ?? [];
 }
 
 /** The built-in tools a read rule covers: the reading family, and the tools with a rule family of their own that only read. */
