@@ -24,7 +24,6 @@ const MAX_ROWS_PX = 220;
  */
 export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mentions, children }: TaskBoxProps) {
   const [text, setText] = useState('');
-  const [sending, setSending] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   const caretAfterPick = useRef<number | null>(null);
   const completion = useMentionCompletion(mentions, (next, caret) => {
@@ -43,13 +42,24 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mention
     }
   }, [text]);
 
-  async function submit() {
+  // Sends go out one after another, in the order the person pressed Enter.
+  const sends = useRef<Promise<void>>(Promise.resolve());
+
+  /**
+   * The box empties at once, so what the person types while a message is on its way is only what
+   * they type next (an Enter then is the next message, not a lost key). A message the core refuses
+   * comes back into the box, before anything typed since, so nothing the person wrote is lost.
+   */
+  function submit() {
     const value = text.trim();
-    if (!value || sending) return;
-    setSending(true);
-    const accepted = await onSubmit(value);
-    setSending(false);
-    if (accepted) setText((current) => (current.trim() === value ? '' : current));
+    if (!value) return;
+    setText('');
+    completion.update('', 0);
+    sends.current = sends.current.then(async () => {
+      const accepted = await onSubmit(value).catch(() => false);
+      if (accepted) return;
+      setText((current) => withUnsentFirst(value, current));
+    });
   }
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -121,11 +131,16 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mention
       </div>
       <div className="task-box-actions">
         {children}
-        <button type="submit" className="primary" data-testid="task-send" disabled={!text.trim() || sending} title="Send (Enter)">
+        <button type="submit" className="primary" data-testid="task-send" disabled={!text.trim()} title="Send (Enter)">
           <Icon name="send" />
           <span>{submitLabel}</span>
         </button>
       </div>
     </form>
   );
+}
+
+/** A refused message back in the box, ahead of what was typed after it. */
+function withUnsentFirst(unsent: string, typedSince: string): string {
+  return typedSince.trim() ? `${unsent}\n${typedSince}` : unsent;
 }

@@ -31,7 +31,7 @@ export function OpenFolderForm({ autoOpen = false }: { autoOpen?: boolean }) {
     const project = await openProject(value);
     setBusy(false);
     if (project) {
-      setPath('');
+      setPath((current) => (current.trim() === value ? '' : current));
       if (!autoOpen) setOpen(false);
     }
   }

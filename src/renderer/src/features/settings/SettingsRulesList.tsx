@@ -35,7 +35,8 @@ export function SettingsRulesList() {
     const refused = await changeRule('add', { action, rule });
     setBusy(false);
     setError(refused);
-    if (refused === null) setRule('');
+    // Only the rule that was added leaves the field: text typed while it was being added stays.
+    if (refused === null) setRule((current) => (current === rule ? '' : current));
   }
 
   async function handleRemove(removed: { action: RuleAction; pattern: string }) {
