@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { monacoWorkersAlone } from './scripts/monacoWorkersAlone';
 
 // Three builds. Main also carries the CLI entry (`tether run`, `tether serve`, ...), so the packaged
 // app and the command line share one build of the core. `dependencies` (native modules among them)
@@ -44,6 +45,6 @@ export default defineConfig({
       minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
-    plugins: [react()],
+    plugins: [react(), monacoWorkersAlone()],
   },
 });
