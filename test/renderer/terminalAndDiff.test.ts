@@ -98,4 +98,26 @@ describe('live diff', () => {
     ]);
     expect(store.getState().fileDiff?.status).toBe('ready');
   });
+
+  it('asks for the first file before the list of changes is drawn, and before the file shows as loading', async () => {
+    // Drawing the list the first time makes the diff editor, which holds the main thread: the file's
+    // request must already be on its way by then, so the host answers while the page draws.
+    const files: FileChange[] = [{ path: 'src/a.ts', status: 'modified', additions: 2, deletions: 1, binary: false }];
+    const api = new FakeApi({
+      'session:events': () =>
+        storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
+      'diff:files': () => files,
+      'diff:file': ({ path }) => ({ path, status: 'modified', before: 'a', after: 'b', language: 'typescript', binary: false }),
+    });
+    const { store } = harness(api, 200);
+    const fileAskedWhen: { listed?: number; loading?: number } = {};
+    store.subscribe((state) => {
+      if (state.diffs.s1?.status === 'ready') fileAskedWhen.listed ??= api.callsTo('diff:file').length;
+      if (state.fileDiff?.status === 'loading') fileAskedWhen.loading ??= api.callsTo('diff:file').length;
+    });
+    store.getState().selectSession('s1');
+    await settle();
+    expect(fileAskedWhen).toEqual({ listed: 1, loading: 1 });
+    expect(store.getState().fileDiff?.status).toBe('ready');
+  });
 });

@@ -178,6 +178,9 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
 
   async function loadFile(sessionId: string, path: string): Promise<void> {
     const ticket = ++fileRequest;
+    // Asked for before anything is drawn: the drawing that follows (the diff editor, made the first
+    // time a diff shows) holds the page's main thread for a while, and the host can answer meanwhile.
+    const answer = api.request('diff:file', { sessionId, path, ...scopeOf(sessionId) });
     set((state) => ({
       fileDiff: {
         sessionId,
@@ -188,7 +191,7 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       },
     }));
     try {
-      const diff = await api.request('diff:file', { sessionId, path, ...scopeOf(sessionId) });
+      const diff = await answer;
       if (ticket !== fileRequest) return;
       set({ fileDiff: { sessionId, path, diff, status: 'ready' } });
     } catch (error) {
@@ -345,16 +348,20 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
         return;
       }
       if (!get().sessions[sessionId] && !get().logs[sessionId]) return; // deleted meanwhile
-      set((state) => ({ diffs: { ...state.diffs, [sessionId]: { files, status: 'ready' } } }));
-      if (get().selectedSessionId !== sessionId) return;
+      const listed = () => set((state) => ({ diffs: { ...state.diffs, [sessionId]: { files, status: 'ready' } } }));
+      if (get().selectedSessionId !== sessionId) return listed();
       const picked = get().diffPath[sessionId];
       const path = picked !== undefined && files.some((file) => file.path === picked) ? picked : files[0]?.path;
       if (path === undefined) {
+        listed();
         if (get().fileDiff?.sessionId === sessionId) set({ fileDiff: null });
         return;
       }
+      // The file is asked for before the list is drawn (drawing it may make the diff editor).
+      const file = loadFile(sessionId, path);
+      listed();
       if (path !== picked) set((state) => ({ diffPath: { ...state.diffPath, [sessionId]: path } }));
-      await loadFile(sessionId, path);
+      await file;
     },
 
     scheduleDiffRefresh(sessionId) {
