@@ -224,6 +224,77 @@ describe('opening a file named in the conversation', () => {
     expect(store.getState().workspaceFile).toMatchObject({ status: 'error', error: 'x/../../etc/passwd.txt is outside the workspace.' });
   });
 
+  it('on a page that has not read the list yet, asks for the list and the file together, before the column is drawn, and the file once', async () => {
+    // Opening the column draws the diff panel (the diff editor, the first time), which holds the
+    // page's main thread: both requests must be on their way by then.
+    let answerList!: () => void;
+    const listGate = new Promise<void>((resolve) => (answerList = resolve));
+    const { api, store } = setup({
+      'diff:files': async () => {
+        await listGate;
+        return files;
+      },
+    });
+    await settle();
+    expect(store.getState().diffs.s1?.status).not.toBe('ready');
+    store.getState().setLayout({ reviewCollapsed: true });
+    const askedWhenDrawn: number[] = [];
+    store.subscribe((state, before) => {
+      if (before.layout.reviewCollapsed && !state.layout.reviewCollapsed) askedWhenDrawn.push(api.callsTo('diff:file').length);
+    });
+    const opening = store.getState().openWorkspaceFile('s1', { path: 'src/a.ts', line: 7 });
+    expect(askedWhenDrawn).toEqual([1]);
+    answerList();
+    await opening;
+    expect(api.callsTo('diff:file')).toEqual([{ sessionId: 's1', path: 'src/a.ts' }]);
+    expect(store.getState().fileDiff).toMatchObject({ sessionId: 's1', path: 'src/a.ts', status: 'ready' });
+    expect(store.getState().diffPath.s1).toBe('src/a.ts');
+    expect(store.getState().diffReveal).toMatchObject({ path: 'src/a.ts', line: 7 });
+  });
+
+  it('with the list read, asks for a changed file before the folded column is drawn, once, and opens it at its line', async () => {
+    const { api, store } = setup();
+    await settle();
+    store.getState().setLayout({ reviewCollapsed: true });
+    const asked = api.callsTo('diff:file').length;
+    const askedWhenDrawn: number[] = [];
+    store.subscribe((state, before) => {
+      if (before.layout.reviewCollapsed && !state.layout.reviewCollapsed) askedWhenDrawn.push(api.callsTo('diff:file').length - asked);
+    });
+    await store.getState().openWorkspaceFile('s1', { path: 'src/a.ts', line: 9 });
+    expect(askedWhenDrawn).toEqual([1]);
+    expect(api.callsTo('diff:file').length - asked).toBe(1);
+    expect(store.getState().diffReveal).toMatchObject({ path: 'src/a.ts', line: 9 });
+    expect(store.getState().fileDiff).toMatchObject({ path: 'src/a.ts', status: 'ready' });
+  });
+
+  it('drops the file asked for ahead when the list says the session did not change it, and shows it read-only', async () => {
+    let answerList!: () => void;
+    const listGate = new Promise<void>((resolve) => (answerList = resolve));
+    const { api, store } = setup({
+      'diff:files': async () => {
+        await listGate;
+        return files;
+      },
+      'diff:file': ({ path }) => {
+        if (path !== 'src/a.ts') throw new Error(`The session did not change ${path}.`);
+        return { path, status: 'modified', before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [] };
+      },
+    });
+    await settle();
+    const opening = store.getState().openWorkspaceFile('s1', { path: 'README.md', line: 3 });
+    answerList();
+    await opening;
+    await settle();
+    expect(api.callsTo('diff:file')).toContainEqual({ sessionId: 's1', path: 'README.md' });
+    expect(store.getState().workspaceFile).toMatchObject({ path: 'README.md', line: 3, status: 'ready' });
+    // The list's first file is what the diff shows, as before the link.
+    expect(store.getState().fileDiff).toMatchObject({ path: 'src/a.ts', status: 'ready' });
+    // A later look at that file asks again: the answer asked ahead is not kept.
+    await store.getState().selectDiffFile('s1', 'README.md');
+    expect(api.callsTo('diff:file').filter((call) => (call as { path: string }).path === 'README.md')).toHaveLength(2);
+  });
+
   it('opens a review column that was folded (by the person, or by a narrow window)', async () => {
     const { store } = setup();
     await settle();

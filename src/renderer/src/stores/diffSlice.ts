@@ -124,6 +124,19 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
   const listing = new Map<string, Promise<unknown>>();
   let fileRequest = 0;
   let workspaceRequest = 0;
+  /**
+   * A file's diff asked for before the list of changes says whether the session changed it (a link
+   * clicked on a freshly loaded page): most links name a changed file, so the two requests go out
+   * together, and loadFile takes this answer rather than asking again. An unchanged file's answer
+   * (not found) is dropped.
+   */
+  let askedAhead: { sessionId: string; path: string; answer: Promise<FileDiff> } | null = null;
+
+  function askAhead(sessionId: string, path: string): void {
+    const answer = api.request('diff:file', { sessionId, path, ...scopeOf(sessionId) });
+    answer.catch(() => undefined); // an unchanged file's "not found", when nobody takes the answer
+    askedAhead = { sessionId, path, answer };
+  }
   // 'session' is the request's default: left out, so a request reads as it did before scopes existed.
   const scopeOf = (sessionId: string) => (get().diffScope[sessionId] === 'turn' ? { scope: 'turn' as const } : {});
 
@@ -180,7 +193,9 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     const ticket = ++fileRequest;
     // Asked for before anything is drawn: the drawing that follows (the diff editor, made the first
     // time a diff shows) holds the page's main thread for a while, and the host can answer meanwhile.
-    const answer = api.request('diff:file', { sessionId, path, ...scopeOf(sessionId) });
+    const ahead = askedAhead?.sessionId === sessionId && askedAhead.path === path ? askedAhead.answer : null;
+    if (ahead) askedAhead = null;
+    const answer = ahead ?? api.request('diff:file', { sessionId, path, ...scopeOf(sessionId) });
     set((state) => ({
       fileDiff: {
         sessionId,
@@ -198,6 +213,61 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       if (ticket !== fileRequest) return;
       set((state) => ({ fileDiff: { sessionId, path, diff: state.fileDiff?.diff ?? null, status: 'error', error: errorMessage(error) } }));
     }
+  }
+
+  /**
+   * Reads the session's list of changed files, then opens one: the file a link being opened names
+   * when the session changed it, else the one picked before, else the first.
+   */
+  async function listChanges(sessionId: string): Promise<void> {
+    const timer = timers.get(sessionId);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timers.delete(sessionId);
+    }
+    // Asked for before the list shows as loading: that drawing can be long (see loadFile).
+    const request = api.request('diff:files', { sessionId, ...scopeOf(sessionId) });
+    listing.set(sessionId, request);
+    set((state) => ({
+      diffs: {
+        ...state.diffs,
+        [sessionId]: {
+          files: state.diffs[sessionId]?.files ?? [],
+          status: state.diffs[sessionId]?.status === 'ready' ? 'ready' : 'loading',
+        },
+      },
+    }));
+    let files: FileChange[];
+    try {
+      files = await request;
+    } catch (error) {
+      set((state) => ({
+        diffs: {
+          ...state.diffs,
+          [sessionId]: { files: state.diffs[sessionId]?.files ?? [], status: 'error', error: errorMessage(error) },
+        },
+      }));
+      return;
+    } finally {
+      if (listing.get(sessionId) === request) listing.delete(sessionId);
+    }
+    if (!get().sessions[sessionId] && !get().logs[sessionId]) return; // deleted meanwhile
+    const showList = () => set((state) => ({ diffs: { ...state.diffs, [sessionId]: { files, status: 'ready' } } }));
+    if (get().selectedSessionId !== sessionId) return showList();
+    const picked = get().diffPath[sessionId];
+    const inList = (path: string | undefined) => path !== undefined && files.some((file) => file.path === path);
+    const linked = askedAhead?.sessionId === sessionId ? askedAhead.path : undefined;
+    const path = inList(linked) ? linked : inList(picked) ? picked : files[0]?.path;
+    if (path === undefined) {
+      showList();
+      if (get().fileDiff?.sessionId === sessionId) set({ fileDiff: null });
+      return;
+    }
+    // The file is asked for before the list is drawn (drawing it may make the diff editor).
+    const file = loadFile(sessionId, path);
+    showList();
+    if (path !== picked) set((state) => ({ diffPath: { ...state.diffPath, [sessionId]: path } }));
+    await file;
   }
 
   return {
@@ -314,54 +384,8 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       });
     },
 
-    async refreshDiff(sessionId) {
-      const timer = timers.get(sessionId);
-      if (timer !== undefined) {
-        clearTimeout(timer);
-        timers.delete(sessionId);
-      }
-      set((state) => ({
-        diffs: {
-          ...state.diffs,
-          [sessionId]: {
-            files: state.diffs[sessionId]?.files ?? [],
-            status: state.diffs[sessionId]?.status === 'ready' ? 'ready' : 'loading',
-          },
-        },
-      }));
-      let files: FileChange[];
-      try {
-        const request = api.request('diff:files', { sessionId, ...scopeOf(sessionId) });
-        listing.set(sessionId, request);
-        try {
-          files = await request;
-        } finally {
-          if (listing.get(sessionId) === request) listing.delete(sessionId);
-        }
-      } catch (error) {
-        set((state) => ({
-          diffs: {
-            ...state.diffs,
-            [sessionId]: { files: state.diffs[sessionId]?.files ?? [], status: 'error', error: errorMessage(error) },
-          },
-        }));
-        return;
-      }
-      if (!get().sessions[sessionId] && !get().logs[sessionId]) return; // deleted meanwhile
-      const listed = () => set((state) => ({ diffs: { ...state.diffs, [sessionId]: { files, status: 'ready' } } }));
-      if (get().selectedSessionId !== sessionId) return listed();
-      const picked = get().diffPath[sessionId];
-      const path = picked !== undefined && files.some((file) => file.path === picked) ? picked : files[0]?.path;
-      if (path === undefined) {
-        listed();
-        if (get().fileDiff?.sessionId === sessionId) set({ fileDiff: null });
-        return;
-      }
-      // The file is asked for before the list is drawn (drawing it may make the diff editor).
-      const file = loadFile(sessionId, path);
-      listed();
-      if (path !== picked) set((state) => ({ diffPath: { ...state.diffPath, [sessionId]: path } }));
-      await file;
+    refreshDiff(sessionId) {
+      return listChanges(sessionId);
     },
 
     scheduleDiffRefresh(sessionId) {
@@ -391,24 +415,42 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     },
 
     async openWorkspaceFile(sessionId, place) {
-      // The person asked to see it: a review column folded (by them, or by default) opens.
-      if (!selectReviewShown(get(), sessionId)) get().setLayout({ reviewCollapsed: false });
       const changed = () => get().diffs[sessionId]?.files.some((file) => file.path === place.path) ?? false;
+      const loadsBefore = fileRequest;
+      const showsThere = () =>
+        set((state) => ({
+          reviewNotice: without(state.reviewNotice, sessionId),
+          lastRevert: without(state.lastRevert, sessionId),
+          lastAccept: without(state.lastAccept, sessionId),
+          workspaceFile: state.workspaceFile?.sessionId === sessionId ? null : state.workspaceFile,
+          diffReveal: place.line !== undefined ? { sessionId, ...place, line: place.line, key: Date.now() } : state.diffReveal,
+        }));
+      // Every request goes out before the column is drawn: drawing it (the diff editor, the first
+      // time) holds the page's main thread, and the host can answer meanwhile.
+      const listFresh = get().diffs[sessionId]?.status === 'ready' && !timers.has(sessionId) && !listing.has(sessionId);
+      let opening: Promise<void> | null = null;
+      if (listFresh && changed()) {
+        showsThere();
+        opening = get().selectDiffFile(sessionId, place.path);
+      } else if (!listFresh) askAhead(sessionId, place.path);
       // The list is read a moment after each step that changed files: one clicked meanwhile would
       // call a file changed just now unchanged. Then the list is read first (or its reading awaited).
-      if (get().diffs[sessionId]?.status !== 'ready' || (!changed() && timers.has(sessionId))) await get().refreshDiff(sessionId);
+      const refreshDue = !changed() && timers.has(sessionId);
+      const listed = refreshDue || (get().diffs[sessionId]?.status !== 'ready' && !listing.has(sessionId)) ? listChanges(sessionId) : null;
+      // The person asked to see it: a review column folded (by them, or by default) opens.
+      if (!selectReviewShown(get(), sessionId)) get().setLayout({ reviewCollapsed: false });
+      if (opening) return opening;
+      if (listed) await listed;
       else if (!changed() && listing.has(sessionId)) await listing.get(sessionId)!.catch(() => undefined);
+      if (askedAhead?.sessionId === sessionId && askedAhead.path === place.path) askedAhead = null;
       if (!changed()) {
         await readWorkspaceFile(sessionId, place, false);
         return;
       }
-      set((state) => ({
-        reviewNotice: without(state.reviewNotice, sessionId),
-        lastRevert: without(state.lastRevert, sessionId),
-        lastAccept: without(state.lastAccept, sessionId),
-        workspaceFile: state.workspaceFile?.sessionId === sessionId ? null : state.workspaceFile,
-        diffReveal: place.line !== undefined ? { sessionId, ...place, line: place.line, key: Date.now() } : state.diffReveal,
-      }));
+      showsThere();
+      // Read with the list just now: the file is open (or on its way) already.
+      const open = get().fileDiff;
+      if (fileRequest > loadsBefore && open?.sessionId === sessionId && open.path === place.path) return;
       await get().selectDiffFile(sessionId, place.path);
     },
 
