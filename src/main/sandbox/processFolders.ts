@@ -75,7 +75,7 @@ function startOf(pid: number): string | undefined {
 }
 
 /** Whether the process that named a folder may still be running: true whenever that cannot be told. */
-export function ownerMayRun(name: string): boolean {
+function ownerMayRun(name: string): boolean {
   const match = OWNED.exec(name);
   if (!match) return true;
   const [, pidText, start, host] = match;
@@ -96,7 +96,7 @@ export function ownerMayRun(name: string): boolean {
   }
 }
 
-export interface PruneOptions {
+interface PruneOptions {
   /**
    * Whether the parent's other entries are folders from before owners were named, removed once
    * nothing touched them for UNOWNED_LEFTOVER_DAYS; false where they are someone else's (sessions' /tmp).
