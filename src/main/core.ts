@@ -39,6 +39,7 @@ import { openWorkspace } from './workspace/paths';
 import { agentWritable, createCommandSandbox, turnedOffSandbox, type CommandSandbox } from './sandbox/commandSandbox';
 import { projectFence, readSandboxSettings } from './sandbox/fenceSettings';
 import { removeFenceLeftovers } from './sandbox/fence';
+import { pruneSandboxLeftovers } from './sandbox/sandboxLeftovers';
 import { pruneSessionTemps, SESSION_TEMP_DAYS } from './sandbox/sessionTemp';
 import { Checkpoints } from './checkpoints/checkpoints';
 import { mayChangeFiles } from './checkpoints/mayChangeFiles';
@@ -161,6 +162,8 @@ export function createCore(options: CoreOptions): Core {
   // removed it on delete) and ones idle for SESSION_TEMP_DAYS, `tether run`'s included.
   const idleSince = Date.now() - SESSION_TEMP_DAYS * 24 * 60 * 60 * 1000;
   pruneSessionTemps(options.dataDir, (sessionId) => (store.sessions.get(sessionId)?.updatedAt ?? 0) > idleSince);
+  // What crashed or killed Tether processes left in the sandbox; never what one running beside this one uses.
+  pruneSandboxLeftovers(options.dataDir);
 
   return {
     store,

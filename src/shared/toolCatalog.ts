@@ -134,6 +134,14 @@ export function ruleToolOf(family: RuleFamily): BuiltinToolName {
   return tool;
 }
 
+/**
+ * A rule's text for a family, written with its rule tool: `ruleFor('command', 'npm test *')` is
+ * `run_command(npm test *)`. Code that writes a rule builds it here, never with a tool's name of its own.
+ */
+export function ruleFor(family: RuleFamily, specifier: string): string {
+  return `${ruleToolOf(family)}(${specifier})`;
+}
+
 // Grouped once: the engine asks for a family's rule tool on every path and host it matches.
 const TOOLS_OF_FAMILY = new Map<RuleFamily, BuiltinToolName[]>();
 for (const name of BUILTIN_TOOL_NAMES) {

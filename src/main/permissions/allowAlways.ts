@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ruleToolOf, toolsReadRulesCover, toolTraits } from '../../shared/toolCatalog';
+import { ruleFor, ruleToolOf, toolsReadRulesCover, toolTraits } from '../../shared/toolCatalog';
 import type { CommandAnalysis, SimpleCommand } from '../shell/commandAnalysis';
 import type { AllowAlwaysOffer } from './policyVerdict';
 import { parseCommandPattern, showArgv, type CommandPattern } from './ruleMatchCommand';
@@ -63,7 +63,7 @@ export function offerAllowAlways(subject: AllowAlwaysSubject): AllowAlwaysOffer 
     case 'paths':
       return offerForPaths(subject.access, subject.paths, subject.tool);
     case 'url':
-      return checked(`fetch_url(domain:${subject.host.toLowerCase()})`);
+      return checked(ruleFor('domain', `domain:${subject.host.toLowerCase()}`));
     case 'tool':
       return checked(subject.name);
   }
@@ -202,7 +202,7 @@ function offerForCommand(command: string, analysis: CommandAnalysis, exactOnly: 
   if (first === undefined || text === '') return { refused: 'the command is empty' };
   if (analysis.commands.length > 1) {
     // Only the whole line, which a rule holding shell operators matches as exact text and nothing else.
-    const offer = checked(`run_command(${text})`);
+    const offer = checked(ruleFor('command', text));
     if ('rule' in offer && !readCommandPattern(offer.rule)?.wholeLine) {
       return { refused: 'the command line has several parts but no operator a rule could hold; allow it once' };
     }
@@ -210,15 +210,15 @@ function offerForCommand(command: string, analysis: CommandAnalysis, exactOnly: 
   }
   if (!exactOnly) {
     const prefix = commandPrefix(first);
-    if ('words' in prefix) return checked(`run_command(${prefix.words.join(' ')} *)`);
+    if ('words' in prefix) return checked(ruleFor('command', `${prefix.words.join(' ')} *`));
   }
-  const verbatim = readCommandPattern(`run_command(${text})`);
-  if (verbatim?.exact) return checked(`run_command(${text})`);
+  const verbatim = readCommandPattern(ruleFor('command', text));
+  if (verbatim?.exact) return checked(ruleFor('command', text));
   // An unquoted * in the command would read as "any words" in a rule: spell the argv with it quoted.
   if (first.wrappers.length > 0 || first.assignments.length > 0 || exactOnly) {
     return { refused: 'the command holds a shell wildcard (*), which a rule would read as "any arguments"; allow it once' };
   }
-  return checked(`run_command(${showArgv(first.argv)})`);
+  return checked(ruleFor('command', showArgv(first.argv)));
 }
 
 function offerForPaths(access: 'read' | 'write', paths: Array<{ absolute: string; relative?: string }>, called?: string): AllowAlwaysOffer {

@@ -1,4 +1,5 @@
 import type { RuleAction } from '../../shared/permissions';
+import { ruleFor } from '../../shared/toolCatalog';
 import { AUTORUN_FILES } from '../workspace/autorunFiles';
 import { HOME_CREDENTIAL_STORES } from '../workspace/secretPlaces';
 
@@ -18,7 +19,7 @@ export interface DefaultRule {
 export const DEFAULT_RULES: readonly DefaultRule[] = [
   // The credential stores the sandbox's read fence keeps from commands (one table, secretPlaces.ts).
   ...HOME_CREDENTIAL_STORES.flatMap((store): DefaultRule[] =>
-    [`read_file(~/${store})`, `read_file(~/${store}/**)`].map((pattern) => ({
+    [ruleFor('read', `~/${store}`), ruleFor('read', `~/${store}/**`)].map((pattern) => ({
       pattern,
       action: 'deny',
       why: `credentials (~/${store}) never go to a model.`,
@@ -27,30 +28,30 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
   {
     // .env files hold secrets; reading one sends them to the model provider. An ask, not a deny, so a
     // person can still say yes; the sample files projects commit are left out, or nobody could silence it.
-    pattern: 'read_file(.env)',
+    pattern: ruleFor('read', '.env'),
     action: 'ask',
     why: '.env files usually hold secrets, and reading one sends them to the model provider.',
   },
   {
-    pattern: 'read_file(.env.!(example|sample|template|dist|defaults))',
+    pattern: ruleFor('read', '.env.!(example|sample|template|dist|defaults)'),
     action: 'ask',
     why: '.env files usually hold secrets, and reading one sends them to the model provider.',
   },
   {
-    pattern: 'edit_file(.git)',
+    pattern: ruleFor('write', '.git'),
     action: 'ask',
     why: "changing Git's own files (hooks, config) can run code later or rewrite history.",
     holdsWhenUnleashed: true,
   },
   {
-    pattern: 'edit_file(.tether)',
+    pattern: ruleFor('write', '.tether'),
     action: 'ask',
     why: "the .tether folder holds this project's permission settings; the agent must not grant itself more.",
     holdsWhenUnleashed: true,
   },
   // What the person's own tools run by themselves later, outside any sandbox (one table, autorunFiles.ts).
   ...AUTORUN_FILES.map((file): DefaultRule => ({
-    pattern: `edit_file(${file.pattern})`,
+    pattern: ruleFor('write', file.pattern),
     action: 'ask',
     why: `${file.runs}, outside any sandbox`,
     holdsWhenUnleashed: true,

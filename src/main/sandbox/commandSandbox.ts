@@ -20,7 +20,7 @@ import {
   type NetworkRequest,
   type SandboxProfile,
 } from './sandboxRuntime';
-import { ensureSessionTemp, sessionTempDir } from './sessionTemp';
+import { ensureSessionTemp, runTempDir, sessionTempDir } from './sessionTemp';
 import { cacheEnvironment, cacheTrouble, ensureCacheFolders } from './toolchainCaches';
 import { refusedWrites } from './writeAttempts';
 
@@ -122,9 +122,7 @@ export interface CommandSandboxOptions {
 }
 
 export function createCommandSandbox(options: CommandSandboxOptions): CommandSandbox {
-  const privateTmp = options.sessionId
-    ? sessionTempDir(options.dataDir, options.sessionId)
-    : path.join(options.dataDir, 'sandbox', 'tmp', `run-${randomUUID()}`);
+  const privateTmp = options.sessionId ? sessionTempDir(options.dataDir, options.sessionId) : runTempDir(options.dataDir);
   const fence = effectiveFence({
     workspace: options.workspace,
     dataDir: options.dataDir,

@@ -6,6 +6,7 @@ import { isInside } from '../workspace/filePaths';
 import { HOME_CREDENTIAL_STORES, WORKSPACE_SECRET_FILES } from '../workspace/secretPlaces';
 import { gitFence } from './gitFence';
 import { PACKAGE_REGISTRY_DOMAINS } from './packageRegistries';
+import { processFolder } from './processFolders';
 import { quarantineDir } from './protectedPaths';
 import { projectCachesDir } from './toolchainCaches';
 
@@ -23,7 +24,7 @@ export interface EffectiveFence {
   caches: string;
   /** Where protected paths a command made are moved to (protectedPaths.ts). */
   quarantine: string;
-  /** Where each profile's execute-only apply-seccomp is kept (unreadableSupervisor.ts), out of every command's reach. */
+  /** Where each profile's execute-only apply-seccomp is kept (unreadableSupervisor.ts), out of every command's reach: this process's folder (processFolders.ts). */
   supervisors: string;
   allowWrite: string[];
   denyWrite: string[];
@@ -38,7 +39,7 @@ export interface EffectiveFence {
     home: string;
     /** What the person lit in it for the project (Settings → Sandbox). */
     lit: string[];
-    /** Tether's folder for the derived ~/.gitconfig (derivedGitConfig.ts), out of every command's reach. */
+    /** Tether's folder for the derived ~/.gitconfig (derivedGitConfig.ts), out of every command's reach: this process's folder (processFolders.ts). */
     derivedGit: string;
   };
 }
@@ -97,7 +98,7 @@ export function effectiveFence(input: FenceInput): EffectiveFence {
     privateTmp: input.privateTmp ?? path.join(input.dataDir, 'sandbox', 'tmp', 'unowned'),
     caches,
     quarantine: quarantineDir(input.dataDir),
-    supervisors: path.join(input.dataDir, 'sandbox', 'supervisor'),
+    supervisors: processFolder(supervisorsRoot(input.dataDir)),
     allowWrite: unique([...base.allowWrite, ...(custom?.allowWrite ?? []).map(expand)]),
     denyWrite: unique([...base.denyWrite, ...(custom?.denyWrite ?? []).map(expand)]),
     denyRead: unique(denyRead),
@@ -108,8 +109,18 @@ export function effectiveFence(input: FenceInput): EffectiveFence {
       ...(custom?.packageRegistries ? PACKAGE_REGISTRY_DOMAINS : []),
       ...(input.runHosts ?? []),
     ]),
-    darkHome: { home, lit: [...(custom?.litHome ?? [])], derivedGit: path.join(input.dataDir, 'sandbox', 'git') },
+    darkHome: { home, lit: [...(custom?.litHome ?? [])], derivedGit: processFolder(derivedGitRoot(input.dataDir)) },
   };
+}
+
+/** Where every process keeps its profiles' execute-only supervisors, each in a folder of its own. */
+export function supervisorsRoot(dataDir: string): string {
+  return path.join(dataDir, 'sandbox', 'supervisor');
+}
+
+/** Where every process keeps its profiles' derived ~/.gitconfig and the like, each in a folder of its own. */
+export function derivedGitRoot(dataDir: string): string {
+  return path.join(dataDir, 'sandbox', 'git');
 }
 
 /** `~/x` is under the home folder; a relative path is taken from the workspace root. */

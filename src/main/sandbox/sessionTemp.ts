@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isProcessFolderName, processFolder } from './processFolders';
 
 /**
  * A session's private /tmp: a folder in Tether's data folder that its sandboxed commands see at
@@ -15,7 +17,7 @@ import path from 'node:path';
 export const SESSION_TEMP_DAYS = 7;
 
 /** Where the private /tmp folders live. */
-function tempRoot(dataDir: string): string {
+export function tempRoot(dataDir: string): string {
   return path.join(dataDir, 'sandbox', 'tmp');
 }
 
@@ -23,6 +25,15 @@ function tempRoot(dataDir: string): string {
 export function sessionTempDir(dataDir: string, sessionId: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`"${sessionId}" is not a session id a folder can be named after.`);
   return path.join(tempRoot(dataDir), sessionId);
+}
+
+/**
+ * A private /tmp no session owns (a project server's): in this process's folder (processFolders.ts),
+ * so that another Tether process starting meanwhile leaves it alone, and one starting after a crash
+ * removes it.
+ */
+export function runTempDir(dataDir: string): string {
+  return path.join(processFolder(tempRoot(dataDir)), randomUUID());
 }
 
 /**
@@ -87,7 +98,8 @@ export function pruneSessionTemps(dataDir: string, keep: (sessionId: string) => 
   }
   const removed: string[] = [];
   for (const sessionId of entries) {
-    if (keep(sessionId)) continue;
+    // A process's folder is no session's: it goes when its process is gone (sandboxLeftovers.ts).
+    if (isProcessFolderName(sessionId) || keep(sessionId)) continue;
     fs.rmSync(path.join(tempRoot(dataDir), sessionId), { recursive: true, force: true });
     removed.push(sessionId);
   }

@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSandboxed } from '../../../test/support/sandboxedRun';
 import { createPtyTerminal } from '../terminal/pty';
 import { createCommandSandbox, type CommandSandbox } from './commandSandbox';
+import { supervisorsRoot } from './fence';
+import { processFolder } from './processFolders';
 import { runtimeStopped } from './sandboxRuntime';
 
 // apply-seccomp's supervisor (unreadableSupervisor.ts) through real bubblewrap, attacked from the
@@ -171,7 +173,7 @@ describe('the process apply-seccomp leaves outside the filter', () => {
 
   it('is an execute-only copy in Tether’s data folder while the sandbox holds it, and goes with it', async () => {
     await run('true', true);
-    const folder = path.join(dataDir, 'sandbox', 'supervisor');
+    const folder = processFolder(supervisorsRoot(dataDir));
     const copies = fs.readdirSync(folder).map((profile) => path.join(folder, profile, 'apply-seccomp'));
     expect(copies).toHaveLength(1);
     expect(fs.statSync(copies[0]!).mode & 0o7777).toBe(0o111);

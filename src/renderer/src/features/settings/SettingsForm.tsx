@@ -7,7 +7,7 @@ import { DeadAddressWarning } from './DeadAddressWarning';
 import { keyKeptText } from './keyKeptText';
 import { belowFloor, ManagedPolicyNotice } from './ManagedPolicyNotice';
 import { ModelFields, type ModelFieldValues } from './ModelFields';
-import { connectionKey, useConnectionTest } from './useConnectionTest';
+import { useConnectionTest } from './useConnectionTest';
 
 type Mode = SettingsView['mode'];
 type Outside = SettingsView['outsideContent'];
@@ -53,7 +53,7 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
     // A new address (or API) is asked first: one that does not answer is saved only on purpose.
     if (update.baseUrl !== undefined || update.api !== undefined) {
       setSaving(true);
-      const answer = await connection.run({ baseUrl: baseUrl.trim(), api, ...(apiKey ? { apiKey } : {}) });
+      const answer = await connection.run({ baseUrl: baseUrl.trim(), api, apiKey, held: settings });
       if (!answer || !answer.ok) {
         setSaving(false);
         if (answer) setDeadAddress(answer);
@@ -71,9 +71,9 @@ export function SettingsForm({ settings }: { settings: SettingsView }) {
   }
   function handleTest() {
     setDeadAddress(null);
-    void connection.run({ baseUrl: baseUrl.trim(), api, ...(apiKey ? { apiKey } : {}) });
+    void connection.run({ baseUrl: baseUrl.trim(), api, apiKey, held: settings });
   }
-  const shownResult = connection.result && connection.testedFor === connectionKey(baseUrl, api) ? connection.result : null;
+  const shownResult = connection.resultFor({ baseUrl, api, apiKey, held: settings });
   async function handleClearKey() {
     setSaving(true);
     await saveSettings({ apiKey: null });

@@ -1,11 +1,21 @@
-import { useId, useState, type FormEvent } from 'react';
+import { Fragment, useId, useState, type FormEvent } from 'react';
 import type { RuleAction } from '../../../../shared/permissions';
+import { ruleFor } from '../../../../shared/toolCatalog';
 import { useApp } from '../../stores/useApp';
 
 const ACTIONS: { value: RuleAction; label: string; does: string }[] = [
   { value: 'deny', label: 'Deny', does: 'Deny: what it covers is refused without asking.' },
   { value: 'ask', label: 'Ask', does: 'Ask: what it covers always asks, whatever else allows it.' },
   { value: 'allow', label: 'Allow', does: 'Allow: what it covers runs without asking, unless a deny or ask rule covers it too.' },
+];
+
+/** One rule of each kind under the field, written with the catalog's rule tools. */
+const RULE_EXAMPLES = [
+  ruleFor('command', 'npm test *'),
+  ruleFor('read', '.env'),
+  ruleFor('write', 'src/**'),
+  ruleFor('domain', 'domain:example.com'),
+  'mcp__github__*',
 ];
 
 /**
@@ -114,7 +124,7 @@ export function SettingsRulesList() {
           type="text"
           className="mono"
           data-testid="settings-rule-input"
-          placeholder="run_command(rm *)"
+          placeholder={ruleFor('command', 'rm *')}
           spellCheck={false}
           autoComplete="off"
           value={rule}
@@ -136,9 +146,13 @@ export function SettingsRulesList() {
       )}
       <p className="faint settings-rule-hint" id={hintId}>
         {ACTIONS.find((choice) => choice.value === action)?.does} Write <span className="mono">tool(specifier)</span>:{' '}
-        <span className="mono">run_command(npm test *)</span>, <span className="mono">read_file(.env)</span>,{' '}
-        <span className="mono">edit_file(src/**)</span>, <span className="mono">fetch_url(domain:example.com)</span>,{' '}
-        <span className="mono">mcp__github__*</span>.
+        {RULE_EXAMPLES.map((example, index) => (
+          <Fragment key={example}>
+            {index > 0 && ', '}
+            <span className="mono">{example}</span>
+          </Fragment>
+        ))}
+        .
       </p>
     </section>
   );

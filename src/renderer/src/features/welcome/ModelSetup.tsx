@@ -7,7 +7,7 @@ import { ConnectionCheck } from '../settings/ConnectionCheck';
 import { DeadAddressWarning } from '../settings/DeadAddressWarning';
 import { keyKeptText } from '../settings/keyKeptText';
 import { ModelFields, type ModelFieldValues } from '../settings/ModelFields';
-import { connectionKey, useConnectionTest } from '../settings/useConnectionTest';
+import { useConnectionTest } from '../settings/useConnectionTest';
 import './welcome.css';
 
 type ProviderId = ProviderPreset['id'];
@@ -55,7 +55,7 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
   const found = (id: ProviderId) => local?.find((server) => server.id === id);
   const preset = PROVIDERS.find((provider) => provider.id === chosen);
   const keyFromEnv = preset?.keyEnv && settings.keyVariables.includes(preset.keyEnv) ? preset.keyEnv : undefined;
-  const shownResult = connection.result && connection.testedFor === connectionKey(baseUrl, api) ? connection.result : null;
+  const shownResult = connection.resultFor({ baseUrl, api, apiKey, held: settings });
 
   function choose(provider: ProviderPreset) {
     setChosen(provider.id);
@@ -72,7 +72,7 @@ export function ModelSetup({ settings }: { settings: SettingsView }) {
 
   async function test(url = baseUrl, withApi = api) {
     setDeadAddress(null);
-    const answer = await connection.run({ baseUrl: url.trim(), api: withApi, ...(apiKey ? { apiKey } : {}) });
+    const answer = await connection.run({ baseUrl: url.trim(), api: withApi, apiKey, held: settings });
     // Start from a model that can use tools, where the listing says which.
     if (answer?.ok && answer.models.length > 0) {
       setFields((current) => {
