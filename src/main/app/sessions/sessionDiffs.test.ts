@@ -47,4 +47,62 @@ describe('the live diff', () => {
     fs.writeFileSync(path.join(workspace, 'file1.txt'), 'changed\n');
     expect(await diffs.files(id)).toEqual([]);
   });
+
+  it('shares one snapshot and one reading of the steps between a list and a file asked together, and a revert takes its own', async () => {
+    const dataDir = temp('tether-diffs-data-');
+    const workspace = temp('tether-diffs-ws-');
+    fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\ntwo\n');
+    fs.writeFileSync(path.join(workspace, 'b.txt'), 'b\n');
+    store = openStore(dataDir);
+    const project = store.projects.ensure(workspace);
+    const { id } = store.sessions.create({
+      workspace,
+      projectId: project.id,
+      model: 'm',
+      api: 'chat',
+      baseUrl: 'http://127.0.0.1:9',
+      maxSteps: 5,
+    });
+    const diffs = new SessionDiffs(store, new SessionShadowRepos(store, dataDir));
+    await diffs.takeBase(id);
+    const repo = await diffs.repoFor(id);
+    // One step of the session, as the loop records it: the files before it ran and after.
+    const before = await repo.snapshot('before the call');
+    fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\nTWO\n');
+    fs.writeFileSync(path.join(workspace, 'b.txt'), 'B\n');
+    const after = await repo.snapshot('after the call');
+    store.events.append(id, {
+      type: 'checkpoint.created',
+      callId: 'c1',
+      commit: after.commit,
+      changed: true,
+      skipped: 0,
+      before: before.commit,
+    });
+
+    const labels: string[] = [];
+    const snapshot = repo.snapshot.bind(repo);
+    repo.snapshot = (label, options) => {
+      labels.push(label);
+      return snapshot(label, options);
+    };
+    const [file, list] = await Promise.all([diffs.file(id, 'a.txt'), diffs.files(id)]);
+    expect(list.map((change) => change.path)).toEqual(['a.txt', 'b.txt']);
+    expect(file).toMatchObject({ path: 'a.txt', before: 'one\ntwo\n', after: 'one\nTWO\n' });
+    expect(labels).toEqual(['diff against the workspace']);
+
+    // Asked one after the other, each takes its own (the folder may have changed in between).
+    labels.length = 0;
+    await diffs.files(id);
+    await diffs.file(id, 'b.txt');
+    expect(labels).toEqual(['diff against the workspace', 'diff against the workspace']);
+
+    // A revert acts on what it reads: it never joins a snapshot taken for showing.
+    labels.length = 0;
+    const showing = diffs.files(id);
+    await diffs.revert(id, { path: 'b.txt' });
+    await showing;
+    expect(labels.filter((label) => label === 'diff against the workspace')).toHaveLength(2);
+    expect(fs.readFileSync(path.join(workspace, 'b.txt'), 'utf8')).toBe('b\n');
+  });
 });

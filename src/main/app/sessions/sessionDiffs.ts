@@ -2,7 +2,7 @@ import type { AcceptDone, DiffScope, FileChange, FileDiff, RevertDone } from '..
 import type { EventOf } from '../../../shared/events';
 import { fileHunks, type FileHunks } from '../../review/fileHunks';
 import { ownChanges, type OwnEntry, type OwnFileChange } from '../../review/ownChanges';
-import { OWN_STEP_EVENTS, ownSteps } from '../../review/ownSteps';
+import { OWN_STEP_EVENTS, ownSteps, type OwnStep } from '../../review/ownSteps';
 import { normalise, revertTo, type RevertTarget } from '../../review/revertFile';
 import { RevertUndos } from '../../review/revertUndo';
 import { SnapshotHistory } from '../../review/snapshotHistory';
@@ -55,6 +55,16 @@ export class SessionDiffs {
    * of following every file again. Exact: snapshots never change.
    */
   private readonly recent = new Map<string, OwnFileChange[]>();
+  /** Answers of `own` for every file being worked out, by the same key: a request meanwhile waits for it instead of doing it again. */
+  private readonly working = new Map<string, Promise<OwnFileChange[]>>();
+  /**
+   * Snapshots of now under way for a diff being shown, by repository. A page opening a link asks for
+   * the list and the file at once; each took its own snapshot and followed every file again, and the
+   * two git runs slowed each other. A change made while one is under way ends a step, and the page
+   * asks again after every step, so showing joins a snapshot under way; a revert or an accept, which
+   * acts on what it reads, always takes its own.
+   */
+  private readonly showingNow = new Map<string, Promise<string>>();
 
   constructor(
     private readonly store: Store,
@@ -81,13 +91,13 @@ export class SessionDiffs {
   }
 
   async files(sessionId: string, scope: DiffScope = 'session'): Promise<FileChange[]> {
-    const { changes } = await this.own(sessionId, scope);
+    const { changes } = await this.own(sessionId, scope, undefined, 'show');
     return changes.map(fileChange);
   }
 
   async file(sessionId: string, filePath: string, scope: DiffScope = 'session'): Promise<FileDiff> {
     const relative = normalise(filePath);
-    const { changes } = await this.own(sessionId, scope, relative);
+    const { changes } = await this.own(sessionId, scope, relative, 'show');
     const change = changes[0];
     if (!change)
       throw new RequestError('not_found', `${nothingOwned(relative, scope)}; list the changes again to see what the session changed.`);
@@ -195,28 +205,50 @@ export class SessionDiffs {
     if (failure) throw new RequestError('failed', `The live diff is not available for this session: ${failure}`);
   }
 
-  /** The session's own standing changes in `scope` (to the one file `only`, when named), and the snapshot of now they were worked out against. */
+  /**
+   * The session's own standing changes in `scope` (to the one file `only`, when named), and the
+   * snapshot of now they were worked out against. Every file is followed even for one: the page asks
+   * for the list and a file of it together, and both then share one answer.
+   */
   private async own(
     sessionId: string,
     scope: DiffScope,
     only?: string,
+    purpose: 'show' | 'act' = 'act',
   ): Promise<{ repo: ShadowRepo; now: string | null; changes: OwnFileChange[] }> {
     await this.ready(sessionId);
     const repo = await this.repoFor(sessionId);
     // Only what decides the steps: a session can hold thousands of events, and the panel asks after every tool call.
     const steps = ownSteps(this.store.events.listOfTypes(sessionId, OWN_STEP_EVENTS), scope, await repo.resolveRef(baseRef(sessionId)));
     if (steps.length === 0) return { repo, now: null, changes: [] };
-    const now = (await repo.snapshot('diff against the workspace')).commit;
+    const now = purpose === 'show' ? await this.snapshotToShow(repo) : (await repo.snapshot(NOW_LABEL)).commit;
     const key = JSON.stringify([repo.gitDir, now, steps.map((step) => [step.before, step.after, [...(step.accepted ?? [])].sort()])]);
-    const known = this.recent.get(key);
-    if (known) return { repo, now, changes: only === undefined ? known : known.filter((change) => change.path === only) };
-    const changes = await ownChanges(this.historyOf(repo), steps, now, only);
-    if (only === undefined) {
+    const all = this.recent.get(key) ?? (await this.followEveryFile(key, repo, steps, now));
+    return { repo, now, changes: only === undefined ? all : all.filter((change) => change.path === only) };
+  }
+
+  private followEveryFile(key: string, repo: ShadowRepo, steps: readonly OwnStep[], now: string): Promise<OwnFileChange[]> {
+    const underWay = this.working.get(key);
+    if (underWay) return underWay;
+    const work = ownChanges(this.historyOf(repo), steps, now).then((changes) => {
       this.recent.delete(key);
       this.recent.set(key, changes);
       for (const old of this.recent.keys()) if (this.recent.size > RECENT_ANSWERS) this.recent.delete(old);
-    }
-    return { repo, now, changes };
+      return changes;
+    });
+    // A promise reaction, so the entry is always set before it is deleted.
+    this.working.set(key, work);
+    void work.finally(() => this.working.delete(key)).catch(() => undefined);
+    return work;
+  }
+
+  private snapshotToShow(repo: ShadowRepo): Promise<string> {
+    const underWay = this.showingNow.get(repo.gitDir);
+    if (underWay) return underWay;
+    const taking = repo.snapshot(NOW_LABEL).then((snapshot) => snapshot.commit);
+    this.showingNow.set(repo.gitDir, taking);
+    void taking.finally(() => this.showingNow.delete(repo.gitDir)).catch(() => undefined);
+    return taking;
   }
 
   private historyOf(repo: ShadowRepo): SnapshotHistory {
@@ -239,6 +271,7 @@ export class SessionDiffs {
 }
 
 /** How many answers of `own` are kept: a few sessions' lists, each with both scopes. */
+const NOW_LABEL = 'diff against the workspace';
 const RECENT_ANSWERS = 6;
 
 function nothingOwned(relative: string, scope: DiffScope): string {
