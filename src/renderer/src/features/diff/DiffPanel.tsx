@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { plural } from '../../lib/format';
 import { Icon } from '../../ui/Icon';
 import { IconButton } from '../../ui/IconButton';
@@ -12,11 +12,9 @@ import { UndoReviewButton } from './UndoReviewButton';
 import { WorkspaceFilePane } from './WorkspaceFilePane';
 import { WorktreeBar } from './WorktreeBar';
 import { useElementWidth } from './useElementWidth';
-import { loadCodeView, loadDiffViewer } from './monacoViews';
+import { useCodeView, useDiffViewer } from './monacoViews';
+import { ViewLoading } from './ViewLoading';
 import './review.css';
-
-const DiffViewer = lazy(loadDiffViewer);
-const CodeView = lazy(loadCodeView);
 
 /**
  * Below this width the two sides of a diff would each get less than a readable line (about 60
@@ -52,12 +50,6 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
     if (document.activeElement === document.body) fullWidthToggle.current?.focus();
   }, [fullWidth]);
   const count = diff?.files.length ?? 0;
-  // Monaco starts loading as soon as there is a change to show, while the file's two versions are
-  // fetched, instead of after they arrive: a freshly loaded page shows a big diff that much sooner.
-  const hasChanges = count > 0;
-  useEffect(() => {
-    if (hasChanges) void loadDiffViewer();
-  }, [hasChanges]);
   // The core refuses a revert while the agent works; the buttons say so before anyone tries.
   const busy = status !== undefined && isActive(status) ? 'The agent is working: stop it or let it finish, then revert.' : null;
   const autoLayout = width !== null && width < SIDE_BY_SIDE_MIN_PX ? 'inline' : 'side';
@@ -170,6 +162,10 @@ function DiffBody({
   const reviewable = shown !== null && !stale && fileDiff?.status !== 'error' && count > 0;
   const canRevert = reviewable && busy === null && pending === null;
   const place = reveal && shown && reveal.path === shown.path ? { line: reveal.line, column: reveal.column, key: reveal.key } : null;
+  // Monaco starts loading as soon as there is a change to show, while the file's two versions are
+  // fetched, instead of after they arrive: a freshly loaded page shows a big diff that much sooner.
+  const diffViewer = useDiffViewer(count > 0);
+  const codeView = useCodeView(shown !== null && !shown.binary && shown.status !== 'modified');
 
   if (viewing) return <WorkspaceFilePane sessionId={sessionId} />;
   return (
@@ -196,8 +192,8 @@ function DiffBody({
             {shown.path} is a binary file; its content is not shown.
           </div>
         ) : shown && shown.status !== 'modified' ? (
-          <Suspense fallback={<div className="empty-state">Loading the editor…</div>}>
-            <CodeView
+          codeView.module ? (
+            <codeView.module.default
               path={shown.path}
               text={shown.status === 'added' ? shown.after : shown.before}
               language={shown.language}
@@ -206,10 +202,12 @@ function DiffBody({
               testId="diff-whole-file"
               label={`${shown.path}, ${shown.status === 'added' ? 'a new file: every line is added' : 'deleted: every line is removed'}`}
             />
-          </Suspense>
+          ) : (
+            <ViewLoading error={codeView.error} />
+          )
         ) : shown ? (
-          <Suspense fallback={<div className="empty-state">Loading the editor…</div>}>
-            <DiffViewer
+          diffViewer.module ? (
+            <diffViewer.module.default
               diff={shown}
               layout={layout}
               foldUnchanged={foldUnchanged}
@@ -218,12 +216,16 @@ function DiffBody({
                 canRevert ? (index) => shown.hunks?.[index] && void revertHunk(sessionId, shown.path, index, shown.hunks[index]) : undefined
               }
             />
-          </Suspense>
+          ) : (
+            <ViewLoading error={diffViewer.error} />
+          )
         ) : listed?.status === 'modified' && !listed.binary ? (
           // The first file is on its way: the editor is made meanwhile (Monaco takes a while), and shows it on arrival.
-          <Suspense fallback={<div className="empty-state">Loading {fileDiff.path}…</div>}>
-            <DiffViewer diff={null} layout={layout} foldUnchanged={foldUnchanged} />
-          </Suspense>
+          diffViewer.module ? (
+            <diffViewer.module.default diff={null} layout={layout} foldUnchanged={foldUnchanged} />
+          ) : (
+            <ViewLoading error={diffViewer.error} what={fileDiff.path} />
+          )
         ) : (
           <div className="empty-state">Loading {fileDiff.path}…</div>
         )}

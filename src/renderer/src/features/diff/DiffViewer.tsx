@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import * as monaco from './monacoForReview';
 import type { FileDiff } from '../../../../shared/contract';
-import { followSystemTheme, knownLanguage, readOnlyOptions, themeNow, viewModel } from './monacoSetup';
+import { followSystemTheme, knownLanguage, viewModel } from './monacoSetup';
+import { giveBackDiffEditor, sideLabels, takeDiffEditor } from './spareDiffEditor';
 
 /** A place to bring into view in the agent's version; `key` makes asking for the same place again count. */
 export interface RevealPlace {
@@ -15,21 +16,12 @@ function hunkGlyphLine(hunk: { newStart: number }): number {
   return Math.max(1, hunk.newStart);
 }
 
-/**
- * The names a screen reader gives each side's text box. Monaco's diff editor gives its sides their
- * labels again from every `updateOptions` call, and an empty one when the call has none: every call
- * carries these.
- */
-const sideLabels = {
-  originalAriaLabel: 'Before the session’s changes (read-only)',
-  modifiedAriaLabel: 'With the session’s changes (read-only)',
-} as const;
-
 /** Unchanged lines fold away but for this many around each change; a run shorter than the minimum stays. */
 const FOLD = { contextLineCount: 3, minimumLineCount: 3, revealLineCount: 20 };
 
 /**
- * Monaco's diff editor for one changed file. The editor is made once. Another file gets two new
+ * Monaco's diff editor for one changed file. The editor is taken once (the spare made ahead, see
+ * spareDiffEditor.ts) and given back when the pane closes. Another file gets two new
  * models (the diff editor diffs a new pair at once, where changed text waits out a 200 ms debounce)
  * and opens at its first change, or at the line a link or a hunk asked for; a refresh of the same
  * file only replaces the models' text, which keeps the scroll position.
@@ -66,21 +58,11 @@ export default function DiffViewer({
   useEffect(() => {
     const element = host.current;
     if (!element) return undefined;
-    const created = monaco.editor.createDiffEditor(element, {
-      ...readOnlyOptions,
-      originalEditable: false,
+    const held = takeDiffEditor(element, {
       renderSideBySide: layout === 'side',
-      // The panel decides, by its width and the person's choice; Monaco's own switch would override the choice.
-      useInlineViewWhenSpaceIsLimited: false,
-      theme: themeNow(),
-      ...sideLabels,
-      renderOverviewRuler: true,
-      ignoreTrimWhitespace: false,
-      maxComputationTime: 10_000,
-      maxFileSize: 100,
       hideUnchangedRegions: { enabled: foldUnchanged, ...FOLD },
-      glyphMargin: true,
     });
+    const created = held.editor;
     editor.current = created;
     const modifiedEditor = created.getModifiedEditor();
     glyphs.current = modifiedEditor.createDecorationsCollection();
@@ -104,15 +86,13 @@ export default function DiffViewer({
       stopTheme();
       diffed.dispose();
       clicks.dispose();
+      glyphs.current?.clear();
       glyphs.current = null;
-      const model = created.getModel();
-      created.dispose();
-      model?.original.dispose();
-      model?.modified.dispose();
+      giveBackDiffEditor(held);
       editor.current = null;
       shownPath.current = null;
     };
-    // The editor is made once; option changes go through updateOptions below.
+    // The editor is taken once; option changes go through updateOptions below.
   }, []);
 
   useEffect(() => {

@@ -1,8 +1,7 @@
-import { lazy, Suspense, useMemo, type KeyboardEvent } from 'react';
+import { useMemo, type KeyboardEvent } from 'react';
 import { useApp } from '../../stores/useApp';
-import { loadCodeView } from './monacoViews';
-
-const CodeView = lazy(loadCodeView);
+import { useCodeView } from './monacoViews';
+import { ViewLoading } from './ViewLoading';
 
 /**
  * A workspace file opened from the conversation, read-only, in place of the diff: as main read it
@@ -16,9 +15,10 @@ export function WorkspaceFilePane({ sessionId }: { sessionId: string }) {
   const confirm = useApp((state) => state.confirmWorkspaceFile);
   // A new place each time a link is followed (each opening is a new entry), even to the same line.
   const place = useMemo(() => (open?.line !== undefined ? { line: open.line, column: open.column, key: Date.now() } : null), [open]);
+  const view = open?.view?.status === 'shown' ? open.view : null;
+  const codeView = useCodeView(view !== null);
 
   if (!open) return null;
-  const view = open.view?.status === 'shown' ? open.view : null;
 
   function handleKeyDown(event: KeyboardEvent<HTMLElement>) {
     if (event.key !== 'Escape' || event.defaultPrevented) return;
@@ -67,8 +67,8 @@ export function WorkspaceFilePane({ sessionId }: { sessionId: string }) {
             </button>
           </div>
         ) : view ? (
-          <Suspense fallback={<div className="empty-state">Loading the editor…</div>}>
-            <CodeView
+          codeView.module ? (
+            <codeView.module.default
               path={view.path}
               text={view.text}
               language={view.language}
@@ -76,7 +76,9 @@ export function WorkspaceFilePane({ sessionId }: { sessionId: string }) {
               testId="workspace-file-view"
               label={`${view.path}, read-only`}
             />
-          </Suspense>
+          ) : (
+            <ViewLoading error={codeView.error} />
+          )
         ) : null}
       </div>
     </section>

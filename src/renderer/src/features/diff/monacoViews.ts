@@ -1,19 +1,62 @@
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/errorMessage';
 import { warmEditorWorker } from './editorWorker';
+
+type DiffViewerModule = typeof import('./DiffViewer');
+type CodeViewModule = typeof import('./CodeView');
+
+let diffViewer: DiffViewerModule | null = null;
+let codeView: CodeViewModule | null = null;
 
 /**
  * The views drawn with Monaco, loaded when first needed: Monaco is large, and the first screen never
  * shows it. Each loader is the one dynamic import of its view, so asking early (a session that may
  * have changes opens, a request with a diff waits) and asking when drawing share one download.
  */
-export const loadDiffViewer = () => import('./DiffViewer');
-export const loadCodeView = () => import('./CodeView');
+export const loadDiffViewer = () => import('./DiffViewer').then((module) => (diffViewer = module));
+export const loadCodeView = () => import('./CodeView').then((module) => (codeView = module));
 
-/** Starts loading the diff editor ahead of need, with Monaco's diff worker (a session whose steps may have changed files). */
+/** A view's module once it is here, or why it could not load. */
+export type LoadedView<M> = { module: M; error?: undefined } | { module: null; error: string | null };
+
+/**
+ * A Monaco view's module for drawing, asked for while `wanted`: at once when it is loaded already,
+ * else once it arrives. Not
+ * React.lazy with Suspense: a lazy component suspends the first time it draws even when its module
+ * is here, and React then holds the content back until 300 ms after its fallback showed, which
+ * every first diff of a page waited out.
+ */
+function useLoadedView<M>(wanted: boolean, loaded: () => M | null, load: () => Promise<M>): LoadedView<M> {
+  const [module, setModule] = useState<M | null>(loaded);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (module || !wanted) return undefined;
+    let live = true;
+    load().then(
+      (arrived) => live && setModule(() => arrived),
+      (failure: unknown) => live && setError(errorMessage(failure)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [module, wanted]);
+  return module ? { module } : { module: null, error };
+}
+
+export const useDiffViewer = (wanted: boolean) => useLoadedView(wanted, () => diffViewer, loadDiffViewer);
+export const useCodeView = (wanted: boolean) => useLoadedView(wanted, () => codeView, loadCodeView);
+
+/**
+ * Starts loading the diff editor ahead of need, with Monaco's diff worker (a session whose steps may
+ * have changed files); once loaded, a diff editor is made ready while the page is idle.
+ */
 export function preloadDiffViewer(): void {
   if (preloaded) return;
   preloaded = true;
   warmEditorWorker();
-  void loadDiffViewer();
+  void loadDiffViewer()
+    .then(() => import('./spareDiffEditor'))
+    .then((spare) => requestIdleCallback(() => spare.prepareSpareDiffEditor()));
 }
 
 let preloaded = false;
