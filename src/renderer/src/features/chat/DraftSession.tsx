@@ -69,6 +69,7 @@ export function DraftSession({ projectId }: { projectId: string }) {
       </div>
       <TaskBox
         autoFocus
+        once
         placeholder="What should the agent do? (Enter starts, Shift+Enter for a new line)"
         submitLabel="Start"
         onSubmit={handleSubmit}

@@ -10,6 +10,11 @@ interface TaskBoxProps {
   autoFocus?: boolean;
   /** Resolves true when the text was accepted (the box then empties); false keeps it for another try. */
   onSubmit(text: string): Promise<boolean>;
+  /**
+   * The text starts something once (a new session): it stays in the box until accepted, and Enter
+   * waits while it is on its way, so a second Enter cannot start a second session.
+   */
+  once?: boolean;
   /** Where @-mentions find files; without it, @ is just a character. */
   mentions?: MentionSource;
   children?: ReactNode;
@@ -22,7 +27,7 @@ const MAX_ROWS_PX = 220;
  * works. `@` followed by part of a path lists the workspace's matching files; the one picked goes
  * into the text as `@path`, which the model reads as a file of the folder.
  */
-export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mentions, children }: TaskBoxProps) {
+export function TaskBox({ placeholder, submitLabel, autoFocus, once = false, onSubmit, mentions, children }: TaskBoxProps) {
   const [text, setText] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
   const caretAfterPick = useRef<number | null>(null);
@@ -42,24 +47,52 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mention
     }
   }, [text]);
 
+  // The text now, for a refused message coming back after awaits.
+  const latest = useRef(text);
+  latest.current = text;
   // Sends go out one after another, in the order the person pressed Enter.
   const sends = useRef<Promise<void>>(Promise.resolve());
+  const waiting = useRef(0);
+  // Refused, or queued behind a refused one: they come back together, in the order they were typed.
+  const unsent = useRef<string[]>([]);
+  const [starting, setStarting] = useState(false);
 
   /**
    * The box empties at once, so what the person types while a message is on its way is only what
    * they type next (an Enter then is the next message, not a lost key). A message the core refuses
-   * comes back into the box, before anything typed since, so nothing the person wrote is lost.
+   * comes back into the box, before anything typed since, and nothing queued behind it goes out
+   * meanwhile (the agent would read them out of order), so nothing the person wrote is lost.
    */
   function submit() {
     const value = text.trim();
     if (!value) return;
+    if (once) {
+      void submitOnce(value);
+      return;
+    }
     setText('');
     completion.update('', 0);
+    waiting.current += 1;
     sends.current = sends.current.then(async () => {
-      const accepted = await onSubmit(value).catch(() => false);
-      if (accepted) return;
-      setText((current) => withUnsentFirst(value, current));
+      const accepted = unsent.current.length === 0 && (await onSubmit(value).catch(() => false));
+      if (!accepted) unsent.current.push(value);
+      waiting.current -= 1;
+      if (waiting.current > 0 || unsent.current.length === 0) return;
+      const back = unsent.current.splice(0).join('\n');
+      const next = latest.current.trim() ? `${back}\n${latest.current}` : back;
+      setText(next);
+      // The mention list, if one was open, was for the text before.
+      completion.update(next, 0);
     });
+  }
+
+  /** A text that starts something once: it stays until accepted, and Enter waits while it is on its way. */
+  async function submitOnce(value: string) {
+    if (starting) return;
+    setStarting(true);
+    const accepted = await onSubmit(value).catch(() => false);
+    setStarting(false);
+    if (accepted) setText((current) => (current.trim() === value ? '' : current));
   }
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -131,16 +164,11 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, onSubmit, mention
       </div>
       <div className="task-box-actions">
         {children}
-        <button type="submit" className="primary" data-testid="task-send" disabled={!text.trim()} title="Send (Enter)">
+        <button type="submit" className="primary" data-testid="task-send" disabled={!text.trim() || starting} title="Send (Enter)">
           <Icon name="send" />
           <span>{submitLabel}</span>
         </button>
       </div>
     </form>
   );
-}
-
-/** A refused message back in the box, ahead of what was typed after it. */
-function withUnsentFirst(unsent: string, typedSince: string): string {
-  return typedSince.trim() ? `${unsent}\n${typedSince}` : unsent;
 }
