@@ -268,6 +268,32 @@ describe('opening a file named in the conversation', () => {
     expect(store.getState().fileDiff).toMatchObject({ path: 'src/a.ts', status: 'ready' });
   });
 
+  it('of two links clicked before the list arrives, opens the later one', async () => {
+    // The list was read before the session's last step; its refresh is due when the person clicks
+    // one path, then another: the first click reads the list, the second waits for that reading.
+    let listed: FileChange[] = [];
+    let answerList = () => {};
+    const both: FileChange[] = [...files, { path: 'src/b.ts', status: 'modified', additions: 1, deletions: 0, binary: false }];
+    const { store } = setup({
+      'diff:files': async () => {
+        if (listed.length > 0) await new Promise<void>((resolve) => (answerList = resolve));
+        return listed;
+      },
+    });
+    await settle();
+    expect(store.getState().diffs.s1).toMatchObject({ status: 'ready', files: [] });
+    listed = both;
+    store.getState().scheduleDiffRefresh('s1');
+    const first = store.getState().openWorkspaceFile('s1', { path: 'src/a.ts', line: 1 });
+    const second = store.getState().openWorkspaceFile('s1', { path: 'src/b.ts', line: 2 });
+    answerList();
+    await Promise.all([first, second]);
+    await settle();
+    expect(store.getState().fileDiff).toMatchObject({ path: 'src/b.ts', status: 'ready' });
+    expect(store.getState().diffPath.s1).toBe('src/b.ts');
+    expect(store.getState().diffReveal).toMatchObject({ path: 'src/b.ts', line: 2 });
+  });
+
   it('drops the file asked for ahead when the list says the session did not change it, and shows it read-only', async () => {
     let answerList!: () => void;
     const listGate = new Promise<void>((resolve) => (answerList = resolve));

@@ -130,12 +130,15 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
    * together, and loadFile takes this answer rather than asking again. An unchanged file's answer
    * (not found) is dropped.
    */
-  let askedAhead: { sessionId: string; path: string; answer: Promise<FileDiff> } | null = null;
+  let askedAhead: { sessionId: string; path: string; scope: DiffScope; answer: Promise<FileDiff> } | null = null;
+  /** The link being opened: an older one still waiting gives way. */
+  let linkRequest = 0;
+  const scopeNow = (sessionId: string): DiffScope => get().diffScope[sessionId] ?? 'session';
 
   function askAhead(sessionId: string, path: string): void {
     const answer = api.request('diff:file', { sessionId, path, ...scopeOf(sessionId) });
     answer.catch(() => undefined); // an unchanged file's "not found", when nobody takes the answer
-    askedAhead = { sessionId, path, answer };
+    askedAhead = { sessionId, path, scope: scopeNow(sessionId), answer };
   }
   // 'session' is the request's default: left out, so a request reads as it did before scopes existed.
   const scopeOf = (sessionId: string) => (get().diffScope[sessionId] === 'turn' ? { scope: 'turn' as const } : {});
@@ -193,7 +196,10 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     const ticket = ++fileRequest;
     // Asked for before anything is drawn: the drawing that follows (the diff editor, made the first
     // time a diff shows) holds the page's main thread for a while, and the host can answer meanwhile.
-    const ahead = askedAhead?.sessionId === sessionId && askedAhead.path === path ? askedAhead.answer : null;
+    const ahead =
+      askedAhead?.sessionId === sessionId && askedAhead.path === path && askedAhead.scope === scopeNow(sessionId)
+        ? askedAhead.answer
+        : null;
     if (ahead) askedAhead = null;
     const answer = ahead ?? api.request('diff:file', { sessionId, path, ...scopeOf(sessionId) });
     set((state) => ({
@@ -425,24 +431,28 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
           workspaceFile: state.workspaceFile?.sessionId === sessionId ? null : state.workspaceFile,
           diffReveal: place.line !== undefined ? { sessionId, ...place, line: place.line, key: Date.now() } : state.diffReveal,
         }));
+      const link = ++linkRequest;
+      const stillWanted = () => link === linkRequest && get().selectedSessionId === sessionId;
       // Every request goes out before the column is drawn: drawing it (the diff editor, the first
       // time) holds the page's main thread, and the host can answer meanwhile.
-      const listFresh = get().diffs[sessionId]?.status === 'ready' && !timers.has(sessionId) && !listing.has(sessionId);
+      const listed = get().diffs[sessionId]?.status === 'ready';
       let opening: Promise<void> | null = null;
-      if (listFresh && changed()) {
+      if (listed && changed()) {
         showsThere();
         opening = get().selectDiffFile(sessionId, place.path);
-      } else if (!listFresh) askAhead(sessionId, place.path);
+      } else if (!listed || timers.has(sessionId) || listing.has(sessionId)) askAhead(sessionId, place.path);
       // The list is read a moment after each step that changed files: one clicked meanwhile would
       // call a file changed just now unchanged. Then the list is read first (or its reading awaited).
       const refreshDue = !changed() && timers.has(sessionId);
-      const listed = refreshDue || (get().diffs[sessionId]?.status !== 'ready' && !listing.has(sessionId)) ? listChanges(sessionId) : null;
+      const reading = refreshDue || (!listed && !listing.has(sessionId)) ? listChanges(sessionId) : null;
       // The person asked to see it: a review column folded (by them, or by default) opens.
       if (!selectReviewShown(get(), sessionId)) get().setLayout({ reviewCollapsed: false });
       if (opening) return opening;
-      if (listed) await listed;
+      if (reading) await reading;
       else if (!changed() && listing.has(sessionId)) await listing.get(sessionId)!.catch(() => undefined);
       if (askedAhead?.sessionId === sessionId && askedAhead.path === place.path) askedAhead = null;
+      // Another link clicked meanwhile, or another session opened: that one is what the person wants now.
+      if (!stillWanted()) return;
       if (!changed()) {
         await readWorkspaceFile(sessionId, place, false);
         return;
