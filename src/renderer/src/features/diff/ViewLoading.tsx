@@ -6,5 +6,9 @@ export function ViewLoading({ error, what }: { error: string | null; what?: stri
         Could not load the editor ({error}). Reload the page to try again.
       </div>
     );
-  return <div className="empty-state">{what ? `Loading ${what}…` : 'Loading the editor…'}</div>;
+  return (
+    <div className="empty-state" role="status">
+      {what ? `Loading ${what}…` : 'Loading the editor…'}
+    </div>
+  );
 }

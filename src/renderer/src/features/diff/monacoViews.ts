@@ -56,7 +56,9 @@ export function preloadDiffViewer(): void {
   warmEditorWorker();
   void loadDiffViewer()
     .then(() => import('./spareDiffEditor'))
-    .then((spare) => requestIdleCallback(() => spare.prepareSpareDiffEditor()));
+    .then((spare) => requestIdleCallback(() => spare.prepareSpareDiffEditor()))
+    // Loading ahead is only a head start: a failure shows where the view is drawn (ViewLoading).
+    .catch(() => undefined);
 }
 
 let preloaded = false;

@@ -59,17 +59,19 @@ export function prepareSpareDiffEditor(): void {
 export function takeDiffEditor(host: HTMLElement, options: monaco.editor.IDiffEditorOptions): HeldDiffEditor {
   const held = spare ?? makeDiffEditor();
   spare = null;
-  inUse += 1;
   host.appendChild(held.frame);
   // The light or dark of the system may have changed while it waited.
   monaco.editor.setTheme(themeNow());
   held.editor.updateOptions({ ...sideLabels, ...options });
   held.editor.layout();
+  inUse += 1;
   return held;
 }
 
 /** Gives an editor back once its pane closes: emptied, it becomes the spare (or is disposed of, when there is one). */
 export function giveBackDiffEditor(held: HeldDiffEditor): void {
+  // Nothing of this pane's reading goes on to the next one: the find widget and its search close.
+  for (const side of [held.editor.getOriginalEditor(), held.editor.getModifiedEditor()]) side.trigger('spare', 'closeFindWidget', null);
   const model = held.editor.getModel();
   held.editor.setModel(null);
   model?.original.dispose();
