@@ -81,7 +81,8 @@ export function waitForListeners(ports: readonly number[], proxyVariable = 'HTTP
   const listening = ports.map((port) => `$_tether_tcp == *":${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A"*`);
   return [
     `if [[ \${${proxyVariable}:-} == *localhost:${ports[0]}* ]]; then`,
-    `for _tether_try in {1..200}; do read -r -d '' _tether_tcp < /proc/net/tcp; [[ ${listening.join(' && ')} ]] && break; sleep 0.01; done;`,
+    // Bounded by the clock too (2 to 3 s: SECONDS counts whole seconds): each `sleep` is a process, and on a loaded machine 200 of them took 6 s, not 2.
+    `SECONDS=0; for _tether_try in {1..200}; do read -r -d '' _tether_tcp < /proc/net/tcp; [[ ${listening.join(' && ')} ]] && break; (( SECONDS >= 3 )) && break; sleep 0.01; done;`,
     `unset _tether_try _tether_tcp; fi`,
   ].join(' ');
 }
