@@ -105,11 +105,17 @@ describe('run_command in the sandbox, through the agent loop', () => {
   });
 
   it('headless tether run denies the retry, and the model reads which fence was hit', async () => {
-    // The path comes out of a substitution: a path spelled on the line would ask before the command ran.
+    // The path is in a Makefile, where only the fence sees it: a path spelled on the line, or one only
+    // known when it runs (`touch "$(printf %s …)"`), would ask before the command ran.
     const { outside, events, told } = await runWriteOutside(
       new HeadlessBroker({ unleashed: false }),
-      { permissions: { allow: ['run_command(touch *)'] } },
-      { command: (target) => `touch "$(printf %s ${target})"` },
+      { permissions: { allow: ['run_command(make escape)'] } },
+      {
+        command: (target, workspace) => {
+          writeFileSync(path.join(workspace, 'Makefile'), `escape:\n\ttouch ${target}\n`);
+          return 'make escape';
+        },
+      },
     );
     expect(existsSync(outside)).toBe(false);
     expect(asked(events).map((event) => event.sandbox?.kind)).toEqual(['fence_hit']);

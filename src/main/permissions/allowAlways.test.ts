@@ -57,7 +57,7 @@ describe('the rule offered for a command', () => {
     'yarn dlx create-app',
     'uvx ruff',
     'env FOO=1 make',
-    'xargs rm',
+    'xargs wc -l',
     'git -c core.pager=less log',
     'find . -name x -exec rm {} ;',
     'rm -rf build',
@@ -107,6 +107,41 @@ describe('the rule offered for a command', () => {
     const offer = offerFor(text);
     expect(offer).toHaveProperty('refused');
     expect('refused' in offer && offer.refused).toContain(why);
+  });
+
+  // A rule matches the line's words; where `$OUT` points is decided each time it runs (~/.bashrc, .git/hooks/…).
+  it.each([
+    ['echo x > $OUT', 'a redirection to $OUT'],
+    ['echo x > "$D/x"', 'a redirection to "$D/x"'],
+    ['npm test >> "$(mktemp)"', 'a redirection to "$(mktemp)"'],
+    ['cat <<EOF > "$P"\nexport PATH=/tmp/evil:$PATH\nEOF', 'a redirection to "$P"'],
+    ['git log | tee "$F"', 'what "$F" names, given to tee'],
+    ['cp a.txt "$DEST"', 'what "$DEST" names, given to cp'],
+    ['dd if=a.img of=$X', 'what of=$X names, given to dd'],
+    ['mkdir -p "$D"', 'what "$D" names, given to mkdir'],
+    ['touch ~root/x', 'what ~root/x names, given to touch'],
+    ['sort -o "$F" a.txt', 'what "$F" names, given to sort'],
+    ['rm -rf ../*/build', 'what ../*/build names, given to rm'],
+    ['xargs rm', 'what the words xargs appends names, given to rm'],
+  ])('never offers Allow always for %j, which writes to a place only known when it runs', (text, where) => {
+    expect(offerFor(text)).toEqual({
+      refused: `the line writes to a place only known when it runs (${where}); allow it once, each time it asks`,
+    });
+  });
+
+  it.each([
+    ['echo hi > out.txt', 'run_command(echo *)'],
+    ['npm test > log.txt', 'run_command(npm test *)'],
+    ['cat a | tee b.txt', 'run_command(cat a | tee b.txt)'],
+    ['echo $HOME > out.txt', 'run_command(echo *)'],
+    ['ls "$D"', 'run_command(ls *)'],
+    ['tee notes.txt', 'run_command(tee *)'],
+    ['rm *.o', "run_command(rm '*.o')"],
+    ['find . -name "*.o" -exec rm {} ;', 'run_command(find . -name "*.o" -exec rm {} ;)'],
+    // After `--` a word only known when it runs is a source, never an option naming the target.
+    ['cp -- "$SRC" dest.txt', 'run_command(cp -- "$SRC" dest.txt)'],
+  ])('still offers Allow always for %j, whose writes are spelled out', (text, rule) => {
+    expect(offerFor(text)).toEqual({ rule });
   });
 
   it('still offers a rule for lines that only fetch', () => {

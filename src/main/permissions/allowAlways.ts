@@ -7,6 +7,7 @@ import { escapeGlob } from './ruleMatchPath';
 import { execOptionIn } from '../shell/execOptions';
 import { isInterpreter } from '../shell/interpreters';
 import { alwaysSends, sendsData } from '../shell/sendsData';
+import { runTimeWrites } from '../shell/runTimeWrites';
 import { isRunner, runnerSubcommand, WRAPPERS } from '../shell/wrapperSpecs';
 import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './ruleSyntax';
 
@@ -16,6 +17,9 @@ import { parseRule, RuleSyntaxError, type ParsedRule, type PathFamily } from './
  * What is offered:
  *   a line that sends data  nothing (shell/sendsData.ts: an upload, a publish, a pipe into a program that
  *     out                   reaches the network, ssh, scp, nc...): each time, once
+ *   a line that writes to   nothing (shell/runTimeWrites.ts: `> $OUT`, `tee "$F"`, `cp a "$DEST"`): a rule
+ *     a place only known    would match its words wherever the variable points later; each time, once
+ *     when it runs
  *   one simple command      `run_command(<program> <subcommand words> *)` (at most two words that are
  *                           not options, paths or values: `npm test *` for `npm test -- --watch`), or the
  *                           exact command when a prefix would be a blank cheque: interpreters, wrappers
@@ -197,6 +201,12 @@ function offerForCommand(command: string, analysis: CommandAnalysis, exactOnly: 
   // A rule would let the line send out whatever its files, or what is piped into it, hold at any later time.
   const sender = analysis.commands.map(sendsData).find((why) => why !== undefined);
   if (sender) return { refused: `the line sends data out (${sender}); allow it once, each time it asks` };
+  // A rule matches the line's words, but the line writes wherever its variable points each time it runs.
+  const [runTime] = analysis.commands.flatMap(runTimeWrites);
+  if (runTime) {
+    const where = runTime.program ? `what ${runTime.shown} names, given to ${runTime.program}` : `a redirection to ${runTime.shown}`;
+    return { refused: `the line writes to a place only known when it runs (${where}); allow it once, each time it asks` };
+  }
   const text = command.trim();
   const [first] = analysis.commands;
   if (first === undefined || text === '') return { refused: 'the command is empty' };

@@ -10,6 +10,7 @@ import type { PermissionQuery } from './policyVerdict';
 import { expandGlob, matchReadAsOption } from './readPlaces';
 import { showArgv } from './ruleMatchCommand';
 import { isPrivilegedWrapper } from '../shell/wrapperSpecs';
+import { isRunTimePlace, programRunTimeWrites } from '../shell/runTimeWrites';
 
 /**
  * A tool call as the rules see it: the items each rule is matched against (each simple command of a
@@ -28,9 +29,11 @@ export type CallItem =
       candidates: string[];
       shown: string;
       inside: boolean;
-      /** Written by a command's redirection rather than by a file tool. */
+      /** Written by a command (a redirection, or a program's word) rather than by a file tool. */
       redirect?: boolean;
-      /** A redirection target that is only known when the command runs (`> $OUT`). */
+      /** The program whose word names the place it writes (`tee "$F"`); absent for a redirection. */
+      writer?: string;
+      /** A place that is only known when the command runs (`> $OUT`, `cp a "$DEST"`). */
       unknown?: boolean;
       /** Named for reading on a command line (an argument, `< file`, cd's folder). */
       commandRead?: boolean;
@@ -161,6 +164,12 @@ export class CallItemizer {
         redirects++;
         items.push(this.redirect(target, cwd));
       }
+      // What a program writes where its words say is a read of the line when spelled out (readTargets.ts);
+      // a word only known when it runs is a write to a place nobody can name yet.
+      for (const write of programRunTimeWrites(command)) {
+        redirects++;
+        items.push(runTimeWrite(write.shown, write.program));
+      }
     });
     const call: ItemizedCall = {
       toolName,
@@ -184,9 +193,7 @@ export class CallItemizer {
   }
 
   private redirect(target: string, cwd: string): CallItem {
-    if (/[$`*?[\]{}]/.test(target) || (target.startsWith('~') && !target.startsWith('~/'))) {
-      return { kind: 'path', access: 'write', candidates: [], shown: target, inside: false, redirect: true, unknown: true };
-    }
+    if (isRunTimePlace(target)) return runTimeWrite(target);
     // As written, `..` folded (what a rule names), and where the kernel opens it: each symlink followed
     // before the `..` after it, a dangling one to the place it names (`echo x > link` writes there).
     const spelled = target.startsWith('~/')
@@ -285,6 +292,20 @@ export class CallItemizer {
 /** One simple command for a person: `rm -rf build` (its wrappers are named after it, by `what`). */
 function showPart(command: SimpleCommand): string {
   return command.argv.length === 0 ? 'a line of only redirections' : `\`${showArgv(command.argv)}\``;
+}
+
+/** A write to a place only known when the command runs. */
+function runTimeWrite(shown: string, writer?: string): CallItem {
+  return {
+    kind: 'path',
+    access: 'write',
+    candidates: [],
+    shown,
+    inside: false,
+    redirect: true,
+    unknown: true,
+    ...(writer ? { writer } : {}),
+  };
 }
 
 function isSink(target: string): boolean {

@@ -207,7 +207,11 @@ export class DecisionLadder {
       return { action: d.action, reason: `${line} reads ${item.shown}, ${where}; reading outside the workspace asks, as read_file does` };
     }
     const reason =
-      item.kind === 'path' && item.unknown ? `${subject} writes to a place only known when it runs` : `${capitalise(subject)} ${d.reason}`;
+      item.kind === 'path' && item.unknown
+        ? item.writer
+          ? `${item.writer} writes ${item.shown}, a place only known when it runs`
+          : `${subject} writes to a place only known when it runs`
+        : `${capitalise(subject)} ${d.reason}`;
     return { action: d.action, reason };
   }
 }
@@ -222,6 +226,7 @@ function what(call: ItemizedCall, item: CallItem): string {
       return `${item.shown}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
     }
     case 'path':
+      if (item.writer) return `${item.writer} writing ${item.shown}`;
       if (item.redirect) return `the redirection that writes ${item.shown}`;
       return `${item.access === 'read' ? 'reading' : 'changing'} ${item.shown}`;
     case 'host':

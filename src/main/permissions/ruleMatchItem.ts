@@ -16,7 +16,8 @@ import type { SimpleCommand } from '../shell/commandAnalysis';
  * of the arguments of a runner the analysis does not take apart (`rm *` denies `flock /tmp/l rm x`).
  * Allow rules name what really runs (`allowedBy`): the program inside its wrappers by a rule of its
  * own, every wrapper that does more than limit or time it by a rule that names it, and a prefix never
- * covers an exec-option (shell/execOptions.ts). A rule that is the whole command line matches all of it.
+ * covers an exec-option (shell/execOptions.ts). A rule that is the whole command line matches all of
+ * it, save, for an allow rule, a write to a place only known when it runs (shell/runTimeWrites.ts).
  */
 
 /** A rule read once: its parsed form, its path matcher, and what a built-in one says about itself. */
@@ -85,7 +86,9 @@ function ruleMatches(r: CompiledRule, call: ItemizedCall, item: CallItem): boole
       return t.names.test(call.toolName);
     case 'command': {
       if (call.subject.kind !== 'command') return false;
-      if (t.pattern && wholeLine(t.pattern, call)) return true;
+      // The line's words are not where it writes: `> "$OUT"` lands wherever $OUT points that time.
+      // As for a path rule, no allow rule's text can say, and the write asks by its mode's default.
+      if (t.pattern && wholeLine(t.pattern, call)) return !(allow && item.kind === 'path' && item.access === 'write' && item.unknown);
       if (item.kind !== 'part') return false;
       if (!t.pattern) return true;
       if (t.pattern.wholeLine) return false;

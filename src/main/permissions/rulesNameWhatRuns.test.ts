@@ -61,12 +61,19 @@ describe('a rule naming a wrapper covers the wrapper, never the program inside i
     }
   });
 
-  it.each(WRAPPED_RM.filter(([, line]) => !line.startsWith('find')))(
+  it.each(WRAPPED_RM.filter(([, line]) => !line.startsWith('find') && !line.includes('xargs')))(
     'with the program allowed on its own too, %s allows `%s`',
     (allow, line) => {
       expect(engine([rule(allow), rule('run_command(rm *)')]).evaluate(command(line)).action).toBe('allow');
     },
   );
+
+  it('with rm allowed on its own too, run_command(xargs *) still asks for `xargs rm`: which files it deletes is only known when it runs', () => {
+    // The names come from its input: no rule's words can say where they lead (shell/runTimeWrites.ts).
+    const verdict = engine([rule('run_command(xargs *)'), rule('run_command(rm *)')]).evaluate(command('echo build | xargs rm -rf'));
+    expect(verdict.action).toBe('ask');
+    expect(verdict.reason).toContain('the words xargs appends');
+  });
 
   it('lets a program allowed on its own run through a wrapper that only limits or times it, and no other', () => {
     const e = engine([rule('run_command(npm test *)')]);

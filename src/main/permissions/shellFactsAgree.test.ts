@@ -196,3 +196,83 @@ describe('other facts the shell folder once kept twice', () => {
     }
   });
 });
+
+describe('writes to a place only known when it runs: one table for where a program writes', () => {
+  const members: Array<[line: string, allowedBy: string]> = [
+    ['echo x > $OUT', 'run_command(echo *)'],
+    ['npm test > "$D/x"', 'run_command(npm test *)'],
+    ['git log >> "$(mktemp)"', 'run_command(git log *)'],
+    ['cat <<EOF > "$P"\nexport PATH=/tmp/evil:$PATH\nEOF', 'run_command(cat *)'],
+    ['tee "$F" < notes.txt', 'run_command(tee *)'],
+    ['touch "$F"', 'run_command(touch *)'],
+    ['cp a.txt "$DEST"', 'run_command(cp *)'],
+    ['cp --target-directory="$D" a.txt', 'run_command(cp *)'],
+    ['dd if=a.img of=$X', 'run_command(dd *)'],
+    ['sed -i s/a/b/ "$F"', 'run_command(sed *)'],
+  ];
+
+  it.each(members)('`%s` is offered Allow once only, saying why', (line) => {
+    const verdict = evaluate(line, []);
+    expect(verdict.action).toBe('ask');
+    expect(verdict.allowAlways).toEqual({
+      refused: expect.stringMatching(/^the line writes to a place only known when it runs \(.+\); allow it once/),
+    });
+  });
+
+  it.each(members)('`%s` asks even under an allow rule written by hand, by its words or as the whole line', (line, prefix) => {
+    for (const mode of ['ask', 'auto-edit'] as PermissionMode[]) {
+      for (const allow of [prefix, `run_command(${line})`]) {
+        const verdict = evaluate(line, [rule(allow)], mode);
+        expect(verdict.action, `${mode} ${allow}`).toBe('ask');
+        expect(verdict.reason, `${mode} ${allow}`).toContain('a place only known when it runs');
+      }
+    }
+  });
+
+  it('leaves the write to the sandbox in auto mode, as for a redirection, unless a deny or ask rule names write paths', () => {
+    const inAuto = (line: string, rules: PermissionRule[]) =>
+      createPermissionEngine({
+        workspaceRoot: root,
+        home: path.join(root, 'home'),
+        mode: 'auto',
+        outsideContent: 'ask',
+        projectTrusted: false,
+        rules,
+        commandsFenced: () => true,
+      }).evaluate(command(line));
+    for (const line of ['tee "$F" < notes.txt', 'cp a.txt "$DEST"', 'echo x > "$D/x"']) {
+      expect(inAuto(line, [rule('run_command(tee *)'), rule('run_command(cp *)')]).action, line).toBe('allow');
+      expect(inAuto(line, [rule('edit_file(**/.bashrc)', 'deny')]).action, line).toBe('ask');
+    }
+  });
+
+  it('names, in the request, the program writing each such place', () => {
+    for (const [line, text] of [
+      ['tee "$F" < notes.txt', 'tee writes "$F"'],
+      ['cp a.txt "$DEST"', 'cp copies a.txt to "$DEST"'],
+      ['dd if=a.img of=$X', 'dd writes $X'],
+    ] as const) {
+      expect(
+        describeParts([onlyPart(line)])[0]!.effects.map((e) => e.text),
+        line,
+      ).toContain(text);
+    }
+  });
+
+  it.each([
+    'echo hi > out.txt',
+    'npm test > log.txt',
+    'cat a | tee b.txt',
+    'echo $HOME > out.txt',
+    'cp -- "$SRC" dest.txt',
+    'tee ~/notes.txt < a.txt',
+  ])('`%s`, whose every write is spelled out, keeps Allow always, and the grant allows it', (line) => {
+    const offer = evaluate(line, []).allowAlways;
+    expect(offer).toHaveProperty('rule');
+    expect(evaluate(line, [rule((offer as { rule: string }).rule)]).action).toBe('allow');
+  });
+
+  it('`echo $HOME`, which writes nothing, needs no rule at all', () => {
+    expect(evaluate('echo $HOME', []).action).toBe('allow');
+  });
+});
