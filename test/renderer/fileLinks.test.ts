@@ -165,6 +165,19 @@ describe('opening a file named in the conversation', () => {
     return { api, store };
   }
 
+  /** The list of changes, answered only once released: the page has not read it yet. */
+  function heldList() {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    return {
+      release: () => release(),
+      answer: async () => {
+        await held;
+        return files;
+      },
+    };
+  }
+
   it('selects a file the session changed in its diff, at the line named', async () => {
     const { api, store } = setup();
     await settle();
@@ -227,13 +240,9 @@ describe('opening a file named in the conversation', () => {
   it('on a page that has not read the list yet, asks for the list and the file together, before the column is drawn, and the file once', async () => {
     // Opening the column draws the diff panel (the diff editor, the first time), which holds the
     // page's main thread: both requests must be on their way by then.
-    let answerList!: () => void;
-    const listGate = new Promise<void>((resolve) => (answerList = resolve));
+    const list = heldList();
     const { api, store } = setup({
-      'diff:files': async () => {
-        await listGate;
-        return files;
-      },
+      'diff:files': list.answer,
     });
     await settle();
     expect(store.getState().diffs.s1?.status).not.toBe('ready');
@@ -244,7 +253,7 @@ describe('opening a file named in the conversation', () => {
     });
     const opening = store.getState().openWorkspaceFile('s1', { path: 'src/a.ts', line: 7 });
     expect(askedWhenDrawn).toEqual([1]);
-    answerList();
+    list.release();
     await opening;
     expect(api.callsTo('diff:file')).toEqual([{ sessionId: 's1', path: 'src/a.ts' }]);
     expect(store.getState().fileDiff).toMatchObject({ sessionId: 's1', path: 'src/a.ts', status: 'ready' });
@@ -295,13 +304,9 @@ describe('opening a file named in the conversation', () => {
   });
 
   it('drops the file asked for ahead when the list says the session did not change it, and shows it read-only', async () => {
-    let answerList!: () => void;
-    const listGate = new Promise<void>((resolve) => (answerList = resolve));
+    const list = heldList();
     const { api, store } = setup({
-      'diff:files': async () => {
-        await listGate;
-        return files;
-      },
+      'diff:files': list.answer,
       'diff:file': ({ path }) => {
         if (path !== 'src/a.ts') throw new Error(`The session did not change ${path}.`);
         return { path, status: 'modified', before: 'a', after: 'b', language: 'typescript', binary: false, hunks: [] };
@@ -309,7 +314,7 @@ describe('opening a file named in the conversation', () => {
     });
     await settle();
     const opening = store.getState().openWorkspaceFile('s1', { path: 'README.md', line: 3 });
-    answerList();
+    list.release();
     await opening;
     await settle();
     expect(api.callsTo('diff:file')).toContainEqual({ sessionId: 's1', path: 'README.md' });

@@ -58,13 +58,7 @@ describe('live diff', () => {
   });
 
   it('asks for the changed files once after a burst of finished tools, then reloads the open file', async () => {
-    const files: FileChange[] = [{ path: 'src/a.ts', status: 'modified', additions: 2, deletions: 1, binary: false }];
-    const api = new FakeApi({
-      'session:events': () =>
-        storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
-      'diff:files': () => files,
-      'diff:file': ({ path }) => ({ path, status: 'modified', before: 'a', after: 'b', language: 'typescript', binary: false }),
-    });
+    const api = oneChangedFile();
     const { store } = harness(api, 200);
     store.getState().selectSession('s1');
     await settle();
@@ -102,13 +96,7 @@ describe('live diff', () => {
   it('asks for the first file before the list of changes is drawn, and before the file shows as loading', async () => {
     // Drawing the list the first time makes the diff editor, which holds the main thread: the file's
     // request must already be on its way by then, so the host answers while the page draws.
-    const files: FileChange[] = [{ path: 'src/a.ts', status: 'modified', additions: 2, deletions: 1, binary: false }];
-    const api = new FakeApi({
-      'session:events': () =>
-        storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
-      'diff:files': () => files,
-      'diff:file': ({ path }) => ({ path, status: 'modified', before: 'a', after: 'b', language: 'typescript', binary: false }),
-    });
+    const api = oneChangedFile();
     const { store } = harness(api, 200);
     const fileAskedWhen: { listed?: number; loading?: number } = {};
     store.subscribe((state) => {
@@ -121,3 +109,14 @@ describe('live diff', () => {
     expect(store.getState().fileDiff?.status).toBe('ready');
   });
 });
+
+/** A session s1 whose one change is src/a.ts, as main would answer for it. */
+function oneChangedFile(): FakeApi {
+  const files: FileChange[] = [{ path: 'src/a.ts', status: 'modified', additions: 2, deletions: 1, binary: false }];
+  return new FakeApi({
+    'session:events': () =>
+      storedEvents('s1', [{ type: 'session.started', workspace: '/w', model: 'm', api: 'chat', baseUrl: 'b', maxSteps: 3 }]),
+    'diff:files': () => files,
+    'diff:file': ({ path }) => ({ path, status: 'modified', before: 'a', after: 'b', language: 'typescript', binary: false }),
+  });
+}

@@ -21,22 +21,28 @@ function temp(prefix: string): string {
   return dir;
 }
 
+/** A session of its own store over `workspace`, and its live diff. */
+function sessionIn(workspace: string) {
+  const dataDir = temp('tether-diffs-data-');
+  const opened = openStore(dataDir);
+  store = opened;
+  const project = opened.projects.ensure(workspace);
+  const { id } = opened.sessions.create({
+    workspace,
+    projectId: project.id,
+    model: 'm',
+    api: 'chat',
+    baseUrl: 'http://127.0.0.1:9',
+    maxSteps: 5,
+  });
+  return { id, store: opened, diffs: new SessionDiffs(opened, new SessionShadowRepos(opened, dataDir)) };
+}
+
 describe('the live diff', () => {
   it('waits for the starting snapshot when asked while it is still being taken, instead of failing', async () => {
-    const dataDir = temp('tether-diffs-data-');
     const workspace = temp('tether-diffs-ws-');
     for (let i = 0; i < 200; i++) fs.writeFileSync(path.join(workspace, `file${i}.txt`), `line ${i}\n`);
-    store = openStore(dataDir);
-    const project = store.projects.ensure(workspace);
-    const { id } = store.sessions.create({
-      workspace,
-      projectId: project.id,
-      model: 'm',
-      api: 'chat',
-      baseUrl: 'http://127.0.0.1:9',
-      maxSteps: 5,
-    });
-    const diffs = new SessionDiffs(store, new SessionShadowRepos(store, dataDir));
+    const { id, diffs } = sessionIn(workspace);
 
     const base = diffs.takeBase(id);
     // Asked at once, as the UI does when a session opens.
@@ -49,21 +55,10 @@ describe('the live diff', () => {
   });
 
   it('shares one snapshot and one reading of the steps between a list and a file asked together, and a revert takes its own', async () => {
-    const dataDir = temp('tether-diffs-data-');
     const workspace = temp('tether-diffs-ws-');
     fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\ntwo\n');
     fs.writeFileSync(path.join(workspace, 'b.txt'), 'b\n');
-    store = openStore(dataDir);
-    const project = store.projects.ensure(workspace);
-    const { id } = store.sessions.create({
-      workspace,
-      projectId: project.id,
-      model: 'm',
-      api: 'chat',
-      baseUrl: 'http://127.0.0.1:9',
-      maxSteps: 5,
-    });
-    const diffs = new SessionDiffs(store, new SessionShadowRepos(store, dataDir));
+    const { id, store: opened, diffs } = sessionIn(workspace);
     await diffs.takeBase(id);
     const repo = await diffs.repoFor(id);
     // One step of the session, as the loop records it: the files before it ran and after.
@@ -71,7 +66,7 @@ describe('the live diff', () => {
     fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\nTWO\n');
     fs.writeFileSync(path.join(workspace, 'b.txt'), 'B\n');
     const after = await repo.snapshot('after the call');
-    store.events.append(id, {
+    opened.events.append(id, {
       type: 'checkpoint.created',
       callId: 'c1',
       commit: after.commit,
