@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import { expect } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
-import type { CommandAnalysis } from '../../src/main/shell/commandAnalysis';
+import type { CommandAnalysis, SimpleCommand } from '../../src/main/shell/commandAnalysis';
 import { analyzeCommand, initShellParser, type AnalyzeCommandOptions } from '../../src/main/shell/analyzeCommand';
 
 /**
@@ -17,6 +18,10 @@ export interface ShellTestbed {
   /** PATH with only systemBin. */
   pathEnv: string;
   analyze(command: string, options?: Partial<AnalyzeCommandOptions>): CommandAnalysis;
+  /** The line's one simple command (the test fails when there are more or none). */
+  only(command: string): SimpleCommand;
+  /** The line's analysis, which must be unpinnable (for `why`, when given) with nothing in it read-only. */
+  expectUnpinnable(command: string, why?: RegExp): CommandAnalysis;
   /** Creates an executable file at a path relative to the workspace and returns its absolute path. */
   addWorkspaceProgram(relativePath: string): string;
   dispose(): void;
@@ -136,12 +141,24 @@ export async function createShellTestbed(): Promise<ShellTestbed> {
   fs.mkdirSync(workspace, { recursive: true });
   fs.mkdirSync(systemBin, { recursive: true });
   for (const name of SYSTEM_PROGRAMS) writeExecutable(path.join(systemBin, name));
+  const analyze = (command: string, options: Partial<AnalyzeCommandOptions> = {}): CommandAnalysis =>
+    analyzeCommand(command, { cwd: workspace, workspaceRoot: workspace, pathEnv: systemBin, ...options });
   return {
     workspace,
     systemBin,
     pathEnv: systemBin,
-    analyze(command, options = {}) {
-      return analyzeCommand(command, { cwd: workspace, workspaceRoot: workspace, pathEnv: systemBin, ...options });
+    analyze,
+    only(command) {
+      const analysis = analyze(command);
+      expect(analysis.commands, command).toHaveLength(1);
+      return analysis.commands[0]!;
+    },
+    expectUnpinnable(command, why) {
+      const analysis = analyze(command);
+      expect(analysis.unpinnable, `expected ${JSON.stringify(command)} to be unpinnable`).toBeDefined();
+      if (why) expect(analysis.unpinnable).toMatch(why);
+      for (const c of analysis.commands) expect(c.readOnly, `${c.argv.join(' ')} in an unpinnable line`).toBe(false);
+      return analysis;
     },
     addWorkspaceProgram(relativePath) {
       const file = path.join(workspace, relativePath);

@@ -15,19 +15,9 @@ afterAll(() => {
 const analyze = (command: string): CommandAnalysis => bed.analyze(command);
 const argvs = (command: string): string[][] => analyze(command).commands.map((c) => c.argv);
 const roots = (command: string): string[] => analyze(command).commands.map((c) => c.argv[0] ?? '');
-const only = (command: string): SimpleCommand => {
-  const analysis = analyze(command);
-  expect(analysis.commands, command).toHaveLength(1);
-  return analysis.commands[0]!;
-};
+const only = (command: string): SimpleCommand => bed.only(command);
 
-function expectUnpinnable(command: string, why?: RegExp): CommandAnalysis {
-  const analysis = analyze(command);
-  expect(analysis.unpinnable, `expected ${JSON.stringify(command)} to be unpinnable`).toBeDefined();
-  if (why) expect(analysis.unpinnable).toMatch(why);
-  for (const c of analysis.commands) expect(c.readOnly, `${c.argv.join(' ')} in an unpinnable line`).toBe(false);
-  return analysis;
-}
+const expectUnpinnable = (command: string, why?: RegExp): CommandAnalysis => bed.expectUnpinnable(command, why);
 
 function expectPinned(command: string): CommandAnalysis {
   const analysis = analyze(command);
