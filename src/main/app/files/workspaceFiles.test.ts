@@ -29,20 +29,15 @@ function workspace(): string {
   return dir;
 }
 
+/** Every file of the test workspace a mention can offer: what .gitignore keeps, hidden ones too, never .git. */
+const LISTED = ['.github/workflows/ci.yml', '.gitignore', 'README.md', 'lib/src/a.js', 'src/a.ts', 'src/app.tsx', 'src/deep/alpha.ts'];
+
 describe('workspace files for @-mentions', () => {
   it('lists what .gitignore keeps, hidden files too, never .git, best match first', async () => {
     const dir = workspace();
     const index = new WorkspaceFiles();
     const all = await index.complete(dir, '', 100);
-    expect([...all.files].sort()).toEqual([
-      '.github/workflows/ci.yml',
-      '.gitignore',
-      'README.md',
-      'lib/src/a.js',
-      'src/a.ts',
-      'src/app.tsx',
-      'src/deep/alpha.ts',
-    ]);
+    expect([...all.files].sort()).toEqual(LISTED);
     expect((await index.complete(dir, 'src/a')).files).toEqual(['src/a.ts', 'src/app.tsx', 'lib/src/a.js']);
     expect((await index.complete(dir, 'SRC/A')).files).toEqual(['src/a.ts', 'src/app.tsx', 'lib/src/a.js']);
     expect((await index.complete(dir, 'alp')).files).toEqual(['src/deep/alpha.ts']);
@@ -103,15 +98,7 @@ describe('workspace files for @-mentions', () => {
     process.env.PATH = '';
     try {
       const { files } = await new WorkspaceFiles().complete(dir, '', 100);
-      expect([...files].sort()).toEqual([
-        '.github/workflows/ci.yml',
-        '.gitignore',
-        'README.md',
-        'lib/src/a.js',
-        'src/a.ts',
-        'src/app.tsx',
-        'src/deep/alpha.ts',
-      ]);
+      expect([...files].sort()).toEqual(LISTED);
     } finally {
       process.env.PATH = saved;
     }
