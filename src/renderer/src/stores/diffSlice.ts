@@ -141,7 +141,7 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
     askedAhead = { sessionId, path, scope: scopeNow(sessionId), answer };
   }
   // 'session' is the request's default: left out, so a request reads as it did before scopes existed.
-  const scopeOf = (sessionId: string) => (get().diffScope[sessionId] === 'turn' ? { scope: 'turn' as const } : {});
+  const scopeOf = (sessionId: string) => (scopeNow(sessionId) === 'turn' ? { scope: 'turn' as const } : {});
 
   /** Runs a review request, showing it as under way, then what came of it, then the refreshed diff. */
   async function review(sessionId: string, label: string, work: () => Promise<string | null>): Promise<void> {
@@ -390,9 +390,7 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       });
     },
 
-    refreshDiff(sessionId) {
-      return listChanges(sessionId);
-    },
+    refreshDiff: listChanges,
 
     scheduleDiffRefresh(sessionId) {
       // Something changed the files: the undo's offer ends (main would refuse it if the reverted file was touched).
@@ -435,19 +433,23 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
       const stillWanted = () => link === linkRequest && get().selectedSessionId === sessionId;
       // Every request goes out before the column is drawn: drawing it (the diff editor, the first
       // time) holds the page's main thread, and the host can answer meanwhile.
+      // The person asked to see it: a review column folded (by them, or by default) opens.
+      const showColumn = () => {
+        if (!selectReviewShown(get(), sessionId)) get().setLayout({ reviewCollapsed: false });
+      };
       const listed = get().diffs[sessionId]?.status === 'ready';
-      let opening: Promise<void> | null = null;
       if (listed && changed()) {
         showsThere();
-        opening = get().selectDiffFile(sessionId, place.path);
-      } else if (!listed || timers.has(sessionId) || listing.has(sessionId)) askAhead(sessionId, place.path);
+        const opening = get().selectDiffFile(sessionId, place.path);
+        showColumn();
+        return opening;
+      }
+      if (!listed || timers.has(sessionId) || listing.has(sessionId)) askAhead(sessionId, place.path);
       // The list is read a moment after each step that changed files: one clicked meanwhile would
       // call a file changed just now unchanged. Then the list is read first (or its reading awaited).
-      const refreshDue = !changed() && timers.has(sessionId);
+      const refreshDue = timers.has(sessionId);
       const reading = refreshDue || (!listed && !listing.has(sessionId)) ? listChanges(sessionId) : null;
-      // The person asked to see it: a review column folded (by them, or by default) opens.
-      if (!selectReviewShown(get(), sessionId)) get().setLayout({ reviewCollapsed: false });
-      if (opening) return opening;
+      showColumn();
       if (reading) await reading;
       else if (!changed() && listing.has(sessionId)) await listing.get(sessionId)!.catch(() => undefined);
       if (askedAhead?.sessionId === sessionId && askedAhead.path === place.path) askedAhead = null;

@@ -96,7 +96,7 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, once = false, onS
   }
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
-    void submit();
+    submit();
   }
   function handleKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.nativeEvent.isComposing) return;
@@ -108,7 +108,7 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, once = false, onS
     }
     if (event.key !== 'Enter' || event.shiftKey) return;
     event.preventDefault();
-    void submit();
+    submit();
   }
   function track(element: HTMLTextAreaElement) {
     completion.update(element.value, element.selectionStart);

@@ -56,7 +56,7 @@ export function preloadDiffViewer(): void {
   warmEditorWorker();
   void loadDiffViewer()
     .then(() => import('./spareDiffEditor'))
-    .then((spare) => requestIdleCallback(() => spare.prepareSpareDiffEditor()))
+    .then((spare) => whenLongIdle(() => spare.prepareSpareDiffEditor()))
     // Loading ahead is only a head start: a failure shows where the view is drawn (ViewLoading).
     .catch(() => undefined);
 }
@@ -66,4 +66,16 @@ let preloaded = false;
 /** Whether the diff editor was already asked for ahead of need: nothing more to watch for. */
 export function diffViewerPreloaded(): boolean {
   return preloaded;
+}
+
+/**
+ * Runs `work` (over 100 ms of the main thread) in an idle period the browser expects to be long, not
+ * in the first one: a person typing between keys would feel it otherwise. Idle periods last at
+ * most 50 ms, so "long" is one with nearly all of it left.
+ */
+function whenLongIdle(work: () => void): void {
+  requestIdleCallback(function wait(deadline) {
+    if (deadline.timeRemaining() < 45) requestIdleCallback(wait);
+    else work();
+  });
 }
