@@ -123,6 +123,10 @@ describe('the rule offered for a command', () => {
     ['sort -o "$F" a.txt', 'what "$F" names, given to sort'],
     ['rm -rf ../*/build', 'what ../*/build names, given to rm'],
     ['xargs rm', 'what the words xargs appends names, given to rm'],
+    ['tar -xzf vendor.tgz -C "$D"', 'what "$D" names, given to tar'],
+    ['unzip -o build.zip -d "$OUT"', 'what "$OUT" names, given to unzip'],
+    ['patch -o "$F" a.c fix.diff', 'what "$F" names, given to patch'],
+    ['chmod +x "$BIN"', 'what "$BIN" names, given to chmod'],
   ])('never offers Allow always for %j, which writes to a place only known when it runs', (text, where) => {
     expect(offerFor(text)).toEqual({
       refused: `the line writes to a place only known when it runs (${where}); allow it once, each time it asks`,
@@ -137,6 +141,7 @@ describe('the rule offered for a command', () => {
     ['ls "$D"', 'run_command(ls *)'],
     ['tee notes.txt', 'run_command(tee *)'],
     ['rm *.o', "run_command(rm '*.o')"],
+    ['tar -czf out.tgz src', 'run_command(tar *)'],
     ['find . -name "*.o" -exec rm {} ;', 'run_command(find . -name "*.o" -exec rm {} ;)'],
     // After `--` a word only known when it runs is a source, never an option naming the target.
     ['cp -- "$SRC" dest.txt', 'run_command(cp -- "$SRC" dest.txt)'],

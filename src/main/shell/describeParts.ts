@@ -34,10 +34,10 @@ const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty'
 type Describe = (command: SimpleCommand, args: readonly string[]) => PartEffect[];
 
 /** Programs that delete what their operands name. */
-const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
+export const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred']);
 
 /** Programs that change the files their operands name, as a verb phrase. */
-const CHANGERS: Record<string, string> = {
+export const CHANGERS: Record<string, string> = {
   mkdir: 'creates',
   touch: 'touches',
   chmod: 'changes the mode of',

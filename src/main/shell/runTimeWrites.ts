@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { SimpleCommand } from './commandAnalysis';
+import { CHANGERS, DELETERS } from './describeParts';
 
 /**
  * The places a simple command writes that are only known when it runs: a redirection to `$OUT`,
@@ -37,33 +38,32 @@ function namesNoFixedPlace(word: string): boolean {
  *   every        any word: each operand is a place it writes or deletes, and a word only known when
  *                it runs may as well be an option that names one (dd's of=, curl's -o, sed's -i or a
  *                script's `w file`)
- *   destination  cp, mv, ln, install: the last operand, and any word before `--`, which may be an
+ *   destination  cp, mv, ln, install, rsync, scp: the last operand, and any word before `--`, which may be an
  *                option naming the target folder (`--target-directory=~/.ssh`; GNU reads options anywhere)
  *   options      sort: any word before `--`, which may be `-o FILE`
  * (find with a word only known when it runs cannot be pinned down at all: shell/unwrapCommand.ts.)
  * What xargs appends to a command counts as words only known when it runs, wherever they land.
  */
 const WRITES_WHERE_ITS_WORDS_SAY: Record<string, 'every' | 'destination' | 'options'> = {
+  // What the person is told deletes or changes the files its words name.
+  ...Object.fromEntries([...DELETERS, ...Object.keys(CHANGERS)].map((program) => [program, 'every'] as const)),
   tee: 'every',
-  touch: 'every',
-  mkdir: 'every',
-  truncate: 'every',
-  rm: 'every',
-  rmdir: 'every',
-  unlink: 'every',
-  shred: 'every',
-  chmod: 'every',
-  chown: 'every',
-  chgrp: 'every',
   dd: 'every',
   sed: 'every',
   perl: 'every',
   curl: 'every',
   wget: 'every',
+  // Archives and patches write where an option or an operand says (-C DIR, -d DIR, -o FILE, a prefix).
+  tar: 'every',
+  unzip: 'every',
+  patch: 'every',
+  split: 'every',
   cp: 'destination',
   mv: 'destination',
   ln: 'destination',
   install: 'destination',
+  rsync: 'destination',
+  scp: 'destination',
   sort: 'options',
 };
 
