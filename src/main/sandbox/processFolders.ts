@@ -55,12 +55,27 @@ export function isProcessFolderName(name: string): boolean {
 let own: ProcessIdentity | undefined;
 
 function thisProcess(): ProcessIdentity {
-  own ??= { pid: process.pid, start: startOf(process.pid) ?? '', host: hostTag(os.hostname()) };
+  own ??= { pid: process.pid, start: startOf(process.pid) ?? '', host: hostTag() };
   return own;
 }
 
-function hostTag(hostname: string): string {
-  return createHash('sha256').update(hostname).digest('hex').slice(0, 8);
+/**
+ * This machine: its name and, where there is one, its machine id. Two machines of one name sharing a
+ * home folder (many are called `ubuntu`) would otherwise judge, and remove, each other's live folders.
+ */
+function hostTag(): string {
+  return createHash('sha256').update(`${os.hostname()}\n${machineId()}`).digest('hex').slice(0, 8);
+}
+
+function machineId(): string {
+  for (const file of ['/etc/machine-id', '/var/lib/dbus/machine-id']) {
+    try {
+      return fs.readFileSync(file, 'utf8').trim();
+    } catch {
+      // Not on this system: the next, or the name alone.
+    }
+  }
+  return '';
 }
 
 /** Field 22 of /proc/<pid>/stat, counted after the command name (which may hold spaces and parentheses). */
