@@ -217,6 +217,84 @@ describe('inside the sandbox, committing and branching work', () => {
   });
 });
 
+describe('inside the sandbox, a branch deleted, a remote added, a plain setting: git rewrites .git/config as outside', () => {
+  it('deletes, renames and tracks branches, adds and renames remotes, sets an identity, with no warning and no fence hit', async () => {
+    const ws = repository(path.join(tempRoot(), 'ws'));
+    git(ws, 'branch', '--track', 'topic', 'main');
+    const run = commands(ws);
+    for (const step of [
+      'git branch -D -q topic',
+      'git branch -q later && git branch -m later renamed && git branch --list renamed',
+      'git remote add upstream https://example.com/up.git && git remote rename upstream up && git remote -v',
+      'git config user.email dev@example.com',
+      'git branch --set-upstream-to=main renamed',
+    ]) {
+      const result = await run(step);
+      expect(result.output, step).not.toMatch(/fence|warning|could not|error/i);
+      expect(result.exitCode, `${step}\n${result.output}`).toBe(0);
+    }
+    const config = git(ws, 'config', '--list', '--local');
+    expect(config).not.toContain('branch.topic.');
+    expect(config).toContain('branch.renamed.merge=refs/heads/main');
+    expect(config).toContain('remote.up.url=https://example.com/up.git');
+    expect(config).toContain('user.email=dev@example.com');
+    expect(git(ws, 'branch', '--format=%(refname:short)').trim().split('\n').sort()).toEqual(['main', 'renamed']);
+  });
+
+  it('keeps .git/config read-only for a setting that can decide what git runs, and for a line that also writes', async () => {
+    const ws = repository(path.join(tempRoot(), 'ws'));
+    const before = fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8');
+    const run = commands(ws);
+    for (const step of [
+      'git config core.fsmonitor "touch planted"',
+      'git config alias.st "!touch planted"',
+      'git config user.name Other && echo x > notes.txt && git config core.hooksPath hooks',
+      'git -c user.name=x config core.pager "touch planted"',
+    ]) {
+      const result = await run(step);
+      expect(result.output, step).toMatch(/the write fence: .*\.git\/config/);
+    }
+    expect(fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8')).toBe(before);
+    git(ws, 'status');
+    expect(fs.existsSync(path.join(ws, 'planted'))).toBe(false);
+  });
+
+  it('puts the file back, whole, when a line given the writable form changed a setting that is not plain', async () => {
+    const ws = repository(path.join(tempRoot(), 'ws'));
+    const file = path.join(ws, '.git', 'config');
+    const before = fs.readFileSync(file, 'utf8');
+    const sandbox = createCommandSandbox({ workspace: ws, dataDir: path.join(path.dirname(ws), 'data') });
+    sandboxes.push(sandbox);
+    // As if the proof had gone wrong: the form is forced for lines it would never pass.
+    const forced = async (line: string) => {
+      const prepared = await sandbox.wrap(line, ws, { staysLocal: true, plainGitConfig: true });
+      const result = await terminal.run({
+        command: prepared.command,
+        env: prepared.env,
+        cwd: ws,
+        timeoutMs: 30_000,
+        signal: new AbortController().signal,
+      });
+      return prepared.finish(result.output, result.exitCode);
+    };
+    const changed = await forced('git config user.name Other && git config core.fsmonitor "touch planted"');
+    expect(changed.hits.map((hit) => hit.message).join('\n')).toMatch(
+      /\.git\/config, where the command changed core\.fsmonitor.*put the file back/,
+    );
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    const replaced = await forced('rm .git/config && ln -s ../a.txt .git/config');
+    expect(replaced.hits).toHaveLength(1);
+    expect(fs.lstatSync(file).isFile()).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    // A plain change made the same way stays.
+    const plain = await forced('git config user.name Other');
+    expect(plain.hits).toEqual([]);
+    expect(git(ws, 'config', 'user.name').trim()).toBe('Other');
+    git(ws, 'status');
+    expect(fs.existsSync(path.join(ws, 'planted'))).toBe(false);
+  });
+});
+
 describe('another repository inside the workspace', () => {
   /**
    * A workspace whose repository holds a committed bare repository (docs/history), a nested

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { commandStaysLocal } from '../../src/main/shell/commandProofs';
+import { provenForms } from '../../src/main/tools/provenForms';
 import { initShellParser } from '../../src/main/shell/analyzeCommand';
 import { createCommandSandbox, type CommandSandbox } from '../../src/main/sandbox/commandSandbox';
 import { createPtyTerminal } from '../../src/main/terminal/pty';
@@ -110,8 +110,11 @@ export function dailyCommands(toolchains: readonly string[], registry: string): 
       'echo wip > untracked.txt && echo change >> c/hello.c && git stash -u && git status --porcelain && git stash list && git stash pop -q && git status --porcelain',
       'git clean -nd',
       'git add -A && git commit -q -m wip && git worktree add -q .worktrees/topic -b topic && git worktree list | wc -l && git -C .worktrees/topic status --porcelain && git worktree remove .worktrees/topic',
-      // Deleting a branch rewrites .git/config (git drops its section even when there is none).
+      // Each rewrites .git/config: git drops or moves a branch's section (even when there is none), adds a remote's.
       'git branch -D -q topic',
+      'git branch -q later && git branch -m later renamed && git branch --list renamed',
+      'git remote add upstream https://example.com/upstream.git && git remote -v',
+      'git config user.email dev@example.com && git config user.email',
       'git rebase -q --onto feature main~1 main 2>&1; git log --format=%s -3',
       'find . -path ./.git -prune -o -path ./node/node_modules -prune -o -path ./py/.venv -prune -o -path ./rs/target -prune -o -print | sort',
       'tar cf - --sort=name --mtime=2026-01-01 --owner=0 --group=0 --exclude=./.git --exclude=./py/.venv --exclude=./rs/target --exclude=__pycache__ . | sha1sum',
@@ -350,10 +353,9 @@ export async function runDailyWork(options: DailyWorkOptions): Promise<DailyWork
       const outside = await terminal.run({ command: command.command, cwd: outsideWs, env: outsideEnv, timeoutMs: 300_000, signal });
       const outsideMs = performance.now() - outsideStart;
       const insideStart = performance.now();
-      // As run_command does: a command the shell analysis finds reaches no network starts without waiting for the proxy.
-      const staysLocal = commandStaysLocal(command.command, { cwd: insideWs, workspaceRoot: insideWs });
+      // In the form run_command would pick for it (provenForms.ts).
       const prepared = await sandbox.wrap(command.command, insideWs, {
-        staysLocal,
+        ...provenForms(command.command, { cwd: insideWs, workspaceRoot: insideWs }),
         ask: async ({ host, port: asked }) => {
           prompts.push(`${command.command} → ${host}:${asked}`);
           return true;

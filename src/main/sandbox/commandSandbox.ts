@@ -9,6 +9,8 @@ import { checkSandboxAvailability, type SandboxAvailability } from './availabili
 import { effectiveFence, type EffectiveFence } from './fence';
 import { findFenceHits, type FenceHit } from './fenceHit';
 import { projectFence, readSandboxSettings, writeSandboxSettings } from './fenceSettings';
+import { guardGitConfig, type GitConfigGuard } from './gitConfigGuard';
+import { withWritableFile } from './profileCommands';
 import { describeMoved } from './protectedPaths';
 import {
   canonicalHost,
@@ -63,8 +65,11 @@ export interface CommandSandbox {
    * host and port for the run); without it such a connection is refused. `staysLocal`: the shell
    * analysis finds the command reaches no network, so it runs without the proxy bridges and the shells
    * that start them (profileCommands.ts); a connection it makes all the same reaches no host.
+   * `plainGitConfig`: the shell analysis finds the command is one git command whose only change to
+   * the config is a plain setting (shell/gitConfigRewrite.ts), so the workspace's `.git/config` is
+   * writable for it, and what it changed is checked after it (gitConfigGuard.ts).
    */
-  wrap(command: string, cwd: string, options?: { ask?: ConnectionQuestion; staysLocal?: boolean }): Promise<SandboxedRun>;
+  wrap(command: string, cwd: string, options?: WrapOptions): Promise<SandboxedRun>;
   /** What "Allow always" would add to the project's fence for this host, or undefined when there is no project to keep it for. */
   alwaysEntry?(host: string, port: number): string | undefined;
   /**
@@ -74,6 +79,12 @@ export interface CommandSandbox {
   allowAlways?(entry: string): void;
   /** The session is over: frees the compiled profile. */
   dispose(): void;
+}
+
+export interface WrapOptions {
+  ask?: ConnectionQuestion;
+  staysLocal?: boolean;
+  plainGitConfig?: boolean;
 }
 
 export interface SandboxedRun {
@@ -184,10 +195,12 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
       const runId = randomUUID();
       const since = Date.now();
       const questions = runOptions?.ask ? askedOncePerHost(runOptions.ask) : undefined;
+      const form = (runOptions?.staysLocal ? ready.localCommand : undefined) ?? ready.command;
+      const gitConfig = runOptions?.plainGitConfig ? writableGitConfig(form, fence.workspace) : undefined;
       const runEnv = ready.begin(runId, questions?.ask);
       let finished = false;
       return {
-        command: `exec ${(runOptions?.staysLocal ? ready.localCommand : undefined) ?? ready.command}`,
+        command: `exec ${gitConfig?.command ?? form}`,
         env: {
           ...cacheEnvironment(fence.caches, process.env, options.home),
           ...runEnv,
@@ -201,6 +214,8 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
           const denials = end.denials.filter((denial) => !questions?.refused(denial.host, denial.port));
           const hits = findFenceHits({ output, cwd, fence, denials, ...(options.home ? { home: options.home } : {}) });
           for (const moved of end.moved) hits.push({ fence: 'write', target: moved.path, message: describeMoved(moved, fence.workspace) });
+          const notPlain = gitConfig?.guard.check() ?? [];
+          if (notPlain.length > 0) hits.push({ fence: 'write', target: gitConfig!.guard.file, message: notPlainMessage(notPlain) });
           const notes = cacheTrouble(fence.caches, output);
           const refused = refusedWrites(end.writes).filter(
             (target) => !hits.some((hit) => hit.fence === 'write' && isAtOrUnder(hit.target, target, fence.workspace)),
@@ -254,6 +269,22 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
 /** Every folder a session's commands can write, as the host sees them: the workspace, the session's /tmp, the caches, what the project adds. */
 export function agentWritable(sandbox: CommandSandbox): string[] {
   return [...sandbox.fence.allowWrite, sandbox.fence.caches, ...(sandbox.tempDir ? [sandbox.tempDir] : [])];
+}
+
+/**
+ * The profile's command with the workspace's `.git/config` writable, and the guard that checks it
+ * after; undefined when the fence does not pin that file (no repository at the root, a worktree's
+ * `.git` file, macOS), where the line runs in its ordinary form.
+ */
+function writableGitConfig(form: string, workspace: string): { command: string; guard: GitConfigGuard } | undefined {
+  const file = path.join(workspace, '.git', 'config');
+  const command = withWritableFile(form, file);
+  const guard = command === undefined ? undefined : guardGitConfig(file);
+  return command !== undefined && guard !== undefined ? { command, guard } : undefined;
+}
+
+function notPlainMessage(settings: string[]): string {
+  return `the write fence: .git/config, where the command changed ${settings.join(', ')}, settings that can decide what git runs; Tether put the file back as it was`;
 }
 
 /** A write the sandbox recorded refusing, said as the fence hit it is. */

@@ -77,3 +77,22 @@ function wordsOrUndefined(line: string): string[] | undefined {
     return undefined;
   }
 }
+
+/**
+ * The same bubblewrap command with `file` writable: its read-only binds of the file left out (a line
+ * proven to change only plain settings of `.git/config`, shell/gitConfigRewrite.ts). Undefined when
+ * the command binds no such file read-only, or is not bubblewrap's (macOS): the line then runs in its
+ * ordinary form.
+ */
+export function withWritableFile(line: string, file: string): string | undefined {
+  let read;
+  try {
+    read = readBwrapCommand(line);
+  } catch {
+    return undefined;
+  }
+  const { bwrap, options, command } = read;
+  const pin = (option: string[]) => option[0] === '--ro-bind' && option[1] === file && option[2] === file;
+  if (!options.some(pin)) return undefined;
+  return quote([bwrap, ...options.filter((option) => !pin(option)).flat(), '--', ...command]);
+}

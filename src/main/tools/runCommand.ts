@@ -3,12 +3,13 @@ import { constants as osConstants } from 'node:os';
 import { z } from 'zod';
 import type { ConnectionQuestion, SandboxedRun } from '../sandbox/commandSandbox';
 import { fenceHitQuestion, noSandboxQuestion } from '../permissions/runOutsideQuestions';
-import { commandOnlyReads, commandStaysLocal } from '../shell/commandProofs';
+import { commandOnlyReads } from '../shell/commandProofs';
 import { describeFenceHits } from '../sandbox/fenceHit';
 import type { CommandResult } from '../terminal/terminal';
 import { TimeoutHold } from '../process/timeoutHold';
 import { defineTool, ToolError, type FollowUpAnswer, type FollowUpQuestion, type ToolContext, type ToolResult } from './defineTool';
 import { autorunChanges } from './autorunChanges';
+import { provenForms } from './provenForms';
 import { plantedRepositories } from './plantedRepositories';
 import description from './runCommand.txt?raw';
 
@@ -133,9 +134,7 @@ export const runCommand = defineTool({
     try {
       prepared = await sandbox.wrap(command, folder, {
         ...(ask ? { ask } : {}),
-        // Proved local, it runs without the proxy bridges: nothing in its network namespace answers, so
-        // a proof gone wrong is a connection refused, never one let through.
-        staysLocal: commandStaysLocal(command, { cwd: folder, workspaceRoot: ctx.workspace.root }),
+        ...provenForms(command, { cwd: folder, workspaceRoot: ctx.workspace.root }),
       });
     } catch (error) {
       throw new ToolError(`run_command: ${(error as Error).message}`);

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { guardGitConfig } from './gitConfigGuard';
+
+let root: string;
+let file: string;
+const PERSONS = '[core]\n\tbare = false\n\tfsmonitor = true\n[user]\n\tname = Person\n[branch "topic"]\n\tremote = origin\n';
+
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-config-guard-'));
+  file = path.join(root, 'config');
+  fs.writeFileSync(file, PERSONS, { mode: 0o640 });
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** Guards the file, lets `change` do what a command would, and returns what the check refused. */
+function afterCommand(change: () => void): string[] {
+  const guard = guardGitConfig(file)!;
+  change();
+  return guard.check();
+}
+
+describe('guardGitConfig', () => {
+  it('keeps plain changes: a branch section gone, a remote added, an identity, even beside a setting of the person’s that runs something', () => {
+    const refused = afterCommand(() =>
+      fs.writeFileSync(
+        file,
+        '[core]\n\tbare = false\n\tfsmonitor = true\n[user]\n\tname = Other\n[remote "up"]\n\turl = x\n\tfetch = +refs/heads/*:refs/remotes/up/*\n',
+      ),
+    );
+    expect(refused).toEqual([]);
+    expect(fs.readFileSync(file, 'utf8')).toContain('[remote "up"]');
+  });
+
+  it('puts the file back whole when a setting that is not plain was added, changed or removed', () => {
+    for (const changed of [
+      PERSONS + '[alias]\n\tst = !touch planted\n',
+      PERSONS.replace('fsmonitor = true', 'fsmonitor = touch planted'),
+      PERSONS.replace('\tfsmonitor = true\n', ''),
+      PERSONS.replace('[user]', '[include]\n\tpath = ../evil\n[user]'),
+      PERSONS + '[Core]\n\tHooksPath = hooks\n',
+    ]) {
+      const refused = afterCommand(() => fs.writeFileSync(file, changed));
+      expect(refused.length, changed).toBeGreaterThan(0);
+      expect(fs.readFileSync(file, 'utf8')).toBe(PERSONS);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o640);
+    }
+  });
+
+  it('names the settings it refused', () => {
+    expect(afterCommand(() => fs.writeFileSync(file, PERSONS + '[core]\n\tsshCommand = x\n[user]\n\temail = a@b\n'))).toEqual([
+      'core.sshcommand',
+    ]);
+  });
+
+  it('puts the file back when it is no longer a config git reads: a link, a folder, gone, or broken', () => {
+    const changes = [
+      () => {
+        fs.rmSync(file);
+        fs.symlinkSync(path.join(root, 'elsewhere'), file);
+      },
+      () => {
+        fs.rmSync(file);
+        fs.mkdirSync(path.join(file, 'inside'), { recursive: true });
+      },
+      () => fs.rmSync(file),
+      () => fs.writeFileSync(file, '[core\n\tbare = '),
+    ];
+    for (const change of changes) {
+      expect(afterCommand(change)).toHaveLength(1);
+      expect(fs.lstatSync(file).isFile()).toBe(true);
+      expect(fs.readFileSync(file, 'utf8')).toBe(PERSONS);
+    }
+  });
+
+  it('guards nothing where there is no config file to keep', () => {
+    expect(guardGitConfig(path.join(root, 'missing'))).toBeUndefined();
+    fs.mkdirSync(path.join(root, 'folder'));
+    expect(guardGitConfig(path.join(root, 'folder'))).toBeUndefined();
+  });
+});
