@@ -140,6 +140,29 @@ describe('litHomePlaces', () => {
     expect(dests.indexOf('.local/bin')).toBeLessThan(dests.indexOf('.local/share/pipx'));
   });
 
+  it('binds a lit folder inside another only where it shows something else: a link to elsewhere, not the same folder again', () => {
+    const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-lit-')));
+    made.push(home);
+    for (const folder of ['.pyenv/bin', '.pyenv/shims', '.pyenv/plugins/virtualenv/shims', '.local/share/pipx/venvs/black/bin'])
+      fs.mkdirSync(path.join(home, folder), { recursive: true });
+    // ~/.pyenv/versions leads out of ~/.pyenv, to a place the PATH lights: inside the fence it needs its own bind.
+    fs.symlinkSync(path.join(home, '.local/share/pipx/venvs/black/bin'), path.join(home, '.pyenv', 'versions'));
+    const PATH = [
+      `${home}/.pyenv/bin`,
+      `${home}/.pyenv/shims`,
+      `${home}/.pyenv/plugins/virtualenv/shims`,
+      `${home}/.pyenv/versions`,
+      '/usr/bin',
+    ].join(':');
+    const places = litHomePlaces(home, { PATH, PYENV_ROOT: `${home}/.pyenv` });
+    const dests = places.map((place) => path.relative(home, place.dest));
+    expect(dests).toContain('.pyenv');
+    expect(dests).toContain('.pyenv/versions');
+    expect(dests).not.toContain('.pyenv/bin');
+    expect(dests).not.toContain('.pyenv/shims');
+    expect(dests).not.toContain('.pyenv/plugins/virtualenv/shims');
+  });
+
   it('refuses what the person may not light, saying why', () => {
     expect(litEntryRefusal('~/.config/mytool', '/home/pat')).toBeUndefined();
     expect(litEntryRefusal('~/.gnupg/pubring.kbx', '/home/pat')).toMatch(/~\/\.gnupg, which holds credentials/);

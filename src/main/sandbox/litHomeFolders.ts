@@ -168,8 +168,19 @@ export function litHomePlaces(
     }
     places.push({ source: real, dest });
   }
-  // Outer folders first, so a lit folder inside another is bound on top of it.
-  return places.sort((a, b) => a.dest.length - b.dest.length);
+  // Outer folders first, so a lit folder inside another is bound on top of it; one that shows just
+  // what the outer one shows there (~/.pyenv/shims inside ~/.pyenv) is not bound again: a mount costs
+  // every command (bubblewrap reads the mount table for each, apply-seccomp copies them all).
+  const outerFirst = places.sort((a, b) => a.dest.length - b.dest.length);
+  return outerFirst.filter(
+    (place) =>
+      !outerFirst.some(
+        (outer) =>
+          outer !== place &&
+          isInside(place.dest, outer.dest) &&
+          place.source === path.join(outer.source, path.relative(outer.dest, place.dest)),
+      ),
+  );
 }
 
 function realPath(target: string): string | undefined {

@@ -30,11 +30,33 @@ const library = (inner: string, nested = true) =>
 const forms = (fitted: string) => profileCommands(fitted, { command: COMMAND, localCommand: LOCAL });
 
 describe('profileCommands', () => {
-  it('runs a command that stays local with bubblewrap starting apply-seccomp directly: no bridges, no trap, no outer shell, the same fence', () => {
+  it('runs a command that stays local with bubblewrap starting apply-seccomp directly: no bridges, no trap, no outer shell, no proxy socket', () => {
     const { local } = forms(library(innerScript([http, socks, trap])));
     const read = readBwrapCommand(local!);
     expect(read.command).toEqual([SECCOMP, '/usr/bin/bash', '-c', LOCAL]);
-    expect(read.options.flat()).toEqual(options);
+    // The rest of the fence as it was: only the binds of the sockets the bridges connect to go.
+    expect(read.options.flat()).toEqual(['--unshare-net', '--ro-bind', '/', '/', '--unshare-pid']);
+  });
+
+  it('keeps every bind but the bridges’ sockets: another socket, a bind of the same path elsewhere', () => {
+    const more = [
+      '--bind',
+      '/tmp/srt-obs-1/s.sock',
+      '/tmp/srt-obs-1/s.sock',
+      '--ro-bind',
+      '/tmp/claude-socks-cd34.sock',
+      '/tmp/claude-socks-cd34.sock',
+    ];
+    const fitted = quote(['/usr/bin/bwrap', ...options, ...more, '--', '/usr/bin/bash', '-c', innerScript([http, socks, trap])]);
+    expect(readBwrapCommand(forms(fitted).local!).options.flat()).toEqual([
+      '--unshare-net',
+      '--ro-bind',
+      '/',
+      '/',
+      '--unshare-pid',
+      ...more,
+    ]);
+    expect(readBwrapCommand(forms(fitted).network).options.flat()).toEqual([...options, ...more]);
   });
 
   it('runs a command that may go out through one shell instead of a shell that starts another, the script unchanged', () => {

@@ -18,7 +18,7 @@ import { readBwrapCommand, readWords } from './runtimeCommand';
  *   The fence is the same or tighter: the same mounts and namespaces, the same seccomp filter and
  *   write observer; the network namespace is still the sandbox's own, with nothing listening in it, so
  *   a connection the analysis did not foresee reaches no host at all (not the proxy either), and the
- *   proxy's unix socket, still bound in, cannot be opened past the filter. A process the command
+ *   proxy's unix sockets are not bound in. A process the command
  *   leaves running ends with it, as before: bubblewrap's PID namespace ends with its first process.
  *
  * The local form is undefined, and such a command runs in the network form, when the script is not
@@ -30,9 +30,9 @@ interface ProfileCommands {
   local: string | undefined;
 }
 
-/** A proxy bridge line as the library writes it (buildSandboxCommand in sandbox-runtime's linux-sandbox-utils). */
+/** A proxy bridge line as the library writes it (buildSandboxCommand in sandbox-runtime's linux-sandbox-utils); its group is the proxy's socket. */
 const bridge = (port: number) =>
-  new RegExp(`^(?:/[^\\s'"]*/)?socat TCP-LISTEN:${port},fork,reuseaddr UNIX-CONNECT:/[^\\s'"]+ >/dev/null 2>&1 &$`);
+  new RegExp(`^(?:/[^\\s'"]*/)?socat TCP-LISTEN:${port},fork,reuseaddr UNIX-CONNECT:(/[^\\s'"]+) >/dev/null 2>&1 &$`);
 /** Where the runtime's bridges listen inside the sandbox: its HTTP and SOCKS proxies. */
 export const PROXY_PORTS = [3128, 1080];
 const BRIDGES = PROXY_PORTS.map(bridge);
@@ -66,7 +66,14 @@ export function profileCommands(fitted: string, commands: { command: string; loc
     last[1] === shell &&
     last[2] === '-c' &&
     last[3] === commands.command;
-  const local = onlyBridges && runsCommand ? quote([...head, seccomp, shell, '-c', commands.localCommand]) : undefined;
+  // The proxy's sockets are bound in for the bridges alone: without them, nothing in the local form
+  // can reach the proxy at all, and two mounts fewer cost every command less.
+  const sockets = new Set(
+    helpers.flatMap((line) => BRIDGES.map((pattern) => pattern.exec(line)?.[1]).filter((found) => found !== undefined)),
+  );
+  const localOptions = options.filter(([name, source, dest]) => !(name === '--bind' && source === dest && sockets.has(source!)));
+  const local =
+    onlyBridges && runsCommand ? quote([bwrap, ...localOptions.flat(), '--', seccomp, shell, '-c', commands.localCommand]) : undefined;
   return { network, local };
 }
 

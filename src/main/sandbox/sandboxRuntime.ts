@@ -552,12 +552,26 @@ function describePath(entry: string): string {
  */
 function globSignature(fence: EffectiveFence): string {
   const found: string[] = [];
-  for (const glob of fence.denyRead.filter((entry) => entry.includes('*'))) found.push(...globMatches(glob));
+  // The globs go one level deeper each (`ws/.env*`, `ws/*/.env*`, `ws/*/*/.env*`): each folder is read once for all of them.
+  const read = new Map<string, fs.Dirent[]>();
+  const entriesOf = (folder: string): fs.Dirent[] => {
+    let entries = read.get(folder);
+    if (entries === undefined) {
+      try {
+        entries = fs.readdirSync(folder, { withFileTypes: true });
+      } catch {
+        entries = [];
+      }
+      read.set(folder, entries);
+    }
+    return entries;
+  };
+  for (const glob of fence.denyRead.filter((entry) => entry.includes('*'))) found.push(...globMatches(glob, entriesOf));
   return found.sort().join('\n');
 }
 
 /** A `/root/*\/*\/name*` glob's folders (each `*` segment one level down) and the entries its last segment matches. */
-function globMatches(glob: string): string[] {
+function globMatches(glob: string, entriesOf: (folder: string) => fs.Dirent[]): string[] {
   const parts = glob.split(path.sep);
   const firstWild = parts.findIndex((part) => part.includes('*'));
   if (firstWild < 0) return [];
@@ -569,13 +583,7 @@ function globMatches(glob: string): string[] {
   for (let depth = 0; depth <= steps.length; depth++) {
     const next: string[] = [];
     for (const folder of level) {
-      let entries: fs.Dirent[] = [];
-      try {
-        entries = fs.readdirSync(folder, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const entry of entries) {
+      for (const entry of entriesOf(folder)) {
         const full = path.join(folder, entry.name);
         if (depth === steps.length) {
           if (matchesLast(entry.name)) found.push(full);

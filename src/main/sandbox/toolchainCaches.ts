@@ -169,7 +169,8 @@ export function cacheEnvironment(
  */
 export function ensureCacheFolders(root: string): string[] {
   const folders = cacheFolders(root).map(({ folder }) => folder);
-  for (const folder of folders) fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // One stat for a folder that is there (every command but the first), not mkdir's failed try and then a stat.
+  for (const folder of folders) if (!isDirectory(folder)) fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   return folders;
 }
 

@@ -1,4 +1,4 @@
-import type { SimpleCommand } from './commandAnalysis';
+import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
 import { describeParts } from './describeParts';
 import { analyzeCommand, type AnalyzeCommandOptions } from './analyzeCommand';
 import { sendsData } from './sendsData';
@@ -19,13 +19,21 @@ export function commandStaysLocal(command: string, where: AnalyzeCommandOptions)
   return everyPart(command, where, (part) => !part.mayReachNetwork);
 }
 
+/** commandStaysLocal of a line already analysed. */
+export function analysisStaysLocal(analysis: CommandAnalysis): boolean {
+  return everyPartOf(analysis, (part) => !part.mayReachNetwork);
+}
+
 function everyPart(command: string, where: AnalyzeCommandOptions, holds: (part: SimpleCommand) => boolean): boolean {
   try {
-    const analysis = analyzeCommand(command, where);
-    return analysis.unpinnable === undefined && analysis.commands.length > 0 && analysis.commands.every(holds);
+    return everyPartOf(analyzeCommand(command, where), holds);
   } catch {
     return false;
   }
+}
+
+function everyPartOf(analysis: CommandAnalysis, holds: (part: SimpleCommand) => boolean): boolean {
+  return analysis.unpinnable === undefined && analysis.commands.length > 0 && analysis.commands.every(holds);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isPlainGitSetting } from '../workspace/plainGitSettings';
 import { analyzeCommand, type AnalyzeCommandOptions } from './analyzeCommand';
-import type { SimpleCommand } from './commandAnalysis';
+import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
 import { createProgramResolver, type ProgramResolver } from './programResolver';
 
 /**
@@ -19,12 +19,15 @@ import { createProgramResolver, type ProgramResolver } from './programResolver';
  * the line an ordinary one, fenced as before.
  */
 export function rewritesOnlyPlainGitConfig(command: string, where: AnalyzeCommandOptions): boolean {
-  let analysis;
   try {
-    analysis = analyzeCommand(command, where);
+    return analysisRewritesOnlyPlainGitConfig(analyzeCommand(command, where), where);
   } catch {
     return false;
   }
+}
+
+/** rewritesOnlyPlainGitConfig of a line already analysed (with the same `where`). */
+export function analysisRewritesOnlyPlainGitConfig(analysis: CommandAnalysis, where: AnalyzeCommandOptions): boolean {
   if (analysis.unpinnable !== undefined) return false;
   const resolver = createProgramResolver(where.workspaceRoot, where.pathEnv ?? process.env.PATH ?? '');
   let rewrites = false;

@@ -1,6 +1,6 @@
-import type { AnalyzeCommandOptions } from '../shell/analyzeCommand';
-import { commandStaysLocal } from '../shell/commandProofs';
-import { rewritesOnlyPlainGitConfig } from '../shell/gitConfigRewrite';
+import { analyzeCommand, type AnalyzeCommandOptions } from '../shell/analyzeCommand';
+import { analysisStaysLocal } from '../shell/commandProofs';
+import { analysisRewritesOnlyPlainGitConfig } from '../shell/gitConfigRewrite';
 import type { WrapOptions } from '../sandbox/commandSandbox';
 
 /**
@@ -12,5 +12,11 @@ import type { WrapOptions } from '../sandbox/commandSandbox';
  *   it runs with .git/config writable, and a change that is not plain is put back after it.
  */
 export function provenForms(command: string, where: AnalyzeCommandOptions): Pick<WrapOptions, 'staysLocal' | 'plainGitConfig'> {
-  return { staysLocal: commandStaysLocal(command, where), plainGitConfig: rewritesOnlyPlainGitConfig(command, where) };
+  let analysis;
+  try {
+    analysis = analyzeCommand(command, where);
+  } catch {
+    return { staysLocal: false, plainGitConfig: false };
+  }
+  return { staysLocal: analysisStaysLocal(analysis), plainGitConfig: analysisRewritesOnlyPlainGitConfig(analysis, where) };
 }
