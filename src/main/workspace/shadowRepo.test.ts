@@ -459,6 +459,18 @@ describe('refs', () => {
     expect(await repo.resolveRef('sessions/s1/base')).toBeNull();
   });
 
+  it('asks git about a loose ref whose file does not name an object directly: a symbolic ref, one half written', async () => {
+    write('a.txt', 'a\n');
+    const repo = await openShadowRepo({ workspace, gitDir });
+    const start = await repo.snapshot('start', { ref: 'sessions/s1/base' });
+    const refs = path.join(gitDir, 'refs', 'tether', 'sessions');
+    fs.mkdirSync(path.join(refs, 's3'), { recursive: true });
+    fs.writeFileSync(path.join(refs, 's3', 'base'), 'ref: refs/tether/sessions/s1/base\n');
+    expect(await repo.resolveRef('sessions/s3/base')).toBe(start.commit);
+    fs.writeFileSync(path.join(refs, 's3', 'base'), start.commit.slice(0, 20));
+    expect(await repo.resolveRef('sessions/s3/base')).toBeNull();
+  });
+
   it('sets the ref even when the snapshot made no new commit', async () => {
     write('a.txt', 'a\n');
     const repo = await openShadowRepo({ workspace, gitDir });
@@ -529,8 +541,9 @@ describe('making and reopening the repository with few git processes', () => {
       expect(await second.resolveRef('sessions/new/base')).toBeNull();
       const snapshot = await second.snapshot('start', { ref: 'sessions/new/base' });
       expect(await second.resolveRef('sessions/new/base')).toBe(snapshot.commit);
-      // Only the snapshot itself: status, update-index, write-tree; its commit and refs are written without git (then rev-parse, asked for a ref that is there).
-      expect(subcommands(git.calls())).toEqual(['status', 'update-index', 'write-tree', 'rev-parse']);
+      // Only the snapshot itself: status, update-index, write-tree; its commit and refs are written
+      // without git, and the ref, loose, is read from its file.
+      expect(subcommands(git.calls())).toEqual(['status', 'update-index', 'write-tree']);
       expect(await treeFiles(second, snapshot.commit)).toEqual(['a.txt']);
     } finally {
       git.restore();
