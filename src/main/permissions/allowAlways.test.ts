@@ -127,6 +127,14 @@ describe('the rule offered for a command', () => {
     ['unzip -o build.zip -d "$OUT"', 'what "$OUT" names, given to unzip'],
     ['patch -o "$F" a.c fix.diff', 'what "$F" names, given to patch'],
     ['chmod +x "$BIN"', 'what "$BIN" names, given to chmod'],
+    ['git init -q "$D"', 'what "$D" names, given to git'],
+    ['git clone https://example.com/x.git "$DEST"', 'what "$DEST" names, given to git'],
+    ['git -C "$D" commit -qm wip', 'what "$D" names, given to git'],
+    ['git --work-tree=$W checkout -- .', 'what --work-tree=$W names, given to git'],
+    ['git worktree add "$WT" -b topic', 'what "$WT" names, given to git'],
+    ['git diff --output="$F"', 'what --output="$F" names, given to git'],
+    ['git format-patch -o "$OUT" main', 'what "$OUT" names, given to git'],
+    ['git config --file "$F" core.hooksPath x', 'what "$F" names, given to git'],
   ])('never offers Allow always for %j, which writes to a place only known when it runs', (text, where) => {
     expect(offerFor(text)).toEqual({
       refused: `the line writes to a place only known when it runs (${where}); allow it once, each time it asks`,
@@ -145,6 +153,9 @@ describe('the rule offered for a command', () => {
     ['find . -name "*.o" -exec rm {} ;', 'run_command(find . -name "*.o" -exec rm {} ;)'],
     // After `--` a word only known when it runs is a source, never an option naming the target.
     ['cp -- "$SRC" dest.txt', 'run_command(cp -- "$SRC" dest.txt)'],
+    // git writes in the repository it works in, wherever a message or a branch from a variable points.
+    ['git commit -m "$MSG"', 'run_command(git commit *)'],
+    ['git checkout -b "$BRANCH"', 'run_command(git checkout *)'],
   ])('still offers Allow always for %j, whose writes are spelled out', (text, rule) => {
     expect(offerFor(text)).toEqual({ rule });
   });

@@ -67,14 +67,48 @@ const WRITES_WHERE_ITS_WORDS_SAY: Record<string, 'every' | 'destination' | 'opti
   sort: 'options',
 };
 
+/**
+ * git writes inside the repository it works in, wherever its words point (a branch, a message, a
+ * path in the work tree); these say which repository or which file outside it:
+ * - any word before the subcommand (`-C DIR`, `--git-dir=DIR`, `--work-tree=DIR`);
+ * - any word of a subcommand that makes a repository, a worktree or a file where its words say
+ *   (`git init "$D"`, `git clone URL "$D"`, `git worktree add "$D"`, `git archive -o "$F"`,
+ *   `git config --file "$F"`);
+ * - the value of `-o`/`--output`/`--output-directory` in any other (`git diff --output="$F"`).
+ */
+const GIT_WRITES_WHERE_ITS_WORDS_SAY = new Set(['init', 'clone', 'worktree', 'archive', 'format-patch', 'bundle', 'config', 'submodule']);
+const GIT_OUTPUT = /^(?:-o|--output|--output-directory)(?:=|$)/;
+const GIT_OUTPUT_OPTION = /^(?:-o|--output|--output-directory)$/;
+
+function gitRunTimeWords(argv: readonly string[], unknown: ReadonlySet<number>): number[] {
+  const subcommand = argv.findIndex(
+    (word, index) =>
+      index > 0 &&
+      !word.startsWith('-') &&
+      !/^-(?:C|c)$/.test(argv[index - 1] ?? '') &&
+      !/^--(?:git-dir|work-tree|namespace|exec-path)$/.test(argv[index - 1] ?? ''),
+  );
+  const every = subcommand === -1 || GIT_WRITES_WHERE_ITS_WORDS_SAY.has(argv[subcommand]!);
+  return [...unknown].filter((index) => {
+    if (every || index < subcommand) return true;
+    const word = argv[index]!;
+    return GIT_OUTPUT.test(word) || GIT_OUTPUT_OPTION.test(argv[index - 1] ?? '');
+  });
+}
+
 /** The words of a program that writes where they say which are only known when it runs. */
 export function programRunTimeWrites(command: SimpleCommand): RunTimeWrite[] {
   const [program] = command.argv;
   if (program === undefined) return [];
   const name = path.posix.basename(program);
+  const unknown = new Set(command.unknownArgs ?? []);
+  if (name === 'git') {
+    return gitRunTimeWords(command.argv, unknown)
+      .filter((index) => namesNoFixedPlace(command.argv[index]!))
+      .map((index) => ({ shown: command.argv[index]!, program: name }));
+  }
   const kind = WRITES_WHERE_ITS_WORDS_SAY[name];
   if (kind === undefined) return [];
-  const unknown = new Set(command.unknownArgs ?? []);
   const end = command.argv.indexOf('--', 1);
   const beforeEnd = (index: number) => end === -1 || index < end;
   const last = command.argv.length - 1;
