@@ -241,6 +241,20 @@ describe('inside the sandbox, a branch deleted, a remote added, a plain setting:
     expect(git(ws, 'branch', '--format=%(refname:short)').trim().split('\n').sort()).toEqual(['main', 'renamed']);
   });
 
+  it('runs no hook while .git/config can be written, and the person’s hooks as before for every other line', async () => {
+    const ws = repository(path.join(tempRoot(), 'ws'));
+    git(ws, 'branch', 'topic');
+    // The person's own hooks; one that starts the project's code would run whatever the agent wrote there.
+    for (const hook of ['reference-transaction', 'post-commit']) {
+      fs.writeFileSync(path.join(ws, '.git', 'hooks', hook), `#!/bin/sh\necho ${hook} >> ran-hooks.txt\n`, { mode: 0o755 });
+    }
+    const run = commands(ws);
+    expect((await run('git branch -D -q topic')).exitCode).toBe(0);
+    expect(fs.existsSync(path.join(ws, 'ran-hooks.txt'))).toBe(false);
+    expect((await run('git commit -q --allow-empty -m empty')).exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(ws, 'ran-hooks.txt'), 'utf8')).toContain('post-commit');
+  });
+
   it('keeps .git/config read-only for a setting that can decide what git runs, and for a line that also writes', async () => {
     const ws = repository(path.join(tempRoot(), 'ws'));
     const before = fs.readFileSync(path.join(ws, '.git', 'config'), 'utf8');

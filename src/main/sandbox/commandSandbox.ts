@@ -10,7 +10,7 @@ import { effectiveFence, type EffectiveFence } from './fence';
 import { findFenceHits, type FenceHit } from './fenceHit';
 import { projectFence, readSandboxSettings, writeSandboxSettings } from './fenceSettings';
 import { guardGitConfig, type GitConfigGuard } from './gitConfigGuard';
-import { withWritableFile } from './profileCommands';
+import { withWritableGitConfig } from './profileCommands';
 import { describeMoved } from './protectedPaths';
 import {
   canonicalHost,
@@ -278,7 +278,7 @@ export function agentWritable(sandbox: CommandSandbox): string[] {
  */
 function writableGitConfig(form: string, workspace: string): { command: string; guard: GitConfigGuard } | undefined {
   const file = path.join(workspace, '.git', 'config');
-  const command = withWritableFile(form, file);
+  const command = withWritableGitConfig(form, file);
   const guard = command === undefined ? undefined : guardGitConfig(file);
   return command !== undefined && guard !== undefined ? { command, guard } : undefined;
 }

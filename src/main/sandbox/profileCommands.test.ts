@@ -1,6 +1,6 @@
 import { quote } from '@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js';
 import { describe, expect, it } from 'vitest';
-import { profileCommands } from './profileCommands';
+import { profileCommands, withWritableGitConfig } from './profileCommands';
 import { readBwrapCommand } from './runtimeCommand';
 
 // The runtime's script as its linux-sandbox-utils writes it (buildSandboxCommand): bubblewrap runs
@@ -96,5 +96,47 @@ describe('profileCommands', () => {
       innerScript([http, socks, trap], `${SECCOMP} ${quote(['/bin/zsh', '-c', COMMAND])}`),
     ];
     for (const inner of unknown) expect(forms(library(inner)).local, inner).toBeUndefined();
+  });
+});
+
+describe('withWritableGitConfig', () => {
+  const config = '/w/.git/config';
+  const fenced = (...more: string[]) =>
+    quote([
+      '/usr/bin/bwrap',
+      '--ro-bind',
+      '/',
+      '/',
+      ...more,
+      '--ro-bind',
+      config,
+      config,
+      '--ro-bind',
+      '/w/.git/hooks',
+      '/w/.git/hooks',
+      '--',
+      'true',
+    ]);
+
+  it('leaves out the read-only bind of that file alone, and runs no hook (after what the runtime gives git)', () => {
+    const read = readBwrapCommand(
+      withWritableGitConfig(fenced('--setenv', 'GIT_CONFIG_PARAMETERS', "'http.proxyAuthMethod=basic'"), config)!,
+    );
+    expect(read.options).not.toContainEqual(['--ro-bind', config, config]);
+    expect(read.options).toContainEqual(['--ro-bind', '/w/.git/hooks', '/w/.git/hooks']);
+    expect(read.options.filter(([name]) => name === '--setenv')).toEqual([
+      ['--setenv', 'GIT_CONFIG_PARAMETERS', "'http.proxyAuthMethod=basic' 'core.hooksPath'='/dev/null'"],
+    ]);
+    expect(read.command).toEqual(['true']);
+    expect(readBwrapCommand(withWritableGitConfig(fenced(), config)!).options).toContainEqual([
+      '--setenv',
+      'GIT_CONFIG_PARAMETERS',
+      "'core.hooksPath'='/dev/null'",
+    ]);
+  });
+
+  it('has no such form where the file is not bound read-only, or the command is not bubblewrap’s', () => {
+    expect(withWritableGitConfig(fenced(), '/other/.git/config')).toBeUndefined();
+    expect(withWritableGitConfig(quote(['env', '/usr/bin/sandbox-exec', '-p', '(version 1)', 'true']), config)).toBeUndefined();
   });
 });

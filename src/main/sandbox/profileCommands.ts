@@ -86,12 +86,14 @@ function wordsOrUndefined(line: string): string[] | undefined {
 }
 
 /**
- * The same bubblewrap command with `file` writable: its read-only binds of the file left out (a line
- * proven to change only plain settings of `.git/config`, shell/gitConfigRewrite.ts). Undefined when
- * the command binds no such file read-only, or is not bubblewrap's (macOS): the line then runs in its
- * ordinary form.
+ * The same bubblewrap command with the repository config `file` writable, for a line proven to change
+ * only plain settings there (shell/gitConfigRewrite.ts): its read-only binds of the file left out,
+ * and no hook run by the git it starts (`core.hooksPath=/dev/null` as command-line config, after what
+ * the runtime puts there): while the file can be written, only git itself runs, never a hook that may
+ * start the project's code. Undefined when the command binds no such file read-only, or is not
+ * bubblewrap's (macOS): the line then runs in its ordinary form.
  */
-export function withWritableFile(line: string, file: string): string | undefined {
+export function withWritableGitConfig(line: string, file: string): string | undefined {
   let read;
   try {
     read = readBwrapCommand(line);
@@ -101,5 +103,12 @@ export function withWritableFile(line: string, file: string): string | undefined
   const { bwrap, options, command } = read;
   const pin = (option: string[]) => option[0] === '--ro-bind' && option[1] === file && option[2] === file;
   if (!options.some(pin)) return undefined;
-  return quote([bwrap, ...options.filter((option) => !pin(option)).flat(), '--', ...command]);
+  const parameters = (option: string[]) => option[0] === '--setenv' && option[1] === 'GIT_CONFIG_PARAMETERS';
+  const given = options.find(parameters)?.[2]?.trim();
+  const noHooks = `'core.hooksPath'='/dev/null'`;
+  const fitted = [
+    ...options.filter((option) => !pin(option) && !parameters(option)),
+    ['--setenv', 'GIT_CONFIG_PARAMETERS', given ? `${given} ${noHooks}` : noHooks],
+  ];
+  return quote([bwrap, ...fitted.flat(), '--', ...command]);
 }
