@@ -208,7 +208,15 @@ export type FileDiff = z.infer<typeof FileDiff>;
 export const DiffScope = z.enum(['session', 'turn']);
 export type DiffScope = z.infer<typeof DiffScope>;
 
-export const DiffFilesRequest = z.object({ sessionId: z.string(), scope: DiffScope.optional() });
+export const DiffFilesRequest = z.object({
+  sessionId: z.string(),
+  scope: DiffScope.optional(),
+  /**
+   * The person asked (Refresh): worked out against a snapshot of now taken for this request, not one
+   * already under way, which may have read the folder before what they just changed.
+   */
+  fresh: z.boolean().optional(),
+});
 export const DiffFileRequest = z.object({ sessionId: z.string(), path: z.string(), scope: DiffScope.optional() });
 
 /** Put a file, or one hunk of it, back as the review base has it. Refused while the agent works. */

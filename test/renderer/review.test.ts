@@ -47,6 +47,15 @@ describe('review actions', () => {
     expect(store.getState().reviewPending.s1).toBeUndefined();
   });
 
+  it('asks for a reading of the folder as it is now when the person refreshes, and joins one under way otherwise', async () => {
+    const { api, store } = setup();
+    await settle();
+    await store.getState().refreshDiff('s1', { fresh: true });
+    expect(api.callsTo('diff:files').at(-1)).toEqual({ sessionId: 's1', fresh: true });
+    await store.getState().refreshDiff('s1');
+    expect(api.callsTo('diff:files').at(-1)).toEqual({ sessionId: 's1' });
+  });
+
   it('shows why a revert was refused, and says what an accept did', async () => {
     const { store } = setup({
       'diff:revert': () => {

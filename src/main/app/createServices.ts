@@ -236,7 +236,7 @@ export function createServices(options: Parameters<CreateAppServices>[0] & { key
         sessionTitle: core.store.sessions.get(row.sessionId)?.title ?? '',
         askedAt: row.askedAt,
       })),
-    'diff:files': async ({ sessionId, scope }) => diffs.files(sessionId, scope),
+    'diff:files': async ({ sessionId, scope, fresh }) => diffs.files(sessionId, scope, fresh === true),
     'diff:file': async ({ sessionId, path: filePath, scope }) => diffs.file(sessionId, filePath, scope),
     // Refused while the agent runs, and a run asked for meanwhile waits: the agent never edits what is being reverted or merged.
     'diff:revert': async ({ sessionId, path: filePath, scope, hunk }) =>

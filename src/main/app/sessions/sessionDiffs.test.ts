@@ -100,4 +100,51 @@ describe('the live diff', () => {
     expect(labels.filter((label) => label === 'diff against the workspace')).toHaveLength(2);
     expect(fs.readFileSync(path.join(workspace, 'b.txt'), 'utf8')).toBe('b\n');
   });
+
+  it('reads the folder again when the person refreshes, where a reading under way began before their change', async () => {
+    const workspace = temp('tether-diffs-ws-');
+    fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\n');
+    const { id, store: opened, diffs } = sessionIn(workspace);
+    await diffs.takeBase(id);
+    const repo = await diffs.repoFor(id);
+    const before = await repo.snapshot('before the call');
+    fs.writeFileSync(path.join(workspace, 'a.txt'), 'two\n');
+    const after = await repo.snapshot('after the call');
+    opened.events.append(id, {
+      type: 'checkpoint.created',
+      callId: 'c1',
+      commit: after.commit,
+      changed: true,
+      skipped: 0,
+      before: before.commit,
+    });
+
+    // A reading for showing that has read the folder, and is slow to answer.
+    const snapshot = repo.snapshot.bind(repo);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const labels: string[] = [];
+    let read = false;
+    repo.snapshot = async (label, options) => {
+      labels.push(label);
+      const taken = await snapshot(label, options);
+      if (!read) {
+        read = true;
+        await held;
+      }
+      return taken;
+    };
+    const showing = diffs.files(id);
+    while (!read) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The session's step is undone by hand meanwhile: the file is as before the session.
+    fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\n');
+    const refreshed = diffs.files(id, 'session', true);
+    // The older reading answers only once the refresh has had every chance to join it.
+    const deadline = Date.now() + 1_000;
+    while (labels.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    release();
+    expect(await refreshed).toEqual([]);
+    expect((await showing).map((change) => change.path)).toEqual(['a.txt']);
+    expect(labels).toHaveLength(2);
+  });
 });

@@ -90,8 +90,9 @@ export class SessionDiffs {
     }
   }
 
-  async files(sessionId: string, scope: DiffScope = 'session'): Promise<FileChange[]> {
-    const { changes } = await this.own(sessionId, scope, undefined, 'show');
+  /** `fresh`: against a snapshot of now of its own (the person asked), which later asks for showing join. */
+  async files(sessionId: string, scope: DiffScope = 'session', fresh = false): Promise<FileChange[]> {
+    const { changes } = await this.own(sessionId, scope, undefined, fresh ? 'refresh' : 'show');
     return changes.map(fileChange);
   }
 
@@ -214,14 +215,14 @@ export class SessionDiffs {
     sessionId: string,
     scope: DiffScope,
     only?: string,
-    purpose: 'show' | 'act' = 'act',
+    purpose: 'show' | 'refresh' | 'act' = 'act',
   ): Promise<{ repo: ShadowRepo; now: string | null; changes: OwnFileChange[] }> {
     await this.ready(sessionId);
     const repo = await this.repoFor(sessionId);
     // Only what decides the steps: a session can hold thousands of events, and the panel asks after every tool call.
     const steps = ownSteps(this.store.events.listOfTypes(sessionId, OWN_STEP_EVENTS), scope, await repo.resolveRef(baseRef(sessionId)));
     if (steps.length === 0) return { repo, now: null, changes: [] };
-    const now = purpose === 'show' ? await this.snapshotToShow(repo) : (await repo.snapshot(NOW_LABEL)).commit;
+    const now = purpose === 'act' ? (await repo.snapshot(NOW_LABEL)).commit : await this.snapshotToShow(repo, purpose === 'refresh');
     const key = JSON.stringify([repo.gitDir, now, steps.map((step) => [step.before, step.after, [...(step.accepted ?? [])].sort()])]);
     const all = this.recent.get(key) ?? (await this.followEveryFile(key, repo, steps, now));
     return { repo, now, changes: only === undefined ? all : all.filter((change) => change.path === only) };
@@ -242,12 +243,17 @@ export class SessionDiffs {
     return work;
   }
 
-  private snapshotToShow(repo: ShadowRepo): Promise<string> {
+  /** A snapshot of now for showing: one under way, unless `fresh`, which takes one that later asks join instead. */
+  private snapshotToShow(repo: ShadowRepo, fresh: boolean): Promise<string> {
     const underWay = this.showingNow.get(repo.gitDir);
-    if (underWay) return underWay;
+    if (underWay && !fresh) return underWay;
     const taking = repo.snapshot(NOW_LABEL).then((snapshot) => snapshot.commit);
     this.showingNow.set(repo.gitDir, taking);
-    void taking.finally(() => this.showingNow.delete(repo.gitDir)).catch(() => undefined);
+    void taking
+      .finally(() => {
+        if (this.showingNow.get(repo.gitDir) === taking) this.showingNow.delete(repo.gitDir);
+      })
+      .catch(() => undefined);
     return taking;
   }
 

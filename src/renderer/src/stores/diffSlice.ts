@@ -96,7 +96,8 @@ export interface DiffSlice {
   /** The file picked in each session's list. */
   diffPath: Record<string, string>;
   fileDiff: OpenFileDiff | null;
-  refreshDiff(sessionId: string): Promise<void>;
+  /** Reads the list again; `fresh` when the person asked (Refresh): against the folder as it is now, not a reading under way. */
+  refreshDiff(sessionId: string, options?: { fresh?: boolean }): Promise<void>;
   /** Tools finish in bursts; one request after the burst settles. */
   scheduleDiffRefresh(sessionId: string): void;
   selectDiffFile(sessionId: string, path: string): Promise<void>;
@@ -225,14 +226,14 @@ export function createDiffSlice(deps: StoreDeps, set: SetState, get: GetState): 
    * Reads the session's list of changed files, then opens one: the file a link being opened names
    * when the session changed it, else the one picked before, else the first.
    */
-  async function listChanges(sessionId: string): Promise<void> {
+  async function listChanges(sessionId: string, options: { fresh?: boolean } = {}): Promise<void> {
     const timer = timers.get(sessionId);
     if (timer !== undefined) {
       clearTimeout(timer);
       timers.delete(sessionId);
     }
     // Asked for before the list shows as loading: that drawing can be long (see loadFile).
-    const request = api.request('diff:files', { sessionId, ...scopeOf(sessionId) });
+    const request = api.request('diff:files', { sessionId, ...scopeOf(sessionId), ...(options.fresh ? { fresh: true } : {}) });
     listing.set(sessionId, request);
     set((state) => ({
       diffs: {

@@ -88,7 +88,7 @@ export function DiffPanel({ sessionId }: { sessionId: string }) {
           icon="refresh"
           label="Refresh the list of changes"
           data-testid="diff-refresh"
-          onClick={() => void refreshDiff(sessionId)}
+          onClick={() => void refreshDiff(sessionId, { fresh: true })}
         />
         {fullWidth ? (
           <button
