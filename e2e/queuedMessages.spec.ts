@@ -96,3 +96,35 @@ test('a new task starts one session however often Enter is pressed while it star
   await expect(page.getByTestId('session-item')).toHaveCount(1);
   expect(reached).toEqual(['Tidy the release']);
 });
+
+test('what is typed in a session’s box waits there while another session shows, and a message refused meanwhile comes back to it', async ({
+  page,
+}) => {
+  app = await startServedApp({ turns: [{ text: 'Noted.' }, { text: 'Noted too.' }] });
+  await slowSends(page, 700);
+  await page.goto(app.url);
+  await startTask(page, 'First task');
+  await startTask(page, 'Second task');
+  const box = page.getByTestId('task-box');
+  const open = async (title: string) => {
+    await page.getByTestId('session-item').filter({ hasText: title }).locator('.session-select').click();
+    await expect(page.getByTestId('session-view')).toContainText(title);
+  };
+
+  await open('First task');
+  await box.pressSequentially('half a thought');
+  await open('Second task');
+  await expect(box).toHaveValue('');
+  await open('First task');
+  await expect(box).toHaveValue('half a thought');
+
+  // Sent, then the person leaves at once; the core refuses it while the other session shows.
+  await box.fill('please refuse this');
+  await page.keyboard.press('Enter');
+  await expect(box).toHaveValue('');
+  await open('Second task');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Could not send the message: The session refused it.' })).toBeVisible();
+  await expect(box).toHaveValue('');
+  await open('First task');
+  await expect(box).toHaveValue('please refuse this');
+});

@@ -214,6 +214,7 @@ export function createSessionsSlice(deps: StoreDeps, set: SetState, get: GetStat
         liveReasoning: without(state.liveReasoning, sessionId),
         terminals: without(state.terminals, sessionId),
         queued: without(state.queued, sessionId),
+        taskDrafts: without(state.taskDrafts, sessionId),
         diffs: without(state.diffs, sessionId),
         diffPath: without(state.diffPath, sessionId),
         fileDiff: state.fileDiff?.sessionId === sessionId ? null : state.fileDiff,

@@ -1,4 +1,5 @@
 import type { GetState, SetState, StoreDeps } from './appState';
+import { without } from './sessionsSlice';
 
 /**
  * Where the window's link to the core stands (always 'connected' inside Electron). `tokenRefused`:
@@ -19,6 +20,12 @@ export interface UiSlice {
   /** The project a new session is being written for (the task box starts it). */
   draftProjectId: string | null;
   toasts: Toast[];
+  /**
+   * Each session's task box text, kept while another session shows: what the person typed and has
+   * not sent, and a message the core refused after they left (it comes back ahead of the rest).
+   */
+  taskDrafts: Record<string, string>;
+  setTaskDraft(sessionId: string, text: string): void;
   connection: ConnectionState;
   /** While reconnecting: failed tries so far. */
   reconnectAttempts: number;
@@ -48,8 +55,13 @@ export function createUiSlice(_deps: StoreDeps, set: SetState, get: GetState): U
     selectedSessionId: null,
     draftProjectId: null,
     toasts: [],
+    taskDrafts: {},
     connection: 'connecting',
     reconnectAttempts: 0,
+
+    setTaskDraft(sessionId, text) {
+      set((state) => ({ taskDrafts: text ? { ...state.taskDrafts, [sessionId]: text } : without(state.taskDrafts, sessionId) }));
+    },
 
     async init() {
       const state = get();

@@ -17,7 +17,16 @@ interface TaskBoxProps {
   once?: boolean;
   /** Where @-mentions find files; without it, @ is just a character. */
   mentions?: MentionSource;
+  /** Where the text lives when it outlives the box (a session's, kept while another session shows); else in the box. */
+  draft?: TaskDraft;
   children?: ReactNode;
+}
+
+/** A task box's text kept outside it: what it is now, read again after awaits, and how to change it. */
+export interface TaskDraft {
+  text: string;
+  read(): string;
+  set(text: string): void;
 }
 
 const MAX_ROWS_PX = 220;
@@ -27,8 +36,10 @@ const MAX_ROWS_PX = 220;
  * works. `@` followed by part of a path lists the workspace's matching files; the one picked goes
  * into the text as `@path`, which the model reads as a file of the folder.
  */
-export function TaskBox({ placeholder, submitLabel, autoFocus, once = false, onSubmit, mentions, children }: TaskBoxProps) {
-  const [text, setText] = useState('');
+export function TaskBox({ placeholder, submitLabel, autoFocus, once = false, onSubmit, mentions, draft, children }: TaskBoxProps) {
+  const [ownText, setOwnText] = useState('');
+  const text = draft ? draft.text : ownText;
+  const setText = draft ? draft.set : setOwnText;
   const area = useRef<HTMLTextAreaElement>(null);
   const caretAfterPick = useRef<number | null>(null);
   const completion = useMentionCompletion(mentions, (next, caret) => {
@@ -47,9 +58,11 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, once = false, onS
     }
   }, [text]);
 
-  // The text now, for a refused message coming back after awaits.
+  // The text now, for a refused message coming back after awaits (the box may have gone by then: a
+  // session's draft outlives it, and the message goes back there).
   const latest = useRef(text);
   latest.current = text;
+  const textNow = () => (draft ? draft.read() : latest.current);
   // Sends go out one after another, in the order the person pressed Enter.
   const sends = useRef<Promise<void>>(Promise.resolve());
   const waiting = useRef(0);
@@ -79,7 +92,8 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, once = false, onS
       waiting.current -= 1;
       if (waiting.current > 0 || unsent.current.length === 0) return;
       const back = unsent.current.splice(0).join('\n');
-      const next = latest.current.trim() ? `${back}\n${latest.current}` : back;
+      const current = textNow();
+      const next = current.trim() ? `${back}\n${current}` : back;
       setText(next);
       // The mention list, if one was open, was for the text before.
       completion.update(next, 0);
@@ -92,7 +106,7 @@ export function TaskBox({ placeholder, submitLabel, autoFocus, once = false, onS
     setStarting(true);
     const accepted = await onSubmit(value).catch(() => false);
     setStarting(false);
-    if (accepted) setText((current) => (current.trim() === value ? '' : current));
+    if (accepted && textNow().trim() === value) setText('');
   }
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
