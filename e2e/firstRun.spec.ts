@@ -191,10 +191,29 @@ test('Settings tests the connection, and warns before saving an address that doe
   await page.getByTestId('settings-button').click();
   await expect(baseUrl).toHaveValue(app.model.baseUrl);
 
-  // Saved anyway, on purpose.
+  // Saved anyway, on purpose. A click the moment it appears where Save was (the second half of a
+  // double-click on Save) does not count: it must have been seen first.
   const dead = `http://127.0.0.1:${await refusedPort()}/v1`;
   await baseUrl.fill(dead);
+  const strayClick = page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const observer = new MutationObserver(() => {
+          const button = document.querySelector<HTMLButtonElement>('[data-testid="settings-save-anyway"]');
+          if (!button) return;
+          observer.disconnect();
+          button.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+          button.dispatchEvent(new MouseEvent('click', { bubbles: true, detail: 1 }));
+          resolve();
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+      }),
+  );
   await page.getByTestId('settings-save').click();
+  await strayClick;
+  await page.waitForTimeout(600);
+  await expect(page.getByTestId('settings-dead-url')).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Settings saved.' })).toHaveCount(0);
   await page.getByTestId('settings-save-anyway').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Settings saved.' })).toBeVisible();
   await page.getByTestId('settings-close').click();

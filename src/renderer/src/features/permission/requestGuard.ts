@@ -1,3 +1,5 @@
+import { SEEN_MS } from '../../ui/seenBeforeClick';
+
 /**
  * No stray key or click decides (house rule 10). A permission request can come on screen while the
  * person is typing somewhere else, or where their pointer already is: the letter they type next was
@@ -30,9 +32,9 @@ export const QUIET_MS = 1000;
 /**
  * How long a request (for a click: its answer buttons where they are now; for Allow always: the rule
  * it creates) must have been on screen before it takes an answer: long enough to be seen, as browsers
- * hold their permission prompts.
+ * hold their permission prompts. The same wait as any control that comes where the pointer may be.
  */
-export const SEEN_MS = 500;
+export { SEEN_MS };
 /** How soon after a deliberate act (click, Tab, the shortcut) focus must arrive to count as reached. */
 export const INTENT_MS = 1000;
 

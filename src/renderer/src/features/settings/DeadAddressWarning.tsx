@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import type { ConnectionTestResult } from '../../../../shared/modelSetup';
+import { useClickOnceSeen } from '../../ui/seenBeforeClick';
 import { ConnectionResult } from './ConnectionResult';
 
 /**
@@ -28,6 +29,8 @@ export function DeadAddressWarning({
   onKeepEditing(): void;
   ref?: Ref<HTMLDivElement>;
 }) {
+  // It appears where Save was: the second half of a double-click on Save must not save it anyway.
+  const saveAnyway = useClickOnceSeen(onSave);
   return (
     <div ref={ref} className="dead-url-warning" role="alert" data-testid={`${testIdPrefix}-dead-url`}>
       <span>
@@ -35,7 +38,7 @@ export function DeadAddressWarning({
       </span>
       <ConnectionResult result={result} />
       <div className="actions">
-        <button type="button" className="danger" data-testid={`${testIdPrefix}-save-anyway`} disabled={saving} onClick={onSave}>
+        <button type="button" className="danger" data-testid={`${testIdPrefix}-save-anyway`} disabled={saving} {...saveAnyway}>
           {saveLabel}
         </button>
         <button type="button" data-testid={`${testIdPrefix}-keep-editing`} onClick={onKeepEditing}>
