@@ -38,6 +38,31 @@ function sessionIn(workspace: string) {
   return { id, store: opened, diffs: new SessionDiffs(opened, new SessionShadowRepos(opened, dataDir)) };
 }
 
+/**
+ * A session over a workspace holding `files`, with one step of its own, as the loop records it: the
+ * files before it ran (`files`) and after (`changed` written over them).
+ */
+async function sessionWithOneStep(files: Record<string, string>, changed: Record<string, string>) {
+  const workspace = temp('tether-diffs-ws-');
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(workspace, name), text);
+  const session = sessionIn(workspace);
+  const { id, store: opened, diffs } = session;
+  await diffs.takeBase(id);
+  const repo = await diffs.repoFor(id);
+  const before = await repo.snapshot('before the call');
+  for (const [name, text] of Object.entries(changed)) fs.writeFileSync(path.join(workspace, name), text);
+  const after = await repo.snapshot('after the call');
+  opened.events.append(id, {
+    type: 'checkpoint.created',
+    callId: 'c1',
+    commit: after.commit,
+    changed: true,
+    skipped: 0,
+    before: before.commit,
+  });
+  return { ...session, workspace, repo };
+}
+
 describe('the live diff', () => {
   it('waits for the starting snapshot when asked while it is still being taken, instead of failing', async () => {
     const workspace = temp('tether-diffs-ws-');
@@ -55,25 +80,10 @@ describe('the live diff', () => {
   });
 
   it('shares one snapshot and one reading of the steps between a list and a file asked together, and a revert takes its own', async () => {
-    const workspace = temp('tether-diffs-ws-');
-    fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\ntwo\n');
-    fs.writeFileSync(path.join(workspace, 'b.txt'), 'b\n');
-    const { id, store: opened, diffs } = sessionIn(workspace);
-    await diffs.takeBase(id);
-    const repo = await diffs.repoFor(id);
-    // One step of the session, as the loop records it: the files before it ran and after.
-    const before = await repo.snapshot('before the call');
-    fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\nTWO\n');
-    fs.writeFileSync(path.join(workspace, 'b.txt'), 'B\n');
-    const after = await repo.snapshot('after the call');
-    opened.events.append(id, {
-      type: 'checkpoint.created',
-      callId: 'c1',
-      commit: after.commit,
-      changed: true,
-      skipped: 0,
-      before: before.commit,
-    });
+    const { id, diffs, workspace, repo } = await sessionWithOneStep(
+      { 'a.txt': 'one\ntwo\n', 'b.txt': 'b\n' },
+      { 'a.txt': 'one\nTWO\n', 'b.txt': 'B\n' },
+    );
 
     const labels: string[] = [];
     const snapshot = repo.snapshot.bind(repo);
@@ -102,22 +112,7 @@ describe('the live diff', () => {
   });
 
   it('reads the folder again when the person refreshes, where a reading under way began before their change', async () => {
-    const workspace = temp('tether-diffs-ws-');
-    fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\n');
-    const { id, store: opened, diffs } = sessionIn(workspace);
-    await diffs.takeBase(id);
-    const repo = await diffs.repoFor(id);
-    const before = await repo.snapshot('before the call');
-    fs.writeFileSync(path.join(workspace, 'a.txt'), 'two\n');
-    const after = await repo.snapshot('after the call');
-    opened.events.append(id, {
-      type: 'checkpoint.created',
-      callId: 'c1',
-      commit: after.commit,
-      changed: true,
-      skipped: 0,
-      before: before.commit,
-    });
+    const { id, diffs, workspace, repo } = await sessionWithOneStep({ 'a.txt': 'one\n' }, { 'a.txt': 'two\n' });
 
     // A reading for showing that has read the folder, and is slow to answer.
     const snapshot = repo.snapshot.bind(repo);
