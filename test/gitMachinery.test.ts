@@ -221,6 +221,8 @@ describe('inside the sandbox, a branch deleted, a remote added, a plain setting:
   it('deletes, renames and tracks branches, adds and renames remotes, sets an identity, with no warning and no fence hit', async () => {
     const ws = repository(path.join(tempRoot(), 'ws'));
     git(ws, 'branch', '--track', 'topic', 'main');
+    // What VS Code keeps for a branch it made: not a plain setting, yet it goes with the branch.
+    git(ws, 'config', 'branch.topic.vscode-merge-base', 'origin/main');
     const run = commands(ws);
     for (const step of [
       'git branch -D -q topic',

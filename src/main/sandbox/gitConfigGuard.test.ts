@@ -34,6 +34,26 @@ describe('guardGitConfig', () => {
     expect(fs.readFileSync(file, 'utf8')).toContain('[remote "up"]');
   });
 
+  it('keeps what git carries with a branch or a remote: a section dropped, renamed or copied, whatever it held', () => {
+    const withSections = `${PERSONS}[branch "feature"]\n\tvscode-merge-base = origin/main\n[remote "origin"]\n\turl = u\n\tuploadpack = /opt/up\n`;
+    fs.writeFileSync(file, withSections);
+    // git branch -D feature; git remote rename origin upstream; git branch -c topic copy.
+    const after = `${PERSONS}[remote "upstream"]\n\turl = u\n\tuploadpack = /opt/up\n[branch "copy"]\n\tremote = origin\n`;
+    expect(afterCommand(() => fs.writeFileSync(file, after))).toEqual([]);
+    expect(fs.readFileSync(file, 'utf8')).toBe(after);
+  });
+
+  it('refuses a value that comes from nowhere in a branch or remote, and one that moves into another section', () => {
+    const withRemote = `${PERSONS}[remote "origin"]\n\turl = u\n\tuploadpack = /opt/up\n`;
+    fs.writeFileSync(file, withRemote);
+    expect(afterCommand(() => fs.writeFileSync(file, `${withRemote}[remote "mine"]\n\tuploadpack = touch planted\n`))).toEqual([
+      'remote.mine.uploadpack',
+    ]);
+    expect(fs.readFileSync(file, 'utf8')).toBe(withRemote);
+    expect(afterCommand(() => fs.writeFileSync(file, `${withRemote}[core]\n\tpager = /opt/up\n`))).toEqual(['core.pager']);
+    expect(fs.readFileSync(file, 'utf8')).toBe(withRemote);
+  });
+
   it('puts the file back whole when a setting that is not plain was added, changed or removed', () => {
     for (const changed of [
       PERSONS + '[alias]\n\tst = !touch planted\n',

@@ -8,7 +8,8 @@ import { isPlainGitSetting } from '../workspace/plainGitSettings';
 /**
  * The second net under a line that runs with the workspace's `.git/config` writable
  * (shell/gitConfigRewrite.ts proved it is one plain git command): the file as it was before the
- * command, and after it a check that every setting that changed is plain (workspace/plainGitSettings.ts).
+ * command, and after it a check that every setting that changed is plain (workspace/plainGitSettings.ts),
+ * or went, came or moved with its branch or remote as git moves them ({@link refusedChanges}).
  * When one is not, or the file is no longer a config git can read, the file is put back as it was,
  * whole, and the command's result says so: a proof gone wrong never leaves a setting the person's
  * own git would run.
@@ -35,9 +36,9 @@ export function guardGitConfig(file: string): GitConfigGuard | undefined {
     check() {
       const after = readRegularFile(file);
       if (after?.equals(before)) return [];
-      const changed = after === undefined ? undefined : changedSettings(before, after);
-      const refused =
-        changed === undefined ? ['the file itself (git cannot read it as it is now)'] : changed.filter((key) => !isPlainGitSetting(key));
+      const refused = (after === undefined ? undefined : refusedChanges(before, after)) ?? [
+        'the file itself (git cannot read it as it is now)',
+      ];
       if (refused.length > 0) putBack(file, before, mode);
       return refused;
     },
@@ -52,12 +53,50 @@ function readRegularFile(file: string): Buffer | undefined {
   }
 }
 
-/** The keys whose values differ between two config files (added, removed or changed); undefined when git cannot read one. */
-function changedSettings(before: Buffer, after: Buffer): string[] | undefined {
+/**
+ * The settings a change made that are not plain, or undefined when git cannot read one of the files.
+ * A plain setting may change in any way. Any other may only go with the branch or remote it belongs
+ * to, or come with one: git drops a section when a branch or remote goes, moves it when one is renamed
+ * and copies it when a branch is copied, so `branch.topic.vscode-merge-base` (VS Code's) leaves with
+ * `git branch -D topic`, and `remote.origin.uploadpack` (the person's) follows `git remote rename`. A
+ * value that comes is one the file held before under the same name in another branch or remote: never
+ * a program the person did not name.
+ */
+function refusedChanges(before: Buffer, after: Buffer): string[] | undefined {
   const [was, is] = [settingsOf(before), settingsOf(after)];
   if (was === undefined || is === undefined) return undefined;
+  const heldBefore = (key: string, value: string) => [...was].some(([other, values]) => sameKind(other, key) && values.includes(value));
   const keys = new Set([...was.keys(), ...is.keys()]);
-  return [...keys].filter((key) => (was.get(key) ?? []).join('\0') !== (is.get(key) ?? []).join('\0'));
+  return [...keys].filter((key) => {
+    if (isPlainGitSetting(key)) return false;
+    const gone = without(was.get(key) ?? [], is.get(key) ?? []);
+    const came = without(is.get(key) ?? [], was.get(key) ?? []);
+    if (gone.length > 0 && !MOVABLE_SECTIONS.has(sectionOf(key))) return true;
+    return came.some((value) => !MOVABLE_SECTIONS.has(sectionOf(key)) || !heldBefore(key, value));
+  });
+}
+
+/** The sections git drops, moves and copies whole with a branch or a remote. */
+const MOVABLE_SECTIONS = new Set(['branch', 'remote']);
+
+function sectionOf(key: string): string {
+  return key.slice(0, key.indexOf('.'));
+}
+
+/** The same setting of another branch or remote: same section and name, any subsection. */
+function sameKind(one: string, other: string): boolean {
+  return sectionOf(one) === sectionOf(other) && one.slice(one.lastIndexOf('.')) === other.slice(other.lastIndexOf('.'));
+}
+
+/** The values of `values` that `others` does not hold (each counted once per time it appears). */
+function without(values: readonly string[], others: readonly string[]): string[] {
+  const left = [...others];
+  return values.filter((value) => {
+    const at = left.indexOf(value);
+    if (at < 0) return true;
+    left.splice(at, 1);
+    return false;
+  });
 }
 
 /**
