@@ -83,7 +83,7 @@ describe('rewritesOnlyPlainGitConfig', () => {
       'git branch -D $(cat name)',
       'git branch -D topic > out.txt',
       'git branch --edit-description',
-      'git branch -Df topic',
+      'git branch -Dx topic',
       'git remote add -f up https://example.com/x.git',
       'git remote add up',
       'git remote set-head origin -a',

@@ -2,6 +2,7 @@ import { isPlainGitSetting } from '../workspace/plainGitSettings';
 import { analyzeCommand, type AnalyzeCommandOptions } from './analyzeCommand';
 import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
 import { createProgramResolver, type ProgramResolver } from './programResolver';
+import { scanOptions, type OptionSpec } from './scanOptions';
 
 /**
  * Whether a line's only change to the repository's config is one git makes itself and that runs
@@ -50,82 +51,47 @@ function isPlainRewrite(part: SimpleCommand, resolver: ProgramResolver): boolean
   return false;
 }
 
-const BRANCH_FLAGS = new Set([
-  '-d',
-  '-D',
-  '--delete',
-  '-m',
-  '-M',
-  '--move',
-  '-c',
-  '-C',
-  '--copy',
-  '-f',
-  '--force',
-  '-q',
-  '--quiet',
-  '-t',
-  '--track',
-  '--track=direct',
-  '--track=inherit',
-  '--no-track',
-  '--unset-upstream',
-]);
+/** `git branch`'s options that delete, move, copy or set an upstream; no editor, no listing format. */
+const BRANCH: OptionSpec = {
+  shortFlags: 'dDmMcCfqt',
+  shortWithValue: 'u',
+  longFlags: ['delete', 'move', 'copy', 'force', 'quiet', 'no-track', 'unset-upstream'],
+  longOptionalValue: ['track'],
+  longWithValue: ['set-upstream-to'],
+};
+
+/** `git remote`'s actions that only write its section, with their options and how many operands; `add -f` (a fetch) is not one. */
+const REMOTE: Record<string, { spec: OptionSpec; operands: [number, number] }> = {
+  add: {
+    spec: { shortWithValue: 'tm', longWithValue: ['track', 'master'], longFlags: ['tags', 'no-tags'], longOptionalValue: ['mirror'] },
+    operands: [2, 2],
+  },
+  remove: { spec: {}, operands: [1, 1] },
+  rm: { spec: {}, operands: [1, 1] },
+  rename: { spec: { longFlags: ['progress', 'no-progress'] }, operands: [2, 2] },
+  'set-url': { spec: { longFlags: ['push', 'add', 'delete'] }, operands: [2, 3] },
+  'set-branches': { spec: { longFlags: ['add'] }, operands: [2, Infinity] },
+};
+
+/** `git config [--local] [--add|--replace-all|--unset|--unset-all] KEY [VALUE [VALUE-PATTERN]]`. */
+const CONFIG: OptionSpec = { longFlags: ['local', 'add', 'replace-all', 'unset', 'unset-all'] };
 
 function branchArgs(args: string[]): boolean {
-  return operandsOf(args, BRANCH_FLAGS, new Set(['-u', '--set-upstream-to'])) !== undefined;
+  return scanOptions(args, BRANCH).ok;
 }
-
-const REMOTE_SHAPES: Record<string, { flags: string[]; valued: string[]; operands: [number, number] }> = {
-  add: { flags: ['--tags', '--no-tags', '--mirror=fetch', '--mirror=push'], valued: ['-t', '--track', '-m', '--master'], operands: [2, 2] },
-  remove: { flags: [], valued: [], operands: [1, 1] },
-  rm: { flags: [], valued: [], operands: [1, 1] },
-  rename: { flags: ['--progress', '--no-progress'], valued: [], operands: [2, 2] },
-  'set-url': { flags: ['--push', '--add', '--delete'], valued: [], operands: [2, 3] },
-  'set-branches': { flags: ['--add'], valued: [], operands: [2, Infinity] },
-};
 
 function remoteArgs(args: string[]): boolean {
   const [action, ...rest] = args;
-  const shape = action === undefined ? undefined : REMOTE_SHAPES[action];
+  const shape = action === undefined ? undefined : REMOTE[action];
   if (!shape) return false;
-  const operands = operandsOf(rest, new Set(shape.flags), new Set(shape.valued));
-  return operands !== undefined && operands.length >= shape.operands[0] && operands.length <= shape.operands[1];
+  const scan = scanOptions(rest, shape.spec);
+  return scan.ok && scan.operands.length >= shape.operands[0] && scan.operands.length <= shape.operands[1];
 }
 
-const CONFIG_FLAGS = new Set(['--local', '--add', '--replace-all', '--unset', '--unset-all']);
-
-/** `git config [--local] [--add|--replace-all|--unset|--unset-all] KEY [VALUE [VALUE-PATTERN]]`, KEY plain. */
+/** One mode at most, a plain key (workspace/plainGitSettings.ts). */
 function configArgs(args: string[]): boolean {
-  const operands = operandsOf(args, CONFIG_FLAGS, new Set());
-  if (operands === undefined || operands.length < 1 || operands.length > 3) return false;
-  const modes = args.filter((word) => word !== '--local' && CONFIG_FLAGS.has(word));
-  if (modes.length > 1) return false;
-  return isPlainGitSetting(operands[0]!);
-}
-
-/** The operands, when every other word is a listed flag or a listed option with its value (`-t x`, `--track=x`); else undefined. */
-function operandsOf(args: string[], flags: ReadonlySet<string>, valued: ReadonlySet<string>): string[] | undefined {
-  const operands: string[] = [];
-  let onlyOperands = false;
-  for (let at = 0; at < args.length; at++) {
-    const word = args[at]!;
-    if (onlyOperands || !word.startsWith('-')) {
-      operands.push(word);
-      continue;
-    }
-    if (word === '--') {
-      onlyOperands = true;
-      continue;
-    }
-    if (flags.has(word)) continue;
-    if (valued.has(word) && at + 1 < args.length) {
-      at++;
-      continue;
-    }
-    const equals = word.indexOf('=');
-    if (word.startsWith('--') && equals > 0 && valued.has(word.slice(0, equals))) continue;
-    return undefined;
-  }
-  return operands;
+  const scan = scanOptions(args, CONFIG);
+  if (!scan.ok || scan.operands.length < 1 || scan.operands.length > 3) return false;
+  if (scan.options.filter((option) => option.name !== 'local').length > 1) return false;
+  return isPlainGitSetting(scan.operands[0]!.value);
 }
