@@ -135,6 +135,8 @@ describe('the rule offered for a command', () => {
     ['git diff --output="$F"', 'what --output="$F" names, given to git'],
     ['git format-patch -o "$OUT" main', 'what "$OUT" names, given to git'],
     ['git config --file "$F" core.hooksPath x', 'what "$F" names, given to git'],
+    // The subcommand found past every global option that takes a value (shell/classifyGit.ts).
+    ['git --attr-source HEAD init "$D"', 'what "$D" names, given to git'],
   ])('never offers Allow always for %j, which writes to a place only known when it runs', (text, where) => {
     expect(offerFor(text)).toEqual({
       refused: `the line writes to a place only known when it runs (${where}); allow it once, each time it asks`,

@@ -74,6 +74,13 @@ const GLOBAL_WITH_VALUE = new Set([
   '--attr-source',
 ]);
 
+/** Where git's subcommand is among its arguments: after the global options and their values (args.length when there is none). */
+export function gitSubcommandIndex(args: readonly string[]): number {
+  let index = 0;
+  while (index < args.length && args[index]!.startsWith('-')) index += args[index] === '-C' || GLOBAL_WITH_VALUE.has(args[index]!) ? 2 : 1;
+  return index;
+}
+
 /** Flags that make a reading subcommand write a file or start a configured program. */
 const UNSAFE_LONG_FLAGS = ['output', 'ext-diff', 'textconv', 'exec', 'paginate', 'open-files-in-pager', 'filters', 'batch-command'];
 

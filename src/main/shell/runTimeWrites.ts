@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { SimpleCommand } from './commandAnalysis';
+import { gitSubcommandIndex } from './classifyGit';
 import { CHANGERS, DELETERS } from './describeParts';
 
 /**
@@ -81,13 +82,8 @@ const GIT_OUTPUT = /^(?:-o|--output|--output-directory)(?:=|$)/;
 const GIT_OUTPUT_OPTION = /^(?:-o|--output|--output-directory)$/;
 
 function gitRunTimeWords(argv: readonly string[], unknown: ReadonlySet<number>): number[] {
-  const subcommand = argv.findIndex(
-    (word, index) =>
-      index > 0 &&
-      !word.startsWith('-') &&
-      !/^-(?:C|c)$/.test(argv[index - 1] ?? '') &&
-      !/^--(?:git-dir|work-tree|namespace|exec-path)$/.test(argv[index - 1] ?? ''),
-  );
+  const at = gitSubcommandIndex(argv.slice(1)) + 1;
+  const subcommand = at < argv.length ? at : -1;
   const every = subcommand === -1 || GIT_WRITES_WHERE_ITS_WORDS_SAY.has(argv[subcommand]!);
   return [...unknown].filter((index) => {
     if (every || index < subcommand) return true;
