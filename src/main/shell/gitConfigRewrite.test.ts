@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalyzeCommandOptions } from './analyzeCommand';
+import { analyzeCommand, type AnalyzeCommandOptions } from './analyzeCommand';
 import { rewritesOnlyPlainGitConfig } from './gitConfigRewrite';
 import { initShellParser } from './parser';
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-git-config-rewrite-')));
 const where = { cwd: root, workspaceRoot: root };
-const proven = (command: string, options: AnalyzeCommandOptions = where) => rewritesOnlyPlainGitConfig(command, options);
+const proven = (command: string, options: AnalyzeCommandOptions = where) =>
+  rewritesOnlyPlainGitConfig(analyzeCommand(command, options), options);
 
 beforeAll(() => initShellParser());
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

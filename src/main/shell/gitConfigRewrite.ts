@@ -1,11 +1,11 @@
 import { isPlainGitSetting } from '../workspace/plainGitSettings';
-import { analyzeCommand, type AnalyzeCommandOptions } from './analyzeCommand';
+import type { AnalyzeCommandOptions } from './analyzeCommand';
 import type { CommandAnalysis, SimpleCommand } from './commandAnalysis';
 import { createProgramResolver, type ProgramResolver } from './programResolver';
 import { scanOptions, type OptionSpec } from './scanOptions';
 
 /**
- * Whether a line's only change to the repository's config is one git makes itself and that runs
+ * Whether a line (analysed with `where`) changes the repository's config only as git does itself, running
  * nothing: a branch deleted, renamed or copied (git drops or moves its `branch.<name>` section, and
  * rewrites the file even when there is none), a branch's upstream, a remote added, renamed, removed
  * or pointed elsewhere, and `git config` of a plain setting (workspace/plainGitSettings.ts). Every
@@ -19,16 +19,7 @@ import { scanOptions, type OptionSpec } from './scanOptions';
  * option that opens an editor (`--edit-description`), fetches (`remote add -f`) or is not known makes
  * the line an ordinary one, fenced as before.
  */
-export function rewritesOnlyPlainGitConfig(command: string, where: AnalyzeCommandOptions): boolean {
-  try {
-    return analysisRewritesOnlyPlainGitConfig(analyzeCommand(command, where), where);
-  } catch {
-    return false;
-  }
-}
-
-/** rewritesOnlyPlainGitConfig of a line already analysed (with the same `where`). */
-export function analysisRewritesOnlyPlainGitConfig(analysis: CommandAnalysis, where: AnalyzeCommandOptions): boolean {
+export function rewritesOnlyPlainGitConfig(analysis: CommandAnalysis, where: AnalyzeCommandOptions): boolean {
   if (analysis.unpinnable !== undefined) return false;
   const resolver = createProgramResolver(where.workspaceRoot, where.pathEnv ?? process.env.PATH ?? '');
   let rewrites = false;

@@ -1,6 +1,6 @@
 import { analyzeCommand, type AnalyzeCommandOptions } from '../shell/analyzeCommand';
 import { analysisStaysLocal } from '../shell/commandProofs';
-import { analysisRewritesOnlyPlainGitConfig } from '../shell/gitConfigRewrite';
+import { rewritesOnlyPlainGitConfig } from '../shell/gitConfigRewrite';
 import type { WrapOptions } from '../sandbox/commandSandbox';
 
 /**
@@ -18,5 +18,5 @@ export function provenForms(command: string, where: AnalyzeCommandOptions): Pick
   } catch {
     return { staysLocal: false, plainGitConfig: false };
   }
-  return { staysLocal: analysisStaysLocal(analysis), plainGitConfig: analysisRewritesOnlyPlainGitConfig(analysis, where) };
+  return { staysLocal: analysisStaysLocal(analysis), plainGitConfig: rewritesOnlyPlainGitConfig(analysis, where) };
 }
