@@ -26,7 +26,8 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const rule = (pattern: string, action: PermissionRule['action'] = 'allow'): PermissionRule => ({ pattern, action, source: 'user' });
 
-function evaluate(line: string, rules: PermissionRule[], mode: PermissionMode = 'ask') {
+/** `fenced`: whether the sandbox holds the session's commands (what auto mode leaves to it). */
+function evaluate(line: string, rules: PermissionRule[], mode: PermissionMode = 'ask', fenced?: boolean) {
   return createPermissionEngine({
     workspaceRoot: root,
     home: path.join(root, 'home'),
@@ -34,6 +35,7 @@ function evaluate(line: string, rules: PermissionRule[], mode: PermissionMode = 
     outsideContent: 'ask',
     projectTrusted: false,
     rules,
+    ...(fenced !== undefined ? { commandsFenced: () => fenced } : {}),
   }).evaluate(command(line));
 }
 
@@ -230,16 +232,7 @@ describe('writes to a place only known when it runs: one table for where a progr
   });
 
   it('leaves the write to the sandbox in auto mode, as for a redirection, unless a deny or ask rule names write paths', () => {
-    const inAuto = (line: string, rules: PermissionRule[]) =>
-      createPermissionEngine({
-        workspaceRoot: root,
-        home: path.join(root, 'home'),
-        mode: 'auto',
-        outsideContent: 'ask',
-        projectTrusted: false,
-        rules,
-        commandsFenced: () => true,
-      }).evaluate(command(line));
+    const inAuto = (line: string, rules: PermissionRule[]) => evaluate(line, rules, 'auto', true);
     for (const line of ['tee "$F" < notes.txt', 'cp a.txt "$DEST"', 'echo x > "$D/x"']) {
       expect(inAuto(line, [rule('run_command(tee *)'), rule('run_command(cp *)')]).action, line).toBe('allow');
       expect(inAuto(line, [rule('edit_file(**/.bashrc)', 'deny')]).action, line).toBe('ask');

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../store/store';
+import type { Store } from '../../store/store';
+import { storeWithSession } from '../../../../test/support/storedSession';
 import { MAX_VIEWED_BYTES, viewWorkspaceFile } from './workspaceFileView';
 
 // A link in the model's answer opens a file for the person to see. The model writes that text, so
@@ -29,16 +30,7 @@ beforeEach(() => {
   fs.mkdirSync(path.join(workspace, 'src'));
   fs.writeFileSync(path.join(workspace, 'src/long.js'), Array.from({ length: 400 }, (_, i) => `const line${i + 1} = ${i + 1};`).join('\n'));
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'the password\n');
-  store = openStore(dataDir);
-  const project = store.projects.ensure(workspace);
-  sessionId = store.sessions.create({
-    workspace,
-    projectId: project.id,
-    model: 'm',
-    api: 'chat',
-    baseUrl: 'http://127.0.0.1:9',
-    maxSteps: 5,
-  }).id;
+  ({ store, sessionId } = storeWithSession(dataDir, workspace));
 });
 
 afterEach(() => {

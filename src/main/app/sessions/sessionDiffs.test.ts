@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../store/store';
+import type { Store } from '../../store/store';
+import { storeWithSession } from '../../../../test/support/storedSession';
 import { SessionDiffs } from './sessionDiffs';
 import { SessionShadowRepos } from '../../checkpoints/sessionShadowRepos';
 
@@ -24,17 +25,8 @@ function temp(prefix: string): string {
 /** A session of its own store over `workspace`, and its live diff. */
 function sessionIn(workspace: string) {
   const dataDir = temp('tether-diffs-data-');
-  const opened = openStore(dataDir);
+  const { store: opened, sessionId: id } = storeWithSession(dataDir, workspace);
   store = opened;
-  const project = opened.projects.ensure(workspace);
-  const { id } = opened.sessions.create({
-    workspace,
-    projectId: project.id,
-    model: 'm',
-    api: 'chat',
-    baseUrl: 'http://127.0.0.1:9',
-    maxSteps: 5,
-  });
   return { id, store: opened, diffs: new SessionDiffs(opened, new SessionShadowRepos(opened, dataDir)) };
 }
 
