@@ -233,10 +233,16 @@ test('a server that is down shows its retries, then what failed with Retry and O
   await page.goto(app.url);
   await startTask(page, 'Say hello');
 
+  // The first retry shows for half a second to a second: a loaded machine may first see a later
+  // one. What must hold is that the notice counts its tries, says why, and moves on.
   const retry = page.getByTestId('retry-notice');
-  await expect(retry).toContainText(/Retrying \(2\/5\) (in \d s|now…)/);
+  await expect(retry).toContainText(/Retrying \([2-5]\/5\) (in \d s|now…)/);
   await expect(retry).toContainText('connection refused');
-  await expect(retry).toContainText(/Retrying \(4\/5\)/, { timeout: 20_000 });
+  const seenTry = Number(/\((\d)\/5\)/.exec((await retry.textContent()) ?? '')?.[1]);
+  expect(seenTry).toBeGreaterThanOrEqual(2);
+  if (seenTry < 5) {
+    await expect(retry).toContainText(new RegExp(`Retrying \\([${seenTry + 1}-5]\\/5\\)`), { timeout: 20_000 });
+  }
   await keepScreenshot(page, testInfo, 'retrying');
 
   const notice = page.getByTestId('ending-notice');
