@@ -47,6 +47,24 @@ describe('findFenceHits', () => {
     expect(find('mkdir: cannot create directory ‘.tether’: File exists')[0]?.target).toBe('.tether');
   });
 
+  it('knows a protected path by its being busy: a mount point cannot be renamed over or removed, whatever the write observer saw', () => {
+    fence.denyWrite.push('/ws/.git/config');
+    try {
+      for (const line of [
+        'error: could not write config file .git/config: Device or resource busy',
+        "rm: cannot remove '.git/hooks': Device or resource busy",
+        "Error: EBUSY: resource busy or locked, rename '/ws/.git/config.tmp' -> '/ws/.git/config'",
+      ]) {
+        expect(find(line)[0]?.message, line).toMatch(/^the write fence: \.git\/(config|hooks) is protected from commands$/);
+      }
+    } finally {
+      fence.denyWrite.pop();
+    }
+    // Busy anywhere else is the program's own trouble.
+    expect(find("rm: cannot remove 'mnt/disk': Device or resource busy")).toEqual([]);
+    expect(find('umount: /ws/build: target is busy')).toEqual([]);
+  });
+
   it('names a secret that could not be read, with ~ and globbed .env files', () => {
     expect(find('cat: /home/me/.ssh/id_rsa: No such file or directory')[0]).toMatchObject({
       fence: 'read',

@@ -29,6 +29,10 @@ const READ_ERRORS =
   /no such file or directory|permission denied|operation not permitted|not a directory|ENOENT|EACCES|EPERM|Errno 2\b|Errno 13\b/i;
 // A path the sandbox covered with an empty read-only file looks like a file that is in the way.
 const COVERED_ERRORS = /file exists|not a directory|EEXIST|ENOTDIR/i;
+// A protected path is a mount point: renaming over it or removing it is refused as busy (git writes
+// its config as config.lock and renames it over: `could not write config file .git/config: Device or
+// resource busy`). Only a protected path counts: elsewhere busy means busy.
+const PINNED_ERRORS = /device or resource busy|EBUSY/i;
 // Quoted paths (node, python, touch, mkdir) count on any line that reports an error; a bare one only
 // right before its error (`cat: .env: Permission denied`), so a program's own name is not taken for it.
 const QUOTED_PATH = /['"`‘’“”]((?:~|\.{1,2})?[^'"`‘’“”\s]*[/.][^'"`‘’“”\s]*)['"`‘’“”]/g;
@@ -74,7 +78,7 @@ export function findFenceHits(input: {
   const home = input.home ?? os.homedir();
   const lines = input.output.split('\n');
   for (const line of lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES / 2), ...lines.slice(-MAX_LINES / 2)] : lines) {
-    if (!WRITE_ERRORS.test(line) && !READ_ERRORS.test(line) && !COVERED_ERRORS.test(line)) continue;
+    if (![WRITE_ERRORS, READ_ERRORS, COVERED_ERRORS, PINNED_ERRORS].some((errors) => errors.test(line))) continue;
     for (const { candidate, error } of pathsIn(line)) {
       const absolute = candidate.startsWith('~/') ? path.join(home, candidate.slice(2)) : path.resolve(input.cwd, candidate);
       const denied = deniedRead(absolute, input.fence);
@@ -89,7 +93,7 @@ export function findFenceHits(input: {
       // Git's machinery as it is now: what appeared in .git since the session began is fenced too.
       const protectedBy =
         input.fence.denyWrite.find((folder) => isInside(absolute, folder)) ?? gitMachineryHolding(absolute, input.fence.workspace);
-      if (protectedBy && (WRITE_ERRORS.test(error) || COVERED_ERRORS.test(error))) {
+      if (protectedBy && [WRITE_ERRORS, COVERED_ERRORS, PINNED_ERRORS].some((errors) => errors.test(error))) {
         add({
           fence: 'write',
           target: shown(absolute, input.fence.workspace),
