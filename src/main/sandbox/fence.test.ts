@@ -23,7 +23,7 @@ describe('the fence', () => {
     const fence = effectiveFence({ workspace: ws, dataDir: '/data/tether', home: '/home/me' });
     expect(fence.allowWrite).toEqual([ws]);
     expect(fence.denyWrite).toEqual([
-      ...['commondir', 'config', 'config.worktree', 'hooks', 'info', 'modules'].map((name) => `${ws}/.git/${name}`),
+      ...['branches', 'commondir', 'config', 'config.worktree', 'hooks', 'info', 'modules', 'remotes'].map((name) => `${ws}/.git/${name}`),
       `${ws}/.tether`,
     ]);
     expect(fence.denyRead).toEqual(

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GIT_WRITABLE, gitFence, gitMachineryHolding } from './gitFence';
+import { GIT_WRITABLE, gitFence, gitMachineryHolding, gitMakes } from './gitFence';
 
 let root = '';
 afterEach(() => {
@@ -87,6 +87,43 @@ describe('what committing and branching write', () => {
   });
 });
 
+describe('gitMakes', () => {
+  it('keeps what committing writes and the states of operations git leaves in progress', () => {
+    for (const name of [
+      'objects',
+      'ORIG_HEAD',
+      'index.lock',
+      'rebase-merge',
+      'rebase-apply',
+      'sequencer',
+      'worktrees',
+      'NOTES_MERGE_PARTIAL',
+      'reftable',
+    ]) {
+      expect(gitMakes(name), name).toBe(true);
+    }
+  });
+
+  it('keeps no other name: what git reads there is more than any list of the dangerous names', () => {
+    for (const name of [
+      'remotes',
+      'branches',
+      'hooks',
+      'config',
+      'info',
+      'modules',
+      'commondir',
+      'fsmonitor--daemon.ipc',
+      'svn',
+      'grafts',
+      'anything',
+      '.hidden',
+    ]) {
+      expect(gitMakes(name), name).toBe(false);
+    }
+  });
+});
+
 describe('gitFence', () => {
   it('fences every entry of .git but what committing writes, and the names git reads that are not there yet', () => {
     const ws = repository();
@@ -96,7 +133,10 @@ describe('gitFence', () => {
     expect(fence.allowWrite).toEqual([]);
     const existing = fs.readdirSync(gitDir).filter((name) => !GIT_WRITABLE.test(name));
     expect(existing).toEqual(expect.arrayContaining(['config', 'hooks', 'info', 'description']));
-    expect(names(gitDir, fence.denyWrite)).toEqual([...new Set([...existing, 'commondir', 'config.worktree', 'modules'])].sort());
+    // `branches` as old git made it, `remotes` missing: both are where a plain `git push` may be told to go.
+    expect(names(gitDir, fence.denyWrite)).toEqual(
+      [...new Set([...existing, 'branches', 'commondir', 'config.worktree', 'modules', 'remotes'])].sort(),
+    );
     expect(fence.denyWrite.some((entry) => /objects|refs|logs|index|HEAD|COMMIT_EDITMSG/.test(path.basename(entry)))).toBe(false);
   });
 

@@ -33,13 +33,28 @@ export const GIT_WRITABLE =
   /^(?:objects|refs|logs|index|HEAD|packed-refs|shallow|lfs|rr-cache|[A-Z_]+_HEAD|[A-Z_]+_MSG|COMMIT_EDITMSG|TAG_EDITMSG|NOTES_EDITMSG|MERGE_MODE|MERGE_RR|MERGE_AUTOSTASH|AUTO_MERGE|BISECT_[A-Z_]+|gc\.pid|gc\.log|.+\.lock|index\.stash\.\d+|sharedindex\.[0-9a-f]+)$/;
 
 /**
- * Names git reads to decide what to run, protected while they do not exist: config and hooks,
- * `commondir` (which moves both elsewhere), `info` (attributes name filter drivers), `modules`
- * (`git submodule update --init` reuses a git directory it finds there). Not `worktrees`: Tether adds
- * its session worktrees while other commands run, and a new worktree's git directory is only used
- * from a worktree that points at it.
+ * Names git's own work makes at the top of a git directory beyond GIT_WRITABLE: the states of
+ * operations in progress (what they would run is caught by workspace/gitState.ts), linked worktrees,
+ * a notes merge, the reftable store, `git add -e`'s patch. Any other name a command makes there is
+ * moved out after it ({@link gitMakes}): git reads more names there than a list of the dangerous
+ * ones would hold.
  */
-const GIT_READS = ['commondir', 'config', 'config.worktree', 'hooks', 'info', 'modules'];
+const GIT_MAKES = /^(?:rebase-merge|rebase-apply|sequencer|worktrees|reftable|NOTES_MERGE_(?:PARTIAL|REF|WORKTREE)|ADD_EDIT\.patch)$/;
+
+/** Whether git's everyday work makes a name at the top of a git directory; a command may leave only these there. */
+export function gitMakes(name: string): boolean {
+  return GIT_WRITABLE.test(name) || GIT_MAKES.test(name);
+}
+
+/**
+ * Names git reads to decide what to run or where to send the person's work, protected while they do
+ * not exist: config and hooks, `commondir` (which moves both elsewhere), `info` (attributes name
+ * filter drivers), `modules` (`git submodule update --init` reuses a git directory it finds there),
+ * `remotes` and `branches` (a file there named `origin` is where a plain `git push` goes when the
+ * config names no origin). Not `worktrees`: Tether adds its session worktrees while other commands
+ * run, and a new worktree's git directory is only used from a worktree that points at it.
+ */
+const GIT_READS = ['branches', 'commondir', 'config', 'config.worktree', 'hooks', 'info', 'modules', 'remotes'];
 /** The same for a worktree's own git directory (its hooks, config and info are the common directory's; its commondir exists). */
 const WORKTREE_GIT_READS = ['config.worktree', 'modules'];
 

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isInside, pathExists } from '../workspace/filePaths';
 import type { EffectiveFence } from './fence';
-import { commonDirOf, gitFence } from './gitFence';
-import type { ProtectedPath } from './protectedPaths';
+import { commonDirOf, gitFence, gitMakes } from './gitFence';
+import type { GuardedFolder, ProtectedPath } from './protectedPaths';
 import type { DarkHome } from './darkHome';
 import type { LinuxFit, MacFit } from './runtimeCommand';
 import { seatbeltDarkHome } from './seatbeltDarkHome';
@@ -22,6 +22,8 @@ export interface LibraryFence {
   filesystem: { denyRead: string[]; allowRead: string[]; allowWrite: string[]; denyWrite: string[] };
   /** Protected paths that do not exist, which bubblewrap cannot bind: watched while a command runs (Linux). */
   watched: ProtectedPath[];
+  /** The git directories, where a command may leave only the names git's own work makes. */
+  guarded: GuardedFolder[];
   /** The fence's folders under the real /tmp, bound again into the private one (Linux). */
   underTmp: string[];
   /** The places commands must see as they are: what they write and read, and git's common folders (the dark home leaves them lit). */
@@ -58,10 +60,13 @@ export function libraryFence(fence: EffectiveFence, platform: NodeJS.Platform): 
       denyWrite: bound,
     },
     watched,
+    guarded: git.gitDirs.map((folder) => ({ folder, keeps: gitMakes, why: GIT_NAME_MADE })),
     underTmp: underTmp(roots, platform),
     roots,
   };
 }
+
+const GIT_NAME_MADE = "git's machinery: a name git's own work does not make there, and your own git may read it";
 
 /** What Tether does to the runtime's bubblewrap command (runtimeCommand.ts), for this fence. */
 export function linuxFit(
@@ -106,7 +111,7 @@ export function macFit(fence: EffectiveFence, mapped: LibraryFence, notWritable:
 function protectionOf(entry: string, fence: EffectiveFence): string {
   if (entry === path.join(fence.workspace, '.tether')) return "Tether's project settings: its rules, hooks and MCP servers";
   if (path.dirname(entry) === fence.workspace && path.basename(entry) !== '.git') return 'a file your own tools run by themselves';
-  return "git's machinery, which your own git reads to decide what to run";
+  return "git's machinery, which your own git reads to decide what to run and where to send your work";
 }
 
 /**

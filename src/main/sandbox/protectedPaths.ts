@@ -36,14 +36,35 @@ export interface MovedPath extends ProtectedPath {
   problem?: string;
 }
 
+/**
+ * A folder where a command may make only some names: a git directory, where git reads more names
+ * than any list of the dangerous ones holds. A name it made that `keeps` refuses is moved out when the
+ * command ends, like a protected path; one that was there before the command is bound read-only already.
+ */
+export interface GuardedFolder {
+  folder: string;
+  keeps: (name: string) => boolean;
+  /** Why a name made there is moved, for the fence hit. */
+  why: string;
+}
+
 export interface AbsentPathWatch {
   /** Stops watching after a last look, and says what was moved while the command ran. */
   close(): MovedPath[];
 }
 
-/** Watches the missing paths among `paths` while a command runs; what appears is moved into `quarantine`. */
-export function watchAbsentPaths(paths: readonly ProtectedPath[], quarantine: string): AbsentPathWatch {
+/**
+ * Watches the missing paths among `paths` while a command runs; what appears is moved into
+ * `quarantine`. When it ends, a name made in a guarded folder that the folder does not keep is
+ * moved as well.
+ */
+export function watchAbsentPaths(
+  paths: readonly ProtectedPath[],
+  quarantine: string,
+  guarded: readonly GuardedFolder[] = [],
+): AbsentPathWatch {
   const absent = paths.filter((entry) => !pathExists(entry.path));
+  const before = guarded.map((entry) => new Set(namesIn(entry.folder)));
   const moved: MovedPath[] = [];
   const watchers = new Map<string, fs.FSWatcher>();
   const look = (): void => {
@@ -69,6 +90,11 @@ export function watchAbsentPaths(paths: readonly ProtectedPath[], quarantine: st
       look();
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
+      guarded.forEach(({ folder, keeps, why }, index) => {
+        for (const name of namesIn(folder)) {
+          if (!before[index]!.has(name) && !keeps(name)) moved.push(moveAside({ path: path.join(folder, name), why }, quarantine));
+        }
+      });
       return moved.splice(0);
     },
   };
@@ -120,5 +146,13 @@ function deepestExisting(target: string): string | undefined {
   for (let folder = path.dirname(target); ; folder = path.dirname(folder)) {
     if (pathExists(folder)) return folder;
     if (path.dirname(folder) === folder) return undefined;
+  }
+}
+
+function namesIn(folder: string): string[] {
+  try {
+    return fs.readdirSync(folder);
+  } catch {
+    return [];
   }
 }

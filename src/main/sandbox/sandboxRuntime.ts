@@ -381,7 +381,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
   } catch (error) {
     throw new SandboxStartError(`The sandbox could not be set up for this session's fence: ${(error as Error).message}. Nothing was run.`);
   }
-  const { compiled, filesystem, watched } = mapped;
+  const { compiled, filesystem, watched, guarded } = mapped;
   const applySeccomp = platform === 'linux' ? applySeccompPath() : undefined;
   const observer = applySeccomp
     ? await observeWrites(libraryParts().startWriteMonitor, { writable: filesystem.allowWrite, protected: compiled.denyWrite })
@@ -440,7 +440,7 @@ export async function prepareProfile(fence: EffectiveFence, profileId: string): 
     begin(runId, ask) {
       // Mount points under the private /tmp must be folders, whatever the last command left there.
       if (platform === 'linux') for (const root of snapshot.underTmp) clearMountPath(fence.privateTmp, root);
-      watches.set(runId, watchAbsentPaths(watched, fence.quarantine));
+      watches.set(runId, watchAbsentPaths(watched, fence.quarantine, guarded));
       // Read live: a host the person allows always while the session runs is in the fence from then on.
       running.set(runId, { profileId, domains: () => fence.allowedDomains, ...(ask ? { ask } : {}) });
       refreshNetwork();

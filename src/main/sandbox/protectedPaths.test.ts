@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { watchAbsentPaths, type GuardedFolder } from './protectedPaths';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function folders() {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-protected-')));
+  made.push(root);
+  const guardedDir = path.join(root, 'git');
+  const quarantine = path.join(root, 'quarantine');
+  fs.mkdirSync(guardedDir);
+  fs.writeFileSync(path.join(guardedDir, 'there-before'), 'the person’s');
+  const guarded: GuardedFolder = { folder: guardedDir, keeps: (name) => name === 'kept' || name.endsWith('.lock'), why: 'a test' };
+  return { root, guardedDir, quarantine, guarded };
+}
+
+describe('a guarded folder', () => {
+  it('loses, when the command ends, every name made there that it does not keep, files and folders alike', () => {
+    const { guardedDir, quarantine, guarded } = folders();
+    const watch = watchAbsentPaths([], quarantine, [guarded]);
+    fs.mkdirSync(path.join(guardedDir, 'remotes'));
+    fs.writeFileSync(path.join(guardedDir, 'remotes', 'origin'), 'URL: https://example.com/x.git\n');
+    fs.writeFileSync(path.join(guardedDir, 'new-name'), 'x');
+    fs.symlinkSync('/etc/passwd', path.join(guardedDir, 'a-link'));
+    fs.writeFileSync(path.join(guardedDir, 'kept'), 'git’s');
+    fs.writeFileSync(path.join(guardedDir, 'index.lock'), 'git’s');
+    const moved = watch.close();
+    expect(moved.map((entry) => path.basename(entry.path)).sort()).toEqual(['a-link', 'new-name', 'remotes']);
+    expect(fs.readdirSync(guardedDir).sort()).toEqual(['index.lock', 'kept', 'there-before']);
+    // Kept, not deleted: what was written is where the fence hit says.
+    const remotes = moved.find((entry) => entry.path.endsWith('remotes'))!;
+    expect(fs.readFileSync(path.join(remotes.movedTo!, 'origin'), 'utf8')).toContain('example.com');
+    expect(fs.readlinkSync(moved.find((entry) => entry.path.endsWith('a-link'))!.movedTo!)).toBe('/etc/passwd');
+    expect(moved.every((entry) => entry.why === 'a test')).toBe(true);
+  });
+
+  it('keeps what was there before the command, even a name it would not keep, and ends with nothing when nothing was made', () => {
+    const { guardedDir, quarantine, guarded } = folders();
+    const watch = watchAbsentPaths([], quarantine, [guarded]);
+    fs.writeFileSync(path.join(guardedDir, 'there-before'), 'changed in place');
+    expect(watch.close()).toEqual([]);
+    expect(fs.readdirSync(guardedDir)).toEqual(['there-before']);
+  });
+
+  it('that is gone (a repository removed by the command) ends the watch quietly', () => {
+    const { guardedDir, quarantine, guarded } = folders();
+    const watch = watchAbsentPaths([], quarantine, [guarded]);
+    fs.rmSync(guardedDir, { recursive: true });
+    expect(watch.close()).toEqual([]);
+  });
+});
