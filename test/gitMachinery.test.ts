@@ -311,6 +311,90 @@ describe('inside the sandbox, a branch deleted, a remote added, a plain setting:
   });
 });
 
+describe('inside the sandbox, nothing a command leaves sends the person’s own push or pull elsewhere', () => {
+  /** A repository whose origin is a bare one beside it, and a bare one an attacker would push to. */
+  function cloned() {
+    const root = tempRoot();
+    const ours = path.join(root, 'ours.git');
+    const evil = path.join(root, 'evil.git');
+    git(root, 'init', '-q', '--bare', ours);
+    git(root, 'init', '-q', '--bare', evil);
+    const ws = repository(path.join(root, 'ws'));
+    git(ws, 'remote', 'add', 'origin', ours);
+    git(ws, 'push', '-q', '-u', 'origin', 'main');
+    return { ws, ours, evil };
+  }
+  const refsOf = (bare: string) => git(bare, 'for-each-ref', '--format=%(refname)').trim();
+
+  it('a remote’s address changed, or a branch made to follow a new remote, puts .git/config back and says why', async () => {
+    const { ws, ours, evil } = cloned();
+    const config = path.join(ws, '.git', 'config');
+    const before = fs.readFileSync(config, 'utf8');
+    const run = commands(ws);
+    for (const step of [`git remote set-url origin ${evil}`, `git remote set-url --add --push origin ${evil}`]) {
+      const result = await run(step);
+      expect(result.output, step).toMatch(
+        /the write fence: \.git\/config, where the command changed remote\.origin\.(push)?url.*where it sends your work/,
+      );
+    }
+    // Over two commands: adding a remote beside origin is plain; making main follow it is not.
+    expect((await run(`git remote add x ${evil}`)).output).not.toContain('fence');
+    await run('git fetch -q x 2>/dev/null; git update-ref refs/remotes/x/main HEAD');
+    expect((await run('git branch -q -u x/main main')).output).toMatch(/where the command changed branch\.main\.remote/);
+    expect(git(ws, 'config', 'branch.main.remote').trim()).toBe('origin');
+    expect(fs.readFileSync(config, 'utf8')).toBe(
+      before.replace(/$/, '') + `[remote "x"]\n\turl = ${evil}\n\tfetch = +refs/heads/*:refs/remotes/x/*\n`,
+    );
+    // The person's own push goes where it went.
+    fs.writeFileSync(path.join(ws, 'b.txt'), 'b\n');
+    git(ws, 'add', '.');
+    git(ws, 'commit', '-qm', 'b');
+    git(ws, 'push', '-q');
+    expect(refsOf(evil)).toBe('');
+    expect(git(ours, 'log', '--format=%s', '-1', 'main').trim()).toBe('b');
+  });
+
+  it('a file under .git/remotes or .git/branches, or any name git’s work does not make, is moved out of the workspace', async () => {
+    const { ws, evil } = cloned();
+    // A repository with no origin, where a plain `git push` goes to whatever .git/remotes/origin names.
+    git(ws, 'remote', 'remove', 'origin');
+    fs.rmSync(path.join(ws, '.git', 'branches'), { recursive: true, force: true });
+    const run = commands(ws);
+    for (const [step, shown] of [
+      [`mkdir -p .git/remotes && printf 'URL: ${evil}\\nPush: refs/heads/*:refs/heads/*\\n' > .git/remotes/origin`, '.git/remotes'],
+      [`mkdir -p .git/branches && printf '${evil}#main' > .git/branches/origin`, '.git/branches'],
+      ['printf x > .git/not-git-s && ln -s /etc .git/a-link', '.git/not-git-s'],
+    ] as const) {
+      const result = await run(step);
+      expect(result.output, step).toContain(`the write fence: ${shown} is protected from commands (git's machinery`);
+    }
+    for (const name of ['remotes', 'branches', 'not-git-s', 'a-link']) expect(fs.existsSync(path.join(ws, '.git', name)), name).toBe(false);
+    expect(() => git(ws, 'push', '-q')).toThrow();
+    expect(refsOf(evil)).toBe('');
+  });
+
+  it('leaves what git’s own work makes there: a worktree, notes, a bisect, a rebase stopped on a conflict', async () => {
+    const ws = repository(path.join(tempRoot(), 'ws'));
+    const run = commands(ws);
+    for (const step of [
+      'git worktree add -q ../side -b side',
+      'git notes add -m "a note"',
+      'echo b > b.txt && git add b.txt && git commit -qm b && git bisect start HEAD HEAD~1 >/dev/null && git bisect reset >/dev/null 2>&1',
+      'git checkout -qb conflict HEAD~1 && echo theirs > b.txt && git add b.txt && git commit -qm theirs',
+    ]) {
+      const result = await run(step);
+      expect(result.output, step).not.toContain('fence');
+      expect(result.exitCode, `${step}\n${result.output}`).toBe(0);
+    }
+    const stopped = await run('git rebase main');
+    expect(stopped.output).not.toContain('fence');
+    expect(stopped.exitCode).not.toBe(0);
+    expect(git(ws, 'status')).toContain('rebase in progress');
+    expect(fs.existsSync(path.join(ws, '.git', 'worktrees', 'side'))).toBe(true);
+    expect(git(ws, 'notes', 'show', 'HEAD~1').trim()).toBe('a note');
+  });
+});
+
 describe('another repository inside the workspace', () => {
   /**
    * A workspace whose repository holds a committed bare repository (docs/history), a nested

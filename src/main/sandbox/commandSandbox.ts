@@ -284,7 +284,7 @@ function writableGitConfig(form: string, workspace: string): { command: string; 
 }
 
 function notPlainMessage(settings: string[]): string {
-  return `the write fence: .git/config, where the command changed ${settings.join(', ')}, settings that can decide what git runs; Tether put the file back as it was`;
+  return `the write fence: .git/config, where the command changed ${settings.join(', ')}, settings that can decide what git runs or where it sends your work; Tether put the file back as it was`;
 }
 
 /** A write the sandbox recorded refusing, said as the fence hit it is. */

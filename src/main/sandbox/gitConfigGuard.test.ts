@@ -15,6 +15,9 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
+/** The line of `[branch "main"]` that says which remote it follows. */
+const MAIN_FOLLOWS = /(?<=\[branch "main"\]\n)\tremote = origin/;
+
 /** Guards the file, lets `change` do what a command would, and returns what the check refused. */
 function afterCommand(change: () => void): string[] {
   const guard = guardGitConfig(file)!;
@@ -66,6 +69,64 @@ describe('guardGitConfig', () => {
       expect(refused.length, changed).toBeGreaterThan(0);
       expect(fs.readFileSync(file, 'utf8')).toBe(PERSONS);
       expect(fs.statSync(file).mode & 0o777).toBe(0o640);
+    }
+  });
+
+  it('refuses what sends the person’s own push or pull somewhere new, over one command or two', () => {
+    const cloned = `${PERSONS}[remote "origin"]\n\turl = https://example.com/ours.git\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n`;
+    const evil = 'https://evil.example/x.git';
+    const redirections: [string, string, string[]][] = [
+      ['set-url', cloned.replace('https://example.com/ours.git', evil), ['remote.origin.url']],
+      ['a push address', cloned.replace('[branch "main"]', `\tpushurl = ${evil}\n[branch "main"]`), ['remote.origin.pushurl']],
+      [
+        'origin renamed away and another in its place',
+        cloned.replace('[remote "origin"]', '[remote "old"]').replaceAll('remote = origin', 'remote = old') +
+          `[remote "origin"]\n\turl = ${evil}\n`,
+        ['remote.origin.url'],
+      ],
+      [
+        'a branch following a new remote',
+        cloned.replace(MAIN_FOLLOWS, '\tremote = x') + `[remote "x"]\n\turl = ${evil}\n`,
+        ['branch.main.remote', 'remote.x.url'],
+      ],
+      [
+        'a branch pushing to one',
+        cloned.replace('merge = refs', `pushremote = x\n\tmerge = refs`) + `[remote "x"]\n\turl = ${evil}\n`,
+        ['branch.main.pushremote', 'remote.x.url'],
+      ],
+      ['a branch following an address itself', cloned.replace(MAIN_FOLLOWS, `\tremote = ${evil}`), ['branch.main.remote']],
+      ['origin added where there was none', `${PERSONS}[remote "origin"]\n\turl = ${evil}\n`, ['remote.origin.url']],
+    ];
+    for (const [what, after, keys] of redirections) {
+      fs.writeFileSync(file, cloned);
+      expect(
+        afterCommand(() => fs.writeFileSync(file, after)),
+        what,
+      ).toEqual(keys);
+      expect(fs.readFileSync(file, 'utf8'), what).toBe(cloned);
+    }
+    // Two commands: the remote added first is plain; following it afterwards is not.
+    fs.writeFileSync(file, cloned);
+    const added = `${cloned}[remote "x"]\n\turl = ${evil}\n`;
+    expect(afterCommand(() => fs.writeFileSync(file, added))).toEqual([]);
+    expect(afterCommand(() => fs.writeFileSync(file, added.replace(MAIN_FOLLOWS, '\tremote = x')))).toEqual(['branch.main.remote']);
+  });
+
+  it('keeps what leaves the person’s push and pull where they went: a remote added beside, renamed, removed, a branch tracking origin', () => {
+    const cloned = `${PERSONS}[remote "origin"]\n\turl = https://example.com/ours.git\n`;
+    const kept = [
+      `${cloned}[remote "upstream"]\n\turl = https://example.com/theirs.git\n`,
+      cloned.replace('[remote "origin"]', '[remote "mine"]').replaceAll('remote = origin', 'remote = mine'),
+      PERSONS,
+      `${cloned}[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n`,
+      `${cloned}[branch "local"]\n\tremote = .\n\tmerge = refs/heads/main\n`,
+    ];
+    for (const after of kept) {
+      fs.writeFileSync(file, cloned);
+      expect(
+        afterCommand(() => fs.writeFileSync(file, after)),
+        after,
+      ).toEqual([]);
     }
   });
 

@@ -67,13 +67,60 @@ function refusedChanges(before: Buffer, after: Buffer): string[] | undefined {
   if (was === undefined || is === undefined) return undefined;
   const heldBefore = (key: string, value: string) => [...was].some(([other, values]) => sameKind(other, key) && values.includes(value));
   const keys = new Set([...was.keys(), ...is.keys()]);
-  return [...keys].filter((key) => {
+  const notPlain = [...keys].filter((key) => {
     if (isPlainGitSetting(key)) return false;
     const gone = without(was.get(key) ?? [], is.get(key) ?? []);
     const came = without(is.get(key) ?? [], was.get(key) ?? []);
     if (gone.length > 0 && !MOVABLE_SECTIONS.has(sectionOf(key))) return true;
     return came.some((value) => !MOVABLE_SECTIONS.has(sectionOf(key)) || !heldBefore(key, value));
   });
+  return [...new Set([...notPlain, ...redirected(was, is)])];
+}
+
+type Settings = Map<string, string[]>;
+
+/**
+ * The settings that send the person's own `git push` or `git pull` somewhere new. Without a remote
+ * named, those go to `origin` or to the remote a branch follows (`branch.<name>.remote`,
+ * `.pushremote`). A remote followed before may only lose addresses; one followed anew may hold only
+ * addresses a followed remote held before. So `git remote set-url origin URL`, or
+ * `git remote add x URL && git branch -u x/main` over two commands, is refused, while adding
+ * `upstream`, renaming a remote and tracking an existing one stay plain.
+ */
+function redirected(was: Settings, is: Settings): string[] {
+  const before = followedAddresses(was);
+  const heldBefore = new Set([...before.values()].flat());
+  const refused: string[] = [];
+  for (const [remote, addresses] of followedAddresses(is)) {
+    const allowed = before.has(remote) ? new Set(before.get(remote)) : heldBefore;
+    if (addresses.every((address) => allowed.has(address))) continue;
+    // Named: the settings of the way there that this command changed.
+    const changed = ([key, values]: [string, string[]]) => values.join('\n') !== (was.get(key) ?? []).join('\n');
+    const wayThere = ([key, values]: [string, string[]]) =>
+      REMOTE_ADDRESS.exec(key)?.[1] === remote || (FOLLOWS.test(key) && values.includes(remote));
+    refused.push(...[...is].filter((entry) => wayThere(entry) && changed(entry)).map(([key]) => key));
+  }
+  return refused;
+}
+
+const REMOTE_ADDRESS = /^remote\.(.+)\.(?:url|pushurl)$/;
+const FOLLOWS = /^branch\..+\.(?:remote|pushremote)$/;
+
+/**
+ * Each remote a push or pull without one named can reach, with its addresses. A branch may follow an
+ * address itself (`branch.main.remote = https://…`, which git takes as a URL); a word that names no
+ * remote and holds no `/` or `:` is a missing remote (its file under `.git/remotes` is fenced) or a
+ * folder in the workspace, and `.` is this repository: neither sends anything away.
+ */
+function followedAddresses(settings: Settings): Map<string, string[]> {
+  const followed = new Set(['origin']);
+  for (const [key, values] of settings) if (FOLLOWS.test(key)) values.forEach((value) => followed.add(value));
+  const addresses = new Map<string, string[]>();
+  for (const remote of followed) {
+    const configured = [...settings].filter(([key]) => REMOTE_ADDRESS.exec(key)?.[1] === remote).flatMap(([, values]) => values);
+    addresses.set(remote, configured.length > 0 ? configured : /[/:]/.test(remote) ? [remote] : []);
+  }
+  return addresses;
 }
 
 /** The sections git drops, moves and copies whole with a branch or a remote. */
@@ -103,7 +150,7 @@ function without(values: readonly string[], others: readonly string[]): string[]
  * Each key's values, in order, as git reads the file: `git config --file - --list`, from a folder
  * that is no repository, with no system or global config, and nothing the file includes.
  */
-function settingsOf(content: Buffer): Map<string, string[]> | undefined {
+function settingsOf(content: Buffer): Settings | undefined {
   let listed: string;
   try {
     listed = execFileSync('git', ['config', '--file', '-', '--null', '--list'], {
@@ -122,7 +169,7 @@ function settingsOf(content: Buffer): Map<string, string[]> | undefined {
   } catch {
     return undefined;
   }
-  const settings = new Map<string, string[]>();
+  const settings: Settings = new Map();
   for (const record of listed.split('\0')) {
     if (record === '') continue;
     const newline = record.indexOf('\n');
