@@ -64,6 +64,7 @@ describe('guardGitConfig', () => {
       PERSONS.replace('\tfsmonitor = true\n', ''),
       PERSONS.replace('[user]', '[include]\n\tpath = ../evil\n[user]'),
       PERSONS + '[Core]\n\tHooksPath = hooks\n',
+      PERSONS.replace('bare = false', 'bare = true'),
     ]) {
       const refused = afterCommand(() => fs.writeFileSync(file, changed));
       expect(refused.length, changed).toBeGreaterThan(0);

@@ -50,6 +50,8 @@ describe('rewritesOnlyPlainGitConfig', () => {
   it('does not hold for a setting that can decide what git runs, whatever its spelling', () => {
     for (const command of [
       'git config core.fsmonitor "touch /tmp/x"',
+      'git config core.bare true',
+      'git config core.symlinks false',
       'git config Core.FsMonitor true',
       'git config core.hooksPath .husky',
       'git config alias.st "!sh -c evil"',

@@ -13,9 +13,10 @@ const PLAIN = [
   /^branch\..+\.(?:remote|pushremote|merge|rebase|description)$/,
   /^remote\..+\.(?:url|pushurl|fetch|tagopt)$/,
   /^(?:pull\.rebase|pull\.ff|push\.default|push\.autosetupremote|fetch\.prune|init\.defaultbranch)$/,
-  // What git writes of its own into every repository's config, rewritten when a section moves.
-  /^core\.(?:repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks)$/,
 ];
+// Not `core.*`, though git writes some of it into every repository's config: git never changes those
+// values when a branch or remote moves, and a command that does (`core.bare`, `core.symlinks`,
+// `core.ignorecase`) changes how the person's own git sees their work tree.
 
 /** Whether a setting (`branch.topic.merge`, `Branch.Topic.Merge`) is plain: it names, it runs nothing. */
 export function isPlainGitSetting(key: string): boolean {
