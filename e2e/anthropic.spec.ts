@@ -39,6 +39,8 @@ test('choosing Anthropic Messages in settings, then a session over it', async ({
   await expect(baseUrl).toHaveValue(app.model.baseUrl);
   await keepScreenshot(page, testInfo, '1-settings-anthropic');
   await page.getByTestId('settings-save').click();
+  // Saved, not only on its way: the address is checked first, and Save is disabled meanwhile too.
+  await expect(page.getByTestId('toast').filter({ hasText: 'Settings saved.' })).toBeVisible();
   await expect(page.getByTestId('settings-save')).toBeDisabled();
   await page.getByTestId('settings-close').click();
 

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startServedApp, type ServedApp } from './support/servedApp';
 import { sessionEventTypes } from './support/sessionEvents';
@@ -162,7 +164,15 @@ test('at 1024×700 every pane is usable; panes resize, fold and keep their sizes
   const before = (await box(page.getByTestId('terminal-panel'))).height;
   await page.keyboard.press('ArrowUp');
   await expect.poll(async () => (await box(page.getByTestId('terminal-panel'))).height).toBeCloseTo(before + 16, 0);
-  await page.waitForTimeout(700);
+  // Saved a moment after the last change (a timer in the page): wait for the file, not for a time.
+  const layoutFile = path.join(app.dataDir, 'layout.json');
+  await expect
+    .poll(() => {
+      if (!existsSync(layoutFile)) return null;
+      const saved = JSON.parse(readFileSync(layoutFile, 'utf8')) as { reviewWidth?: number; terminalHeight?: number };
+      return Math.abs((saved.reviewWidth ?? 0) - wider) <= 1 && Math.abs((saved.terminalHeight ?? 0) - (before + 16)) <= 1;
+    })
+    .toBe(true);
   await page.reload();
   await page.getByTestId('session-item').first().locator('button').first().click();
   await expect(page.getByTestId('review-column')).toBeVisible();

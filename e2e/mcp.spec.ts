@@ -73,6 +73,8 @@ test('a session calls an MCP tool after asking, and settings list the servers, t
 
   // Restart: the server goes and comes back with its tools.
   await ready.getByTestId('mcp-restart').click();
+  // Its state reads ready before the restart as after it: wait for the restart's answer first.
+  await expect(ready.getByTestId('mcp-restart')).toHaveText('Restart', { timeout: 45_000 });
   await expect(ready).toHaveAttribute('data-state', 'ready');
   await expect(ready.getByTestId('mcp-tool').filter({ hasText: 'get-sum' })).toBeVisible();
 });

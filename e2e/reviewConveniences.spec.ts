@@ -142,8 +142,18 @@ test('a code block is highlighted and copied; paths in a message and on a tool c
   // Markup in code stays text.
   await expect(block.locator('b')).toHaveCount(0);
   await expect(block.locator('pre')).toContainText('"<b>not bold</b>"');
+  // "Copied" shows for a second and a half: recorded as it comes, so a slow poll cannot miss it.
+  await block.getByTestId('copy-code').evaluate((button) => {
+    const seen: string[] = [];
+    (window as unknown as { copyStates: string[] }).copyStates = seen;
+    new MutationObserver(() => seen.push(button.textContent ?? '')).observe(button, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
+  });
   await block.getByTestId('copy-code').click();
-  await expect(block.getByTestId('copy-code')).toHaveText('Copied');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { copyStates: string[] }).copyStates)).toContain('Copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
     'export function discounted(cents, percent) {\n  return cents - (cents * percent) / 100; // "<b>not bold</b>"\n}',
   );

@@ -92,7 +92,7 @@ test('rewind a session to a step from the conversation, then undo the rewind', a
 test('a rewind while the agent works is refused until it stops', async ({ page }, testInfo) => {
   app = await startServedApp({
     turns: [
-      { toolCalls: [{ id: 'call_sleep', name: 'run_command', arguments: { command: 'sleep 30 && touch slept.txt' } }] },
+      { toolCalls: [{ id: 'call_sleep', name: 'run_command', arguments: { command: 'sleep 600 && touch slept.txt' } }] },
       { text: 'stopped anyway' },
     ],
   });

@@ -71,6 +71,8 @@ test('settings show the fence, with /tmp and the caches, and switch the package 
   await section.getByTestId('sandbox-allowedDomains').fill('api.github.com');
   await section.getByTestId('sandbox-denyRead').fill('~/.kube');
   await section.getByTestId('sandbox-save').click();
+  // Disabled while it saves and once saved: the label says which.
+  await expect(section.getByTestId('sandbox-save')).toHaveText('Save fence');
   await expect(section.getByTestId('sandbox-save')).toBeDisabled();
   await section.getByTestId('sandbox-unavailable').selectOption('refuse');
   await expect(section.getByTestId('sandbox-unavailable')).toHaveValue('refuse');
@@ -84,6 +86,8 @@ test('settings show the fence, with /tmp and the caches, and switch the package 
   await expect(section).toContainText('~/.ssh, which holds credentials');
   await section.getByTestId('sandbox-litHome').fill('~/.config/mytool');
   await section.getByTestId('sandbox-save').click();
+  // Disabled while it saves and once saved: the label says which.
+  await expect(section.getByTestId('sandbox-save')).toHaveText('Save fence');
   await expect(section.getByTestId('sandbox-save')).toBeDisabled();
 
   // A reload comes back to Settings (the address keeps the view, issue 29), with what was saved.

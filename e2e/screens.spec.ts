@@ -27,28 +27,31 @@ async function shoot(page: Page, screen: string, panes: string[]): Promise<void>
     await page.setViewportSize(size);
     for (const scheme of schemes) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(150);
-      const overflow = await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
-      expect(overflow, `${screen} at ${size.width}: the page is wider than the window`).toBeLessThanOrEqual(0);
-      for (const pane of panes) {
-        const found = await page.getByTestId(pane).first().boundingBox();
-        expect(found, `${screen} at ${size.width}: ${pane} is not on screen`).not.toBeNull();
-        expect(found!.width, `${screen} at ${size.width}: ${pane} is squeezed`).toBeGreaterThanOrEqual(150);
-        expect(found!.height, `${screen} at ${size.width}: ${pane} is squeezed`).toBeGreaterThanOrEqual(30);
-        expect(found!.x + found!.width, `${screen} at ${size.width}: ${pane} runs off the window`).toBeLessThanOrEqual(size.width + 1);
-        // Nothing lies over it: a click at its middle and near its bottom reaches it.
-        const reached = await page
-          .getByTestId(pane)
-          .first()
-          .evaluate((element) => {
-            const box = element.getBoundingClientRect();
-            return [box.top + box.height / 2, box.bottom - 3].every((y) => {
-              const top = document.elementFromPoint(box.left + box.width / 2, y);
-              return top !== null && (element === top || element.contains(top) || top.contains(element));
+      // The layout settles over a few frames after a resize (the review column folds, Monaco lays out
+      // again): the checks are retried until it has, rather than after a fixed wait.
+      await expect(async () => {
+        const overflow = await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
+        expect(overflow, `${screen} at ${size.width}: the page is wider than the window`).toBeLessThanOrEqual(0);
+        for (const pane of panes) {
+          const found = await page.getByTestId(pane).first().boundingBox();
+          expect(found, `${screen} at ${size.width}: ${pane} is not on screen`).not.toBeNull();
+          expect(found!.width, `${screen} at ${size.width}: ${pane} is squeezed`).toBeGreaterThanOrEqual(150);
+          expect(found!.height, `${screen} at ${size.width}: ${pane} is squeezed`).toBeGreaterThanOrEqual(30);
+          expect(found!.x + found!.width, `${screen} at ${size.width}: ${pane} runs off the window`).toBeLessThanOrEqual(size.width + 1);
+          // Nothing lies over it: a click at its middle and near its bottom reaches it.
+          const reached = await page
+            .getByTestId(pane)
+            .first()
+            .evaluate((element) => {
+              const box = element.getBoundingClientRect();
+              return [box.top + box.height / 2, box.bottom - 3].every((y) => {
+                const top = document.elementFromPoint(box.left + box.width / 2, y);
+                return top !== null && (element === top || element.contains(top) || top.contains(element));
+              });
             });
-          });
-        expect(reached, `${screen} at ${size.width}: ${pane} is covered`).toBe(true);
-      }
+          expect(reached, `${screen} at ${size.width}: ${pane} is covered`).toBe(true);
+        }
+      }).toPass({ timeout: 10_000 });
       await page.screenshot({ path: path.join(folder, `${screen}-${size.width}x${size.height}-${scheme}.png`) });
     }
   }

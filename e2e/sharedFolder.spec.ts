@@ -11,7 +11,11 @@ import { keepScreenshot, openDraft, sessionStatus } from './support/ui';
 // a live session says so and offers a worktree, and the move takes its changes along.
 
 let app: ServedApp | undefined;
+// The first session's model answers only when the test is over: it works in the folder throughout,
+// however slow the machine (a fixed delay ran out on a loaded one before the test was done).
+let releaseReader: () => void = () => {};
 test.afterEach(async () => {
+  releaseReader();
   await app?.close();
   app = undefined;
 });
@@ -51,7 +55,10 @@ test('two sessions in one folder: each lists only its own changes, and the share
   app = await startServedApp({
     turns: [
       // The first session's model takes its time: it stays working in the folder meanwhile.
-      { text: 'Still reading.', delayMs: 40_000 },
+      async () => {
+        await new Promise<void>((resolve) => (releaseReader = resolve));
+        return { text: 'Still reading.' };
+      },
       {
         toolCalls: [
           edit('src/price.js', 'cents * percent;', 'cents * percent / 100;'),
