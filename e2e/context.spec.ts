@@ -62,16 +62,18 @@ test('the header shows the context meter, the cost and the instruction files; Co
   await keepScreenshot(page, testInfo, '1-header-instructions');
   await chip.locator('summary').click();
 
-  // The summary takes a moment: the header says a compaction is under way.
-  app.model.push({
-    text: 'SUMMARY: the plan was made and src/price.js was read.',
-    usage: { inputTokens: 1_500, outputTokens: 100 },
-    delayMs: 2_500,
+  // The summary takes a moment (here, until the test has looked): the header says a compaction is under way.
+  let summarise!: () => void;
+  const looked = new Promise<void>((resolve) => (summarise = resolve));
+  app.model.push(async () => {
+    await looked;
+    return { text: 'SUMMARY: the plan was made and src/price.js was read.', usage: { inputTokens: 1_500, outputTokens: 100 } };
   });
   await header.getByTestId('compact-now').click();
   await expect(header.getByTestId('context-compacting')).toBeVisible();
   await expect(header.getByTestId('compact-now')).toBeDisabled();
   await keepScreenshot(page, testInfo, '2-compacting');
+  summarise();
 
   const marker = page.getByTestId('compaction-marker');
   await expect(marker).toBeVisible({ timeout: 20_000 });
