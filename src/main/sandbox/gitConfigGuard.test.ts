@@ -38,9 +38,9 @@ describe('guardGitConfig', () => {
   });
 
   it('keeps what git carries with a branch or a remote: a section dropped, renamed or copied, whatever it held', () => {
-    const withSections = `${PERSONS}[branch "feature"]\n\tvscode-merge-base = origin/main\n[remote "origin"]\n\turl = u\n\tuploadpack = /opt/up\n`;
+    const withSections = `${PERSONS}[branch "feature"]\n\tvscode-merge-base = origin/main\n[remote "fork"]\n\turl = u\n\tuploadpack = /opt/up\n`;
     fs.writeFileSync(file, withSections);
-    // git branch -D feature; git remote rename origin upstream; git branch -c topic copy.
+    // git branch -D feature; git remote rename fork upstream; git branch -c topic copy.
     const after = `${PERSONS}[remote "upstream"]\n\turl = u\n\tuploadpack = /opt/up\n[branch "copy"]\n\tremote = origin\n`;
     expect(afterCommand(() => fs.writeFileSync(file, after))).toEqual([]);
     expect(fs.readFileSync(file, 'utf8')).toBe(after);
@@ -100,10 +100,11 @@ describe('guardGitConfig', () => {
     ];
     for (const [what, after, keys] of redirections) {
       fs.writeFileSync(file, cloned);
+      // Named: what the command changed on the way there (the branches that followed a renamed remote too).
       expect(
         afterCommand(() => fs.writeFileSync(file, after)),
         what,
-      ).toEqual(keys);
+      ).toEqual(expect.arrayContaining(keys));
       expect(fs.readFileSync(file, 'utf8'), what).toBe(cloned);
     }
     // Two commands: the remote added first is plain; following it afterwards is not.
@@ -113,12 +114,40 @@ describe('guardGitConfig', () => {
     expect(afterCommand(() => fs.writeFileSync(file, added.replace(MAIN_FOLLOWS, '\tremote = x')))).toEqual(['branch.main.remote']);
   });
 
-  it('keeps what leaves the person’s push and pull where they went: a remote added beside, renamed, removed, a branch tracking origin', () => {
+  it('refuses a name no remote holds where a push goes: git takes it for a path in the work tree, which a command can fill', () => {
     const cloned = `${PERSONS}[remote "origin"]\n\turl = https://example.com/ours.git\n`;
+    const paths: [string, string, string[]][] = [
+      ['a branch pushing to a bare word', `${cloned}[branch "main"]\n\tpushremote = evil\n`, ['branch.main.pushremote']],
+      [
+        'origin renamed: a push to origin is a push to the folder origin',
+        cloned.replace('[remote "origin"]', '[remote "mine"]'),
+        ['remote.origin.url'],
+      ],
+      ['origin removed', PERSONS, ['remote.origin.url']],
+    ];
+    for (const [what, after, keys] of paths) {
+      fs.writeFileSync(file, cloned);
+      const refused = afterCommand(() => fs.writeFileSync(file, after));
+      expect(refused.length, what).toBeGreaterThan(0);
+      expect(refused, what).toEqual(expect.arrayContaining(keys));
+      expect(fs.readFileSync(file, 'utf8'), what).toBe(cloned);
+    }
+  });
+
+  it('counts the remote remote.pushDefault names as followed', () => {
+    const withDefault = `${PERSONS}[remote]\n\tpushDefault = mine\n[remote "mine"]\n\turl = https://example.com/mine.git\n`;
+    fs.writeFileSync(file, withDefault);
+    expect(afterCommand(() => fs.writeFileSync(file, withDefault.replace('example.com/mine', 'evil.example/x')))).toEqual([
+      'remote.mine.url',
+    ]);
+  });
+
+  it('keeps what leaves the person’s push and pull where they went: a remote added beside, renamed or removed when nothing follows it, a branch tracking origin', () => {
+    const cloned = `${PERSONS}[remote "origin"]\n\turl = https://example.com/ours.git\n[remote "fork"]\n\turl = https://example.com/fork.git\n`;
     const kept = [
       `${cloned}[remote "upstream"]\n\turl = https://example.com/theirs.git\n`,
-      cloned.replace('[remote "origin"]', '[remote "mine"]').replaceAll('remote = origin', 'remote = mine'),
-      PERSONS,
+      cloned.replace('[remote "fork"]', '[remote "mine"]'),
+      cloned.replace('[remote "fork"]\n\turl = https://example.com/fork.git\n', ''),
       `${cloned}[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n`,
       `${cloned}[branch "local"]\n\tremote = .\n\tmerge = refs/heads/main\n`,
     ];

@@ -21,6 +21,8 @@ export interface GitConfigGuard {
 }
 
 export function guardGitConfig(file: string): GitConfigGuard | undefined {
+  // The remote a push goes to may also be named in the person's own config (remote.pushDefault).
+  const followedOutside = pushDefaultsOutside();
   let before: Buffer;
   let mode: number;
   try {
@@ -36,7 +38,7 @@ export function guardGitConfig(file: string): GitConfigGuard | undefined {
     check() {
       const after = readRegularFile(file);
       if (after?.equals(before)) return [];
-      const refused = (after === undefined ? undefined : refusedChanges(before, after)) ?? [
+      const refused = (after === undefined ? undefined : refusedChanges(before, after, followedOutside)) ?? [
         'the file itself (git cannot read it as it is now)',
       ];
       if (refused.length > 0) putBack(file, before, mode);
@@ -62,7 +64,7 @@ function readRegularFile(file: string): Buffer | undefined {
  * value that comes is one the file held before under the same name in another branch or remote: never
  * a program the person did not name.
  */
-function refusedChanges(before: Buffer, after: Buffer): string[] | undefined {
+function refusedChanges(before: Buffer, after: Buffer, followedOutside: readonly string[]): string[] | undefined {
   const [was, is] = [settingsOf(before), settingsOf(after)];
   if (was === undefined || is === undefined) return undefined;
   const heldBefore = (key: string, value: string) => [...was].some(([other, values]) => sameKind(other, key) && values.includes(value));
@@ -74,53 +76,76 @@ function refusedChanges(before: Buffer, after: Buffer): string[] | undefined {
     if (gone.length > 0 && !MOVABLE_SECTIONS.has(sectionOf(key))) return true;
     return came.some((value) => !MOVABLE_SECTIONS.has(sectionOf(key)) || !heldBefore(key, value));
   });
-  return [...new Set([...notPlain, ...redirected(was, is)])];
+  return [...new Set([...notPlain, ...redirected(was, is, followedOutside)])];
 }
 
 type Settings = Map<string, string[]>;
 
 /**
  * The settings that send the person's own `git push` or `git pull` somewhere new. Without a remote
- * named, those go to `origin` or to the remote a branch follows (`branch.<name>.remote`,
- * `.pushremote`). A remote followed before may only lose addresses; one followed anew may hold only
- * addresses a followed remote held before. So `git remote set-url origin URL`, or
- * `git remote add x URL && git branch -u x/main` over two commands, is refused, while adding
- * `upstream`, renaming a remote and tracking an existing one stay plain.
+ * named, those go to `origin`, to `remote.pushDefault` (here or in the person's own config) or to
+ * the remote a branch follows (`branch.<name>.remote`, `.pushremote`). A remote followed before may
+ * only lose addresses; one followed anew may hold only addresses a followed remote held before. So
+ * `git remote set-url origin URL`, or `git remote add x URL && git branch -u x/main` over two
+ * commands, is refused, while adding `upstream`, renaming or removing a remote nothing follows, and
+ * tracking an existing one stay plain.
  */
-function redirected(was: Settings, is: Settings): string[] {
-  const before = followedAddresses(was);
+function redirected(was: Settings, is: Settings, followedOutside: readonly string[]): string[] {
+  const before = followedAddresses(was, followedOutside);
   const heldBefore = new Set([...before.values()].flat());
   const refused: string[] = [];
-  for (const [remote, addresses] of followedAddresses(is)) {
+  for (const [remote, addresses] of followedAddresses(is, followedOutside)) {
     const allowed = before.has(remote) ? new Set(before.get(remote)) : heldBefore;
     if (addresses.every((address) => allowed.has(address))) continue;
-    // Named: the settings of the way there that this command changed.
-    const changed = ([key, values]: [string, string[]]) => values.join('\n') !== (was.get(key) ?? []).join('\n');
-    const wayThere = ([key, values]: [string, string[]]) =>
-      REMOTE_ADDRESS.exec(key)?.[1] === remote || (FOLLOWS.test(key) && values.includes(remote));
-    refused.push(...[...is].filter((entry) => wayThere(entry) && changed(entry)).map(([key]) => key));
+    // Named: the settings of the way there that this command changed, added or took away.
+    const valuesOf = (settings: Settings, key: string) => (settings.get(key) ?? []).join('\n');
+    const wayThere = (key: string) =>
+      REMOTE_ADDRESS.exec(key)?.[1] === remote || (FOLLOWS.test(key) && [...(was.get(key) ?? []), ...(is.get(key) ?? [])].includes(remote));
+    const keys = [...new Set([...is.keys(), ...was.keys()])];
+    refused.push(...keys.filter((key) => wayThere(key) && valuesOf(was, key) !== valuesOf(is, key)));
   }
   return refused;
 }
 
 const REMOTE_ADDRESS = /^remote\.(.+)\.(?:url|pushurl)$/;
-const FOLLOWS = /^branch\..+\.(?:remote|pushremote)$/;
+const FOLLOWS = /^(?:branch\..+\.(?:remote|pushremote)|remote\.pushdefault)$/;
 
 /**
- * Each remote a push or pull without one named can reach, with its addresses. A branch may follow an
- * address itself (`branch.main.remote = https://…`, which git takes as a URL); a word that names no
- * remote and holds no `/` or `:` is a missing remote (its file under `.git/remotes` is fenced) or a
- * folder in the workspace, and `.` is this repository: neither sends anything away.
+ * Each remote a push or pull without one named can reach, with its addresses. A name no remote of
+ * the file holds is an address itself: git takes it for a URL or a path (`evil` is the folder, bare
+ * repository or `gitdir:` file of that name in the work tree, which a command can make at any time),
+ * so a dangling `origin` counts as the path `origin`. Only `.`, this repository, sends nothing away.
  */
-function followedAddresses(settings: Settings): Map<string, string[]> {
-  const followed = new Set(['origin']);
+function followedAddresses(settings: Settings, followedOutside: readonly string[]): Map<string, string[]> {
+  const followed = new Set(['origin', ...followedOutside]);
   for (const [key, values] of settings) if (FOLLOWS.test(key)) values.forEach((value) => followed.add(value));
   const addresses = new Map<string, string[]>();
   for (const remote of followed) {
     const configured = [...settings].filter(([key]) => REMOTE_ADDRESS.exec(key)?.[1] === remote).flatMap(([, values]) => values);
-    addresses.set(remote, configured.length > 0 ? configured : /[/:]/.test(remote) ? [remote] : []);
+    addresses.set(remote, configured.length > 0 ? configured : remote === '.' ? [] : [remote]);
   }
   return addresses;
+}
+
+/** `remote.pushDefault` as the person's system and global config set it, read with no repository. */
+function pushDefaultsOutside(): string[] {
+  try {
+    return execFileSync('git', ['config', '--get-all', 'remote.pushdefault'], {
+      cwd: os.tmpdir(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...gitEnvironment(), HOME: os.homedir() },
+    })
+      .split('\n')
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** What git is run with here: no repository, nothing from the command's environment. */
+function gitEnvironment(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', GIT_DIR: path.join(os.tmpdir(), 'tether-no-repository'), LC_ALL: 'C' };
 }
 
 /** The sections git drops, moves and copies whole with a branch or a remote. */
@@ -158,13 +183,7 @@ function settingsOf(content: Buffer): Settings | undefined {
       cwd: os.tmpdir(),
       encoding: 'utf8',
       stdio: ['pipe', 'pipe', 'ignore'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        GIT_DIR: path.join(os.tmpdir(), 'tether-no-repository'),
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: os.devNull,
-        LC_ALL: 'C',
-      },
+      env: { ...gitEnvironment(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull },
     });
   } catch {
     return undefined;
