@@ -47,6 +47,22 @@ describe('an operation in progress that would run a program when continued', () 
     ]);
   });
 
+  it('reads sequencer/opts as git reads config: any case, one line, the strategy named last', () => {
+    for (const opts of [
+      '[options]\n\tstrategy = ort\n\tStrategy = x/../evil\n',
+      '[options] strategy = x/../evil\n',
+      '[Options]\n\tSTRATEGY = x/../evil\n',
+      '[options]\n\tstrategy = "x/../evil"\n',
+    ]) {
+      const found = gitStatePrograms(gitDir({ 'sequencer/opts': opts }), show);
+      expect(
+        found.map((program) => program.shown.split(' (')[0]),
+        opts,
+      ).toEqual(['the merge strategy "x/../evil", a program git looks up as git-merge-x/../evil']);
+    }
+    expect(gitStatePrograms(gitDir({ 'sequencer/opts': '[options]\n\tSTRATEGY = ort\n\tno-commit = true\n' }), show)).toEqual([]);
+  });
+
   it('reads a todo through a link as git does, counts one too large to read, and never waits on a FIFO', () => {
     const elsewhere = gitDir({ 'notes.txt': 'exec ./run-me\n' });
     const linked = gitDir({});

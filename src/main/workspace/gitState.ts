@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -57,19 +59,17 @@ export function gitStatePrograms(gitDir: string, show: (absolute: string) => str
     const file = path.join(gitDir, relative);
     const text = readSmall(file);
     if (text === undefined) continue;
-    const name =
-      text === TOO_LARGE
-        ? '(too large to read)'
-        : relative.endsWith('opts')
-          ? /^\s*strategy\s*=\s*(.+?)\s*$/m.exec(text)?.[1]
-          : text.trim();
-    if (!name || BUILTIN_STRATEGIES.has(name)) continue;
-    found.push({
-      id: `strategy:${file}:${name}`,
-      shown: `the merge strategy "${name}", a program git looks up as git-merge-${name} (in ${show(file)})`,
-      file,
-      fix: 'state',
-    });
+    const names = text === TOO_LARGE ? ['(too large to read)'] : relative.endsWith('opts') ? optsStrategies(text) : [text.trim()];
+    for (const name of names) {
+      if (!name || BUILTIN_STRATEGIES.has(name)) continue;
+      found.push({
+        id: `strategy:${file}:${name}`,
+        shown: `the merge strategy "${name}", a program git looks up as git-merge-${name} (in ${show(file)})`,
+        file,
+        fix: 'state',
+      });
+      break;
+    }
   }
   return found;
 }
@@ -80,6 +80,27 @@ export function withoutExecLines(text: string, keptAs: string): string {
     .split('\n')
     .map((line) => (EXEC_LINE.test(line) ? `# taken out by Tether (the original is ${keptAs}): ${line.trim()}` : line))
     .join('\n');
+}
+
+/**
+ * Every strategy `sequencer/opts` names, as git reads the file: a config file, where `[options]
+ * strategy = …` may be spelt in any case, on one line, or more than once (the last wins). A file
+ * git cannot read as config stops the sequence, so it names none.
+ */
+function optsStrategies(text: string): string[] {
+  try {
+    return execFileSync('git', ['config', '--file', '-', '--get-all', 'options.strategy'], {
+      input: text,
+      cwd: os.tmpdir(),
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { PATH: process.env.PATH ?? '', GIT_DIR: path.join(os.tmpdir(), 'tether-no-repository'), LC_ALL: 'C' },
+    })
+      .split('\n')
+      .map((name) => name.trim());
+  } catch {
+    return [];
+  }
 }
 
 const TOO_LARGE = Symbol('too large');
