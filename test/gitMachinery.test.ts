@@ -331,10 +331,14 @@ describe('inside the sandbox, nothing a command leaves sends the person’s own 
     const config = path.join(ws, '.git', 'config');
     const before = fs.readFileSync(config, 'utf8');
     const run = commands(ws);
-    for (const step of [`git remote set-url origin ${evil}`, `git remote set-url --add --push origin ${evil}`]) {
+    for (const step of [
+      `git remote set-url origin ${evil}`,
+      `git remote set-url --add --push origin ${evil}`,
+      'git config branch.main.pushremote evil',
+    ]) {
       const result = await run(step);
       expect(result.output, step).toMatch(
-        /the write fence: \.git\/config, where the command changed remote\.origin\.(push)?url.*where it sends your work/,
+        /the write fence: \.git\/config, where the command changed (remote\.origin\.(push)?url|branch\.main\.pushremote).*where it sends your work/,
       );
     }
     // Over two commands: adding a remote beside origin is plain; making main follow it is not.
@@ -371,6 +375,25 @@ describe('inside the sandbox, nothing a command leaves sends the person’s own 
     for (const name of ['remotes', 'branches', 'not-git-s', 'a-link']) expect(fs.existsSync(path.join(ws, '.git', name)), name).toBe(false);
     expect(() => git(ws, 'push', '-q')).toThrow();
     expect(refsOf(evil)).toBe('');
+  });
+
+  it('a symbolic link left in git’s folder, which the person’s git would write through, is moved out', async () => {
+    const { ws } = cloned();
+    const outside = path.join(path.dirname(ws), 'bashrc');
+    fs.writeFileSync(outside, '# the person’s\n');
+    const run = commands(ws);
+    const planted = await run(
+      `ln -sf ${outside} .git/logs/HEAD && ln -sf ${outside} .git/FETCH_HEAD && ln -sf ${outside} .git/COMMIT_EDITMSG && mkdir -p .git/rebase-merge && ln -sf ../../a.txt .git/rebase-merge/git-rebase-todo`,
+    );
+    expect(planted.output).toContain('a symbolic link there is written through');
+    for (const name of ['logs/HEAD', 'FETCH_HEAD', 'COMMIT_EDITMSG', 'rebase-merge/git-rebase-todo']) {
+      expect(fs.lstatSync(path.join(ws, '.git', name), { throwIfNoEntry: false })?.isSymbolicLink() ?? false, name).toBe(false);
+    }
+    // The person's own commit and fetch write where git's files are, not through a link.
+    git(ws, 'config', 'user.name', 'x;touch MARKER;#');
+    git(ws, 'commit', '-q', '--allow-empty', '-m', 'mine');
+    git(ws, 'fetch', '-q', 'origin');
+    expect(fs.readFileSync(outside, 'utf8')).toBe('# the person’s\n');
   });
 
   it('leaves what git’s own work makes there: a worktree, notes, a bisect, a rebase stopped on a conflict', async () => {

@@ -60,13 +60,25 @@ export function libraryFence(fence: EffectiveFence, platform: NodeJS.Platform): 
       denyWrite: bound,
     },
     watched,
-    guarded: git.gitDirs.map((folder) => ({ folder, keeps: gitMakes, why: GIT_NAME_MADE })),
+    guarded: git.gitDirs.map((folder) => ({ folder, keeps: gitMakes, why: GIT_NAME_MADE, links: GIT_LINK_FREE })),
     underTmp: underTmp(roots, platform),
     roots,
   };
 }
 
 const GIT_NAME_MADE = "git's machinery: a name git's own work does not make there, and your own git may read it";
+
+/**
+ * git makes no symbolic link in its folder, and writes some of its files in place, through one:
+ * reflogs under `logs/`, `FETCH_HEAD`, the `*_MSG` files, the states under `rebase-merge/`,
+ * `rebase-apply/` and `sequencer/`, `rr-cache/`. `HEAD` may be one (git once made it a link to the
+ * branch, and only reads it so); `config` is judged by its own guard when a line may write it
+ * (gitConfigGuard.ts) and is read-only otherwise.
+ */
+const GIT_LINK_FREE = {
+  under: ['logs', 'rebase-merge', 'rebase-apply', 'sequencer', 'rr-cache'],
+  mayLink: (name: string) => name === 'HEAD' || name === 'config',
+};
 
 /** What Tether does to the runtime's bubblewrap command (runtimeCommand.ts), for this fence. */
 export function linuxFit(

@@ -48,6 +48,34 @@ describe('a guarded folder', () => {
     expect(fs.readdirSync(guardedDir)).toEqual(['there-before']);
   });
 
+  it('loses a symbolic link made at its top or anywhere under its link-free folders, and keeps the links it had and the one it allows', () => {
+    const { root, guardedDir, quarantine, guarded } = folders();
+    const outside = path.join(root, 'outside.txt');
+    fs.writeFileSync(outside, 'the person’s');
+    fs.mkdirSync(path.join(guardedDir, 'logs', 'refs', 'heads'), { recursive: true });
+    fs.symlinkSync(outside, path.join(guardedDir, 'kept-before'));
+    const watch = watchAbsentPaths([], quarantine, [
+      { ...guarded, keeps: () => true, links: { under: ['logs', 'state'], mayLink: (name) => name === 'HEAD' } },
+    ]);
+    fs.symlinkSync(outside, path.join(guardedDir, 'logs', 'HEAD'));
+    fs.symlinkSync(outside, path.join(guardedDir, 'logs', 'refs', 'heads', 'main'));
+    fs.writeFileSync(path.join(guardedDir, 'logs', 'refs', 'heads', 'plain'), 'a reflog');
+    fs.rmSync(path.join(guardedDir, 'there-before'));
+    fs.symlinkSync(outside, path.join(guardedDir, 'there-before'));
+    fs.symlinkSync(outside, path.join(guardedDir, 'FETCH_HEAD'));
+    fs.symlinkSync('refs/heads/main', path.join(guardedDir, 'HEAD'));
+    // A link-free folder made a link to a folder outside holding a link: the one at the top goes, nothing outside is touched.
+    fs.mkdirSync(path.join(root, 'elsewhere'));
+    fs.symlinkSync(outside, path.join(root, 'elsewhere', 'a-link'));
+    fs.symlinkSync(path.join(root, 'elsewhere'), path.join(guardedDir, 'state'));
+    const moved = watch.close().map((entry) => path.relative(guardedDir, entry.path));
+    expect(moved.sort()).toEqual(['FETCH_HEAD', 'logs/HEAD', 'logs/refs/heads/main', 'state', 'there-before']);
+    expect(fs.readFileSync(outside, 'utf8')).toBe('the person’s');
+    expect(fs.readdirSync(guardedDir).sort()).toEqual(['HEAD', 'kept-before', 'logs']);
+    expect(fs.readdirSync(path.join(guardedDir, 'logs', 'refs', 'heads'))).toEqual(['plain']);
+    expect(fs.readdirSync(path.join(root, 'elsewhere'))).toEqual(['a-link']);
+  });
+
   it('that is gone (a repository removed by the command) ends the watch quietly', () => {
     const { guardedDir, quarantine, guarded } = folders();
     const watch = watchAbsentPaths([], quarantine, [guarded]);
