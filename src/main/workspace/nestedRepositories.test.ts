@@ -155,6 +155,18 @@ describe('NestedRepositoryWatch', () => {
     expect(fs.readFileSync(path.join(deep, '.git', 'config'), 'utf8')).not.toContain('touch planted');
   });
 
+  it('finds a bare repository split over two folders, a HEAD and a commondir naming the rest, and takes the program out of the config they share', async () => {
+    const watch = await begun();
+    // What a command can leave: the bare repository in docs/y, its HEAD moved to docs/x, which says where the rest is.
+    git(ws, 'clone', '-q', '--bare', '.', 'docs/y');
+    fs.mkdirSync(path.join(ws, 'docs', 'x'));
+    fs.renameSync(path.join(ws, 'docs', 'y', 'HEAD'), path.join(ws, 'docs', 'x', 'HEAD'));
+    fs.writeFileSync(path.join(ws, 'docs', 'x', 'commondir'), '../y\n');
+    git(ws, 'config', '-f', 'docs/y/config', 'core.pager', 'touch planted; cat');
+    expect((await watch.check()).map((repository) => repository.path)).toContain('docs/x');
+    expect(fs.readFileSync(path.join(ws, 'docs', 'y', 'config'), 'utf8')).not.toContain('touch planted');
+  });
+
   it('finds one planted in an ignored folder of a nested repository of the person’s, and leaves that repository as it was', async () => {
     const vendored = repository(path.join(ws, 'vendored'));
     git(vendored, 'config', 'core.pager', 'less -R');

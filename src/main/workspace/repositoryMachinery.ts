@@ -165,13 +165,14 @@ export async function examineRepository(
 }
 
 /**
- * Whether a folder's entries make it a git folder as git's discovery tests one (a HEAD, an objects
- * and a refs folder): standing in it, the person's git uses it as a bare repository.
+ * Whether a folder's entries make it a git folder as git's discovery tests one (a HEAD, and an
+ * objects and a refs folder, or a `commondir` naming the folder that holds them, as a linked
+ * worktree's git folder does): standing in it, the person's git uses it as a bare repository.
  */
 export function looksLikeGitFolder(entries: readonly fs.Dirent[]): boolean {
   const has = (name: string, folder: boolean) =>
     entries.some((entry) => entry.name === name && (folder ? entry.isDirectory() || entry.isSymbolicLink() : !entry.isDirectory()));
-  return has('HEAD', false) && has('objects', true) && has('refs', true);
+  return has('HEAD', false) && ((has('objects', true) && has('refs', true)) || has('commondir', false));
 }
 
 /** A `.git` as git reads it: a folder is the git folder; a file says `gitdir: <path>`; a link is followed. */
