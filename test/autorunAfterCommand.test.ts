@@ -89,6 +89,20 @@ describe.skipIf(!sandboxed)('a command that writes a file the person’s tools r
     expect(note).toContain('The command: mkdir -p .husky');
   });
 
+  it('writes a hook into the folder the person’s core.hooksPath names (.githooks): caught like husky’s', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    execFileSync('git', ['config', 'core.hooksPath', '.githooks'], { cwd: workspace });
+    const run = inSandbox();
+    const result = await run(
+      "mkdir -p .githooks && printf '#!/bin/sh\\ntouch MARKER\\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit",
+    );
+    expect(result.output).toMatch(
+      /- \.githooks\/pre-commit \(created\): git runs these hooks on your next commit, checkout or push \(your core\.hooksPath points here\)/,
+    );
+    expect(read('.githooks/pre-commit')).toBeUndefined();
+    expect(quarantined(result, '.githooks/pre-commit').content).toContain('touch MARKER');
+  });
+
   it('overwrites .vscode/tasks.json with cp: the person’s version comes back, the new one is kept aside', async () => {
     fs.mkdirSync(at('.vscode'));
     fs.writeFileSync(at('.vscode/tasks.json'), '{"tasks": []}\n');

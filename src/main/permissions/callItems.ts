@@ -3,7 +3,7 @@ import { ruleToolOf } from '../../shared/toolCatalog';
 import { canonicalPath, isInside, physicalPath, SymlinkLoopError } from '../workspace/filePaths';
 import type { Workspace } from '../workspace/workspace';
 import type { CommandAnalysis, ReadTarget, SimpleCommand } from '../shell/commandAnalysis';
-import { lifecycleQuestion } from './lifecycleWrite';
+import { configuredHooksQuestion, lifecycleQuestion } from './lifecycleWrite';
 import type { ActionClass } from './modes';
 import type { PermissionSubject } from './permissionSubject';
 import type { PermissionQuery } from './policyVerdict';
@@ -281,7 +281,9 @@ export class CallItemizer {
     if (subject.access === 'write') {
       for (const item of items) {
         if (item.kind !== 'path' || !item.inside) continue;
-        call.runsLater ??= lifecycleQuestion(item.candidates[0] as string, item.shown, subject.after);
+        const canonical = item.candidates[0] as string;
+        call.runsLater ??=
+          lifecycleQuestion(canonical, item.shown, subject.after) ?? configuredHooksQuestion(canonical, item.shown, this.root);
       }
     }
     if (items.length === 0) call.problem = `${toolName} names no path`;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AUTORUN_FILES, lifecycleScriptChange, type AutorunFile } from './autorunFiles';
+import { configuredHooksFolder } from './configuredHooks';
 
 /**
  * What a command did to the files the person's tools run by themselves (autorunFiles.ts). A write
@@ -53,8 +54,10 @@ const KEEP_BYTES = 1024 * 1024;
 const MAX_FILES_PER_FOLDER = 2000;
 const MAX_DEPTH = 4;
 
+type Location = { name: string; entry: AutorunFile };
+
 /** Each table pattern as the names it stands for at the workspace's root, with its entry. */
-const LOCATIONS: readonly { name: string; entry: AutorunFile }[] = AUTORUN_FILES.flatMap((entry) =>
+const LOCATIONS: readonly Location[] = AUTORUN_FILES.flatMap((entry) =>
   expandBraces(entry.pattern.replace(/^\//, '')).map((name) => ({ name, entry })),
 );
 const PACKAGE_JSON = 'package.json';
@@ -67,6 +70,24 @@ const NAMES: readonly string[] = [...new Set([...LOCATIONS.map((location) => loc
 export function autorunPlaces(workspace: string): string[] {
   return NAMES.filter((name) => name !== PACKAGE_JSON).map((name) => path.join(workspace, name));
 }
+
+/**
+ * The table's places, and the hooks folder the person's git config names inside the workspace
+ * (configuredHooks.ts), first: a hooks folder inside a table place (`.husky/_`) is that place's.
+ */
+function withConfiguredHooks(workspace: string): readonly Location[] {
+  const hooks = configuredHooksFolder(workspace);
+  if (!hooks) return LOCATIONS;
+  const name = path.relative(workspace, hooks).split(path.sep).join('/');
+  if (LOCATIONS.some((location) => name === location.name || name.startsWith(`${location.name}/`))) return LOCATIONS;
+  return [{ name, entry: CONFIGURED_HOOKS }, ...LOCATIONS];
+}
+
+const CONFIGURED_HOOKS: AutorunFile = {
+  pattern: 'core.hooksPath',
+  runs: 'git runs these hooks on your next commit, checkout or push (your core.hooksPath points here)',
+  source: 'https://git-scm.com/docs/githooks',
+};
 
 /** The contents seen last, per workspace and file: what makes the next look stats only. */
 const remembered = new Map<string, Map<string, Seen>>();
@@ -86,20 +107,22 @@ export function autorunWatch(workspace: string): AutorunWatch {
   const known = remembered.get(workspace) ?? new Map<string, Seen>();
   remembered.set(workspace, known);
   let before: Map<string, Seen> | undefined;
+  let locations = LOCATIONS;
   return {
     begin() {
-      before = look(workspace, known);
+      locations = withConfiguredHooks(workspace);
+      before = look(workspace, known, locations);
     },
     check(options) {
       if (!before) return [];
       const previous = before;
       before = undefined;
-      const after = look(workspace, known);
+      const after = look(workspace, known, locations);
       const changes: AutorunChange[] = [];
       for (const [relative, now] of after) {
         const was = previous.get(relative);
         if (was?.key === now.key) continue;
-        const runs = whatRuns(relative, was, now, workspace);
+        const runs = whatRuns(relative, was, now, workspace, locations);
         if (runs === undefined) continue;
         const change: AutorunChange = { path: relative, created: was === undefined, runs, restored: false };
         if (options.quarantine !== undefined) quarantineOne(workspace, change, was, options.quarantine, options.command, known);
@@ -111,7 +134,13 @@ export function autorunWatch(workspace: string): AutorunWatch {
 }
 
 /** What would run this file, or undefined when the change runs nothing new (an ordinary package.json edit). */
-function whatRuns(relative: string, was: Seen | undefined, now: Seen, workspace: string): string | undefined {
+function whatRuns(
+  relative: string,
+  was: Seen | undefined,
+  now: Seen,
+  workspace: string,
+  locations: readonly Location[],
+): string | undefined {
   if (relative === PACKAGE_JSON) {
     const text = now.content?.toString('utf8') ?? safeRead(path.join(workspace, relative));
     if (text === undefined) return undefined;
@@ -120,12 +149,12 @@ function whatRuns(relative: string, was: Seen | undefined, now: Seen, workspace:
     return `npm (and pnpm, Yarn) run its lifecycle scripts ${scripts.join(', ')} on your next install`;
   }
   const top = relative.split('/')[0]!;
-  const location = LOCATIONS.find(({ name }) => name === relative || relative.startsWith(`${name}/`) || name === top);
+  const location = locations.find(({ name }) => name === relative || relative.startsWith(`${name}/`) || name === top);
   return location?.entry.runs;
 }
 
 /** Every file and link at the watched places, keyed by its path relative to the workspace. */
-function look(workspace: string, known: Map<string, Seen>): Map<string, Seen> {
+function look(workspace: string, known: Map<string, Seen>, locations: readonly Location[]): Map<string, Seen> {
   const found = new Map<string, Seen>();
   // One listing of the root instead of a failed stat for each of the table's fifty-odd names.
   let present: Set<string>;
@@ -134,7 +163,8 @@ function look(workspace: string, known: Map<string, Seen>): Map<string, Seen> {
   } catch {
     return found;
   }
-  for (const name of NAMES) if (present.has(name.split('/')[0]!)) visit(workspace, name, 0, found, known);
+  const names = locations === LOCATIONS ? NAMES : [...new Set([...NAMES, ...locations.map((location) => location.name)])];
+  for (const name of names) if (present.has(name.split('/')[0]!)) visit(workspace, name, 0, found, known);
   return found;
 }
 
