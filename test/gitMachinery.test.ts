@@ -232,7 +232,7 @@ describe('inside the sandbox, a branch deleted, a remote added, a plain setting:
       'git branch --set-upstream-to=main renamed',
     ]) {
       const result = await run(step);
-      expect(result.output, step).not.toMatch(/fence|warning|could not|error/i);
+      expect(result.output, step).not.toMatch(/fence|refused|warning|could not|error/i);
       expect(result.exitCode, `${step}\n${result.output}`).toBe(0);
     }
     const config = git(ws, 'config', '--list', '--local');

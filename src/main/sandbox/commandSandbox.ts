@@ -217,7 +217,10 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
           const notPlain = gitConfig?.guard.check() ?? [];
           if (notPlain.length > 0) hits.push({ fence: 'write', target: gitConfig!.guard.file, message: notPlainMessage(notPlain) });
           const notes = cacheTrouble(fence.caches, output);
-          const refused = refusedWrites(end.writes).filter(
+          // In the form that leaves .git/config writable, a write there was not refused (the write
+          // observer knows only the profile's lists): the guard above judged it.
+          const attempts = gitConfig ? end.writes.filter((attempt) => path.normalize(attempt.path) !== gitConfig.guard.file) : end.writes;
+          const refused = refusedWrites(attempts).filter(
             (target) => !hits.some((hit) => hit.fence === 'write' && isAtOrUnder(hit.target, target, fence.workspace)),
           );
           if (refused.length > 0 && exitCode !== 0 && exitCode !== undefined) {
