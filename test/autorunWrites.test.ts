@@ -58,6 +58,7 @@ const PLANTED = [
   'lefthook.yml',
   '.lefthook-local.yaml',
   '.lefthook/pre-commit/check.sh',
+  '.lfsconfig',
   '.envrc',
   'services/api/.envrc',
   'mise.toml',

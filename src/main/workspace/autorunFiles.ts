@@ -69,6 +69,13 @@ export const AUTORUN_FILES: readonly AutorunFile[] = [
     source: 'https://lefthook.dev/configuration/source_dir.html',
   },
   {
+    // Runs nothing, but decides where the person's own next push sends their files: the same way out,
+    // waiting for the same ordinary action.
+    pattern: '.lfsconfig',
+    runs: 'git-lfs sends your large files to the address it names (lfs.url, lfs.pushurl) on your next git push',
+    source: 'https://github.com/git-lfs/git-lfs/blob/main/docs/man/git-lfs-config.adoc#lfsconfig',
+  },
+  {
     pattern: '.envrc',
     runs: 'direnv runs it in your shell when you next enter this folder (once allowed)',
     source: 'https://direnv.net/man/direnv-stdlib.1.html',
