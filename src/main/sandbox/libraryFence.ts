@@ -60,10 +60,15 @@ export function libraryFence(fence: EffectiveFence, platform: NodeJS.Platform): 
       denyWrite: bound,
     },
     watched,
-    guarded: git.gitDirs.map((folder) => ({ folder, keeps: gitMakes, why: GIT_NAME_MADE, links: GIT_LINK_FREE })),
+    guarded: gitFolderGuards(git.gitDirs),
     underTmp: underTmp(roots, platform),
     roots,
   };
+}
+
+/** Each git folder as a guarded one: only the names git's own work makes may appear, and no link. */
+export function gitFolderGuards(gitDirs: readonly string[]): GuardedFolder[] {
+  return gitDirs.map((folder) => ({ folder, keeps: gitMakes, why: GIT_NAME_MADE, links: GIT_LINK_FREE }));
 }
 
 const GIT_NAME_MADE = "git's machinery: a name git's own work does not make there, and your own git may read it";
