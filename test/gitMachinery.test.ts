@@ -220,6 +220,8 @@ describe('inside the sandbox, committing and branching work', () => {
 describe('inside the sandbox, a branch deleted, a remote added, a plain setting: git rewrites .git/config as outside', () => {
   it('deletes, renames and tracks branches, adds and renames remotes, sets an identity, with no warning and no fence hit', async () => {
     const ws = repository(path.join(tempRoot(), 'ws'));
+    // A clone's origin: a first remote where there is none is where the person's push goes, and asks.
+    git(ws, 'remote', 'add', 'origin', 'https://example.com/ours.git');
     git(ws, 'branch', '--track', 'topic', 'main');
     // What VS Code keeps for a branch it made: not a plain setting, yet it goes with the branch.
     git(ws, 'config', 'branch.topic.vscode-merge-base', 'origin/main');

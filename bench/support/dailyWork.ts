@@ -185,6 +185,8 @@ export function writeProject(workspace: string, registry: string): void {
   git('config', 'user.name', 'Daily Dev');
   git('config', 'user.email', 'dev@example.com');
   git('config', 'commit.gpgsign', 'false');
+  // A project as it is usually had, cloned: adding a first remote is where the person's push will go, and asks.
+  git('remote', 'add', 'origin', 'https://example.com/daily.git');
 }
 
 /** The same environment on both sides: fixed git dates so identical work makes identical commits. */

@@ -27,10 +27,12 @@ function afterCommand(change: () => void): string[] {
 
 describe('guardGitConfig', () => {
   it('keeps plain changes: a branch section gone, a remote added, an identity, even beside a setting of the person’s that runs something', () => {
+    const cloned = `${PERSONS}[remote "origin"]\n\turl = o\n`;
+    fs.writeFileSync(file, cloned);
     const refused = afterCommand(() =>
       fs.writeFileSync(
         file,
-        '[core]\n\tbare = false\n\tfsmonitor = true\n[user]\n\tname = Other\n[remote "up"]\n\turl = x\n\tfetch = +refs/heads/*:refs/remotes/up/*\n',
+        '[core]\n\tbare = false\n\tfsmonitor = true\n[user]\n\tname = Other\n[remote "origin"]\n\turl = o\n[remote "up"]\n\turl = x\n\tfetch = +refs/heads/*:refs/remotes/up/*\n',
       ),
     );
     expect(refused).toEqual([]);
@@ -132,6 +134,22 @@ describe('guardGitConfig', () => {
       expect(refused, what).toEqual(expect.arrayContaining(keys));
       expect(fs.readFileSync(file, 'utf8'), what).toBe(cloned);
     }
+  });
+
+  it('counts the only remote as followed, whatever its name, and keeps every remote’s addresses', () => {
+    const one = `${PERSONS}[remote "gh"]\n\turl = https://example.com/ours.git\n`;
+    fs.writeFileSync(file, one);
+    // git pushes to a repository's only remote: its address is the person's push.
+    expect(afterCommand(() => fs.writeFileSync(file, one.replace('example.com/ours', 'evil.example/x')))).toEqual(['remote.gh.url']);
+    // A first remote where there was none is where the next push goes.
+    fs.writeFileSync(file, PERSONS);
+    expect(afterCommand(() => fs.writeFileSync(file, `${PERSONS}[remote "gh"]\n\turl = https://evil.example/x.git\n`))).toEqual([
+      'remote.gh.url',
+    ]);
+    // A remote nothing follows keeps its address too: which one a push goes to can be set outside the file.
+    const two = `${one}[remote "origin"]\n\turl = https://example.com/o.git\n`;
+    fs.writeFileSync(file, two);
+    expect(afterCommand(() => fs.writeFileSync(file, two.replace('example.com/ours', 'evil.example/x')))).toEqual(['remote.gh.url']);
   });
 
   it('counts the remote remote.pushDefault names as followed', () => {

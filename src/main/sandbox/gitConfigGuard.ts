@@ -84,18 +84,28 @@ type Settings = Map<string, string[]>;
 /**
  * The settings that send the person's own `git push` or `git pull` somewhere new. Without a remote
  * named, those go to `origin`, to `remote.pushDefault` (here or in the person's own config) or to
- * the remote a branch follows (`branch.<name>.remote`, `.pushremote`). A remote followed before may
- * only lose addresses; one followed anew may hold only addresses a followed remote held before. So
- * `git remote set-url origin URL`, or `git remote add x URL && git branch -u x/main` over two
- * commands, is refused, while adding `upstream`, renaming or removing a remote nothing follows, and
- * tracking an existing one stay plain.
+ * the remote a branch follows (`branch.<name>.remote`, `.pushremote`), or to the only remote there
+ * is. Any remote the file had may only lose addresses; one followed anew may hold only addresses a
+ * followed remote held before. So `git remote set-url origin URL`, or `git remote add x URL && git
+ * branch -u x/main` over two commands, is refused, while adding `upstream` beside origin, renaming or
+ * removing a remote nothing follows, and tracking an existing one stay plain.
  */
 function redirected(was: Settings, is: Settings, followedOutside: readonly string[]): string[] {
   const before = followedAddresses(was, followedOutside);
   const heldBefore = new Set([...before.values()].flat());
+  const hadBefore = remoteAddresses(was);
   const refused: string[] = [];
+  const judged: [string, string[], Set<string>][] = [];
+  // Any remote the file had keeps its addresses: which remote a push without one named goes to
+  // depends on more than the file (the only remote, a pushDefault of the person's).
+  for (const [remote, addresses] of remoteAddresses(is)) {
+    const had = hadBefore.get(remote);
+    if (had) judged.push([remote, addresses, new Set(had)]);
+  }
   for (const [remote, addresses] of followedAddresses(is, followedOutside)) {
-    const allowed = before.has(remote) ? new Set(before.get(remote)) : heldBefore;
+    judged.push([remote, addresses, before.has(remote) ? new Set(before.get(remote)) : heldBefore]);
+  }
+  for (const [remote, addresses, allowed] of judged) {
     if (addresses.every((address) => allowed.has(address))) continue;
     // Named: the settings of the way there that this command changed, added or took away.
     const valuesOf = (settings: Settings, key: string) => (settings.get(key) ?? []).join('\n');
@@ -104,7 +114,7 @@ function redirected(was: Settings, is: Settings, followedOutside: readonly strin
     const keys = [...new Set([...is.keys(), ...was.keys()])];
     refused.push(...keys.filter((key) => wayThere(key) && valuesOf(was, key) !== valuesOf(is, key)));
   }
-  return refused;
+  return [...new Set(refused)];
 }
 
 const REMOTE_ADDRESS = /^remote\.(.+)\.(?:url|pushurl)$/;
@@ -117,14 +127,24 @@ const FOLLOWS = /^(?:branch\..+\.(?:remote|pushremote)|remote\.pushdefault)$/;
  * so a dangling `origin` counts as the path `origin`. Only `.`, this repository, sends nothing away.
  */
 function followedAddresses(settings: Settings, followedOutside: readonly string[]): Map<string, string[]> {
-  const followed = new Set(['origin', ...followedOutside]);
+  const remotes = remoteAddresses(settings);
+  // git pushes to and pulls from a repository's only remote, whatever its name.
+  const only = remotes.size === 1 ? [...remotes.keys()] : [];
+  const followed = new Set(['origin', ...only, ...followedOutside]);
   for (const [key, values] of settings) if (FOLLOWS.test(key)) values.forEach((value) => followed.add(value));
   const addresses = new Map<string, string[]>();
-  for (const remote of followed) {
-    const configured = [...settings].filter(([key]) => REMOTE_ADDRESS.exec(key)?.[1] === remote).flatMap(([, values]) => values);
-    addresses.set(remote, configured.length > 0 ? configured : remote === '.' ? [] : [remote]);
-  }
+  for (const remote of followed) addresses.set(remote, remotes.get(remote) ?? (remote === '.' ? [] : [remote]));
   return addresses;
+}
+
+/** Each remote the file holds an address for, with its addresses (url and pushurl, in order). */
+function remoteAddresses(settings: Settings): Map<string, string[]> {
+  const remotes = new Map<string, string[]>();
+  for (const [key, values] of settings) {
+    const remote = REMOTE_ADDRESS.exec(key)?.[1];
+    if (remote !== undefined) remotes.set(remote, [...(remotes.get(remote) ?? []), ...values]);
+  }
+  return remotes;
 }
 
 /** `remote.pushDefault` as the person's system and global config set it, read with no repository. */
