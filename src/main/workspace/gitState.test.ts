@@ -61,6 +61,12 @@ describe('an operation in progress that would run a program when continued', () 
       ).toEqual(['the merge strategy "x/../evil", a program git looks up as git-merge-x/../evil']);
     }
     expect(gitStatePrograms(gitDir({ 'sequencer/opts': '[options]\n\tSTRATEGY = ort\n\tno-commit = true\n' }), show)).toEqual([]);
+    // A space is part of the name git looks up: `git-merge-ort ` is no program git ships.
+    for (const files of [{ 'sequencer/opts': '[options]\n\tstrategy = "ort "\n' }, { 'rebase-merge/strategy': 'ort \n' }]) {
+      expect(gitStatePrograms(gitDir(files), show).map((program) => program.shown.split(' (')[0])).toEqual([
+        'the merge strategy "ort ", a program git looks up as git-merge-ort ',
+      ]);
+    }
   });
 
   it('reads a todo through a link as git does, counts one too large to read, and never waits on a FIFO', () => {

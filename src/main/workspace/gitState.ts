@@ -59,7 +59,9 @@ export function gitStatePrograms(gitDir: string, show: (absolute: string) => str
     const file = path.join(gitDir, relative);
     const text = readSmall(file);
     if (text === undefined) continue;
-    const names = text === TOO_LARGE ? ['(too large to read)'] : relative.endsWith('opts') ? optsStrategies(text) : [text.trim()];
+    // As git reads it, spaces kept: `ort ` is no strategy git ships, but a program named so.
+    const names =
+      text === TOO_LARGE ? ['(too large to read)'] : relative.endsWith('opts') ? optsStrategies(text) : [text.replace(/\r?\n$/, '')];
     for (const name of names) {
       if (!name || BUILTIN_STRATEGIES.has(name)) continue;
       found.push({
@@ -97,7 +99,7 @@ function optsStrategies(text: string): string[] {
       env: { PATH: process.env.PATH ?? '', GIT_DIR: path.join(os.tmpdir(), 'tether-no-repository'), LC_ALL: 'C' },
     })
       .split('\n')
-      .map((name) => name.trim());
+      .slice(0, -1);
   } catch {
     return [];
   }

@@ -167,6 +167,17 @@ describe('NestedRepositoryWatch', () => {
     expect(fs.readFileSync(path.join(ws, 'docs', 'y', 'config'), 'utf8')).not.toContain('touch planted');
   });
 
+  it('finds a git folder whose objects and refs are executable files, as git’s discovery accepts them', async () => {
+    const watch = await begun();
+    const src = path.join(ws, 'src');
+    fs.mkdirSync(src);
+    fs.writeFileSync(path.join(src, 'HEAD'), 'ref: refs/heads/main\n');
+    fs.writeFileSync(path.join(src, 'config'), `[core]\n\tworktree = ..\n\tfsmonitor = ${monitor().command}\n`);
+    for (const name of ['objects', 'refs']) fs.writeFileSync(path.join(src, name), '', { mode: 0o755 });
+    expect((await watch.check()).map((repository) => repository.path)).toContain('src');
+    expect(fs.readFileSync(path.join(src, 'config'), 'utf8')).not.toContain('fsmonitor = sh');
+  });
+
   it('finds one planted in an ignored folder of a nested repository of the person’s, and leaves that repository as it was', async () => {
     const vendored = repository(path.join(ws, 'vendored'));
     git(vendored, 'config', 'core.pager', 'less -R');

@@ -170,9 +170,11 @@ export async function examineRepository(
  * worktree's git folder does): standing in it, the person's git uses it as a bare repository.
  */
 export function looksLikeGitFolder(entries: readonly fs.Dirent[]): boolean {
-  const has = (name: string, folder: boolean) =>
-    entries.some((entry) => entry.name === name && (folder ? entry.isDirectory() || entry.isSymbolicLink() : !entry.isDirectory()));
-  return has('HEAD', false) && ((has('objects', true) && has('refs', true)) || has('commondir', false));
+  // git asks only that `objects` and `refs` can be entered (access X_OK), which an executable file
+  // passes too: any kind of entry counts.
+  const has = (name: string) => entries.some((entry) => entry.name === name);
+  const hasFile = (name: string) => entries.some((entry) => entry.name === name && !entry.isDirectory());
+  return hasFile('HEAD') && ((has('objects') && has('refs')) || hasFile('commondir'));
 }
 
 /** A `.git` as git reads it: a folder is the git folder; a file says `gitdir: <path>`; a link is followed. */
