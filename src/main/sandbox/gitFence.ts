@@ -35,11 +35,13 @@ export const GIT_WRITABLE =
 /**
  * Names git's own work makes at the top of a git directory beyond GIT_WRITABLE: the states of
  * operations in progress (what they would run is caught by workspace/gitState.ts), linked worktrees,
- * a notes merge, the reftable store, `git add -e`'s patch. Any other name a command makes there is
+ * a notes merge, the reftable store, `git add -e`'s patch, the socket of the person's own git's
+ * file-system monitor. Any other name a command makes there is
  * moved out after it ({@link gitMakes}): git reads more names there than a list of the dangerous
  * ones would hold.
  */
-const GIT_MAKES = /^(?:rebase-merge|rebase-apply|sequencer|worktrees|reftable|NOTES_MERGE_(?:PARTIAL|REF|WORKTREE)|ADD_EDIT\.patch)$/;
+const GIT_MAKES =
+  /^(?:rebase-merge|rebase-apply|sequencer|worktrees|reftable|NOTES_MERGE_(?:PARTIAL|REF|WORKTREE)|ADD_EDIT\.patch|fsmonitor--daemon\.ipc)$/;
 
 /** Whether git's everyday work makes a name at the top of a git directory; a command may leave only these there. */
 export function gitMakes(name: string): boolean {

@@ -8,6 +8,7 @@ import type { DarkHome } from './darkHome';
 import type { LinuxFit, MacFit } from './runtimeCommand';
 import { seatbeltDarkHome } from './seatbeltDarkHome';
 import { seatbeltRules } from './seatbeltRules';
+import type { UnusualWalk } from './unusualEntries';
 import { findSecretFiles } from './secretFiles';
 
 /**
@@ -68,21 +69,22 @@ export function libraryFence(fence: EffectiveFence, platform: NodeJS.Platform): 
 
 /** Each git folder as a guarded one: only the names git's own work makes may appear, and no link. */
 export function gitFolderGuards(gitDirs: readonly string[]): GuardedFolder[] {
-  return gitDirs.map((folder) => ({ folder, keeps: gitMakes, why: GIT_NAME_MADE, links: GIT_LINK_FREE }));
+  return gitDirs.map((folder) => ({ folder, keeps: gitMakes, why: GIT_NAME_MADE, unusual: GIT_UNUSUAL }));
 }
 
 const GIT_NAME_MADE = "git's machinery: a name git's own work does not make there, and your own git may read it";
 
 /**
- * git makes no symbolic link in its folder, and writes some of its files in place, through one:
- * reflogs under `logs/`, `FETCH_HEAD`, the `*_MSG` files, the states under `rebase-merge/`,
- * `rebase-apply/` and `sequencer/`, `rr-cache/`. `HEAD` may be one (git once made it a link to the
- * branch, and only reads it so); `config` is judged by its own guard when a line may write it
- * (gitConfigGuard.ts) and is read-only otherwise.
+ * Where no link, FIFO, socket or device may be made in a git folder (unusualEntries.ts): everywhere a
+ * command may write, that is every folder git's own work makes; the rest is bound read-only. `HEAD`
+ * may be a link (git once made it one, and only reads it so); `config` is judged by its own guard
+ * when a line may write it (gitConfigGuard.ts); `fsmonitor--daemon.ipc` is the socket of the person's
+ * own git's monitor.
  */
-const GIT_LINK_FREE = {
-  under: ['logs', 'rebase-merge', 'rebase-apply', 'sequencer', 'rr-cache'],
-  mayLink: (name: string) => name === 'HEAD' || name === 'config',
+const GIT_UNUSUAL: UnusualWalk = {
+  walks: gitMakes,
+  mayBe: (name) => name === 'HEAD' || name === 'config' || name === 'fsmonitor--daemon.ipc',
+  why: "git's machinery: git makes no link, FIFO or socket there, and your own git would write through a link or wait on a FIFO",
 };
 
 /** What Tether does to the runtime's bubblewrap command (runtimeCommand.ts), for this fence. */

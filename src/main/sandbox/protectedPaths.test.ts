@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,15 +49,25 @@ describe('a guarded folder', () => {
     expect(fs.readdirSync(guardedDir)).toEqual(['there-before']);
   });
 
-  it('loses a symbolic link made at its top or anywhere under its link-free folders, and keeps the links it had and the one it allows', () => {
+  it('loses a link, FIFO or socket made at its top or anywhere in the folders it walks, and keeps the ones it had and the one it allows', async () => {
     const { root, guardedDir, quarantine, guarded } = folders();
     const outside = path.join(root, 'outside.txt');
     fs.writeFileSync(outside, 'the person’s');
     fs.mkdirSync(path.join(guardedDir, 'logs', 'refs', 'heads'), { recursive: true });
+    // The person's own link, from before the command (a moment before: change times tick coarsely).
     fs.symlinkSync(outside, path.join(guardedDir, 'kept-before'));
+    fs.symlinkSync(outside, path.join(guardedDir, 'old-link'));
+    await new Promise((resolve) => setTimeout(resolve, 120));
     const watch = watchAbsentPaths([], quarantine, [
-      { ...guarded, keeps: () => true, links: { under: ['logs', 'state'], mayLink: (name) => name === 'HEAD' } },
+      {
+        ...guarded,
+        keeps: () => true,
+        unusual: { walks: (name) => ['logs', 'state', 'objects'].includes(name), mayBe: (name) => name === 'HEAD', why: 'odd' },
+      },
     ]);
+    fs.mkdirSync(path.join(guardedDir, 'objects'));
+    fs.symlinkSync(path.join(root, 'elsewhere'), path.join(guardedDir, 'objects', '17'));
+    execFileSync('mkfifo', [path.join(guardedDir, 'logs', 'refs', 'heads', 'fifo')]);
     fs.symlinkSync(outside, path.join(guardedDir, 'logs', 'HEAD'));
     fs.symlinkSync(outside, path.join(guardedDir, 'logs', 'refs', 'heads', 'main'));
     fs.writeFileSync(path.join(guardedDir, 'logs', 'refs', 'heads', 'plain'), 'a reflog');
@@ -68,12 +79,40 @@ describe('a guarded folder', () => {
     fs.mkdirSync(path.join(root, 'elsewhere'));
     fs.symlinkSync(outside, path.join(root, 'elsewhere', 'a-link'));
     fs.symlinkSync(path.join(root, 'elsewhere'), path.join(guardedDir, 'state'));
+    // An old link of the person's moved in by the command is made by it: a rename sets the change time.
+    fs.renameSync(path.join(guardedDir, 'old-link'), path.join(guardedDir, 'logs', 'moved-in'));
     const moved = watch.close().map((entry) => path.relative(guardedDir, entry.path));
-    expect(moved.sort()).toEqual(['FETCH_HEAD', 'logs/HEAD', 'logs/refs/heads/main', 'state', 'there-before']);
+    expect(moved.sort()).toEqual([
+      'FETCH_HEAD',
+      'logs/HEAD',
+      'logs/moved-in',
+      'logs/refs/heads/fifo',
+      'logs/refs/heads/main',
+      'objects/17',
+      'state',
+      'there-before',
+    ]);
     expect(fs.readFileSync(outside, 'utf8')).toBe('the person’s');
-    expect(fs.readdirSync(guardedDir).sort()).toEqual(['HEAD', 'kept-before', 'logs']);
+    expect(fs.readdirSync(guardedDir).sort()).toEqual(['HEAD', 'kept-before', 'logs', 'objects']);
     expect(fs.readdirSync(path.join(guardedDir, 'logs', 'refs', 'heads'))).toEqual(['plain']);
     expect(fs.readdirSync(path.join(root, 'elsewhere'))).toEqual(['a-link']);
+  });
+
+  it('finds what is made in a folder it listed a moment before, and what hides among thousands of names', () => {
+    const { root, guardedDir, quarantine, guarded } = folders();
+    const logs = path.join(guardedDir, 'logs');
+    fs.mkdirSync(logs);
+    for (let i = 0; i < 25_000; i++) fs.writeFileSync(path.join(logs, `A${String(i).padStart(5, '0')}`), '');
+    const watched = {
+      ...guarded,
+      keeps: () => true,
+      unusual: { walks: (name: string) => name === 'logs', mayBe: () => false, why: 'odd' },
+    };
+    // Listed by the first command, then at once a link by the second: a change within the listing's tick still shows.
+    expect(watchAbsentPaths([], quarantine, [watched]).close()).toEqual([]);
+    const second = watchAbsentPaths([], quarantine, [watched]);
+    fs.symlinkSync(path.join(root, 'outside'), path.join(logs, 'HEAD'));
+    expect(second.close().map((entry) => path.relative(guardedDir, entry.path))).toEqual(['logs/HEAD']);
   });
 
   it('that is gone (a repository removed by the command) ends the watch quietly', () => {

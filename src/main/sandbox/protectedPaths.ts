@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isInside, pathExists } from '../workspace/filePaths';
+import { unusualEntries, type UnusualWalk } from './unusualEntries';
 
 /**
  * Protected paths that do not exist yet (`.tether`, the names git reads in `.git` that are not there:
@@ -47,16 +48,12 @@ export interface GuardedFolder {
   /** Why a name made there is moved, for the fence hit. */
   why: string;
   /**
-   * Where no symbolic link may be left: a name at the top that is a link now and was not one before
-   * (but those `mayLink` allows), and anything under these sub-folders. A program that writes its own
-   * files there in place writes through a link (git appends a reflog line to whatever `logs/HEAD`
-   * points at), so a link left there is a write outside the fence on the person's next action.
+   * Where a command may leave no symbolic link, FIFO, socket or device (unusualEntries.ts): one made
+   * while it ran, at the top or in a folder `walks` allows, is moved out when it ends. A program that
+   * writes its own files there in place writes through a link on the person's next action.
    */
-  links?: { under: readonly string[]; mayLink: (name: string) => boolean };
+  unusual?: UnusualWalk;
 }
-
-/** At most this many entries are looked at under a guarded folder's sub-folders after each command. */
-const MAX_LINK_LOOKS = 20_000;
 
 export interface AbsentPathWatch {
   /** Stops watching after a last look, and says what was moved while the command ran. */
@@ -75,7 +72,9 @@ export function watchAbsentPaths(
 ): AbsentPathWatch {
   const absent = paths.filter((entry) => !pathExists(entry.path));
   const before = guarded.map((entry) => new Set(namesIn(entry.folder)));
-  const linksBefore = guarded.map((entry) => new Set(entry.links ? linksAt(entry.folder) : []));
+  // What was made while the command ran is known by its change time, which nothing can set back
+  // (a rename sets it too): no walk before the command.
+  const began = Date.now() - CLOCK_SLACK_MS;
   const moved: MovedPath[] = [];
   const watchers = new Map<string, fs.FSWatcher>();
   const look = (): void => {
@@ -101,15 +100,12 @@ export function watchAbsentPaths(
       look();
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
-      guarded.forEach(({ folder, keeps, why, links }, index) => {
+      guarded.forEach(({ folder, keeps, why, unusual }, index) => {
         const made = new Map<string, string>();
         for (const name of namesIn(folder)) if (!before[index]!.has(name) && !keeps(name)) made.set(name, why);
-        if (links) {
-          const linked = `${why}; a symbolic link there is written through`;
-          for (const name of linksAt(folder))
-            if (!linksBefore[index]!.has(name) && !links.mayLink(name) && !made.has(name)) made.set(name, linked);
-          for (const name of links.under.flatMap((under) => linksUnder(folder, under))) made.set(name, linked);
-        }
+        if (unusual)
+          for (const name of unusualEntries(folder, unusual))
+            if (!made.has(name) && changedSince(path.join(folder, name), began)) made.set(name, unusual.why);
         for (const [name, reason] of made) moved.push(moveAside({ path: path.join(folder, name), why: reason }, quarantine));
       });
       return moved.splice(0);
@@ -166,46 +162,18 @@ function deepestExisting(target: string): string | undefined {
   }
 }
 
+/** File times tick coarsely (a few ms): an entry changed this long before the command began counts as changed by it. */
+const CLOCK_SLACK_MS = 50;
+
+function changedSince(target: string, since: number): boolean {
+  const changed = fs.lstatSync(target, { throwIfNoEntry: false })?.ctimeMs;
+  return changed !== undefined && changed >= since;
+}
+
 function namesIn(folder: string): string[] {
   try {
     return fs.readdirSync(folder);
   } catch {
     return [];
   }
-}
-
-/** The names at the top of a folder that are symbolic links. */
-function linksAt(folder: string): string[] {
-  try {
-    return fs
-      .readdirSync(folder, { withFileTypes: true })
-      .filter((entry) => entry.isSymbolicLink())
-      .map((entry) => entry.name);
-  } catch {
-    return [];
-  }
-}
-
-/** The symbolic links anywhere under `folder/under` (the sub-folder itself included), relative to `folder`. */
-function linksUnder(folder: string, under: string): string[] {
-  const found: string[] = [];
-  let looked = 0;
-  const walk = (relative: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(path.join(folder, relative), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (++looked > MAX_LINK_LOOKS) return;
-      const inside = path.join(relative, entry.name);
-      if (entry.isSymbolicLink()) found.push(inside);
-      else if (entry.isDirectory()) walk(inside);
-    }
-  };
-  // A sub-folder that is itself a link is one at the top, moved as such: never walked, or what lies
-  // outside would be taken for the folder's.
-  if (fs.lstatSync(path.join(folder, under), { throwIfNoEntry: false })?.isDirectory()) walk(under);
-  return found;
 }

@@ -62,7 +62,11 @@ describe('an operation in progress that would run a program when continued', () 
     }
     expect(gitStatePrograms(gitDir({ 'sequencer/opts': '[options]\n\tSTRATEGY = ort\n\tno-commit = true\n' }), show)).toEqual([]);
     // A space is part of the name git looks up: `git-merge-ort ` is no program git ships.
-    for (const files of [{ 'sequencer/opts': '[options]\n\tstrategy = "ort "\n' }, { 'rebase-merge/strategy': 'ort \n' }]) {
+    const spaced: Record<string, string>[] = [
+      { 'sequencer/opts': '[options]\n\tstrategy = "ort "\n' },
+      { 'rebase-merge/strategy': 'ort \n' },
+    ];
+    for (const files of spaced) {
       expect(gitStatePrograms(gitDir(files), show).map((program) => program.shown.split(' (')[0])).toEqual([
         'the merge strategy "ort ", a program git looks up as git-merge-ort ',
       ]);
