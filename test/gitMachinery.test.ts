@@ -222,6 +222,7 @@ describe('inside the sandbox, a branch deleted, a remote added, a plain setting:
     const ws = repository(path.join(tempRoot(), 'ws'));
     // A clone's origin: a first remote where there is none is where the person's push goes, and asks.
     git(ws, 'remote', 'add', 'origin', 'https://example.com/ours.git');
+    git(ws, 'update-ref', 'refs/remotes/origin/main', 'HEAD');
     git(ws, 'branch', '--track', 'topic', 'main');
     // What VS Code keeps for a branch it made: not a plain setting, yet it goes with the branch.
     git(ws, 'config', 'branch.topic.vscode-merge-base', 'origin/main');
@@ -231,7 +232,7 @@ describe('inside the sandbox, a branch deleted, a remote added, a plain setting:
       'git branch -q later && git branch -m later renamed && git branch --list renamed',
       'git remote add upstream https://example.com/up.git && git remote rename upstream up && git remote -v',
       'git config user.email dev@example.com',
-      'git branch --set-upstream-to=main renamed',
+      'git branch --set-upstream-to=origin/main renamed',
     ]) {
       const result = await run(step);
       expect(result.output, step).not.toMatch(/fence|refused|warning|could not|error/i);
@@ -240,6 +241,7 @@ describe('inside the sandbox, a branch deleted, a remote added, a plain setting:
     const config = git(ws, 'config', '--list', '--local');
     expect(config).not.toContain('branch.topic.');
     expect(config).toContain('branch.renamed.merge=refs/heads/main');
+    expect(config).toContain('branch.renamed.remote=origin');
     expect(config).toContain('remote.up.url=https://example.com/up.git');
     expect(config).toContain('user.email=dev@example.com');
     expect(git(ws, 'branch', '--format=%(refname:short)').trim().split('\n').sort()).toEqual(['main', 'renamed']);

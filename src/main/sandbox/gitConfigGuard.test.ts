@@ -152,6 +152,20 @@ describe('guardGitConfig', () => {
     expect(afterCommand(() => fs.writeFileSync(file, two.replace('example.com/ours', 'evil.example/x')))).toEqual(['remote.gh.url']);
   });
 
+  it('counts a branch made to follow this repository (.) as redirected: a pull from it merges refs a command can write, and fetches nothing first', () => {
+    const cloned = `${PERSONS}[remote "origin"]\n\turl = https://example.com/ours.git\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n`;
+    fs.writeFileSync(file, cloned);
+    expect(
+      afterCommand(() =>
+        fs.writeFileSync(file, cloned.replace(MAIN_FOLLOWS, '\tremote = .').replace('refs/heads/main', 'refs/remotes/origin/main')),
+      ),
+    ).toEqual(expect.arrayContaining(['branch.main.remote']));
+    // One that followed it before keeps doing so.
+    const local = `${PERSONS}[branch "main"]\n\tremote = .\n\tmerge = refs/heads/base\n`;
+    fs.writeFileSync(file, local);
+    expect(afterCommand(() => fs.writeFileSync(file, `${local}[user]\n\temail = a@b\n`))).toEqual([]);
+  });
+
   it('counts the remote remote.pushDefault names as followed', () => {
     const withDefault = `${PERSONS}[remote]\n\tpushDefault = mine\n[remote "mine"]\n\turl = https://example.com/mine.git\n`;
     fs.writeFileSync(file, withDefault);
@@ -167,7 +181,6 @@ describe('guardGitConfig', () => {
       cloned.replace('[remote "fork"]', '[remote "mine"]'),
       cloned.replace('[remote "fork"]\n\turl = https://example.com/fork.git\n', ''),
       `${cloned}[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n`,
-      `${cloned}[branch "local"]\n\tremote = .\n\tmerge = refs/heads/main\n`,
     ];
     for (const after of kept) {
       fs.writeFileSync(file, cloned);

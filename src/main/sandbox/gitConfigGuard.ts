@@ -124,7 +124,9 @@ const FOLLOWS = /^(?:branch\..+\.(?:remote|pushremote)|remote\.pushdefault)$/;
  * Each remote a push or pull without one named can reach, with its addresses. A name no remote of
  * the file holds is an address itself: git takes it for a URL or a path (`evil` is the folder, bare
  * repository or `gitdir:` file of that name in the work tree, which a command can make at any time),
- * so a dangling `origin` counts as the path `origin`. Only `.`, this repository, sends nothing away.
+ * so a dangling `origin` counts as the path `origin`. `.`, this repository, is one too: it sends
+ * nothing away, but a pull from it merges refs a command can write (a commit made with plumbing that
+ * adds a hook the person's hooks folder runs), and unlike a pull from a remote nothing is fetched first.
  */
 function followedAddresses(settings: Settings, followedOutside: readonly string[]): Map<string, string[]> {
   const remotes = remoteAddresses(settings);
@@ -133,7 +135,7 @@ function followedAddresses(settings: Settings, followedOutside: readonly string[
   const followed = new Set(['origin', ...only, ...followedOutside]);
   for (const [key, values] of settings) if (FOLLOWS.test(key)) values.forEach((value) => followed.add(value));
   const addresses = new Map<string, string[]>();
-  for (const remote of followed) addresses.set(remote, remotes.get(remote) ?? (remote === '.' ? [] : [remote]));
+  for (const remote of followed) addresses.set(remote, remotes.get(remote) ?? [remote]);
   return addresses;
 }
 
