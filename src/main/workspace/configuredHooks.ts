@@ -52,6 +52,15 @@ function configTimes(workspace: string): string {
   const home = os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
   return [path.join(workspace, '.git', 'config'), path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), '/etc/gitconfig']
-    .map((file) => fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? '-')
+    .map(changedAt)
     .join(':');
+}
+
+/** A worktree's `.git` is a file, so `.git/config` under it is no path at all (ENOTDIR): absent. */
+function changedAt(file: string): number | '-' {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return '-';
+  }
 }
