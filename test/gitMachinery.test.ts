@@ -387,7 +387,7 @@ describe('inside the sandbox, nothing a command leaves sends the person’s own 
     fs.writeFileSync(outside, '# the person’s\n');
     const run = commands(ws);
     const planted = await run(
-      `ln -sf ${outside} .git/logs/HEAD && ln -sf ${outside} .git/FETCH_HEAD && ln -sf ${outside} .git/COMMIT_EDITMSG && mkdir -p .git/rebase-merge && ln -sf ../../a.txt .git/rebase-merge/git-rebase-todo`,
+      `ln -sf ${outside} .git/logs/HEAD && ln -sf ${outside} .git/FETCH_HEAD && ln -sf ${outside} .git/COMMIT_EDITMSG && mkdir -p .git/rebase-merge && ln -sf ${path.join(ws, 'a.txt')} .git/rebase-merge/git-rebase-todo`,
     );
     expect(planted.output).toContain('git makes no link, FIFO or socket there');
     for (const name of ['logs/HEAD', 'FETCH_HEAD', 'COMMIT_EDITMSG', 'rebase-merge/git-rebase-todo']) {
