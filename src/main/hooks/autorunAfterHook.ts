@@ -1,5 +1,6 @@
 import type { SandboxedRun, SandboxRunOutcome } from '../sandbox/commandSandbox';
 import type { FenceHit } from '../sandbox/fenceHit';
+import { gitAutorunWatch } from '../workspace/autorunInGit';
 import { autorunWatch } from '../workspace/autorunWatch';
 
 /**
@@ -10,7 +11,9 @@ import { autorunWatch } from '../workspace/autorunWatch';
  */
 export function watchingAutorunFiles(run: SandboxedRun, options: { workspace: string; quarantine: string; command: string }): SandboxedRun {
   const watch = autorunWatch(options.workspace);
+  const inGit = gitAutorunWatch(options.workspace);
   watch.begin();
+  inGit.begin();
   return {
     ...run,
     finish(output, exitCode): SandboxRunOutcome {
@@ -21,6 +24,13 @@ export function watchingAutorunFiles(run: SandboxedRun, options: { workspace: st
         target: change.path,
         message: `the hook ${change.created ? 'created' : 'changed'} ${change.path} (${change.runs}, outside any sandbox); ${change.movedTo ? `Tether moved it to ${change.movedTo}${change.restored ? ' and put the previous version back' : ''}` : `it could not be moved (${change.problem ?? 'unknown'})`}`,
       }));
+      for (const change of inGit.check({ undo: true })) {
+        hits.push({
+          fence: 'write',
+          target: change.paths[0]!,
+          message: `the hook put ${change.paths.join(', ')} into ${change.where === 'the index' ? 'the index' : `${change.where}${change.commit ? ` (commit ${change.commit.slice(0, 12)})` : ''}`} (${change.runs}, outside any sandbox, on your next checkout); ${change.undone ? 'Tether took it back out' : `it could not be taken back (${change.problem ?? 'unknown'})`}`,
+        });
+      }
       return { ...outcome, hits: [...outcome.hits, ...hits] };
     },
   };

@@ -1,3 +1,4 @@
+import { gitAutorunWatch, type GitAutorunChange } from '../workspace/autorunInGit';
 import { autorunWatch, type AutorunChange } from '../workspace/autorunWatch';
 import type { ToolContext } from './defineTool';
 
@@ -13,8 +14,11 @@ import type { ToolContext } from './defineTool';
  */
 export function autorunChanges(ctx: Pick<ToolContext, 'workspace'>, options: { command: string; onlyReads?: boolean }) {
   const watch = autorunWatch(ctx.workspace.root);
+  const inGit = gitAutorunWatch(ctx.workspace.root);
   const quarantined: AutorunChange[] = [];
   const kept: AutorunChange[] = [];
+  const takenBack: GitAutorunChange[] = [];
+  const leftInGit: GitAutorunChange[] = [];
   let problem: string | undefined;
   const guarded = (step: () => void) => {
     if (options.onlyReads) return;
@@ -28,18 +32,21 @@ export function autorunChanges(ctx: Pick<ToolContext, 'workspace'>, options: { c
     /** Before a command runs. */
     begin(): void {
       guarded(() => watch.begin());
+      guarded(() => inGit.begin());
     },
-    /** After a command ran in the sandbox: what it made is quarantined. */
+    /** After a command ran in the sandbox: what it made is quarantined, and what it put into git taken back out. */
     checkFenced(quarantine: string): void {
       guarded(() => quarantined.push(...watch.check({ quarantine, command: options.command })));
+      guarded(() => takenBack.push(...inGit.check({ undo: true })));
     },
     /** After a command the person let run with their full access: what it made is named, and stays. */
     checkAllowed(): void {
       guarded(() => kept.push(...watch.check({})));
+      guarded(() => leftInGit.push(...inGit.check({ undo: false })));
     },
     /** Whether the command hit the fence here. */
     hit(): boolean {
-      return quarantined.length > 0;
+      return quarantined.length > 0 || takenBack.length > 0;
     },
     /** For the end of the result. */
     note(): string | undefined {
@@ -67,8 +74,40 @@ export function autorunChanges(ctx: Pick<ToolContext, 'workspace'>, options: { c
         for (const change of kept) lines.push(`- ${change.path} (${change.created ? 'created' : 'changed'}): ${change.runs}.`);
         lines.push('They were left as the command wrote them. Tell the person.');
       }
+      if (takenBack.length > 0) {
+        lines.push(
+          "[tether] The command hit the fence: it put files the person's own tools run by themselves into git, where the person's next checkout, reset or switch would bring them into the work tree. Tether took them back out:",
+        );
+        for (const change of takenBack) lines.push(`- ${describeInGit(change)}`);
+        lines.push(
+          'Such a file may be written only with the edit and write tools, which ask the person first. Tell the person what you tried to commit and why.',
+        );
+      }
+      if (leftInGit.length > 0) {
+        lines.push(
+          "[tether] This command, run with the person's full access as they allowed, put files their own tools run by themselves into git:",
+        );
+        for (const change of leftInGit) lines.push(`- ${describeInGit(change)}`);
+        lines.push('They were left as the command made them. Tell the person.');
+      }
       if (problem) lines.push(`[tether] Could not check the files the person's tools run by themselves: ${problem}`);
       return lines.length > 0 ? lines.join('\n') : undefined;
     },
   };
+}
+
+/** One line for a change in git: where, which files, what runs them, and what became of it. */
+function describeInGit(change: GitAutorunChange): string {
+  const where =
+    change.where === 'the index'
+      ? 'the index (staged)'
+      : `${change.where}${change.commit ? ` (commit ${change.commit.slice(0, 12)})` : ''}`;
+  const fate = change.problem
+    ? `NOT taken back: ${change.problem}`
+    : change.undone
+      ? change.where === 'the index'
+        ? 'the entries are back as they were'
+        : `taken back: the ref is where it was, or gone if the command made it (the commit stays in git as ${change.commit})`
+      : 'left as it is';
+  return `${where}: ${change.paths.join(', ')} (${change.runs}). ${fate}.`;
 }

@@ -133,6 +133,22 @@ export function autorunWatch(workspace: string): AutorunWatch {
   };
 }
 
+/** The names at the project's root where the files the person's tools run by themselves live: the table's and the hooks folder. */
+export function autorunRootNames(workspace: string): string[] {
+  return withConfiguredHooks(workspace).map((location) => location.name);
+}
+
+/**
+ * What would run a file at `relative` (forward slashes) in the project: one of the table's places at
+ * its root or the person's hooks folder; undefined for any other path (package.json is judged by its
+ * scripts, with lifecycleScriptChange).
+ */
+export function autorunPlaceOf(workspace: string, relative: string): string | undefined {
+  const top = relative.split('/')[0]!;
+  return withConfiguredHooks(workspace).find(({ name }) => name === relative || relative.startsWith(`${name}/`) || name === top)?.entry
+    .runs;
+}
+
 /** What would run this file, or undefined when the change runs nothing new (an ordinary package.json edit). */
 function whatRuns(
   relative: string,
