@@ -144,6 +144,19 @@ describe.skipIf(!sandboxed)('a command that writes a file the person’s tools r
       expect(git('symbolic-ref', 'HEAD')).toBe('refs/heads/main');
     });
 
+    it('a stash and a tag that hold one: git stash pop and a checkout of the tag bring nothing back', async () => {
+      const git = repository();
+      const run = inSandbox();
+      const stashed = await run("mkdir -p .vscode && echo '{}' > .vscode/tasks.json && git stash -q -u");
+      expect(stashed.output).toMatch(/- refs\/stash \(commit [0-9a-f]{12}\): \.vscode\/tasks\.json/);
+      expect(git('stash', 'list')).toBe('');
+      const tagged = await run(
+        'git switch -qc t && mkdir -p .husky && echo x > .husky/pre-push && git add -A && git commit -qm t && git tag -a -m t v9 && git switch -q main && git branch -D t >/dev/null',
+      );
+      expect(tagged.output).toMatch(/- refs\/tags\/v9 \(commit [0-9a-f]{12}\): \.husky\/pre-push/);
+      expect(git('tag', '--list')).toBe('');
+    });
+
     it('a file staged and then removed from the work tree: the index is put back', async () => {
       const git = repository();
       const run = inSandbox();

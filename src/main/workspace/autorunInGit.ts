@@ -49,8 +49,11 @@ export interface GitAutorunWatch {
 
 /** The snapshot taken last, per git folder, with the key it was taken under: what lets a look run no git. */
 const remembered = new Map<string, { key: string; takenAt: number; snapshot: Snapshot }>();
-/** A key taken this soon after a change of what it covers is not trusted (file times tick coarsely). */
-const RACY_MS = 2000;
+/**
+ * A key taken this soon after a change of what it covers is not trusted: file times tick coarsely
+ * (a kernel tick, 1 to 10 ms), so a change in the same tick would leave the key as it was.
+ */
+const RACY_MS = 100;
 
 export function gitAutorunWatch(workspace: string): GitAutorunWatch {
   const { gitDir, commonDir } = repositoryLayout(path.join(workspace, '.git'));
@@ -61,7 +64,7 @@ export function gitAutorunWatch(workspace: string): GitAutorunWatch {
       if (!gitDir || !commonDir) return;
       const { key, newest } = stateKey(gitDir, commonDir);
       const kept = remembered.get(gitDir);
-      const snapshot = kept && kept.key === key && kept.takenAt - newest > RACY_MS ? kept.snapshot : takeSnapshot(workspace);
+      const snapshot = kept && kept.key === key && kept.takenAt - newest > RACY_MS ? kept.snapshot : takeSnapshot(workspace, gitDir);
       remembered.set(gitDir, { key, takenAt: Date.now(), snapshot });
       before = { key, snapshot };
     },
@@ -71,7 +74,7 @@ export function gitAutorunWatch(workspace: string): GitAutorunWatch {
       before = undefined;
       const { key } = stateKey(gitDir, commonDir);
       if (key === was.key) return [];
-      const now = takeSnapshot(workspace);
+      const now = takeSnapshot(workspace, gitDir);
       const changes = [...refChanges(workspace, was.snapshot, now, undo), ...indexChanges(workspace, was.snapshot, now, undo)];
       // What was taken back out is as it was; the next look reads git again.
       remembered.set(gitDir, {
@@ -91,7 +94,15 @@ function refChanges(workspace: string, was: Snapshot, now: Snapshot, undo: boole
     const old = was.refs.get(ref);
     // A HEAD on a branch follows it: the branch is judged. A detached one is judged as a ref.
     if (old === commit || ref === SYMBOLIC || (ref === HEAD && now.refs.has(SYMBOLIC))) continue;
-    const paths = broughtPaths(workspace, old ?? head, commit);
+    // A stash keeps the index and the untracked files in commits of their own (its second and third
+    // parents), which `git stash pop` brings back too.
+    const stashed = ref === STASH ? [`${commit}^2`, `${commit}^3`].filter((part) => objectAt(workspace, part) !== undefined) : [];
+    const paths = [
+      ...new Set([
+        ...broughtPaths(workspace, ref === STASH ? head : (old ?? head), commit),
+        ...stashed.flatMap((part) => broughtPaths(workspace, head, part)),
+      ]),
+    ];
     if (paths.length === 0) continue;
     const change: GitAutorunChange = { where: ref, paths, runs: runsOf(workspace, paths[0]!), commit, undone: false };
     if (undo) {
@@ -120,6 +131,7 @@ function refChanges(workspace: string, was: Snapshot, now: Snapshot, undo: boole
 }
 
 const HEAD = 'HEAD';
+const STASH = 'refs/stash';
 /** Where a HEAD on a branch points (`refs/heads/main`), kept beside the refs. */
 const SYMBOLIC = 'HEAD -> branch';
 
@@ -167,7 +179,7 @@ function broughtPaths(workspace: string, base: string | undefined, commit: strin
   let changed: string[];
   try {
     const listed = base
-      ? git(workspace, ['diff-tree', '-r', '-z', '--no-commit-id', '--name-only', base, commit])
+      ? git(workspace, ['diff-tree', '-r', '-z', '--no-commit-id', '--name-only', '--diff-filter=d', base, commit])
       : git(workspace, ['ls-tree', '-r', '-z', '--name-only', commit]);
     changed = listed.split('\0').filter(Boolean);
   } catch {
@@ -214,16 +226,23 @@ function blob(workspace: string, commit: string | undefined, file: string): stri
   }
 }
 
-function takeSnapshot(workspace: string): Snapshot {
+function takeSnapshot(workspace: string, gitDir: string): Snapshot {
   const refs = new Map<string, string>();
   for (const line of safeGit(workspace, ['for-each-ref', '--format=%(objectname) %(refname)']).split('\n')) {
     const space = line.indexOf(' ');
     if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
   }
-  const head = safeGit(workspace, ['rev-parse', '-q', '--verify', 'HEAD']).trim();
-  if (head) refs.set(HEAD, head);
-  const symbolic = safeGit(workspace, ['symbolic-ref', '-q', 'HEAD']).trim();
+  // HEAD read as git writes it, with no process: `ref: refs/heads/main`, or a commit when detached.
+  let head = '';
+  try {
+    head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+  } catch {
+    // No HEAD: nothing checked out to judge against.
+  }
+  const symbolic = /^ref:\s*(\S+)$/.exec(head)?.[1];
   if (symbolic) refs.set(SYMBOLIC, symbolic);
+  const commit = symbolic ? refs.get(symbolic) : /^[0-9a-f]{40,64}$/.test(head) ? head : undefined;
+  if (commit) refs.set(HEAD, commit);
   const index = new Map<string, string>();
   const places = ['package.json', ...autorunRootNames(workspace)].map((name) => `:(literal)${name}`);
   for (const record of safeGit(workspace, ['ls-files', '-s', '-z', '--', ...places]).split('\0')) {
