@@ -65,6 +65,7 @@ export function gitAutorunWatch(workspace: string): GitAutorunWatch {
       const { key, newest } = stateKey(gitDir, commonDir);
       const kept = remembered.get(gitDir);
       const snapshot = kept && kept.key === key && kept.takenAt - newest > RACY_MS ? kept.snapshot : takeSnapshot(workspace, gitDir);
+      if (!snapshot) return;
       remembered.set(gitDir, { key, takenAt: Date.now(), snapshot });
       before = { key, snapshot };
     },
@@ -75,6 +76,10 @@ export function gitAutorunWatch(workspace: string): GitAutorunWatch {
       const { key } = stateKey(gitDir, commonDir);
       if (key === was.key) return [];
       const now = takeSnapshot(workspace, gitDir);
+      if (!now) {
+        remembered.delete(gitDir);
+        return [];
+      }
       const changes = [...refChanges(workspace, was.snapshot, now, undo), ...indexChanges(workspace, was.snapshot, now, undo)];
       // What was taken back out is as it was; the next look reads git again.
       remembered.set(gitDir, {
@@ -226,9 +231,22 @@ function blob(workspace: string, commit: string | undefined, file: string): stri
   }
 }
 
-function takeSnapshot(workspace: string, gitDir: string): Snapshot {
+/**
+ * The refs and the autorun index entries as git has them now; undefined when git could not say. A
+ * look that failed is never compared: an empty list before would make every ref after look new.
+ */
+function takeSnapshot(workspace: string, gitDir: string): Snapshot | undefined {
+  let listedRefs: string;
+  let listedIndex: string;
+  const places = ['package.json', ...autorunRootNames(workspace)].map((name) => `:(literal)${name}`);
+  try {
+    listedRefs = git(workspace, ['for-each-ref', '--format=%(objectname) %(refname)']);
+    listedIndex = git(workspace, ['ls-files', '-s', '-z', '--', ...places]);
+  } catch {
+    return undefined;
+  }
   const refs = new Map<string, string>();
-  for (const line of safeGit(workspace, ['for-each-ref', '--format=%(objectname) %(refname)']).split('\n')) {
+  for (const line of listedRefs.split('\n')) {
     const space = line.indexOf(' ');
     if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
   }
@@ -244,8 +262,7 @@ function takeSnapshot(workspace: string, gitDir: string): Snapshot {
   const commit = symbolic ? refs.get(symbolic) : /^[0-9a-f]{40,64}$/.test(head) ? head : undefined;
   if (commit) refs.set(HEAD, commit);
   const index = new Map<string, string>();
-  const places = ['package.json', ...autorunRootNames(workspace)].map((name) => `:(literal)${name}`);
-  for (const record of safeGit(workspace, ['ls-files', '-s', '-z', '--', ...places]).split('\0')) {
+  for (const record of listedIndex.split('\0')) {
     const tab = record.indexOf('\t');
     if (tab > 0) index.set(record.slice(tab + 1), record.slice(0, tab));
   }
