@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { lifecycleScriptChange } from './autorunFiles';
 import { autorunPlaceOf, autorunRootNames } from './autorunWatch';
-import { withGitGuard } from './gitGuard';
+import { guardedGitEnv } from './git';
 import { repositoryLayout } from './repositoryMachinery';
 
 /**
@@ -154,8 +154,7 @@ function indexChanges(workspace: string, was: Snapshot, now: Snapshot, undo: boo
     if (entry === was.index.get(file)) return false;
     if (file === 'package.json') {
       const old = was.index.get(file)?.split(' ')[1];
-      const text = (object: string | undefined) => (object ? safeGit(workspace, ['cat-file', 'blob', object]) : null);
-      if (lifecycleScriptChange(text(old), text(entry.split(' ')[1]) ?? '').length === 0) return false;
+      if (lifecycleScriptChange(blob(workspace, old), blob(workspace, entry.split(' ')[1]) ?? '').length === 0) return false;
     }
     return entry.split(' ')[1] !== workTreeObject(workspace, file);
   });
@@ -193,7 +192,8 @@ function broughtPaths(workspace: string, base: string | undefined, commit: strin
   }
   return changed.filter((file) => {
     if (file === 'package.json') {
-      if (lifecycleScriptChange(blob(workspace, base, file), blob(workspace, commit, file) ?? '').length === 0) return false;
+      if (lifecycleScriptChange(blob(workspace, base && `${base}:${file}`), blob(workspace, `${commit}:${file}`) ?? '').length === 0)
+        return false;
     } else if (autorunPlaceOf(workspace, file) === undefined) return false;
     // What the work tree already holds is nothing new for a checkout to bring (the person's own
     // edited .vscode/settings.json, staged and committed by `git add -A`).
@@ -222,10 +222,11 @@ function runsOf(workspace: string, file: string): string {
     : (autorunPlaceOf(workspace, file) ?? 'your tools run it by themselves');
 }
 
-function blob(workspace: string, commit: string | undefined, file: string): string | null {
-  if (!commit) return null;
+/** A blob's text (`<object>` or `<commit>:<path>`); null when there is none. */
+function blob(workspace: string, spec: string | undefined): string | null {
+  if (!spec) return null;
   try {
-    return git(workspace, ['cat-file', 'blob', `${commit}:${file}`]);
+    return git(workspace, ['cat-file', 'blob', spec]);
   } catch {
     return null;
   }
@@ -300,15 +301,12 @@ function stateKey(gitDir: string, commonDir: string): { key: string; newest: num
 }
 
 function git(workspace: string, args: string[], input?: string): string {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('GIT_')),
-  );
   return execFileSync('git', ['-c', `core.hooksPath=${os.devNull}`, '-c', 'core.quotePath=false', ...args], {
     cwd: workspace,
     encoding: 'utf8',
     ...(input !== undefined ? { input } : {}),
     stdio: [input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-    env: { ...withGitGuard(env), GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+    env: { ...guardedGitEnv(), GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
     maxBuffer: 64 * 1024 * 1024,
   });
 }

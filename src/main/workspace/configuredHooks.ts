@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isInside } from './filePaths';
-import { withGitGuard } from './gitGuard';
+import { guardedGitEnv } from './git';
 
 /**
  * The folder the person's git runs hooks from, when their config (the repository's, their own or the
@@ -29,14 +29,11 @@ const known = new Map<string, { key: string; folder: string | undefined }>();
 function askGit(workspace: string): string | undefined {
   let value: string;
   try {
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('GIT_')),
-    );
     value = execFileSync('git', ['config', '--type=path', '--get', 'core.hooksPath'], {
       cwd: workspace,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
-      env: withGitGuard(env),
+      env: guardedGitEnv(),
     }).trim();
   } catch {
     return undefined;

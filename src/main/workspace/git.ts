@@ -4,7 +4,7 @@ import os from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { commandEnvironment } from './commandEnvironment';
-import { GIT_GUARD } from './gitGuard';
+import { GIT_GUARD, withGitGuard } from './gitGuard';
 import type { GitShell } from './gitShell';
 
 /** How a git call went wrong. */
@@ -71,6 +71,16 @@ export function gitEnv(drop: RegExp = /^GIT_/i): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(commandEnvironment(process.env).env)) if (!drop.test(key)) env[key] = value;
   return env;
+}
+
+/**
+ * The environment for a git Tether runs synchronously in the person's repository: gitEnv's, with
+ * GIT_GUARD as command-line config (no fsmonitor, no bare repository stumbled on).
+ */
+export function guardedGitEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(gitEnv())) if (value !== undefined) env[key] = value;
+  return withGitGuard(env);
 }
 
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
