@@ -1,21 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../../../test/support/tempDirs';
 import { gitAutorunWatch } from './autorunInGit';
 
 // The watch itself, with real git and no sandbox: what a command does is done here by hand between
 // begin() and check(). test/autorunAfterCommand.test.ts drives it through run_command and bubblewrap.
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempDirs());
 
 function repository() {
-  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-ingit-')));
-  made.push(ws);
+  const ws = fs.realpathSync(tempDir('tether-ingit-'));
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: ws, encoding: 'utf8' }).trim();
   git('init', '-q', '-b', 'main');

@@ -1,18 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../../../test/support/tempDirs';
 import { configuredHooksFolder } from './configuredHooks';
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeTempDirs());
 
 function repository(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-hooks-')));
-  made.push(dir);
+  const dir = fs.realpathSync(tempDir('tether-hooks-'));
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   return dir;
 }
@@ -41,14 +37,12 @@ describe('configuredHooksFolder', () => {
 
   it('works in a linked worktree, whose .git is a file, and in a folder that is no repository', () => {
     const ws = repository();
-    const linked = path.join(path.dirname(ws), `${path.basename(ws)}-linked`);
-    made.push(linked);
+    const linked = path.join(fs.realpathSync(tempDir('tether-hooks-linked-')), 'wt');
     execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@e', 'commit', '-q', '--allow-empty', '-m', 'x'], { cwd: ws });
     git(ws, 'worktree', 'add', '-q', linked, '-b', 'side');
     git(ws, 'config', 'core.hooksPath', '.githooks');
     expect(configuredHooksFolder(linked)).toBe(path.join(linked, '.githooks'));
-    const plain = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tether-hooks-plain-')));
-    made.push(plain);
+    const plain = fs.realpathSync(tempDir('tether-hooks-plain-'));
     expect(() => configuredHooksFolder(plain)).not.toThrow();
   });
 });
